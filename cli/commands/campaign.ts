@@ -1,0 +1,97 @@
+// ces campaign create|update|list|show
+import type { Command } from 'commander';
+import { createCampaign, getCampaign, listCampaigns, updateCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
+import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
+
+interface CampaignFlags extends CommonOptions {
+  name?: string;
+  startsAt?: string;
+  endsAt?: string;
+  purchaseFrom?: string;
+  purchaseTo?: string;
+  require?: string;
+  allowCompanies?: boolean;
+  apiEnabled?: boolean;
+  instantPrize?: string;
+  luckyNumbers?: string;
+  luckyQuantity?: string;
+  seriesCount?: string;
+  maxEntriesPerParticipant?: string;
+  maxEntriesPerDay?: string;
+  fiscalVerifierUrl?: string;
+}
+
+function addCampaignOptions(cmd: Command): Command {
+  return cmd
+    .option('--starts-at <iso>', 'registration opens (ISO 8601); empty string clears')
+    .option('--ends-at <iso>', 'registration closes (ISO 8601); empty string clears')
+    .option('--purchase-from <iso>', 'purchase period start for access keys (default: --starts-at)')
+    .option('--purchase-to <iso>', 'purchase period end for access keys (default: --ends-at)')
+    .option('--require <list>', 'comma list of full_name,email,phone,birthdate,city,state ("" for none)')
+    .option('--allow-companies', 'accept CNPJ participants')
+    .option('--no-allow-companies', 'refuse CNPJ participants')
+    .option('--api-enabled', 'enable the API channel')
+    .option('--no-api-enabled', 'disable the API channel (POST /v1/entries gives 403)')
+    .option('--instant-prize <mode>', 'none | INTEGRATOR_DECLARED | WINDOW')
+    .option('--lucky-numbers <mode>', 'none | auto | manual')
+    .option('--lucky-quantity <n>', 'lucky numbers per approved entry')
+    .option('--series-count <n>', 'number of series (pairs are series x 00000..99999)')
+    .option('--max-entries-per-participant <n>', 'entries per document number in the campaign ("" for no limit)')
+    .option('--max-entries-per-day <n>', 'entries per document number per day, America/Sao_Paulo ("" for no limit)')
+    .option('--fiscal-verifier-url <url>', 'https:// URL of an external fiscal verifier ("" for none)');
+}
+
+function toOptions(f: CampaignFlags): CampaignOptions {
+  const clearable = (v: string | undefined): string | null | undefined => (v === undefined ? undefined : v === '' ? null : v);
+  return {
+    name: f.name,
+    startsAt: clearable(f.startsAt),
+    endsAt: clearable(f.endsAt),
+    purchaseFrom: clearable(f.purchaseFrom),
+    purchaseTo: clearable(f.purchaseTo),
+    require: f.require,
+    allowCompanies: f.allowCompanies,
+    apiEnabled: f.apiEnabled,
+    instantPrize: f.instantPrize,
+    luckyNumbers: f.luckyNumbers,
+    luckyQuantity: f.luckyQuantity,
+    seriesCount: f.seriesCount,
+    maxEntriesPerParticipant: clearable(f.maxEntriesPerParticipant),
+    maxEntriesPerDay: clearable(f.maxEntriesPerDay),
+    fiscalVerifierUrl: clearable(f.fiscalVerifierUrl),
+  };
+}
+
+const LIST_COLUMNS = ['id', 'name', 'starts_at', 'ends_at', 'api_enabled', 'instant_prize', 'lucky_numbers'];
+
+export function registerCampaignCommands(program: Command): void {
+  const campaign = program.command('campaign').description('create and inspect campaigns');
+
+  // commander's --no-x flags default x to true; unset them unless typed so that update changes
+  // only what the operator asked for.
+  const explicitOnly = (cmd: Command, flags: CampaignFlags): CampaignFlags => {
+    const out = { ...flags };
+    for (const key of ['allowCompanies', 'apiEnabled'] as const) {
+      if (cmd.getOptionValueSource(key) !== 'cli') delete out[key];
+    }
+    return out;
+  };
+
+  addCampaignOptions(withCommonOptions(campaign.command('create').description('create a campaign').requiredOption('--name <name>', 'campaign name')))
+    .action(async function (this: Command, flags: CampaignFlags) {
+      await runCommand(flags, (ctx) => createCampaign(ctx, toOptions(explicitOnly(this, flags))), (c) => details(c as unknown as Record<string, unknown>));
+    });
+
+  addCampaignOptions(withCommonOptions(campaign.command('update').description('change a campaign').argument('<id>').option('--name <name>', 'campaign name')))
+    .action(async function (this: Command, id: string, flags: CampaignFlags) {
+      await runCommand(flags, (ctx) => updateCampaign(ctx, id, toOptions(explicitOnly(this, flags))), (c) => details(c as unknown as Record<string, unknown>));
+    });
+
+  withCommonOptions(campaign.command('list').description('list campaigns')).action(async (flags: CommonOptions) => {
+    await runCommand(flags, (ctx) => listCampaigns(ctx), (list: Campaign[]) => table(list as unknown as Array<Record<string, unknown>>, LIST_COLUMNS));
+  });
+
+  withCommonOptions(campaign.command('show').description('show one campaign').argument('<id>')).action(async (id: string, flags: CommonOptions) => {
+    await runCommand(flags, (ctx) => getCampaign(ctx, id), (c) => details(c as unknown as Record<string, unknown>));
+  });
+}

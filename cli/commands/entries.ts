@@ -1,0 +1,52 @@
+// ces entries list|show
+import type { Command } from 'commander';
+import { getCampaign } from '../../src/campaigns/campaigns.ts';
+import type { Ctx } from '../../src/context.ts';
+import { AppError } from '../../src/errors.ts';
+import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
+import { listEntries, type EntryStatus } from '../../src/entries/entries.repo.ts';
+import { entryToView, getEntry } from '../../src/entries/entry-view.ts';
+import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
+
+export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
+  const row = getEntry(ctx, entryId);
+  const view = entryToView(ctx, row);
+  return {
+    ...view,
+    campaign_id: row.campaign_id,
+    idempotency_key: row.idempotency_key,
+    access_key: row.access_key,
+    enrollment: findEnrollmentById(ctx.db, row.enrollment_id) ?? null,
+  };
+}
+
+export function registerEntryCommands(program: Command): void {
+  const entries = program.command('entries').description('inspect entries');
+
+  withCommonOptions(entries.command('list').description('list a campaign\'s entries, newest first'))
+    .requiredOption('--campaign <id>', 'campaign id')
+    .option('--mode <mode>', 'live | test')
+    .option('--status <status>', 'PENDING | APPROVED | REJECTED')
+    .option('--limit <n>', 'at most this many', '50')
+    .action(async (flags: CommonOptions & { campaign: string; mode?: string; status?: string; limit: string }) => {
+      await runCommand(flags, (ctx) => {
+        getCampaign(ctx, flags.campaign);
+        if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'test') throw new AppError(422, 'invalid_option', '--mode must be live or test');
+        const status = flags.status?.toUpperCase();
+        if (status !== undefined && !['PENDING', 'APPROVED', 'REJECTED'].includes(status)) throw new AppError(422, 'invalid_option', '--status must be PENDING, APPROVED or REJECTED');
+        const limit = Number(flags.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new AppError(422, 'invalid_option', '--limit must be a positive integer');
+        return listEntries(ctx.db, {
+          campaignId: flags.campaign,
+          livemode: flags.mode === undefined ? undefined : flags.mode === 'live' ? 1 : 0,
+          status: status as EntryStatus | undefined,
+          limit,
+        }).map((row) => entryToView(ctx, row));
+      }, (list) => table(list.map((e) => ({ ...e, mode: e.livemode ? 'live' : 'test', reasons: e.rejection_reasons.map((r) => r.code).join(',') })), ['entry_id', 'mode', 'status', 'reasons', 'created_at']));
+    });
+
+  withCommonOptions(entries.command('show').description('one entry with enrollment, mechanics, award, lucky numbers and deliveries').argument('<entry_id>'))
+    .action(async (entryId: string, flags: CommonOptions) => {
+      await runCommand(flags, (ctx) => showEntry(ctx, entryId), (e) => details(e));
+    });
+}

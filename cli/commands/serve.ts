@@ -1,0 +1,65 @@
+// ces serve: run the HTTP server and the background tick until SIGINT/SIGTERM.
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { startServer } from '../../src/server.ts';
+
+interface ServeFlags {
+  db?: string;
+  host?: string;
+  port?: string;
+  tickMs?: string;
+  logFormat?: string;
+  json?: boolean;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('run the API server and the background pipeline')
+    .option('--db <path>', 'database file (env CES_DB, default ./data/ces.db)')
+    .option('--host <host>', 'listen address (env CES_HOST, default 127.0.0.1)')
+    .option('--port <n>', 'listen port, 0 for any free one (env CES_PORT / PORT, default 3000)')
+    .option('--tick-ms <n>', 'background tick interval (env CES_TICK_MS, default 200)')
+    .option('--log-format <format>', 'pretty | json (env CES_LOG_FORMAT)')
+    .option('--json', 'same as --log-format json')
+    .action(async (flags: ServeFlags) => {
+      let config;
+      try {
+        config = loadConfig({ db: flags.db, host: flags.host, port: flags.port, tickMs: flags.tickMs, logFormat: flags.logFormat ?? (flags.json ? 'json' : undefined) });
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        process.stderr.write(`ces: ${error.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const log = createLogger(config.logFormat);
+      let server;
+      try {
+        server = await startServer(config, log);
+      } catch (error) {
+        process.stderr.write(`ces: cannot start: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      log.info({ message: `ces listening on ${server.url}`, url: server.url, db: config.dbPath });
+      let stopping = false;
+      const stop = (signal: string): void => {
+        if (stopping) return;
+        stopping = true;
+        log.info({ message: `${signal} received: finishing in-flight work`, signal });
+        server.close().then(
+          () => {
+            log.info({ message: 'stopped' });
+            process.exit(0);
+          },
+          (error: unknown) => {
+            log.error(error);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+    });
+}

@@ -1,0 +1,71 @@
+// How every CLI command opens the database, prints, and fails (CONTRACT: Operator CLI): with --json
+// exactly one JSON document on stdout; otherwise readable text. Failures: one line on stderr, exit 1
+// (and {"error": {code, message}} on stdout with --json).
+import type { Command } from 'commander';
+import { systemClock } from '../src/clock.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import type { Ctx } from '../src/context.ts';
+import { openDatabase } from '../src/db/open.ts';
+import { AppError } from '../src/errors.ts';
+import { createLogger } from '../src/log.ts';
+import { cryptoRandom } from '../src/random.ts';
+
+export interface CommonOptions {
+  db?: string;
+  json?: boolean;
+}
+
+export function withCommonOptions(cmd: Command): Command {
+  return cmd.option('--db <path>', 'database file (env CES_DB, default ./data/ces.db)').option('--json', 'print one JSON document on stdout');
+}
+
+/** Opens a context for one command, runs it, prints its result, closes the database. */
+export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string): Promise<void> {
+  let ctx: Ctx | undefined;
+  try {
+    const config = loadConfig({ db: opts.db });
+    ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createLogger('pretty', process.stderr) };
+    const result = await action(ctx);
+    process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `${render(result)}\n`);
+  } catch (error) {
+    fail(opts, error);
+  } finally {
+    ctx?.db.close();
+  }
+}
+
+export function fail(opts: CommonOptions, error: unknown): void {
+  const { code, message } = describeError(error);
+  if (opts.json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  process.stderr.write(`ces: ${message}\n`);
+  process.exitCode = 1;
+}
+
+function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof AppError) return { code: error.code, message: error.message };
+  if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
+  const sqliteCode = (error as { code?: unknown })?.code;
+  if (typeof sqliteCode === 'string' && sqliteCode.startsWith('SQLITE_')) return { code: 'database_error', message: `database error: ${(error as Error).message}` };
+  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** A plain text table: a header row and aligned columns. */
+export function table(rows: Array<Record<string, unknown>>, columns: string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((row) => columns.map((c) => cell(row[c])));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
+  const line = (values: string[]): string => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+}
+
+/** "key: value" lines for one object; nested values as compact JSON. */
+export function details(obj: Record<string, unknown>): string {
+  const width = Math.max(...Object.keys(obj).map((k) => k.length));
+  return Object.entries(obj).map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`).join('\n');
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

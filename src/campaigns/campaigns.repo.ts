@@ -1,0 +1,85 @@
+// SQL of the campaigns table and the row <-> Campaign conversion.
+import type { Db } from '../db/open.ts';
+import { prepare } from '../db/statements.ts';
+import type { Campaign, RequiredField } from './campaigns.ts';
+
+export interface CampaignRow {
+  id: string;
+  name: string;
+  starts_at: string | null;
+  ends_at: string | null;
+  purchase_from: string | null;
+  purchase_to: string | null;
+  required_fields: string;
+  allow_companies: number;
+  api_enabled: number;
+  instant_prize: string;
+  lucky_numbers: string;
+  lucky_quantity: number;
+  series_count: number;
+  max_entries_per_participant: number | null;
+  max_entries_per_day: number | null;
+  fiscal_verifier_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function rowToCampaign(row: CampaignRow): Campaign {
+  return {
+    id: row.id,
+    name: row.name,
+    starts_at: row.starts_at,
+    ends_at: row.ends_at,
+    purchase_from: row.purchase_from,
+    purchase_to: row.purchase_to,
+    required_fields: JSON.parse(row.required_fields) as RequiredField[],
+    allow_companies: row.allow_companies === 1,
+    api_enabled: row.api_enabled === 1,
+    instant_prize: row.instant_prize as Campaign['instant_prize'],
+    lucky_numbers: row.lucky_numbers as Campaign['lucky_numbers'],
+    lucky_quantity: row.lucky_quantity,
+    series_count: row.series_count,
+    max_entries_per_participant: row.max_entries_per_participant,
+    max_entries_per_day: row.max_entries_per_day,
+    fiscal_verifier_url: row.fiscal_verifier_url,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function campaignToRow(c: Campaign): CampaignRow {
+  return {
+    ...c,
+    required_fields: JSON.stringify(c.required_fields),
+    allow_companies: c.allow_companies ? 1 : 0,
+    api_enabled: c.api_enabled ? 1 : 0,
+  };
+}
+
+const COLUMNS = `id, name, starts_at, ends_at, purchase_from, purchase_to, required_fields, allow_companies, api_enabled,
+  instant_prize, lucky_numbers, lucky_quantity, series_count, max_entries_per_participant, max_entries_per_day,
+  fiscal_verifier_url, created_at, updated_at`;
+
+export function insertCampaign(db: Db, c: Campaign): void {
+  prepare(db, `INSERT INTO campaigns (${COLUMNS}) VALUES (@id, @name, @starts_at, @ends_at, @purchase_from, @purchase_to,
+    @required_fields, @allow_companies, @api_enabled, @instant_prize, @lucky_numbers, @lucky_quantity, @series_count,
+    @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @created_at, @updated_at)`).run(campaignToRow(c));
+}
+
+export function updateCampaignRow(db: Db, c: Campaign): void {
+  prepare(db, `UPDATE campaigns SET name = @name, starts_at = @starts_at, ends_at = @ends_at, purchase_from = @purchase_from,
+    purchase_to = @purchase_to, required_fields = @required_fields, allow_companies = @allow_companies,
+    api_enabled = @api_enabled, instant_prize = @instant_prize, lucky_numbers = @lucky_numbers,
+    lucky_quantity = @lucky_quantity, series_count = @series_count,
+    max_entries_per_participant = @max_entries_per_participant, max_entries_per_day = @max_entries_per_day,
+    fiscal_verifier_url = @fiscal_verifier_url, updated_at = @updated_at WHERE id = @id`).run(campaignToRow(c));
+}
+
+export function findCampaignById(db: Db, id: string): Campaign | undefined {
+  const row = prepare<[string], CampaignRow>(db, `SELECT ${COLUMNS} FROM campaigns WHERE id = ?`).get(id);
+  return row && rowToCampaign(row);
+}
+
+export function listCampaigns(db: Db): Campaign[] {
+  return prepare<[], CampaignRow>(db, `SELECT ${COLUMNS} FROM campaigns ORDER BY created_at, id`).all().map(rowToCampaign);
+}

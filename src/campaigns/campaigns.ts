@@ -1,0 +1,198 @@
+// Campaigns: the operator's settings that every rule of intake, processing and the mechanics
+// reads. Created and updated only through the CLI; the API sees the campaign of its key.
+import { nowIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { AppError, notFound, type FieldError } from '../errors.ts';
+import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
+
+export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'city', 'state'] as const;
+export type RequiredField = (typeof REQUIRED_FIELDS)[number];
+export const INSTANT_PRIZE_MODES = ['none', 'INTEGRATOR_DECLARED', 'WINDOW'] as const;
+export const LUCKY_NUMBER_MODES = ['none', 'auto', 'manual'] as const;
+
+export interface Campaign {
+  id: string;
+  name: string;
+  starts_at: string | null;
+  ends_at: string | null;
+  purchase_from: string | null;
+  purchase_to: string | null;
+  required_fields: RequiredField[];
+  allow_companies: boolean;
+  api_enabled: boolean;
+  instant_prize: (typeof INSTANT_PRIZE_MODES)[number];
+  lucky_numbers: (typeof LUCKY_NUMBER_MODES)[number];
+  lucky_quantity: number;
+  series_count: number;
+  max_entries_per_participant: number | null;
+  max_entries_per_day: number | null;
+  fiscal_verifier_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Operator input: strings as typed on the command line; `null` clears an optional setting. */
+export interface CampaignOptions {
+  name?: string;
+  startsAt?: string | null;
+  endsAt?: string | null;
+  purchaseFrom?: string | null;
+  purchaseTo?: string | null;
+  require?: string | null;
+  allowCompanies?: boolean;
+  apiEnabled?: boolean;
+  instantPrize?: string;
+  luckyNumbers?: string;
+  luckyQuantity?: string | number;
+  seriesCount?: string | number;
+  maxEntriesPerParticipant?: string | number | null;
+  maxEntriesPerDay?: string | number | null;
+  fiscalVerifierUrl?: string | null;
+}
+
+/** Largest series_count: pairs are series x 100000 and must stay well inside a JS integer. */
+export const MAX_SERIES_COUNT = 100_000;
+
+export function createCampaign(ctx: Ctx, options: CampaignOptions): Campaign {
+  if (options.name === undefined || options.name.trim() === '') {
+    throw new AppError(422, 'validation_failed', '--name is required', [{ field: 'name', code: 'required', message: 'name is required' }]);
+  }
+  const now = nowIso(ctx.clock);
+  const base: Campaign = {
+    id: ctx.random.uuid(),
+    name: '',
+    starts_at: null,
+    ends_at: null,
+    purchase_from: null,
+    purchase_to: null,
+    required_fields: [],
+    allow_companies: false,
+    api_enabled: true,
+    instant_prize: 'none',
+    lucky_numbers: 'none',
+    lucky_quantity: 1,
+    series_count: 1,
+    max_entries_per_participant: null,
+    max_entries_per_day: null,
+    fiscal_verifier_url: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const campaign = applyOptions(base, options);
+  insertCampaign(ctx.db, campaign);
+  return campaign;
+}
+
+export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions): Campaign {
+  return ctx.db.transaction(() => {
+    const current = getCampaign(ctx, id);
+    const next = applyOptions(current, options);
+    next.updated_at = nowIso(ctx.clock);
+    updateCampaignRow(ctx.db, next);
+    return next;
+  }).immediate();
+}
+
+export function getCampaign(ctx: Ctx, id: string): Campaign {
+  const campaign = findCampaignById(ctx.db, id);
+  if (!campaign) throw notFound('Campaign');
+  return campaign;
+}
+
+export function listCampaigns(ctx: Ctx): Campaign[] {
+  return listCampaignRows(ctx.db);
+}
+
+/** Where registration stands at `nowMs`: open, or the reason POST /v1/entries answers 403. */
+export function registrationClosedReason(campaign: Campaign, nowMs: number): string | null {
+  if (!campaign.api_enabled) return 'The campaign is not enabled for the API channel.';
+  if (campaign.starts_at && nowMs < Date.parse(campaign.starts_at)) return `Registration opens at ${campaign.starts_at}.`;
+  if (campaign.ends_at && nowMs >= Date.parse(campaign.ends_at)) return `Registration closed at ${campaign.ends_at}.`;
+  return null;
+}
+
+/** The purchase period that access keys must fall in: explicit, else the registration window. */
+export function purchasePeriod(campaign: Campaign): { from: string | null; to: string | null } {
+  return { from: campaign.purchase_from ?? campaign.starts_at, to: campaign.purchase_to ?? campaign.ends_at };
+}
+
+function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
+  const errors: FieldError[] = [];
+  const next: Campaign = { ...current };
+  const fail = (field: string, message: string): void => {
+    errors.push({ field, code: 'invalid_option', message });
+  };
+  if (o.name !== undefined) {
+    if (o.name.trim() === '') fail('name', 'name must not be empty');
+    else next.name = o.name.trim();
+  }
+  const instant = (field: string, value: string | null | undefined): string | null | undefined => {
+    if (value === undefined || value === null || value === '') return value === '' ? null : value;
+    const ms = Date.parse(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) {
+      fail(field, `${field} must be an ISO 8601 date-time, got "${value}"`);
+      return undefined;
+    }
+    return new Date(ms).toISOString();
+  };
+  const setInstant = (field: 'starts_at' | 'ends_at' | 'purchase_from' | 'purchase_to', value: string | null | undefined): void => {
+    const parsed = instant(field, value);
+    if (parsed !== undefined) next[field] = parsed;
+  };
+  setInstant('starts_at', o.startsAt);
+  setInstant('ends_at', o.endsAt);
+  setInstant('purchase_from', o.purchaseFrom);
+  setInstant('purchase_to', o.purchaseTo);
+  if (o.require !== undefined) {
+    const list = (o.require ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const unknown = list.filter((f) => !(REQUIRED_FIELDS as readonly string[]).includes(f));
+    if (unknown.length > 0) fail('require', `unknown required field(s) ${unknown.join(', ')}; allowed: ${REQUIRED_FIELDS.join(', ')}`);
+    else next.required_fields = [...new Set(list)] as RequiredField[];
+  }
+  if (o.allowCompanies !== undefined) next.allow_companies = o.allowCompanies;
+  if (o.apiEnabled !== undefined) next.api_enabled = o.apiEnabled;
+  if (o.instantPrize !== undefined) {
+    if (!(INSTANT_PRIZE_MODES as readonly string[]).includes(o.instantPrize)) fail('instant_prize', `--instant-prize must be one of ${INSTANT_PRIZE_MODES.join(', ')}`);
+    else next.instant_prize = o.instantPrize as Campaign['instant_prize'];
+  }
+  if (o.luckyNumbers !== undefined) {
+    if (!(LUCKY_NUMBER_MODES as readonly string[]).includes(o.luckyNumbers)) fail('lucky_numbers', `--lucky-numbers must be one of ${LUCKY_NUMBER_MODES.join(', ')}`);
+    else next.lucky_numbers = o.luckyNumbers as Campaign['lucky_numbers'];
+  }
+  const integer = (field: string, value: string | number, min: number, max: number): number | undefined => {
+    const n = typeof value === 'number' ? value : Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      fail(field, `${field} must be an integer from ${min} to ${max}, got "${value}"`);
+      return undefined;
+    }
+    return n;
+  };
+  if (o.luckyQuantity !== undefined) next.lucky_quantity = integer('lucky_quantity', o.luckyQuantity, 1, 1000) ?? next.lucky_quantity;
+  if (o.seriesCount !== undefined) next.series_count = integer('series_count', o.seriesCount, 1, MAX_SERIES_COUNT) ?? next.series_count;
+  if (o.maxEntriesPerParticipant !== undefined) {
+    next.max_entries_per_participant = o.maxEntriesPerParticipant === null ? null : (integer('max_entries_per_participant', o.maxEntriesPerParticipant, 1, 1_000_000_000) ?? null);
+  }
+  if (o.maxEntriesPerDay !== undefined) {
+    next.max_entries_per_day = o.maxEntriesPerDay === null ? null : (integer('max_entries_per_day', o.maxEntriesPerDay, 1, 1_000_000_000) ?? null);
+  }
+  if (o.fiscalVerifierUrl !== undefined) {
+    const url = o.fiscalVerifierUrl;
+    if (url === null || url === '') next.fiscal_verifier_url = null;
+    else if (!isHttpsUrl(url)) fail('fiscal_verifier_url', '--fiscal-verifier-url must be an https:// URL');
+    else next.fiscal_verifier_url = url;
+  }
+  if (next.starts_at && next.ends_at && Date.parse(next.ends_at) <= Date.parse(next.starts_at)) fail('ends_at', 'ends_at must be after starts_at');
+  if (next.purchase_from && next.purchase_to && Date.parse(next.purchase_to) <= Date.parse(next.purchase_from)) fail('purchase_to', 'purchase_to must be after purchase_from');
+  if (errors.length > 0) throw new AppError(422, 'invalid_campaign_options', errors.map((e) => e.message).join('; '), errors);
+  return next;
+}
+
+export function isHttpsUrl(value: string): boolean {
+  if (!value.startsWith('https://')) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,73 @@
+// Flags + environment -> one frozen Config. The only reader of process.env; a flag always wins over
+// its variable, and the variable over the default (CONTRACT.md, Configuration).
+
+export interface Config {
+  dbPath: string;
+  host: string;
+  port: number;
+  tickMs: number;
+  /** Seconds between delivery attempts after the first; its length is the number of retries. */
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
+  allowPrivateWebhooks: boolean;
+  logFormat: 'pretty' | 'json';
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number;
+  /** Per-key token bucket: sustained requests per second and burst size; 0 disables. */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  /** Concurrent webhook POSTs per tick. */
+  deliveryConcurrency: number;
+  /** Bearer token for GET /metrics; empty = open; 'off' disables the endpoint. */
+  metricsToken: string;
+}
+
+export interface ConfigFlags {
+  db?: string;
+  host?: string;
+  port?: string | number;
+  tickMs?: string | number;
+  logFormat?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_DB_PATH = './data/ces.db';
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export class ConfigError extends Error {}
+
+export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env, isTty = Boolean(process.stdout.isTTY)): Readonly<Config> {
+  const logFormat = flags.logFormat ?? env.CES_LOG_FORMAT ?? (isTty ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`--log-format must be pretty or json, got "${logFormat}"`);
+  return Object.freeze({
+    dbPath: flags.db ?? env.CES_DB ?? DEFAULT_DB_PATH,
+    host: flags.host ?? env.CES_HOST ?? '127.0.0.1',
+    port: parseInteger('--port', flags.port ?? env.CES_PORT ?? env.PORT ?? 3000, 0, 65535),
+    tickMs: parseInteger('--tick-ms', flags.tickMs ?? env.CES_TICK_MS ?? 200, 1, 3_600_000),
+    webhookRetrySchedule: parseSchedule(env.CES_WEBHOOK_RETRY_SCHEDULE),
+    webhookTimeoutMs: parseInteger('CES_WEBHOOK_TIMEOUT_MS', env.CES_WEBHOOK_TIMEOUT_MS ?? 15000, 1, 600_000),
+    allowPrivateWebhooks: env.CES_ALLOW_PRIVATE_WEBHOOKS === '1',
+    logFormat,
+    bodyLimitBytes: parseInteger('CES_BODY_LIMIT_BYTES', env.CES_BODY_LIMIT_BYTES ?? 65536, 1024, 64 * 1024 * 1024),
+    rateLimitPerSecond: parseInteger('CES_RATE_LIMIT_RPS', env.CES_RATE_LIMIT_RPS ?? 1000, 0, 1_000_000),
+    rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 2000, 1, 10_000_000),
+    deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 16, 1, 1000),
+    metricsToken: env.CES_METRICS_TOKEN ?? '',
+  });
+}
+
+function parseInteger(name: string, value: string | number, min: number, max: number): number {
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+function parseSchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_SCHEDULE];
+  return raw.split(',').map((part) => {
+    const n = Number(part.trim());
+    if (!Number.isFinite(n) || n < 0) throw new ConfigError(`CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "${raw}"`);
+    return n;
+  });
+}

@@ -1,0 +1,25 @@
+// Opens the SQLite file for the server or the CLI: creates its folder, sets the pragmas (busy
+// timeout first so that even the WAL switch waits for a concurrent opener), migrates.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrate.ts';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** synchronous=FULL by default: a commit is on disk before we answer 202. */
+  synchronous?: 'FULL' | 'NORMAL';
+  readonly?: boolean;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: options.readonly ?? false });
+  db.pragma('busy_timeout = 10000');
+  if (!options.readonly) db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+  if (!options.readonly) migrate(db);
+  return db;
+}

@@ -1,0 +1,71 @@
+// The entry as GET /v1/entries/{id} and `ces entries show` present it (CONTRACT: read endpoints).
+import type { Ctx } from '../context.ts';
+import { prepare } from '../db/statements.ts';
+import { notFound } from '../errors.ts';
+import type { Caller } from '../keys/keys.ts';
+import { findLatestAwardForEntry, type AwardRow } from '../mechanics/awards.repo.ts';
+import { findEntryById, findScopedEntry, type EntryRow } from './entries.repo.ts';
+
+export interface AwardView {
+  entry_id: string;
+  won: boolean;
+  prize_definition_id: string | null;
+  status: AwardRow['status'];
+}
+
+export interface EntryView {
+  entry_id: string;
+  enrollment_id: string;
+  livemode: boolean;
+  status: EntryRow['status'];
+  rejection_reasons: Array<{ code: string; message: string }>;
+  mechanics: Array<{ mechanic_type: string; status: string; outcome: Record<string, unknown> }> | null;
+  award: AwardView | null;
+  lucky_numbers: Array<{ series: string; order_number: string }>;
+  created_at: string;
+  processed_at: string | null;
+  evaluated_at: string | null;
+}
+
+export function awardToView(award: AwardRow): AwardView {
+  return { entry_id: award.entry_id, won: true, prize_definition_id: award.prize_id, status: award.status };
+}
+
+export function formatLuckyNumber(series: number, orderNumber: number): { series: string; order_number: string } {
+  return { series: String(series), order_number: String(orderNumber).padStart(5, '0') };
+}
+
+export function listLuckyNumbersOfEntry(ctx: Ctx, entryId: string): Array<{ series: string; order_number: string }> {
+  return prepare<[string], { series: number; order_number: number }>(ctx.db, `SELECT series, order_number FROM lucky_numbers
+    WHERE entry_id = ? ORDER BY series, order_number`).all(entryId).map((r) => formatLuckyNumber(r.series, r.order_number));
+}
+
+export function entryToView(ctx: Ctx, row: EntryRow): EntryView {
+  const award = findLatestAwardForEntry(ctx.db, row.id);
+  return {
+    entry_id: row.id,
+    enrollment_id: row.enrollment_id,
+    livemode: row.livemode === 1,
+    status: row.status,
+    rejection_reasons: JSON.parse(row.rejection_reasons),
+    mechanics: row.mechanics === null ? null : JSON.parse(row.mechanics),
+    award: award ? awardToView(award) : null,
+    lucky_numbers: listLuckyNumbersOfEntry(ctx, row.id),
+    created_at: row.created_at,
+    processed_at: row.processed_at,
+    evaluated_at: row.evaluated_at,
+  };
+}
+
+/** The caller's entry, or 404 for an unknown id and for one of another campaign or mode. */
+export function getScopedEntry(ctx: Ctx, caller: Caller, entryId: string): EntryRow {
+  const row = findScopedEntry(ctx.db, entryId, caller.campaignId, caller.livemode ? 1 : 0);
+  if (!row) throw notFound('Entry');
+  return row;
+}
+
+export function getEntry(ctx: Ctx, entryId: string): EntryRow {
+  const row = findEntryById(ctx.db, entryId);
+  if (!row) throw notFound('Entry');
+  return row;
+}

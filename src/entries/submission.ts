@@ -1,0 +1,261 @@
+// The POST /v1/entries body: its shape (superstruct, also the source of the OpenAPI schema), the
+// field rules of SPEC.md that need no database, and the normalised Submission that the write stage
+// stores. Every violation is reported with its field path; none stops the others from being found.
+import { isIP } from 'node:net';
+import { array, boolean, enums, nullable, optional, string, type, validate, type Infer } from 'superstruct';
+import { AppError, type FieldError } from '../errors.ts';
+import { parseDocument, type DocumentType } from './documents.ts';
+import { isAccessKeyFormat } from './fiscal-key.ts';
+import { normalizePhone } from './phone.ts';
+import { BRAZILIAN_UFS, ISO_COUNTRIES } from './regions.ts';
+
+export const CONSENT_TYPES = ['regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other'] as const;
+export type ConsentType = (typeof CONSENT_TYPES)[number];
+/** Recorded even when the submission omits them (SPEC: consent). */
+export const IMPLICIT_CONSENTS: readonly ConsentType[] = ['regulation', 'privacy_policy', 'transactional'];
+export const USER_AGENT_MAX = 1024;
+
+// Optional strings accept null as "not sent": integrators' serialisers often emit nulls.
+const optionalString = () => optional(nullable(string()));
+
+export const AddressStruct = type({
+  address_line_1: optionalString(),
+  address_line_2: optionalString(),
+  neighborhood: optionalString(),
+  city: optionalString(),
+  state: optionalString(),
+  zipcode: optionalString(),
+  country: optionalString(),
+});
+
+export const EnrollmentStruct = type({
+  document_number: string(),
+  full_name: optionalString(),
+  email: optionalString(),
+  phone: optionalString(),
+  birthdate: optionalString(),
+  address: optional(nullable(AddressStruct)),
+});
+
+export const ConsentStruct = type({
+  granted_at: string(),
+  ip_address: string(),
+  user_agent: string(),
+  term_version: string(),
+  consents: optional(nullable(array(type({ consent_type: enums(CONSENT_TYPES), granted: boolean() })))),
+});
+
+export const EvidenceStruct = type({ type: string(), access_key: string() });
+
+export const InstantWinStruct = type({ won: boolean(), prize_definition_id: optionalString() });
+
+/** Unknown top-level fields are ignored (`type`, not `object`). */
+export const EntrySubmissionStruct = type({
+  enrollment: EnrollmentStruct,
+  consent: ConsentStruct,
+  evidence: EvidenceStruct,
+  instant_win: optional(nullable(InstantWinStruct)),
+});
+
+export type EntrySubmissionBody = Infer<typeof EntrySubmissionStruct>;
+
+export const PROFILE_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'address_line_1', 'address_line_2', 'neighborhood', 'city', 'state', 'zipcode', 'country'] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+export type Profile = Partial<Record<ProfileField, string>>;
+
+export interface ConsentChoice {
+  consent_type: ConsentType;
+  granted: boolean;
+  explicit: boolean;
+}
+
+export interface Submission {
+  document: { type: DocumentType; number: string };
+  /** Only the fields sent non-empty, normalised (phone digits, upper-case UF and country). */
+  profile: Profile;
+  consent: { granted_at: string; ip_address: string; user_agent: string; term_version: string; choices: ConsentChoice[] };
+  evidence: { type: 'fiscal_key'; access_key: string };
+  instantWin: { won: boolean; prize_definition_id: string | null } | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Error codes that are reported as the top-level `code` when they are the only kind of violation. */
+const PROMOTED_CODES = new Set(['invalid_document']);
+
+/**
+ * Validates and normalises a parsed JSON body. Throws AppError 422 listing every violation.
+ * `nowMs` decides what "in the past" means for birthdate.
+ */
+export function parseSubmission(body: unknown, nowMs: number): Submission {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError(422, 'validation_failed', 'The request body must be a JSON object.', [{ field: '', code: 'invalid_type', message: 'expected a JSON object' }]);
+  }
+  const errors: FieldError[] = [];
+  const [structError] = validate(body, EntrySubmissionStruct);
+  if (structError) {
+    for (const failure of structError.failures()) errors.push(failureToFieldError(failure));
+  }
+  const failed = errors.map((e) => e.field);
+  // A field is checked further only when neither it nor an enclosing object failed its shape...
+  const ok = (field: string): boolean => !failed.some((f) => f === field || field.startsWith(`${f}.`));
+  // ...and a list only when none of its items failed either.
+  const okTree = (field: string): boolean => ok(field) && !failed.some((f) => f.startsWith(`${field}.`));
+  const add = (field: string, code: string, message: string): void => {
+    errors.push({ field, code, message });
+  };
+  const b = body as EntrySubmissionBody;
+
+  // enrollment
+  let document: Submission['document'] | null = null;
+  if (ok('enrollment.document_number')) {
+    const parsed = parseDocument(b.enrollment.document_number);
+    if (parsed.ok) document = { type: parsed.type, number: parsed.number };
+    else add('enrollment.document_number', parsed.code, parsed.message);
+  }
+  const profile: Profile = {};
+  const text = (value: string | null | undefined): string | null => {
+    if (value === undefined || value === null) return null;
+    const trimmed = value.trim();
+    return trimmed === '' ? null : trimmed;
+  };
+  if (ok('enrollment')) {
+    const e = b.enrollment;
+    const fullName = ok('enrollment.full_name') ? text(e.full_name) : null;
+    if (fullName !== null) {
+      if ([...fullName].length < 3) add('enrollment.full_name', 'too_short', 'full_name must have at least 3 characters');
+      else profile.full_name = fullName;
+    }
+    const email = ok('enrollment.email') ? text(e.email) : null;
+    if (email !== null) {
+      if (email.length > 254 || !EMAIL.test(email)) add('enrollment.email', 'invalid_email', 'email is not a valid email address');
+      else profile.email = email;
+    }
+    const phone = ok('enrollment.phone') ? text(e.phone) : null;
+    if (phone !== null) {
+      const normalized = normalizePhone(phone);
+      if (normalized === null) add('enrollment.phone', 'invalid_phone', 'phone must be E.164 without the leading +, country code included (e.g. 5511987654321)');
+      else profile.phone = normalized;
+    }
+    const birthdate = ok('enrollment.birthdate') ? text(e.birthdate) : null;
+    if (birthdate !== null) {
+      const problem = checkBirthdate(birthdate, nowMs);
+      if (problem) add('enrollment.birthdate', problem.code, problem.message);
+      else profile.birthdate = birthdate;
+    }
+    const address = e.address;
+    if (address && ok('enrollment.address')) {
+      for (const field of ['address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode'] as const) {
+        const value = text(address[field]);
+        if (value !== null) profile[field] = value;
+      }
+      const state = text(address.state);
+      if (state !== null) {
+        if (!BRAZILIAN_UFS.has(state.toUpperCase())) add('enrollment.address.state', 'invalid_state', 'state must be a two-letter Brazilian UF (e.g. SP)');
+        else profile.state = state.toUpperCase();
+      }
+      const country = text(address.country);
+      if (country !== null) {
+        if (!ISO_COUNTRIES.has(country.toUpperCase())) add('enrollment.address.country', 'invalid_country', 'country must be a two-letter ISO 3166-1 code (e.g. BR)');
+        else profile.country = country.toUpperCase();
+      } else {
+        profile.country = 'BR';
+      }
+    }
+  }
+
+  // consent
+  let consent: Submission['consent'] | null = null;
+  if (ok('consent')) {
+    const c = b.consent;
+    if (ok('consent.granted_at') && !(DATE_TIME_WITH_ZONE.test(c.granted_at) && !Number.isNaN(Date.parse(c.granted_at)))) {
+      add('consent.granted_at', 'invalid_date_time', 'granted_at must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T14:03:00-03:00)');
+    }
+    if (ok('consent.ip_address') && isIP(c.ip_address.trim()) === 0) add('consent.ip_address', 'invalid_ip', 'ip_address must be an IPv4 or IPv6 address');
+    if (ok('consent.user_agent') && c.user_agent.trim() === '') add('consent.user_agent', 'required', 'user_agent is required');
+    if (ok('consent.term_version') && c.term_version.trim() === '') add('consent.term_version', 'required', 'term_version is required');
+    const choices: ConsentChoice[] = [];
+    const seen = new Set<string>();
+    (okTree('consent.consents') ? (c.consents ?? []) : []).forEach((item, i) => {
+      if (seen.has(item.consent_type)) add(`consent.consents.${i}.consent_type`, 'duplicate', `consent_type ${item.consent_type} appears more than once`);
+      seen.add(item.consent_type);
+      choices.push({ consent_type: item.consent_type, granted: item.granted, explicit: true });
+    });
+    for (const implicit of IMPLICIT_CONSENTS) {
+      if (!seen.has(implicit)) choices.push({ consent_type: implicit, granted: true, explicit: false });
+    }
+    consent = {
+      granted_at: c.granted_at,
+      ip_address: c.ip_address.trim(),
+      user_agent: [...c.user_agent].slice(0, USER_AGENT_MAX).join(''),
+      term_version: c.term_version.trim(),
+      choices,
+    };
+  }
+
+  // evidence
+  let accessKey = '';
+  if (ok('evidence')) {
+    if (ok('evidence.type') && b.evidence.type !== 'fiscal_key') add('evidence.type', 'unsupported_evidence_type', 'evidence.type must be "fiscal_key"');
+    if (ok('evidence.access_key')) {
+      accessKey = b.evidence.access_key.replace(/\s+/g, '');
+      if (!isAccessKeyFormat(accessKey)) add('evidence.access_key', 'invalid_access_key', 'access_key must be 44 to 50 digits');
+    }
+  }
+
+  // instant_win (shape; the prize is checked against the campaign in the write stage)
+  let instantWin: Submission['instantWin'] = null;
+  if (b.instant_win && ok('instant_win')) {
+    const prizeId = text(b.instant_win.prize_definition_id);
+    if (b.instant_win.won && prizeId === null) add('instant_win.prize_definition_id', 'required', 'prize_definition_id is required when won is true');
+    else if (!b.instant_win.won && prizeId !== null) add('instant_win.prize_definition_id', 'not_allowed', 'prize_definition_id must be omitted when won is false');
+    else if (prizeId !== null && !isUuid(prizeId)) add('instant_win.prize_definition_id', 'unknown_prize', 'prize_definition_id is not a prize of this campaign');
+    instantWin = { won: b.instant_win.won, prize_definition_id: prizeId };
+  }
+
+  if (errors.length > 0) throw submissionError(errors);
+  return {
+    document: document!,
+    profile,
+    consent: consent!,
+    evidence: { type: 'fiscal_key', access_key: accessKey },
+    instantWin,
+  };
+}
+
+function submissionError(errors: FieldError[]): AppError {
+  const codes = new Set(errors.map((e) => e.code));
+  if (codes.size === 1) {
+    const [code] = codes;
+    if (PROMOTED_CODES.has(code)) return new AppError(422, code, errors[0].message, errors);
+    if (code === 'unknown_prize') return new AppError(422, 'unknown_prize', errors[0].message, errors);
+  }
+  return new AppError(422, 'validation_failed', `The entry is invalid: ${errors.map((e) => `${e.field || 'body'}: ${e.message}`).join('; ')}`, errors);
+}
+
+function failureToFieldError(failure: { path: Array<string | number>; value: unknown; type: string; message: string }): FieldError {
+  const field = failure.path.join('.');
+  if (failure.value === undefined) return { field, code: 'required', message: `${field} is required` };
+  if (failure.type === 'enums') return { field, code: 'invalid_value', message: `${field}: ${failure.message}` };
+  return { field, code: 'invalid_type', message: `${field}: ${failure.message}` };
+}
+
+function checkBirthdate(value: string, nowMs: number): { code: string; message: string } | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const invalid = { code: 'invalid_date', message: 'birthdate must be a real date formatted YYYY-MM-DD' };
+  if (!m) return invalid;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(y, mo - 1, d);
+  const date = new Date(ms);
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || y < 1900) return invalid;
+  // "In the past" is judged on the calendar date in Brazil (UTC-3): today itself is not past.
+  const today = new Date(nowMs - 3 * 3600_000).toISOString().slice(0, 10);
+  if (value >= today) return { code: 'not_in_past', message: 'birthdate must be a date in the past' };
+  return null;
+}

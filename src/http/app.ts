@@ -1,0 +1,33 @@
+// The HTTP app: routes only. Each handler is wrapped so that the caller is authenticated first and
+// anything thrown becomes problem+json; unknown routes and methods are problem+json too.
+import { H3, type H3Event } from 'h3';
+import { AppError } from '../errors.ts';
+import { authenticate, type Caller } from '../keys/keys.ts';
+import type { Service } from '../service.ts';
+import { registerEntryRoutes } from './entries.routes.ts';
+import { problem, problemFromError } from './respond.ts';
+
+export function createHttpApp(service: Service): H3 {
+  const { ctx } = service;
+  const app = new H3({
+    onError: (error) => {
+      const status = (error as { status?: number }).status;
+      if (status === 404) return problem(new AppError(404, 'not_found', 'No such endpoint.'));
+      if (status === 405) return problem(new AppError(405, 'method_not_allowed', 'Method not allowed on this endpoint.'));
+      if (status === 400) return problem(new AppError(400, 'bad_request', 'Malformed request.'));
+      return problemFromError(error.cause ?? error, ctx.log);
+    },
+  });
+
+  const route = (handler: (event: H3Event, caller: Caller) => Promise<Response>) => async (event: H3Event): Promise<Response> => {
+    try {
+      const caller = authenticate(ctx, event.req.headers.get('authorization'));
+      return await handler(event, caller);
+    } catch (error) {
+      return problemFromError(error, ctx.log);
+    }
+  };
+
+  registerEntryRoutes(app, service, route);
+  return app;
+}

@@ -1,0 +1,73 @@
+// POST /v1/entries and GET /v1/entries/{entry_id}: thin handlers over entries/.
+import type { H3, H3Event } from 'h3';
+import { findCampaignById } from '../campaigns/campaigns.repo.ts';
+import { registrationClosedReason } from '../campaigns/campaigns.ts';
+import { AppError } from '../errors.ts';
+import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
+import { findReplay, writeEntry, type IntakeResult } from '../entries/intake.ts';
+import { parseSubmission } from '../entries/submission.ts';
+import type { Service } from '../service.ts';
+import { readJsonBody, requireJsonContentType } from './body.ts';
+import { json } from './respond.ts';
+
+export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapper): void {
+  const { ctx } = service;
+
+  app.post('/v1/entries', route(async (event, caller) => {
+    const key = readIdempotencyKey(event);
+    const early = findReplay(ctx, caller, key);
+    if (early) return accepted(early);
+    const campaign = findCampaignById(ctx.db, caller.campaignId);
+    if (!campaign) throw new AppError(401, 'invalid_api_key', 'Missing or invalid API key.');
+    const closed = registrationClosedReason(campaign, ctx.clock.now());
+    if (closed) throw new AppError(403, 'registration_closed', closed);
+    requireJsonContentType(event);
+    // A second request with this key while the first is still being read gets 409; once the first
+    // is queued for commit, a second one joins the commit and is answered as a replay.
+    const scope = `${caller.campaignId}\u0000${caller.mode}\u0000${key}`;
+    if (service.inflight.has(scope)) {
+      throw new AppError(409, 'idempotency_conflict', 'Another request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'retry-after': '1' });
+    }
+    service.inflight.add(scope);
+    let submission;
+    try {
+      const body = await readJsonBody(event, ctx.config.bodyLimitBytes);
+      submission = parseSubmission(body, ctx.clock.now());
+    } finally {
+      service.inflight.delete(scope);
+    }
+    const result = await service.committer.run(() => writeEntry(ctx, campaign, caller, key, submission));
+    return accepted(result);
+  }));
+
+  app.get('/v1/entries/:entry_id', route(async (event, caller) => {
+    const row = getScopedEntry(ctx, caller, event.context.params?.entry_id ?? '');
+    return json(200, entryToView(ctx, row));
+  }));
+}
+
+export type RouteWrapper = (handler: (event: H3Event, caller: import('../keys/keys.ts').Caller) => Promise<Response>) => (event: H3Event) => Promise<Response>;
+
+function readIdempotencyKey(event: H3Event): string {
+  const key = event.req.headers.get('idempotency-key');
+  if (key === null || key === '') {
+    throw new AppError(422, 'idempotency_key_missing', 'The Idempotency-Key header is required (1 to 128 characters; a UUID is recommended).', [
+      { field: 'Idempotency-Key', code: 'required', message: 'header is required' },
+    ]);
+  }
+  if (key.length > 128) {
+    throw new AppError(422, 'idempotency_key_invalid', 'The Idempotency-Key header must be 1 to 128 characters.', [
+      { field: 'Idempotency-Key', code: 'too_long', message: 'at most 128 characters' },
+    ]);
+  }
+  return key;
+}
+
+function accepted(result: IntakeResult): Response {
+  const message = result.replay
+    ? 'An entry already exists for this Idempotency-Key; this is a replay and the new payload was ignored.'
+    : result.status === 'REJECTED'
+      ? 'Entry received and rejected: the fiscal access key failed validation.'
+      : 'Entry accepted for processing.';
+  return json(202, { entry_id: result.entry_id, status: result.status, message });
+}

@@ -1,0 +1,120 @@
+// API keys: issued by the operator, scoped to one campaign and one mode. The secret is shown once;
+// only its SHA-256 is stored. A request's campaign and mode come from its key and nothing else.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { nowIso, toIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import { getCampaign } from '../campaigns/campaigns.ts';
+import { findApiKeyByHash, findApiKeyById, insertApiKey, listApiKeys, setApiKeyRevokedAt, type ApiKeyRow } from './keys.repo.ts';
+
+export type Mode = 'live' | 'test';
+export const MODES: readonly Mode[] = ['live', 'test'];
+export const KEY_PREFIX: Record<Mode, string> = { live: 'service_live_', test: 'service_test_' };
+
+export interface ApiKey {
+  id: string;
+  campaign_id: string;
+  mode: Mode;
+  prefix: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface IssuedKey extends ApiKey {
+  /** The secret; shown only in the response that issues it. */
+  key: string;
+}
+
+/** Who is calling: resolved from the Authorization header on every request. */
+export interface Caller {
+  keyId: string;
+  campaignId: string;
+  mode: Mode;
+  livemode: boolean;
+}
+
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; label?: string | null }): IssuedKey {
+  const mode = parseMode(input.mode);
+  getCampaign(ctx, input.campaignId);
+  // 32 random bytes as base64url: 43 characters, 256 bits.
+  const key = KEY_PREFIX[mode] + ctx.random.bytes(32).toString('base64url');
+  const row = {
+    id: ctx.random.uuid(),
+    campaign_id: input.campaignId,
+    mode,
+    prefix: key.slice(0, KEY_PREFIX[mode].length + 6),
+    key_hash: hashKey(key),
+    label: input.label ?? null,
+    created_at: nowIso(ctx.clock),
+    revoked_at: null,
+  };
+  insertApiKey(ctx.db, row);
+  return { ...rowToApiKey(row), key };
+}
+
+export function listKeys(ctx: Ctx, campaignId: string): ApiKey[] {
+  getCampaign(ctx, campaignId);
+  return listApiKeys(ctx.db, campaignId).map(rowToApiKey);
+}
+
+/** Revokes now, or after `graceSeconds` (the old key keeps working until then). */
+export function revokeKey(ctx: Ctx, keyId: string, graceSeconds = 0): ApiKey {
+  return ctx.db.transaction(() => {
+    if (!findApiKeyById(ctx.db, keyId)) throw notFound('API key');
+    setApiKeyRevokedAt(ctx.db, keyId, toIso(ctx.clock.now() + graceSeconds * 1000));
+    return rowToApiKey(findApiKeyById(ctx.db, keyId)!);
+  }).immediate();
+}
+
+/** Issues a new key of the same campaign and mode and revokes the old one after the grace period. */
+export function rotateKey(ctx: Ctx, keyId: string, graceSeconds = 0): { issued: IssuedKey; revoked: ApiKey } {
+  return ctx.db.transaction(() => {
+    const old = findApiKeyById(ctx.db, keyId);
+    if (!old) throw notFound('API key');
+    if (old.revoked_at !== null && Date.parse(old.revoked_at) <= ctx.clock.now()) {
+      throw new AppError(409, 'key_revoked', 'That key is already revoked; issue a new one instead.');
+    }
+    const issued = issueKey(ctx, { campaignId: old.campaign_id, mode: old.mode, label: old.label });
+    return { issued, revoked: revokeKey(ctx, keyId, graceSeconds) };
+  }).immediate();
+}
+
+const INVALID_KEY = (): AppError => new AppError(401, 'invalid_api_key', 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
+
+/** Resolves the caller from an Authorization header value; 401 unless it names a live key. */
+export function authenticate(ctx: Ctx, authorization: string | null | undefined): Caller {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw INVALID_KEY();
+  const presented = match[1];
+  const mode: Mode | null = presented.startsWith(KEY_PREFIX.live) ? 'live' : presented.startsWith(KEY_PREFIX.test) ? 'test' : null;
+  if (mode === null || presented.length > 200) throw INVALID_KEY();
+  const hash = hashKey(presented);
+  const row = findApiKeyByHash(ctx.db, hash);
+  // The lookup is by hash, so timing reveals nothing about the key; the explicit constant-time
+  // comparison keeps that true even if the lookup ever becomes a prefix or cache match.
+  if (!row || !timingSafeEqual(row.key_hash, hash) || row.mode !== mode) throw INVALID_KEY();
+  if (row.revoked_at !== null && Date.parse(row.revoked_at) <= ctx.clock.now()) throw INVALID_KEY();
+  return { keyId: row.id, campaignId: row.campaign_id, mode: row.mode, livemode: row.mode === 'live' };
+}
+
+export function parseMode(value: string): Mode {
+  if (value !== 'live' && value !== 'test') throw new AppError(422, 'invalid_mode', `--mode must be live or test, got "${value}"`);
+  return value;
+}
+
+function rowToApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    campaign_id: row.campaign_id,
+    mode: row.mode,
+    prefix: row.prefix,
+    label: row.label,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
+}

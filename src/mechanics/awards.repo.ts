@@ -1,0 +1,41 @@
+// SQL of awards and award_history.
+import type { Db } from '../db/open.ts';
+import { prepare } from '../db/statements.ts';
+
+export type AwardStatus = 'pending' | 'awarded' | 'revoked' | 'declined' | 'voided';
+
+export interface AwardRow {
+  id: string;
+  entry_id: string;
+  campaign_id: string;
+  livemode: number;
+  prize_id: string;
+  source: 'declared' | 'window' | 'reassign';
+  window_id: number | null;
+  status: AwardStatus;
+  beyond_pool: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = 'id, entry_id, campaign_id, livemode, prize_id, source, window_id, status, beyond_pool, created_at, updated_at';
+
+export function insertAward(db: Db, row: AwardRow): void {
+  prepare(db, `INSERT INTO awards (${COLUMNS}) VALUES (@id, @entry_id, @campaign_id, @livemode, @prize_id, @source, @window_id,
+    @status, @beyond_pool, @created_at, @updated_at)`).run(row);
+}
+
+export function insertAwardHistory(db: Db, row: { award_id: string; from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }): void {
+  prepare(db, `INSERT INTO award_history (award_id, from_status, to_status, at, actor, reason)
+    VALUES (@award_id, @from_status, @to_status, @at, @actor, @reason)`).run(row);
+}
+
+/** The entry's most recent award (the one revoke and reassign act on), whatever its status. */
+export function findLatestAwardForEntry(db: Db, entryId: string): AwardRow | undefined {
+  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE entry_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(entryId);
+}
+
+export function listAwardHistory(db: Db, awardId: string): Array<{ from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }> {
+  return prepare<[string], { from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }>(db,
+    `SELECT from_status, to_status, at, actor, reason FROM award_history WHERE award_id = ? ORDER BY id`).all(awardId);
+}

@@ -1,0 +1,67 @@
+// Prize pools per campaign and mode (SPEC: Prize). The operator registers prizes; a confirmed win
+// takes a unit, a revoke or reassign returns it; a win is never blocked by an empty pool.
+import { getCampaign } from '../campaigns/campaigns.ts';
+import { nowIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { AppError, type FieldError } from '../errors.ts';
+import { parseMode, type Mode } from '../keys/keys.ts';
+import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
+
+/** The integrator-facing prize (GET /v1/prizes). */
+export interface Prize {
+  id: string;
+  name: string;
+  type: string;
+  unit_value: number;
+  initial_stock: number;
+  current_stock: number;
+}
+
+/** The operator's view adds the mode and the wins confirmed beyond the pool. */
+export interface OperatorPrize extends Prize {
+  campaign_id: string;
+  livemode: boolean;
+  awarded_beyond_pool: number;
+  created_at: string;
+}
+
+export function rowToPrize(row: PrizeRow): Prize {
+  return { id: row.id, name: row.name, type: row.type, unit_value: row.unit_value, initial_stock: row.initial_stock, current_stock: row.current_stock };
+}
+
+export function rowToOperatorPrize(row: PrizeRow): OperatorPrize {
+  return { ...rowToPrize(row), campaign_id: row.campaign_id, livemode: row.livemode === 1, awarded_beyond_pool: row.awarded_beyond_pool, created_at: row.created_at };
+}
+
+export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; name: string; type: string; unitValue: string | number; stock: string | number }): OperatorPrize {
+  const mode: Mode = parseMode(input.mode);
+  getCampaign(ctx, input.campaignId);
+  const errors: FieldError[] = [];
+  const unitValue = Number(input.unitValue);
+  const stock = Number(input.stock);
+  if (input.name.trim() === '') errors.push({ field: 'name', code: 'required', message: '--name must not be empty' });
+  if (input.type.trim() === '') errors.push({ field: 'type', code: 'required', message: '--type must not be empty' });
+  if (!Number.isFinite(unitValue) || unitValue < 0) errors.push({ field: 'unit_value', code: 'invalid_option', message: '--unit-value must be a number >= 0' });
+  if (!Number.isInteger(stock) || stock < 0) errors.push({ field: 'stock', code: 'invalid_option', message: '--stock must be a whole number >= 0' });
+  if (errors.length > 0) throw new AppError(422, 'invalid_prize', errors.map((e) => e.message).join('; '), errors);
+  const row: PrizeRow = {
+    id: ctx.random.uuid(),
+    campaign_id: input.campaignId,
+    livemode: mode === 'live' ? 1 : 0,
+    name: input.name.trim(),
+    type: input.type.trim(),
+    unit_value: unitValue,
+    initial_stock: stock,
+    current_stock: stock,
+    awarded_beyond_pool: 0,
+    created_at: nowIso(ctx.clock),
+  };
+  insertPrize(ctx.db, row);
+  return rowToOperatorPrize(row);
+}
+
+export function listOperatorPrizes(ctx: Ctx, campaignId: string, mode: string): OperatorPrize[] {
+  const m = parseMode(mode);
+  getCampaign(ctx, campaignId);
+  return listPrizes(ctx.db, campaignId, m === 'live' ? 1 : 0).map(rowToOperatorPrize);
+}
