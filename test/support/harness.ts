@@ -116,7 +116,7 @@ export function makePrize(ctx: Ctx, campaignId: string, mode: 'live' | 'test', s
   return addPrize(ctx, { campaignId, mode, name, type: 'voucher', unitValue: 50, stock });
 }
 
-const VALID_CPFS = ['52998224725', '11144477735', '39053344705', '16899535009', '46924262803', '74682489070', '24843803483', '71428793860'];
+const VALID_CPFS = ['52998224725', '11144477735', '39053344705', '16899535009', '46924262848', '74682489070', '24843803480', '71428793860'];
 
 /** Valid CPF number i (0..): generated with correct check digits, distinct per i. */
 export function cpf(i: number): string {
