@@ -39,3 +39,33 @@ export function listAwardHistory(db: Db, awardId: string): Array<{ from_status: 
   return prepare<[string], { from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }>(db,
     `SELECT from_status, to_status, at, actor, reason FROM award_history WHERE award_id = ? ORDER BY id`).all(awardId);
 }
+
+export function findLiveAwardForEntry(db: Db, entryId: string): AwardRow | undefined {
+  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE entry_id = ? AND status IN ('pending', 'awarded')`).get(entryId);
+}
+
+export function updateAwardStatus(db: Db, id: string, status: AwardStatus, now: string): void {
+  prepare(db, `UPDATE awards SET status = ?, updated_at = ? WHERE id = ?`).run(status, now, id);
+}
+
+export function setAwardBeyondPool(db: Db, id: string, beyondPool: 0 | 1, now: string): void {
+  prepare(db, `UPDATE awards SET beyond_pool = ?, updated_at = ? WHERE id = ?`).run(beyondPool, now, id);
+}
+
+/** The oldest win of the prize that holds no unit (confirmed while the stock was 0). */
+export function findOldestBeyondPoolAward(db: Db, prizeId: string): AwardRow | undefined {
+  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE prize_id = ? AND status = 'awarded' AND beyond_pool = 1
+    ORDER BY created_at, rowid LIMIT 1`).get(prizeId);
+}
+
+export interface AwardListFilter {
+  campaignId: string;
+  livemode?: number;
+  status?: AwardStatus;
+}
+
+export function listAwards(db: Db, f: AwardListFilter): AwardRow[] {
+  return prepare<[string, number | null, number | null, string | null, string | null], AwardRow>(db, `SELECT ${COLUMNS} FROM awards
+    WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) AND (? IS NULL OR status = ?)
+    ORDER BY created_at, rowid`).all(f.campaignId, f.livemode ?? null, f.livemode ?? null, f.status ?? null, f.status ?? null);
+}

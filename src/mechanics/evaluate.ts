@@ -4,6 +4,14 @@
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
+import { confirmAward, createAwardedAward } from './awards.ts';
+import { findLatestAwardForEntry, type AwardRow } from './awards.repo.ts';
+import { allocateLuckyNumbers } from './lucky-numbers.ts';
+import { formatPair, PAIRS_PER_SERIES } from './lucky-pairs.ts';
+import { findPrizeById } from './prizes.repo.ts';
+import { claimEarliestOpenWindow, findWindowClaimedBy } from './windows.repo.ts';
+
+export { voidPendingAward } from './awards.ts';
 
 export interface MechanicResult {
   mechanic_type: 'lucky_numbers' | 'instant_prize';
@@ -14,17 +22,68 @@ export interface MechanicResult {
 /** Runs every mechanic the campaign has; [] for a campaign with none. Synchronous: no awaits. */
 export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult[] {
   const results: MechanicResult[] = [];
-  if (campaign.lucky_numbers !== 'none' || campaign.instant_prize !== 'none') {
-    // Filled in by the mechanics work (issue 4); until then an explicit failure, never a silent pass.
-    throw new Error(`mechanics not available yet for campaign ${campaign.id} at ${now} (entry ${entry.id}, ${ctx.clock.now()})`);
+  if (campaign.lucky_numbers === 'manual') {
+    results.push({ mechanic_type: 'lucky_numbers', status: 'APPROVED', outcome: { quantity: campaign.lucky_quantity, series_count: campaign.series_count } });
+  } else if (campaign.lucky_numbers === 'auto') {
+    results.push(evaluateAutoLuckyNumbers(ctx, campaign, entry, now));
+  }
+  if (campaign.instant_prize === 'INTEGRATOR_DECLARED') {
+    const result = evaluateDeclaredWin(ctx, entry, now);
+    if (result) results.push(result);
+  } else if (campaign.instant_prize === 'WINDOW') {
+    results.push(evaluateWindow(ctx, campaign, entry, now));
   }
   return results;
 }
 
-/** A rejected entry's pending declared win becomes `voided` (no stock moves). Synchronous. */
-export function voidPendingAward(ctx: Ctx, entryId: string, now: string): void {
-  void ctx;
-  void entryId;
-  void now;
-  throw new Error('voidPendingAward: implemented by the mechanics work (issue 4)');
+function evaluateAutoLuckyNumbers(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult {
+  const result = allocateLuckyNumbers(ctx, {
+    campaignId: campaign.id, livemode: entry.livemode, seriesCount: campaign.series_count, entryId: entry.id,
+    quantity: campaign.lucky_quantity, now,
+  });
+  if (!result.ok) {
+    return {
+      mechanic_type: 'lucky_numbers',
+      status: 'REJECTED',
+      outcome: { reason: 'pool_exhausted', quantity: campaign.lucky_quantity, available: result.available, pool_size: campaign.series_count * PAIRS_PER_SERIES },
+    };
+  }
+  return { mechanic_type: 'lucky_numbers', status: 'APPROVED', outcome: { numbers: result.pairs.map((p) => formatPair(p.series, p.order_number)) } };
+}
+
+/** INTEGRATOR_DECLARED: confirm the declared win, echo a declared loss, nothing without a declaration. */
+function evaluateDeclaredWin(ctx: Ctx, entry: EntryRow, now: string): MechanicResult | null {
+  if (entry.declared_win === null) return null;
+  const declared = JSON.parse(entry.declared_win) as { won: boolean; prize_definition_id?: string | null };
+  if (!declared.won) return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
+  const latest = findLatestAwardForEntry(ctx.db, entry.id);
+  if (!latest) return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
+  const award = latest.status === 'pending' ? confirmAward(ctx, latest, now) : latest;
+  return winResult(ctx, award);
+}
+
+function evaluateWindow(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult {
+  // A re-run evaluation keeps the window the entry already holds.
+  const held = findWindowClaimedBy(ctx.db, entry.id);
+  if (held) {
+    const award = findLatestAwardForEntry(ctx.db, entry.id);
+    if (award) return winResult(ctx, award);
+  }
+  const window = held ?? claimEarliestOpenWindow(ctx.db, campaign.id, entry.livemode, entry.id, now);
+  if (!window) return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
+  const award = createAwardedAward(ctx, {
+    entryId: entry.id, campaignId: campaign.id, livemode: entry.livemode, prizeId: window.prize_id, source: 'window',
+    windowId: window.id, now, actor: 'system', reason: `window ${window.id} (opens ${window.opens_at}) claimed`,
+  });
+  return winResult(ctx, award);
+}
+
+function winResult(ctx: Ctx, award: AwardRow): MechanicResult {
+  const prize = findPrizeById(ctx.db, award.prize_id);
+  const won = award.status === 'awarded' || award.status === 'pending';
+  return {
+    mechanic_type: 'instant_prize',
+    status: won ? 'APPROVED' : 'REJECTED',
+    outcome: { won, prize_definition_id: award.prize_id, prize_name: prize?.name ?? null, award_status: award.status.toUpperCase() },
+  };
 }

@@ -34,3 +34,16 @@ export function insertPrize(db: Db, row: PrizeRow): void {
   prepare(db, `INSERT INTO prizes (${COLUMNS}) VALUES (@id, @campaign_id, @livemode, @name, @type, @unit_value, @initial_stock,
     @current_stock, @awarded_beyond_pool, @created_at)`).run(row);
 }
+
+/** Takes one unit if any is left; false when the pool is empty (the caller counts a beyond-pool win). */
+export function takePrizeUnit(db: Db, id: string): boolean {
+  return prepare(db, `UPDATE prizes SET current_stock = current_stock - 1 WHERE id = ? AND current_stock > 0`).run(id).changes === 1;
+}
+
+export function returnPrizeUnit(db: Db, id: string): void {
+  prepare(db, `UPDATE prizes SET current_stock = current_stock + 1 WHERE id = ?`).run(id);
+}
+
+export function addBeyondPool(db: Db, id: string, delta: 1 | -1): void {
+  prepare(db, `UPDATE prizes SET awarded_beyond_pool = awarded_beyond_pool + ? WHERE id = ?`).run(delta, id);
+}

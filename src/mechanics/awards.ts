@@ -1,0 +1,88 @@
+// Award transitions and the stock they move (SPEC: Instant-prize award status, Prize). Every
+// transition writes an award_history row. Stock rule: a confirmed win takes a unit when one is
+// left, otherwise it still stands and is counted in prizes.awarded_beyond_pool (awards.beyond_pool
+// = 1). Returning a win gives its unit back to the oldest beyond-pool win of the prize if there is
+// one, else to the stock. So at all times, per prize:
+//   current_stock       = max(0, initial_stock - awarded)
+//   awarded_beyond_pool = max(0, awarded - initial_stock)
+import type { Ctx } from '../context.ts';
+import {
+  findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, setAwardBeyondPool, updateAwardStatus,
+  type AwardRow, type AwardStatus,
+} from './awards.repo.ts';
+import { addBeyondPool, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
+
+/** Takes a unit of the prize for a confirmed win; returns the award's beyond_pool flag. */
+function takeUnit(ctx: Ctx, prizeId: string): 0 | 1 {
+  if (takePrizeUnit(ctx.db, prizeId)) return 0;
+  addBeyondPool(ctx.db, prizeId, 1);
+  return 1;
+}
+
+function returnUnit(ctx: Ctx, award: AwardRow, now: string): void {
+  if (award.beyond_pool === 1) {
+    addBeyondPool(ctx.db, award.prize_id, -1);
+    return;
+  }
+  const uncovered = findOldestBeyondPoolAward(ctx.db, award.prize_id);
+  if (uncovered) {
+    // The unit goes to a win that had none; the stock stays 0.
+    setAwardBeyondPool(ctx.db, uncovered.id, 0, now);
+    addBeyondPool(ctx.db, award.prize_id, -1);
+    return;
+  }
+  returnPrizeUnit(ctx.db, award.prize_id);
+}
+
+function transition(ctx: Ctx, award: AwardRow, to: AwardStatus, now: string, actor: string, reason: string | null): AwardRow {
+  updateAwardStatus(ctx.db, award.id, to, now);
+  insertAwardHistory(ctx.db, { award_id: award.id, from_status: award.status, to_status: to, at: now, actor, reason });
+  return { ...award, status: to, updated_at: now };
+}
+
+/** pending -> awarded (the entry was approved and evaluated); takes a unit. */
+export function confirmAward(ctx: Ctx, award: AwardRow, now: string): AwardRow {
+  const beyond = takeUnit(ctx, award.prize_id);
+  if (beyond === 1) setAwardBeyondPool(ctx.db, award.id, 1, now);
+  return { ...transition(ctx, award, 'awarded', now, 'system', 'entry approved'), beyond_pool: beyond };
+}
+
+/** awarded -> revoked; the unit returns. Callers handle the other statuses. */
+export function revokeAward(ctx: Ctx, award: AwardRow, now: string, actor: string, reason: string | null): AwardRow {
+  returnUnit(ctx, award, now);
+  return transition(ctx, award, 'revoked', now, actor, reason);
+}
+
+/** A new win registered directly as `awarded` (a window claim or a reassignment); takes a unit. */
+export function createAwardedAward(
+  ctx: Ctx,
+  input: { entryId: string; campaignId: string; livemode: number; prizeId: string; source: 'window' | 'reassign'; windowId: number | null; now: string; actor: string; reason: string },
+): AwardRow {
+  const beyond = takeUnit(ctx, input.prizeId);
+  const row: AwardRow = {
+    id: ctx.random.uuid(),
+    entry_id: input.entryId,
+    campaign_id: input.campaignId,
+    livemode: input.livemode,
+    prize_id: input.prizeId,
+    source: input.source,
+    window_id: input.windowId,
+    status: 'awarded',
+    beyond_pool: beyond,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+  insertAward(ctx.db, row);
+  insertAwardHistory(ctx.db, { award_id: row.id, from_status: null, to_status: 'awarded', at: input.now, actor: input.actor, reason: input.reason });
+  return row;
+}
+
+/**
+ * A rejected entry's pending declared win becomes `voided`; no stock moves (nothing was taken).
+ * Synchronous; runs in the caller's transaction. No-op when the entry has no pending award.
+ */
+export function voidPendingAward(ctx: Ctx, entryId: string, now: string): void {
+  const award = findLiveAwardForEntry(ctx.db, entryId);
+  if (!award || award.status !== 'pending') return;
+  transition(ctx, award, 'voided', now, 'system', 'entry rejected');
+}
