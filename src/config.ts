@@ -9,6 +9,8 @@ export interface Config {
   /** Seconds between delivery attempts after the first; its length is the number of retries. */
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
+  /** Timeout of one call to a campaign's fiscal verifier. */
+  verifierTimeoutMs: number;
   allowPrivateWebhooks: boolean;
   logFormat: 'pretty' | 'json';
   /** Largest accepted request body, in bytes. */
@@ -16,6 +18,8 @@ export interface Config {
   /** Per-key token bucket: sustained requests per second and burst size; 0 disables. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Longest a request may take to arrive (headers and body), and longest a socket may sit idle mid-request. */
+  requestTimeoutMs: number;
   /** Concurrent webhook POSTs per tick. */
   deliveryConcurrency: number;
   /** Bearer token for GET /metrics; empty = open; 'off' disables the endpoint. */
@@ -47,11 +51,13 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env, isTt
     tickMs: parseInteger('--tick-ms', flags.tickMs ?? env.CES_TICK_MS ?? 200, 1, 3_600_000),
     webhookRetrySchedule: parseSchedule(env.CES_WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: parseInteger('CES_WEBHOOK_TIMEOUT_MS', env.CES_WEBHOOK_TIMEOUT_MS ?? 15000, 1, 600_000),
+    verifierTimeoutMs: parseInteger('CES_VERIFIER_TIMEOUT_MS', env.CES_VERIFIER_TIMEOUT_MS ?? 10000, 1, 600_000),
     allowPrivateWebhooks: env.CES_ALLOW_PRIVATE_WEBHOOKS === '1',
     logFormat,
     bodyLimitBytes: parseInteger('CES_BODY_LIMIT_BYTES', env.CES_BODY_LIMIT_BYTES ?? 65536, 1024, 64 * 1024 * 1024),
     rateLimitPerSecond: parseInteger('CES_RATE_LIMIT_RPS', env.CES_RATE_LIMIT_RPS ?? 1000, 0, 1_000_000),
     rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 2000, 1, 10_000_000),
+    requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
     deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 16, 1, 1000),
     metricsToken: env.CES_METRICS_TOKEN ?? '',
   });

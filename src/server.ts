@@ -30,9 +30,10 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const ctx: Ctx = { db, clock: options.clock ?? systemClock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit });
   const app = createHttpApp(service);
+  const handler = toNodeHandler(app);
   let listener: Listener;
   try {
-    listener = await listen(toNodeHandler(app), {
+    listener = await listen(handler, {
       // get-port-please would otherwise turn 0 into 3000 and a busy port into "the next free one";
       // an operator who asks for a port gets that port or an error.
       port: config.port === 0 ? { port: 0, random: true } : { port: config.port, random: false },
@@ -48,6 +49,8 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     db.close();
     throw error;
   }
+  applyTimeouts(listener.server, config.requestTimeoutMs);
+  guardShutdownTracking(listener.server, handler);
   const address = listener.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -65,4 +68,35 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
       return closing;
     },
   };
+}
+
+/**
+ * Slow or stalled clients must not hold sockets forever. requestTimeout/headersTimeout are Node's
+ * own limits (checked every 30 s by Node, answered with 408); the socket idle timeout closes a
+ * connection that sends nothing for the same period mid-request, precisely. Node's default header
+ * limit (16 KiB, request line included) stays: larger heads get 431 from Node before any handler.
+ */
+function applyTimeouts(server: import('node:http').Server, requestTimeoutMs: number): void {
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = Math.min(requestTimeoutMs, 20_000);
+  server.timeout = requestTimeoutMs;
+  // Idle keep-alive sockets close after 5 s (Node's default), well under the request timeout.
+  server.keepAliveTimeout = 5_000;
+}
+
+/**
+ * listhen's http-shutdown marks a socket idle on the response's 'finish' through `req.socket`,
+ * which Node has already set to null when it answered early and dropped the connection (a 413 to a
+ * chunked upload still sending): an uncaught TypeError that would kill the server. Hand it a
+ * request whose `socket` is the one captured when the request arrived.
+ */
+function guardShutdownTracking(server: import('node:http').Server, handler: unknown): void {
+  for (const listener of server.listeners('request')) {
+    if (listener === handler) continue;
+    const original = listener as (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+    server.removeListener('request', original);
+    server.on('request', (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+      original(Object.create(req, { socket: { value: req.socket } }), res);
+    });
+  }
 }

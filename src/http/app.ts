@@ -5,6 +5,8 @@ import { AppError } from '../errors.ts';
 import { authenticate, type Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
 import { registerEntryRoutes } from './entries.routes.ts';
+import { registerMechanicsRoutes } from './mechanics.routes.ts';
+import { createRateLimiter } from './rate-limit.ts';
 import { problem, problemFromError } from './respond.ts';
 
 export function createHttpApp(service: Service): H3 {
@@ -19,9 +21,11 @@ export function createHttpApp(service: Service): H3 {
     },
   });
 
+  const limiter = createRateLimiter(ctx.clock, ctx.config.rateLimitPerSecond, ctx.config.rateLimitBurst);
   const route = (handler: (event: H3Event, caller: Caller) => Promise<Response>) => async (event: H3Event): Promise<Response> => {
     try {
       const caller = authenticate(ctx, event.req.headers.get('authorization'));
+      limiter.take(caller.keyId);
       return await handler(event, caller);
     } catch (error) {
       return problemFromError(error, ctx.log);
@@ -29,5 +33,6 @@ export function createHttpApp(service: Service): H3 {
   };
 
   registerEntryRoutes(app, service, route);
+  registerMechanicsRoutes(app, service, route);
   return app;
 }
