@@ -69,3 +69,7 @@ export function listAwards(db: Db, f: AwardListFilter): AwardRow[] {
     WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) AND (? IS NULL OR status = ?)
     ORDER BY created_at, rowid`).all(f.campaignId, f.livemode ?? null, f.livemode ?? null, f.status ?? null, f.status ?? null);
 }
+
+export function listAwardsOfEntry(db: Db, entryId: string): AwardRow[] {
+  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE entry_id = ? ORDER BY created_at, rowid`).all(entryId);
+}

@@ -5,12 +5,15 @@
 // one, else to the stock. So at all times, per prize:
 //   current_stock       = max(0, initial_stock - awarded)
 //   awarded_beyond_pool = max(0, awarded - initial_stock)
+import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { parseMode } from '../keys/keys.ts';
 import {
-  findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, setAwardBeyondPool, updateAwardStatus,
-  type AwardRow, type AwardStatus,
+  findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, listAwardHistory, listAwards, listAwardsOfEntry,
+  setAwardBeyondPool, updateAwardStatus, type AwardRow, type AwardStatus,
 } from './awards.repo.ts';
-import { addBeyondPool, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
+import { addBeyondPool, findPrizeById, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
 
 /** Takes a unit of the prize for a confirmed win; returns the award's beyond_pool flag. */
 function takeUnit(ctx: Ctx, prizeId: string): 0 | 1 {
@@ -85,4 +88,57 @@ export function voidPendingAward(ctx: Ctx, entryId: string, now: string): void {
   const award = findLiveAwardForEntry(ctx.db, entryId);
   if (!award || award.status !== 'pending') return;
   transition(ctx, award, 'voided', now, 'system', 'entry rejected');
+}
+
+export const AWARD_STATUSES: readonly AwardStatus[] = ['pending', 'awarded', 'revoked', 'declined', 'voided'];
+
+/** The operator's view of an award (`ces award list`, `ces entries show`). */
+export interface OperatorAward {
+  id: string;
+  entry_id: string;
+  campaign_id: string;
+  livemode: boolean;
+  prize_id: string;
+  prize_name: string | null;
+  source: AwardRow['source'];
+  window_id: number | null;
+  status: AwardStatus;
+  beyond_pool: boolean;
+  created_at: string;
+  updated_at: string;
+  history: AwardHistoryItem[];
+}
+
+export type AwardHistoryItem = ReturnType<typeof listAwardHistory>[number];
+
+export function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
+  return {
+    id: row.id,
+    entry_id: row.entry_id,
+    campaign_id: row.campaign_id,
+    livemode: row.livemode === 1,
+    prize_id: row.prize_id,
+    prize_name: findPrizeById(ctx.db, row.prize_id)?.name ?? null,
+    source: row.source,
+    window_id: row.window_id,
+    status: row.status,
+    beyond_pool: row.beyond_pool === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    history: listAwardHistory(ctx.db, row.id),
+  };
+}
+
+export function listOperatorAwards(ctx: Ctx, input: { campaignId: string; status?: string; mode?: string }): OperatorAward[] {
+  getCampaign(ctx, input.campaignId);
+  if (input.status !== undefined && !(AWARD_STATUSES as readonly string[]).includes(input.status)) {
+    throw new AppError(422, 'invalid_option', `--status must be one of ${AWARD_STATUSES.join(', ')}`);
+  }
+  const livemode = input.mode === undefined ? undefined : parseMode(input.mode) === 'live' ? 1 : 0;
+  return listAwards(ctx.db, { campaignId: input.campaignId, livemode, status: input.status as AwardStatus | undefined }).map((r) => rowToOperatorAward(ctx, r));
+}
+
+/** Every award of the entry, oldest first, with its history (an entry may have a revoked one and a new one). */
+export function listEntryAwards(ctx: Ctx, entryId: string): OperatorAward[] {
+  return listAwardsOfEntry(ctx.db, entryId).map((r) => rowToOperatorAward(ctx, r));
 }

@@ -1,0 +1,122 @@
+// POST /v1/entries/{entry_id}/instant-prize/revoke and /reassign (SPEC: Instant-prize award).
+// Synchronous, one IMMEDIATE transaction each, no webhook. They act on the entry's latest award.
+// A pending award (declared, entry not yet evaluated) is not final and is refused with 422
+// `award_not_final`; a voided one (entry rejected) with 422 `award_not_revocable`.
+import { findCampaignById } from '../campaigns/campaigns.repo.ts';
+import type { Campaign } from '../campaigns/campaigns.ts';
+import type { Ctx } from '../context.ts';
+import { isUniqueViolation } from '../db/statements.ts';
+import { findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
+import { awardToView, type AwardView } from '../entries/entry-view.ts';
+import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
+import type { Caller } from '../keys/keys.ts';
+import { createAwardedAward, revokeAward } from './awards.ts';
+import { findLatestAwardForEntry, findLiveAwardForEntry, type AwardRow } from './awards.repo.ts';
+import { findScopedPrize } from './prizes.repo.ts';
+
+/** The award object of SPEC (one converter, shared with the entry view). */
+export type AwardObject = AwardView;
+const awardObject = awardToView;
+
+const actorOf = (caller: Caller): string => `api_key:${caller.keyId}`;
+
+export function revokeInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
+  const reason = parseRevokeBody(body);
+  return ctx.db.transaction(() => {
+    const { award } = loadSource(ctx, caller, entryId);
+    if (award.status === 'revoked') return awardObject(award);
+    return awardObject(revokeAward(ctx, award, now, actorOf(caller), reason));
+  }).immediate();
+}
+
+export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
+  const input = parseReassignBody(body);
+  return ctx.db.transaction(() => {
+    const { entry, campaign, award } = loadSource(ctx, caller, entryId);
+    const livemode = caller.livemode ? 1 : 0;
+    const prize = findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode);
+    if (!prize) {
+      throw new AppError(422, 'unknown_prize', 'prize_definition_id is not a prize of this campaign and mode.', [
+        { field: 'prize_definition_id', code: 'unknown_prize', message: 'not a prize of this campaign and mode' },
+      ]);
+    }
+    let target: EntryRow = entry;
+    if (input.targetEntryId !== null && input.targetEntryId !== entry.id) {
+      const found = findScopedEntry(ctx.db, input.targetEntryId, campaign.id, livemode);
+      if (!found) throw notFound('Target entry');
+      if (found.status !== 'APPROVED') {
+        throw new AppError(422, 'target_not_processed', `The target entry has not finished processing as APPROVED (status ${found.status}).`, [
+          { field: 'target_entry_id', code: 'target_not_processed', message: 'target must be APPROVED' },
+        ]);
+      }
+      if (findLiveAwardForEntry(ctx.db, found.id)) {
+        throw new AppError(409, 'award_exists', 'The target entry already has an award.', [
+          { field: 'target_entry_id', code: 'award_exists', message: 'target already holds a pending or awarded win' },
+        ]);
+      }
+      target = found;
+    }
+    const reason = target.id === entry.id ? `reassigned to prize ${prize.id}` : `reassigned to entry ${target.id}`;
+    if (award.status === 'awarded') revokeAward(ctx, award, now, actorOf(caller), reason);
+    try {
+      const created = createAwardedAward(ctx, {
+        entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign', windowId: null, now,
+        actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`,
+      });
+      return awardObject(created);
+    } catch (error) {
+      // The one-live-award-per-entry index is the last word on "target already has an award".
+      if (isUniqueViolation(error)) throw new AppError(409, 'award_exists', 'The target entry already has an award.');
+      throw error;
+    }
+  }).immediate();
+}
+
+/** The caller's entry, its campaign (which must take declared wins) and its latest, final award. */
+function loadSource(ctx: Ctx, caller: Caller, entryId: string): { entry: EntryRow; campaign: Campaign; award: AwardRow } {
+  const entry = findScopedEntry(ctx.db, entryId, caller.campaignId, caller.livemode ? 1 : 0);
+  const campaign = findCampaignById(ctx.db, caller.campaignId);
+  if (!entry || !campaign) throw notFound('Entry');
+  if (campaign.instant_prize !== 'INTEGRATOR_DECLARED') {
+    throw new AppError(422, 'instant_prize_not_declared', 'The campaign has no integrator-declared instant-prize mechanic.');
+  }
+  const award = findLatestAwardForEntry(ctx.db, entry.id);
+  if (!award) throw new AppError(404, 'not_found', 'The entry has no instant-prize award.');
+  if (award.status === 'pending') {
+    throw new AppError(422, 'award_not_final', 'The award is pending until the entry is evaluated; revoke or reassign it after entry.evaluated.');
+  }
+  if (award.status === 'voided' || award.status === 'declined') {
+    throw new AppError(422, 'award_not_revocable', `The award is ${award.status}; there is no win to act on.`);
+  }
+  return { entry, campaign, award };
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw validationFailed([{ field: '', code: 'invalid_type', message: 'the body must be a JSON object' }]);
+  }
+  return body as Record<string, unknown>;
+}
+
+function parseRevokeBody(body: unknown): string | null {
+  const b = asObject(body);
+  if (b.reason === undefined || b.reason === null) return null;
+  if (typeof b.reason !== 'string') throw validationFailed([{ field: 'reason', code: 'invalid_type', message: 'reason must be a string' }]);
+  if (b.reason.length > 1000) throw validationFailed([{ field: 'reason', code: 'too_long', message: 'reason is at most 1000 characters' }]);
+  return b.reason === '' ? null : b.reason;
+}
+
+function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: string | null } {
+  const b = asObject(body);
+  const errors: FieldError[] = [];
+  const prizeId = b.prize_definition_id;
+  if (prizeId === undefined || prizeId === null || prizeId === '') errors.push({ field: 'prize_definition_id', code: 'required', message: 'prize_definition_id is required' });
+  else if (typeof prizeId !== 'string') errors.push({ field: 'prize_definition_id', code: 'invalid_type', message: 'prize_definition_id must be a string (uuid)' });
+  const target = b.target_entry_id;
+  if (target !== undefined && target !== null && typeof target !== 'string') {
+    errors.push({ field: 'target_entry_id', code: 'invalid_type', message: 'target_entry_id must be a string (uuid)' });
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  // A prize id that is not a uuid is simply not in the pool: unknown_prize, after the entry checks.
+  return { prizeId: prizeId as string, targetEntryId: typeof target === 'string' && target !== '' ? target : null };
+}

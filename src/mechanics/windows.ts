@@ -1,0 +1,89 @@
+// WINDOW instant prizes (SPEC: Mechanics): the operator creates time-gated windows, one prize unit
+// each; on evaluation an approved entry claims the earliest open, unclaimed window (windows.repo.ts).
+// `--count N` creates N windows: all at --opens-at, or spread --every SECONDS apart, or evenly from
+// --opens-at to --until (first at --opens-at, last at --until).
+import { getCampaign } from '../campaigns/campaigns.ts';
+import { nowIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { AppError, type FieldError } from '../errors.ts';
+import { parseMode } from '../keys/keys.ts';
+import { findScopedPrize } from './prizes.repo.ts';
+import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
+
+export interface PrizeWindow {
+  id: number;
+  campaign_id: string;
+  livemode: boolean;
+  prize_id: string;
+  opens_at: string;
+  claimed_by_entry_id: string | null;
+  claimed_at: string | null;
+  created_at: string;
+}
+
+export function rowToWindow(row: PrizeWindowRow): PrizeWindow {
+  return { ...row, livemode: row.livemode === 1 };
+}
+
+/** Most windows one command creates. */
+export const MAX_WINDOWS_PER_ADD = 100_000;
+
+export interface AddWindowsInput {
+  campaignId: string;
+  mode: string;
+  prizeId: string;
+  opensAt: string;
+  count?: string | number;
+  every?: string | number;
+  until?: string;
+}
+
+export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
+  const mode = parseMode(input.mode);
+  const livemode = mode === 'live' ? 1 : 0;
+  const campaign = getCampaign(ctx, input.campaignId);
+  const errors: FieldError[] = [];
+  const fail = (field: string, message: string): void => {
+    errors.push({ field, code: 'invalid_option', message });
+  };
+  if (campaign.instant_prize !== 'WINDOW') fail('campaign', `the campaign's instant-prize mechanic is ${campaign.instant_prize}, not WINDOW`);
+  if (!findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode)) fail('prize', `--prize is not a prize of this campaign in ${mode} mode`);
+  const opensMs = parseInstant(input.opensAt);
+  if (opensMs === null) fail('opens_at', `--opens-at must be an ISO 8601 date-time, got "${input.opensAt}"`);
+  const count = input.count === undefined ? 1 : Number(input.count);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD) fail('count', `--count must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
+  if (input.every !== undefined && input.until !== undefined) fail('every', 'give --every or --until, not both');
+  let stepMs = 0;
+  if (input.every !== undefined) {
+    const every = Number(input.every);
+    if (!Number.isFinite(every) || every <= 0) fail('every', '--every must be a number of seconds > 0');
+    else stepMs = every * 1000;
+  }
+  if (input.until !== undefined) {
+    const untilMs = parseInstant(input.until);
+    if (untilMs === null) fail('until', `--until must be an ISO 8601 date-time, got "${input.until}"`);
+    else if (opensMs !== null && untilMs < opensMs) fail('until', '--until must not be before --opens-at');
+    else if (opensMs !== null && count > 1) stepMs = (untilMs - opensMs) / (count - 1);
+  }
+  if (errors.length > 0) throw new AppError(422, 'invalid_window', errors.map((e) => e.message).join('; '), errors);
+  const now = nowIso(ctx.clock);
+  return ctx.db.transaction(() => {
+    const out: PrizeWindow[] = [];
+    for (let i = 0; i < count; i++) {
+      const opensAt = new Date(Math.round(opensMs! + i * stepMs)).toISOString();
+      out.push(rowToWindow(insertWindow(ctx.db, { campaign_id: campaign.id, livemode, prize_id: input.prizeId, opens_at: opensAt, created_at: now })));
+    }
+    return out;
+  }).immediate();
+}
+
+export function listPrizeWindows(ctx: Ctx, campaignId: string, mode?: string): PrizeWindow[] {
+  getCampaign(ctx, campaignId);
+  const livemode = mode === undefined ? null : parseMode(mode) === 'live' ? 1 : 0;
+  return listWindows(ctx.db, campaignId, livemode).map(rowToWindow);
+}
+
+function parseInstant(value: string): number | null {
+  const ms = Date.parse(value);
+  return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(ms) ? ms : null;
+}
