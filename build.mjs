@@ -1,0 +1,48 @@
+// npm run build: bundles cli/ces.ts and everything it imports into one ESM file, dist/ces.mjs,
+// runnable as `node dist/ces.mjs …` with only better-sqlite3 (a native addon, which cannot be
+// bundled) installed beside it. schema.sql is embedded through the __CES_SCHEMA__ define that
+// src/db/schema.ts reads. Importable: test/build.test.ts calls buildBundle({ outfile }) so that it
+// never overwrites the repository's dist/ while other tests run.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+// Bundled CommonJS dependencies call require(); an ESM file has none, so the banner gives them
+// one bound to the bundle's own location (which is also how `better-sqlite3` is found at runtime).
+// esbuild keeps the entry point's own `#!` line first; the banner adds one only if it has none.
+const REQUIRE_SHIM = [
+  "import { createRequire as __cesCreateRequire } from 'node:module';",
+  'const require = __cesCreateRequire(import.meta.url);',
+];
+
+/** Builds the bundle; returns the output path and its size in bytes. */
+export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = false } = {}) {
+  const schemaText = readFileSync(`${ROOT}schema.sql`, 'utf8');
+  const entryHasHashbang = readFileSync(`${ROOT}cli/ces.ts`, 'utf8').startsWith('#!');
+  const banner = [...(entryHasHashbang ? [] : ['#!/usr/bin/env node']), ...REQUIRE_SHIM].join('\n');
+  const result = await build({
+    entryPoints: [`${ROOT}cli/ces.ts`],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    banner: { js: banner },
+    define: { __CES_SCHEMA__: JSON.stringify(schemaText) },
+    minify,
+    sourcemap: false,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const output = Object.values(result.metafile.outputs)[0];
+  return { outfile, bytes: output.bytes };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { outfile, bytes } = await buildBundle();
+  process.stdout.write(`built ${outfile.replace(ROOT, '')} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+}

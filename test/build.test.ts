@@ -1,0 +1,146 @@
+// The one-file build (CONTRACT: npm run build; issue 7 "One file"): build.mjs bundles the CLI into
+// one ESM file that runs every command with only better-sqlite3 beside it, and `npm pack` ships
+// that bundle so that an installed `ces` needs no sources and no tsx. The bundle is built into a
+// temp folder whose node_modules holds better-sqlite3 and nothing else: any other package the
+// bundle still required at run time would fail these tests.
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { ROOT } from './support/harness.ts';
+
+const run = promisify(execFile);
+
+interface BuildModule {
+  buildBundle(options: { outfile: string }): Promise<{ outfile: string; bytes: number }>;
+}
+
+/** A folder with node_modules/better-sqlite3 only (linked to the checkout's, as npm would install it). */
+function makeRuntimeDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(join(ROOT, 'node_modules/better-sqlite3'), join(dir, 'node_modules/better-sqlite3'), 'dir');
+  return dir;
+}
+
+/** Starts `node <file> serve --port 0` and resolves with its URL once it prints "listening on". */
+function startBundledServer(file: string, dbPath: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [file, 'serve', '--port', '0', '--db', dbPath, '--log-format', 'json', '--tick-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(out);
+      if (match) resolve({ child, url: match[1], output: () => out });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+function waitForExit(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+}
+
+describe('one-file bundle', () => {
+  let dir: string;
+  let bundle: string;
+
+  before(async () => {
+    dir = makeRuntimeDir('ces-bundle-');
+    const { buildBundle } = (await import(join(ROOT, 'build.mjs') as string)) as BuildModule;
+    const built = await buildBundle({ outfile: join(dir, 'ces.mjs') });
+    bundle = built.outfile;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('is one ESM file with a #! line, schema.sql embedded and better-sqlite3 as its only package import', () => {
+    const text = readFileSync(bundle, 'utf8');
+    assert.ok(text.startsWith('#!/usr/bin/env node\n'), 'first line is the hashbang');
+    assert.equal(text.match(/^#!/gm)?.length, 1, 'exactly one hashbang');
+    assert.ok(text.includes('CREATE TABLE campaigns'), 'schema.sql text is embedded');
+    const bareImports = [...text.matchAll(/(?:^import .* from |\bimport\(|\brequire\()\s*["']([^"']+)["']/gm)]
+      .map((m) => m[1])
+      .filter((spec) => !spec.startsWith('node:') && !['crypto', 'http', 'https', 'fs', 'path', 'os', 'url', 'util', 'stream', 'events', 'net', 'tls', 'zlib', 'child_process', 'tty', 'readline'].includes(spec));
+    assert.deepEqual([...new Set(bareImports)], ['better-sqlite3']);
+  });
+
+  test('node <bundle> demo --json prints one JSON document and creates the campaign in a new database', async () => {
+    const dbPath = join(dir, 'demo.db');
+    const { stdout } = await run(process.execPath, [bundle, 'demo', '--json', '--db', dbPath], { cwd: dir });
+    const demo = JSON.parse(stdout);
+    assert.match(demo.campaign.id, /^[0-9a-f-]{36}$/);
+    assert.match(demo.key.key, /_test_/);
+    const { stdout: list } = await run(process.execPath, [bundle, 'campaign', 'list', '--json', '--db', dbPath], { cwd: dir });
+    assert.deepEqual(JSON.parse(list).map((c: { id: string }) => c.id), [demo.campaign.id]);
+  });
+
+  test('node <bundle> serve answers the demo\'s curl command with 202 and stops with exit 0 on SIGTERM', async () => {
+    const dbPath = join(dir, 'serve.db');
+    const server = await startBundledServer(bundle, dbPath);
+    try {
+      const { stdout } = await run(process.execPath, [bundle, 'demo', '--json', '--db', dbPath, '--url', server.url], { cwd: dir });
+      const demo = JSON.parse(stdout);
+      assert.ok(demo.curl.startsWith(`curl -i -X POST ${server.url}/v1/entries`));
+      const curl = await run('sh', ['-c', demo.curl], { cwd: dir });
+      assert.match(curl.stdout, /^HTTP\/1\.1 202/);
+      const body = JSON.parse(curl.stdout.slice(curl.stdout.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.status, 'PENDING');
+      const { stdout: shown } = await run(process.execPath, [bundle, 'entries', 'show', body.entry_id, '--json', '--db', dbPath], { cwd: dir });
+      assert.equal(JSON.parse(shown).entry_id, body.entry_id);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    assert.equal(await waitForExit(server.child), 0, server.output());
+  });
+});
+
+describe('npm pack', () => {
+  let stage: string;
+  let install: string;
+  let packed: { files: Array<{ path: string }>; filename: string };
+
+  // The tarball is packed from a staging copy of the package (package.json, bin, schema.sql,
+  // README.md and a freshly built dist/) with --ignore-scripts, so that the test neither runs the
+  // prepack build over the checkout's dist/ nor depends on a stale one.
+  before(async () => {
+    stage = mkdtempSync(join(tmpdir(), 'ces-pack-'));
+    for (const f of ['package.json', 'schema.sql', 'README.md']) cpSync(join(ROOT, f), join(stage, f));
+    cpSync(join(ROOT, 'bin'), join(stage, 'bin'), { recursive: true });
+    mkdirSync(join(stage, 'cli'));
+    writeFileSync(join(stage, 'cli/ces.ts'), '// must not be packed: `files` leaves sources out\n');
+    const { buildBundle } = (await import(join(ROOT, 'build.mjs') as string)) as BuildModule;
+    await buildBundle({ outfile: join(stage, 'dist/ces.mjs') });
+    const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', stage], { cwd: stage });
+    packed = JSON.parse(stdout)[0];
+    install = makeRuntimeDir('ces-install-');
+    await run('tar', ['-xzf', join(stage, packed.filename), '-C', install]);
+  });
+  after(() => {
+    rmSync(stage, { recursive: true, force: true });
+    rmSync(install, { recursive: true, force: true });
+  });
+
+  test('the tarball holds the bin, the bundle, schema.sql, README and package.json, and no sources', () => {
+    assert.deepEqual(packed.files.map((f) => f.path).sort(), ['README.md', 'bin/ces.mjs', 'dist/ces.mjs', 'package.json', 'schema.sql']);
+  });
+
+  test('the packed package.json needs only better-sqlite3 at run time and keeps the ces bin', () => {
+    const pkg = JSON.parse(readFileSync(join(install, 'package/package.json'), 'utf8'));
+    assert.deepEqual(Object.keys(pkg.dependencies), ['better-sqlite3']);
+    assert.deepEqual(pkg.bin, { ces: 'bin/ces.mjs' });
+    assert.equal(pkg.scripts.prepack, 'node build.mjs', 'npm pack builds the bundle first');
+  });
+
+  test('the unpacked bin runs commands through the bundle with only better-sqlite3 installed', async () => {
+    // node_modules sits above package/, as for a package installed under a prefix's lib/node_modules.
+    const bin = join(install, 'package/bin/ces.mjs');
+    const { stdout: version } = await run(process.execPath, [bin, '--version'], { cwd: install });
+    assert.equal(version.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const { stdout } = await run(process.execPath, [bin, 'demo', '--json', '--db', join(install, 'ces.db')], { cwd: install });
+    assert.match(JSON.parse(stdout).campaign.id, /^[0-9a-f-]{36}$/);
+  });
+});
