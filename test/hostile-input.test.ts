@@ -1,0 +1,235 @@
+// Hostile input at every endpoint (fast-check): arbitrary JSON, wrong types at each field of a valid
+// body, prototype-pollution keys, 10k-deep nesting, huge strings, invalid UTF-8, wrong or missing
+// content types, odd Idempotency-Keys, odd ids in the path. The rules: never a 5xx; every error is
+// problem+json with a stable snake_case `code`; a rejected request changes no row (a checksum of
+// every table before and after); Object.prototype is untouched; the server is healthy afterwards.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { entryBody, makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
+
+interface Endpoint {
+  method: string;
+  path: (entryId: string) => string;
+  /** Takes a JSON body. */
+  body: boolean;
+  idempotency?: boolean;
+}
+
+// Every endpoint of SPEC.md plus the entry read; entry-scoped ones get a real or a hostile id.
+const ENDPOINTS: Endpoint[] = [
+  { method: 'POST', path: () => '/v1/entries', body: true, idempotency: true },
+  { method: 'GET', path: (id) => `/v1/entries/${id}`, body: false },
+  { method: 'POST', path: (id) => `/v1/entries/${id}/lucky-numbers`, body: true },
+  { method: 'GET', path: () => '/v1/prizes', body: false },
+  { method: 'POST', path: (id) => `/v1/entries/${id}/instant-prize/revoke`, body: true },
+  { method: 'POST', path: (id) => `/v1/entries/${id}/instant-prize/reassign`, body: true },
+  { method: 'GET', path: () => '/v1/webhook', body: false },
+  { method: 'PATCH', path: () => '/v1/webhook', body: true },
+];
+
+const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype'];
+const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/problem+json', 'APPLICATION/JSON', '', 'application/json; charset=latin1', '*/*'];
+
+function deepNesting(levels: number, open: string, close: string): string {
+  return open.repeat(levels) + '1' + close.repeat(levels);
+}
+
+/** Every path into a JSON value, for "wrong type at this field". */
+function paths(value: unknown, prefix: string[] = []): string[][] {
+  if (value === null || typeof value !== 'object') return [prefix];
+  const out: string[][] = [prefix];
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out.push(...paths(v, [...prefix, k]));
+  return out;
+}
+
+function setAt(root: unknown, path: string[], replacement: unknown): unknown {
+  if (path.length === 0) return replacement;
+  const copy = structuredClone(root) as Record<string, unknown>;
+  let node = copy;
+  for (const k of path.slice(0, -1)) node = node[k] as Record<string, unknown>;
+  node[path[path.length - 1]] = replacement;
+  return copy;
+}
+
+/** Body bytes: the interesting shapes an attacker or a broken client sends. */
+function bodyArbitrary(valid: Record<string, unknown>, prizeId: string): fc.Arbitrary<Buffer | undefined> {
+  const text = (a: fc.Arbitrary<string>) => a.map((s) => Buffer.from(s, 'utf8'));
+  const validPaths = paths(valid);
+  const wrongValue = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.boolean(), fc.string(), fc.constant([]), fc.constant({}), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.constant('x'.repeat(70_000)));
+  return fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 1 },
+    { arbitrary: text(fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v))), weight: 4 },
+    { arbitrary: text(fc.anything({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'undefined')), weight: 2 },
+    // The valid body with one field (or the whole body) replaced by a wrong type.
+    { arbitrary: text(fc.tuple(fc.constantFrom(...validPaths), wrongValue).map(([p, v]) => JSON.stringify(setAt(valid, p, v)))), weight: 6 },
+    // Prototype-pollution keys at the top level and inside every object of a valid body.
+    {
+      arbitrary: text(
+        fc.tuple(fc.constantFrom(...validPaths.filter((p) => p.length < 3)), fc.constantFrom(...POLLUTION_KEYS), fc.jsonValue({ maxDepth: 2 })).map(([p, key, v]) => {
+          const json = JSON.stringify(setAt(valid, p, {}));
+          const inject = `{"${key}":{"polluted":${JSON.stringify(v)},"is_active":true,"won":true}`;
+          // Splice the key in as raw JSON text so JSON.parse creates an own "__proto__" property.
+          return p.length === 0 ? `${inject},"x":1}` : json.replace(`"${p[p.length - 1]}":{}`, `"${p[p.length - 1]}":${inject}}`);
+        }),
+      ),
+      weight: 4,
+    },
+    // Shapes with real-looking values for the other endpoints.
+    {
+      arbitrary: text(
+        fc
+          .record(
+            {
+              numbers: fc.array(fc.record({ series: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.string()), order_number: fc.oneof(fc.integer({ min: -1, max: 100_001 }), fc.string()) }), { maxLength: 4 }),
+              prize_definition_id: fc.oneof(fc.constant(prizeId), fc.uuid(), fc.string(), fc.integer()),
+              target_entry_id: fc.oneof(fc.uuid(), fc.string(), fc.constant(null)),
+              endpoint_url: fc.oneof(fc.webUrl(), fc.constant('http://127.0.0.1/x'), fc.constant('https://169.254.169.254/latest'), fc.string()),
+              is_active: fc.oneof(fc.boolean(), fc.string(), fc.integer()),
+              reason: fc.oneof(fc.string(), fc.integer()),
+            },
+            { requiredKeys: [] },
+          )
+          .map((v) => JSON.stringify(v)),
+      ),
+      weight: 4,
+    },
+    { arbitrary: fc.constantFrom(deepNesting(10_000, '[', ']'), deepNesting(10_000, '{"a":', '}'), `{"enrollment":${deepNesting(10_000, '{"address":', '}')}}`).map((s) => Buffer.from(s)), weight: 2 },
+    { arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => Buffer.from(JSON.stringify({ ...valid, pad: 'p'.repeat(n) }))), weight: 1 },
+    // Invalid UTF-8: lone continuation bytes, overlongs, surrogates, truncated sequences.
+    {
+      arbitrary: fc.tuple(fc.constantFrom([0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0x80], [0xe2, 0x82]), fc.constantFrom(...validPaths.filter((p) => p.length === 2))).map(([bad, p]) => {
+        const json = JSON.stringify(setAt(valid, p, 'MARK'));
+        const [head, tail] = json.split('MARK');
+        return Buffer.concat([Buffer.from(head), Buffer.from(bad), Buffer.from(tail)]);
+      }),
+      weight: 2,
+    },
+    { arbitrary: fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)), weight: 2 },
+  );
+}
+
+const idArbitrary = (realIds: string[]): fc.Arbitrary<string> =>
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...realIds), weight: 5 },
+    { arbitrary: fc.uuid(), weight: 1 },
+    { arbitrary: fc.string({ maxLength: 50 }).map((s) => encodeURIComponent(s) || 'x'), weight: 2 },
+    { arbitrary: fc.constantFrom('..%2F..%2Fetc', '%00', "1'%20OR%201=1--", '__proto__', 'constructor', 'a'.repeat(5000)), weight: 1 },
+  );
+
+const idempotencyArbitrary = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(''),
+  fc.uuid(),
+  fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7e]/g, 'x')),
+  fc.constant('k'.repeat(129)),
+  fc.constant('k'.repeat(5000)),
+  fc.constant('caf\u00e9-latin1'),
+);
+
+function tableChecksum(s: TestServer): string {
+  const hash = createHash('sha256');
+  const tables = s.ctx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>;
+  for (const { name } of tables) {
+    const rows = s.ctx.db.prepare(`SELECT * FROM "${name}"`).all().map((r) => JSON.stringify(r)).sort();
+    hash.update(`${name}:${rows.length}\n${rows.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+describe('hostile input at every endpoint', () => {
+  let s: TestServer;
+  let w: World;
+  let entryIds: string[];
+  let prizeId: string;
+  let cases = 0;
+  const statuses = new Map<number, number>();
+
+  before(async () => {
+    s = await startTestServer({ env: { CES_RATE_LIMIT_RPS: '0' } });
+    w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'manual' });
+    prizeId = makePrize(s.ctx, w.campaign.id, 'live', 5).id;
+    entryIds = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, i), idempotencyKey: `seed-${i}` });
+      assert.equal(res.status, 202, res.text);
+      entryIds.push(res.body.entry_id);
+    }
+  });
+  after(async () => {
+    console.log(`hostile-input: ${cases} fuzz cases, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    await s.close();
+  });
+
+  async function send(ep: Endpoint, id: string, body: Buffer | undefined, contentType: string | undefined, idem: string | undefined, methodOverride?: string) {
+    const headers: Record<string, string> = { authorization: `Bearer ${w.liveKey}` };
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    if (idem !== undefined) headers['idempotency-key'] = idem;
+    const method = methodOverride ?? ep.method;
+    const res = await fetch(s.url + ep.path(id), { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
+    const text = await res.text();
+    return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
+  }
+
+  function check(res: { status: number; contentType: string; text: string }, beforeSum: string, label: string): void {
+    cases++;
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    assert.ok(res.status < 500, `${label}: got ${res.status} ${res.text.slice(0, 300)}`);
+    if (res.status >= 400) {
+      assert.match(res.contentType, /^application\/problem\+json/, `${label}: ${res.status} without problem+json`);
+      const body = JSON.parse(res.text);
+      assert.equal(body.status, res.status, label);
+      assert.match(String(body.code), /^[a-z][a-z0-9_]*$/, `${label}: code ${body.code}`);
+      assert.equal(tableChecksum(s), beforeSum, `${label}: a rejected request (${res.status} ${body.code}) changed rows`);
+    }
+  }
+
+  for (const ep of ENDPOINTS) {
+    test(`${ep.method} ${ep.path(':id')}: arbitrary bodies, content types, headers and ids never give a 5xx or change rows when rejected`, async () => {
+      const valid = entryBody({}, 7);
+      await fc.assert(
+        fc.asyncProperty(bodyArbitrary(valid, prizeId), fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }), idempotencyArbitrary, idArbitrary(entryIds), async (body, contentType, idem, id) => {
+          const beforeSum = tableChecksum(s);
+          const res = await send(ep, id, ep.body ? body : undefined, contentType, ep.idempotency ? idem : undefined);
+          check(res, beforeSum, `${ep.method} ${ep.path(id).slice(0, 80)} ct=${contentType} body=${body?.subarray(0, 120).toString('latin1')}`);
+        }),
+        { numRuns: 45, seed: 6006 + ENDPOINTS.indexOf(ep) },
+      );
+    });
+  }
+
+  test('wrong methods, no key and malformed Authorization headers are problem+json too', async () => {
+    const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+    for (const ep of ENDPOINTS) {
+      for (const method of methods) {
+        const beforeSum = tableChecksum(s);
+        const res = await send(ep, entryIds[0], Buffer.from('{}'), 'application/json', 'm-1', method);
+        if (method === ep.method) continue;
+        check(res, beforeSum, `${method} ${ep.path(entryIds[0])}`);
+      }
+      for (const auth of ['', 'Bearer', 'Bearer ', 'Basic abc', `Bearer ${w.liveKey}x`, `Bearer ${'service_live_'.padEnd(5000, 'a')}`, `bearer\t${w.liveKey}`]) {
+        const beforeSum = tableChecksum(s);
+        const res = await fetch(s.url + ep.path(entryIds[0]), { method: ep.method, headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': 'a-1' }, body: ep.method === 'GET' ? undefined : JSON.stringify(valid7()) });
+        const out = { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+        check(out, beforeSum, `${ep.method} ${ep.path('x')} auth=${auth.slice(0, 30)}`);
+        assert.equal(out.status, 401);
+      }
+    }
+  });
+
+  test('afterwards Object.prototype is clean and the server still serves normal requests', async () => {
+    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).filter((k) => ['polluted', 'is_active', 'won'].includes(k)), []);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    const read = await s.request('GET', `/v1/entries/${entryIds[0]}`, { key: w.liveKey });
+    assert.equal(read.status, 200, read.text);
+    const fresh = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody({}, 20), idempotencyKey: 'after-fuzz' });
+    assert.equal(fresh.status, 202, fresh.text);
+    assert.equal((s.ctx.db.pragma('integrity_check') as Array<{ integrity_check: string }>)[0].integrity_check, 'ok');
+    assert.ok(cases >= 300, `ran ${cases} cases`);
+  });
+});
+
+function valid7(): Record<string, unknown> {
+  return entryBody({}, 7);
+}
