@@ -8,6 +8,9 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Elapsed-time source for measuring latency: real and monotonic even when the service runs on a ManualClock. */
+export const monotonicMs = (): number => performance.now();
+
 /** A clock that moves only when told to. */
 export class ManualClock implements Clock {
   #ms: number;
