@@ -6,6 +6,10 @@ import { registerDemoCommand } from './commands/demo.ts';
 import { registerEntryCommands } from './commands/entries.ts';
 import { registerKeyCommands } from './commands/key.ts';
 import { registerServeCommand } from './commands/serve.ts';
+import { registerWebhookCommands } from './commands/webhook.ts';
+import { registerPrizeCommands } from './commands/prize.ts';
+import { registerWindowCommands } from './commands/window.ts';
+import { registerAwardCommands } from './commands/award.ts';
 
 const program = new Command('ces')
   .description('Campaign Entry Service: intake of promotional-campaign entries over HTTP')
@@ -17,5 +21,9 @@ registerCampaignCommands(program);
 registerKeyCommands(program);
 registerEntryCommands(program);
 registerDemoCommand(program);
+registerWebhookCommands(program);
+registerPrizeCommands(program);
+registerWindowCommands(program);
+registerAwardCommands(program);
 
 await program.parseAsync(process.argv);

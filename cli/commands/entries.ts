@@ -6,6 +6,7 @@ import { AppError } from '../../src/errors.ts';
 import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
 import { listEntries, type EntryStatus } from '../../src/entries/entries.repo.ts';
 import { entryToView, getEntry } from '../../src/entries/entry-view.ts';
+import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
@@ -17,6 +18,8 @@ export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
     idempotency_key: row.idempotency_key,
     access_key: row.access_key,
     enrollment: findEnrollmentById(ctx.db, row.enrollment_id) ?? null,
+    // Every award of the entry (a reassigned one leaves its revoked predecessor), each with its history.
+    awards: listEntryAwards(ctx, row.id),
   };
 }
 

@@ -1,0 +1,23 @@
+// ces award list: the instant-prize ledger of a campaign, each award with its history.
+import type { Command } from 'commander';
+import { listOperatorAwards, type OperatorAward } from '../../src/mechanics/awards.ts';
+import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
+
+export function registerAwardCommands(program: Command): void {
+  const award = program.command('award').description('instant-prize awards');
+
+  withCommonOptions(award.command('list').description('list a campaign\'s awards, oldest first (--json includes each award\'s history)'))
+    .requiredOption('--campaign <id>', 'campaign id')
+    .option('--status <status>', 'pending | awarded | revoked | declined | voided')
+    .option('--mode <mode>', 'live | test')
+    .action(async (flags: CommonOptions & { campaign: string; status?: string; mode?: string }) => {
+      await runCommand(flags, (ctx) => listOperatorAwards(ctx, { campaignId: flags.campaign, status: flags.status, mode: flags.mode }), (list: OperatorAward[]) =>
+        table(list.map((a) => ({
+          ...a,
+          mode: a.livemode ? 'live' : 'test',
+          prize: a.prize_name,
+          beyond_pool: a.beyond_pool ? 'yes' : '',
+          last_change: a.history.length > 0 ? `${a.history.at(-1)!.actor} ${a.history.at(-1)!.reason ?? ''}`.trim() : '',
+        })), ['id', 'entry_id', 'mode', 'prize', 'source', 'status', 'beyond_pool', 'updated_at', 'last_change']));
+    });
+}
