@@ -9,6 +9,16 @@ import { findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { countLuckyNumbersForEntry, insertLuckyNumber } from './lucky-numbers.repo.ts';
+import { array, type } from 'superstruct';
+import { describedString, enforceStruct } from '../openapi/described.ts';
+
+/** The request body's shape (also its OpenAPI schema); parseNumbers gives the finer error codes. */
+export const LuckyNumbersBodyStruct = type({
+  numbers: array(type({
+    series: describedString({ pattern: /^[0-9]{1,9}$/, description: 'Non-negative integer string, 0 to series_count - 1 (outcome.series_count).' }),
+    order_number: describedString({ pattern: /^[0-9]{5}$/, description: 'Exactly 5 digits, "00000" to "99999".' }),
+  })),
+});
 
 export interface LuckyNumbersAssigned {
   entry_id: string;
@@ -114,5 +124,6 @@ function parseNumbers(body: unknown): ParsedPair[] {
     if (ok) pairs.push({ series: Number(series), order_number: Number(order), raw: order as string });
   });
   if (errors.length > 0) throw validationFailed(errors);
+  enforceStruct(body, LuckyNumbersBodyStruct);
   return pairs;
 }

@@ -1,0 +1,362 @@
+// Lucky numbers through the real server and pipeline: automatic allocation (shape, uniqueness,
+// exhaustion, one last free pair under concurrency, series_count changes) and the manual
+// endpoint with every rule and error of SPEC.md, in the documented order of checks.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { updateCampaign } from '../src/campaigns/campaigns.ts';
+import type { Ctx } from '../src/context.ts';
+import { allocateLuckyNumbers } from '../src/mechanics/lucky-numbers.ts';
+import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
+import { seededRandom, type Random } from '../src/random.ts';
+import { makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
+import { mechanicOf, settle, submitEntry, viewEntry } from './support/mechanics.ts';
+
+const NOW = '2026-11-22T12:00:00.000Z';
+
+/** A random source whose int() always answers `pick(max)`: makes the pool's draws predictable. */
+function fixedRandom(pick: (max: number) => number): Random {
+  const base = seededRandom(7);
+  return { ...base, int: pick };
+}
+
+function allocate(ctx: Ctx, campaignId: string, entryId: string, quantity: number, seriesCount: number) {
+  return ctx.db.transaction(() => allocateLuckyNumbers(ctx, { campaignId, livemode: 1, seriesCount, entryId, quantity, now: NOW }))();
+}
+
+/**
+ * Puts the campaign's pool in the state that `n` draws leave when each drew the boundary position
+ * (pairs 0..n-1 held by `entryId`, no swaps): a valid lazy Fisher-Yates state, written in bulk
+ * because 100,000 single allocations would take seconds (the benchmark measures those).
+ */
+function fillPool(s: TestServer, campaignId: string, entryId: string, n: number): void {
+  s.ctx.db.transaction(() => {
+    s.ctx.db.prepare(`WITH RECURSIVE v(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM v WHERE x + 1 < ?)
+      INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
+      SELECT ?, 1, x / 100000, x % 100000, ?, 'auto', ? FROM v`).run(n, campaignId, entryId, NOW);
+    s.ctx.db.prepare('INSERT INTO lucky_pools (campaign_id, livemode, size, drawn) VALUES (?, 1, 100000, ?)').run(campaignId, n);
+  })();
+}
+
+function countPairs(s: TestServer, campaignId: string): number {
+  return (s.ctx.db.prepare('SELECT count(*) AS n FROM lucky_numbers WHERE campaign_id = ?').get(campaignId) as { n: number }).n;
+}
+
+describe('automatic lucky numbers', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('an approved entry gets lucky_quantity pairs in outcome.numbers: string series, 5-digit order_number, unique in the campaign', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 5, seriesCount: 3 });
+    const ids = [];
+    for (let i = 0; i < 8; i++) ids.push(await submitEntry(s, w.liveKey));
+    await settle(s);
+    const seen = new Set<string>();
+    for (const id of ids) {
+      const m = await mechanicOf(s, w.liveKey, id, 'lucky_numbers');
+      assert.equal(m.status, 'APPROVED');
+      assert.deepEqual(Object.keys(m.outcome), ['numbers']);
+      assert.equal(m.outcome.numbers.length, 5);
+      for (const n of m.outcome.numbers) {
+        assert.match(n.series, /^[0-2]$/);
+        assert.match(n.order_number, /^\d{5}$/);
+        const k = `${n.series}/${n.order_number}`;
+        assert.ok(!seen.has(k), `pair ${k} given twice`);
+        seen.add(k);
+      }
+      // The entry view lists the same pairs the event carried.
+      const view = await viewEntry(s, w.liveKey, id);
+      assert.deepEqual(new Set(view.lucky_numbers.map((n: { series: string; order_number: string }) => `${n.series}/${n.order_number}`)),
+        new Set(m.outcome.numbers.map((n: { series: string; order_number: string }) => `${n.series}/${n.order_number}`)));
+    }
+    assert.equal(countPairs(s, w.campaign.id), 40);
+  });
+
+  test('a rejected entry gets no lucky numbers and no entry.evaluated', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'auto' });
+    const id = await submitEntry(s, w.testKey, { rejectInTest: true });
+    await settle(s);
+    const view = await viewEntry(s, w.testKey, id);
+    assert.equal(view.status, 'REJECTED');
+    assert.equal(view.mechanics, null);
+    assert.deepEqual(view.lucky_numbers, []);
+  });
+
+  test('draws are spread uniformly over the series (4 series, 4000 draws: each within 4 sigma of 1000)', async () => {
+    const w = makeCampaign(s.ctx, {});
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const r = allocate(s.ctx, w.campaign.id, id, 4000, 4);
+    assert.ok(r.ok);
+    const perSeries = [0, 0, 0, 0];
+    for (const p of r.pairs) perSeries[p.series]++;
+    for (const n of perSeries) assert.ok(Math.abs(n - 1000) < 110, `series counts ${perSeries}`);
+  });
+
+  test('one last free pair, many entries evaluated in one tick: exactly one wins it, the others are REJECTED pool_exhausted', async () => {
+    const w = makeCampaign(s.ctx, {});
+    const filler = await submitEntry(s, w.liveKey);
+    await settle(s);
+    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 });
+    fillPool(s, w.campaign.id, filler, 99_999);
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await submitEntry(s, w.liveKey));
+    await settle(s);
+    const outcomes = await Promise.all(ids.map((id) => mechanicOf(s, w.liveKey, id, 'lucky_numbers')));
+    const winners = outcomes.filter((m) => m.status === 'APPROVED');
+    assert.equal(winners.length, 1);
+    assert.equal(winners[0].outcome.numbers.length, 1);
+    for (const m of outcomes.filter((o) => o.status === 'REJECTED')) {
+      assert.deepEqual(m.outcome, { reason: 'pool_exhausted', quantity: 1, available: 0, pool_size: 100_000 });
+    }
+    assert.equal(countPairs(s, w.campaign.id), 100_000);
+    // The winner got the one pair the filler did not hold.
+    assert.deepEqual(winners[0].outcome.numbers, [{ series: '0', order_number: '99999' }]);
+    assert.equal(listLuckyNumbersForEntry(s.ctx.db, filler).length, 99_999);
+  });
+
+  test('all or nothing: 2 free pairs and quantity 3 rejects the mechanic and stores no partial allocation', async () => {
+    const w = makeCampaign(s.ctx, {});
+    const filler = await submitEntry(s, w.liveKey);
+    await settle(s);
+    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'auto', luckyQuantity: 3 });
+    fillPool(s, w.campaign.id, filler, 99_998);
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const m = await mechanicOf(s, w.liveKey, id, 'lucky_numbers');
+    assert.equal(m.status, 'REJECTED');
+    assert.deepEqual(m.outcome, { reason: 'pool_exhausted', quantity: 3, available: 2, pool_size: 100_000 });
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, []);
+    assert.equal(countPairs(s, w.campaign.id), 99_998);
+  });
+
+  test('a pair already held (manual numbers from before a switch to auto) is skipped, never given twice', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2 });
+    const a = await submitEntry(s, w.liveKey);
+    const b = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const res = await s.request('POST', `/v1/entries/${a}/lucky-numbers`, { key: w.liveKey, body: { numbers: [{ series: '0', order_number: '00000' }, { series: '0', order_number: '00001' }] } });
+    assert.equal(res.status, 201, res.text);
+    // int() -> 0 makes the pool hand out 0, 1, 2, ... in order: 0 and 1 are held and must be skipped.
+    const ctx = { ...s.ctx, random: fixedRandom(() => 0) };
+    const r = allocate(ctx, w.campaign.id, b, 1, 1);
+    assert.deepEqual(r, { ok: true, pairs: [{ series: 0, order_number: 2 }] });
+  });
+
+  test('series_count grows: the new series join the pool; it shrinks: the pool is rebuilt and never draws out of range or a held pair', async () => {
+    const w = makeCampaign(s.ctx, {});
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await submitEntry(s, w.liveKey));
+    await settle(s);
+    const low = { ...s.ctx, random: fixedRandom(() => 0) };
+    const high = { ...s.ctx, random: fixedRandom((max) => max - 1) };
+    assert.deepEqual(allocate(low, w.campaign.id, ids[0], 2, 1), { ok: true, pairs: [{ series: 0, order_number: 0 }, { series: 0, order_number: 1 }] });
+    // Grown to 2 series: the last position of the pool is now pair (1, 99999).
+    assert.deepEqual(allocate(high, w.campaign.id, ids[1], 1, 2), { ok: true, pairs: [{ series: 1, order_number: 99_999 }] });
+    // Shrunk back to 1: rebuilt from scratch, so 0 and 1 come up again and are skipped as held.
+    assert.deepEqual(allocate(low, w.campaign.id, ids[2], 1, 1), { ok: true, pairs: [{ series: 0, order_number: 2 }] });
+  });
+
+  test('a re-run allocation for an entry that already holds numbers returns them and draws nothing', async () => {
+    const w = makeCampaign(s.ctx, {});
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const first = allocate(s.ctx, w.campaign.id, id, 3, 1);
+    const again = allocate(s.ctx, w.campaign.id, id, 3, 1);
+    assert.ok(first.ok && again.ok);
+    assert.deepEqual(new Set(again.pairs.map((p) => p.order_number)), new Set(first.pairs.map((p) => p.order_number)));
+    assert.equal(countPairs(s, w.campaign.id), 3);
+  });
+});
+
+describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  const pairs = (...list: Array<[string, string]>) => ({ numbers: list.map(([series, order_number]) => ({ series, order_number })) });
+  const post = (key: string, id: string, body: unknown, headers?: Record<string, string>) =>
+    s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key, body, headers });
+
+  test('entry.evaluated carries {quantity, series_count} and no numbers; the first submission is 201 and final', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2, seriesCount: 3 });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const m = await mechanicOf(s, w.liveKey, id, 'lucky_numbers');
+    assert.deepEqual(m, { mechanic_type: 'lucky_numbers', status: 'APPROVED', outcome: { quantity: 2, series_count: 3 } });
+    const ok = await post(w.liveKey, id, pairs(['2', '99999'], ['0', '00042']));
+    assert.equal(ok.status, 201, ok.text);
+    assert.deepEqual(ok.body, { entry_id: id, assigned_count: 2, status: 'ASSIGNED' });
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, [{ series: '0', order_number: '00042' }, { series: '2', order_number: '99999' }]);
+    for (const again of [pairs(['2', '99999'], ['0', '00042']), pairs(['1', '00001'], ['1', '00002'])]) {
+      const res = await post(w.liveKey, id, again);
+      assert.equal(res.status, 409);
+      assert.equal(res.body.code, 'lucky_numbers_already_submitted');
+    }
+    // A second submission that is also invalid is still the 409: the entry's state is checked first.
+    assert.equal((await post(w.liveKey, id, { numbers: 'nope' })).body.code, 'lucky_numbers_already_submitted');
+  });
+
+  test('404 for an unknown id, a non-uuid, an entry of another campaign and an entry of the other mode', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const other = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const mine = await submitEntry(s, w.liveKey);
+    const theirs = await submitEntry(s, other.liveKey);
+    const testMode = await submitEntry(s, w.testKey);
+    await settle(s);
+    for (const [key, id] of [[w.liveKey, '2f1c7a8e-9b0d-4c3e-8f6a-1d2e3f4a5b6c'], [w.liveKey, 'not-a-uuid'], [w.liveKey, theirs], [w.liveKey, testMode], [w.testKey, mine], [other.liveKey, mine]]) {
+      const res = await post(key, id, pairs(['0', '00001']));
+      assert.equal(res.status, 404, `${id}: ${res.text}`);
+      assert.equal(res.body.code, 'not_found');
+      assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+    }
+  });
+
+  test('401 without a key, 415 without Content-Type: application/json, 400 for broken JSON', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    assert.equal((await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { body: pairs(['0', '00001']) })).status, 401);
+    const noType = await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key: w.liveKey, raw: JSON.stringify(pairs(['0', '00001'])), headers: { 'content-type': 'text/plain' } });
+    assert.equal(noType.status, 415);
+    assert.equal(noType.body.code, 'unsupported_media_type');
+    const broken = await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key: w.liveKey, raw: '{"numbers": [', headers: { 'content-type': 'application/json' } });
+    assert.equal(broken.status, 400);
+  });
+
+  test('422 mechanic_not_manual for automatic and for no lucky numbers', async () => {
+    for (const mode of ['auto', 'none']) {
+      const w = makeCampaign(s.ctx, { luckyNumbers: mode });
+      const id = await submitEntry(s, w.liveKey);
+      await settle(s);
+      const res = await post(w.liveKey, id, pairs(['0', '00001']));
+      assert.equal(res.status, 422);
+      assert.equal(res.body.code, 'mechanic_not_manual');
+    }
+  });
+
+  test('422 entry_rejected for a rejected entry (checked before evaluation and body)', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const id = await submitEntry(s, w.testKey, { rejectInTest: true });
+    await settle(s);
+    assert.equal((await viewEntry(s, w.testKey, id)).status, 'REJECTED');
+    for (const body of [pairs(['0', '00001']), { numbers: 3 }]) {
+      const res = await post(w.testKey, id, body);
+      assert.equal(res.status, 422);
+      assert.equal(res.body.code, 'entry_rejected');
+    }
+  });
+
+  test('409 not_evaluated before entry.evaluated (pending entry), even with an invalid body', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const id = await submitEntry(s, w.liveKey);
+    for (const body of [pairs(['0', '00001']), {}]) {
+      const res = await post(w.liveKey, id, body);
+      assert.equal(res.status, 409);
+      assert.equal(res.body.code, 'not_evaluated');
+    }
+    await settle(s);
+    assert.equal((await post(w.liveKey, id, pairs(['0', '00001']))).status, 201);
+  });
+
+  test('422 validation_failed names each bad field', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 2 });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const cases: Array<[unknown, string]> = [
+      [{}, 'numbers'],
+      [{ numbers: null }, 'numbers'],
+      [{ numbers: { series: '0', order_number: '00001' } }, 'numbers'],
+      [[{ series: '0', order_number: '00001' }], ''],
+      [{ numbers: ['0-00001'] }, 'numbers[0]'],
+      [{ numbers: [{ series: 0, order_number: '00001' }] }, 'numbers[0].series'],
+      [{ numbers: [{ series: '-1', order_number: '00001' }] }, 'numbers[0].series'],
+      [{ numbers: [{ series: '1.5', order_number: '00001' }] }, 'numbers[0].series'],
+      [{ numbers: [{ series: '', order_number: '00001' }] }, 'numbers[0].series'],
+      [{ numbers: [{ order_number: '00001' }] }, 'numbers[0].series'],
+      [{ numbers: [{ series: '0', order_number: 1 }] }, 'numbers[0].order_number'],
+      [{ numbers: [{ series: '0', order_number: '1234' }] }, 'numbers[0].order_number'],
+      [{ numbers: [{ series: '0', order_number: '123456' }] }, 'numbers[0].order_number'],
+      [{ numbers: [{ series: '0', order_number: '12a45' }] }, 'numbers[0].order_number'],
+      [{ numbers: [{ series: '0' }] }, 'numbers[0].order_number'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post(w.liveKey, id, body);
+      assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
+      assert.equal(res.body.code, 'validation_failed', JSON.stringify(body));
+      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${JSON.stringify(body)}: ${res.text}`);
+    }
+    assert.equal((await viewEntry(s, w.liveKey, id)).lucky_numbers.length, 0);
+  });
+
+  test('422 quantity_mismatch, series_out_of_range, duplicate_pairs; nothing is stored and a correct retry is accepted', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2, seriesCount: 2 });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const cases: Array<[unknown, string]> = [
+      [pairs(['0', '00001']), 'quantity_mismatch'],
+      [pairs(['0', '00001'], ['0', '00002'], ['0', '00003']), 'quantity_mismatch'],
+      [{ numbers: [] }, 'quantity_mismatch'],
+      [pairs(['0', '00001'], ['2', '00002']), 'series_out_of_range'],
+      [pairs(['0', '00001'], ['0', '00001']), 'duplicate_pairs'],
+      [pairs(['1', '00007'], ['01', '00007']), 'duplicate_pairs'],
+    ];
+    for (const [body, code] of cases) {
+      const res = await post(w.liveKey, id, body);
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.code, code, JSON.stringify(body));
+    }
+    assert.equal((await viewEntry(s, w.liveKey, id)).lucky_numbers.length, 0);
+    assert.equal((await post(w.liveKey, id, pairs(['1', '00001'], ['0', '00001']))).status, 201);
+  });
+
+  test('422 pair_taken for a pair held by another entry; the whole submission is rolled back', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2 });
+    const a = await submitEntry(s, w.liveKey);
+    const b = await submitEntry(s, w.liveKey);
+    await settle(s);
+    assert.equal((await post(w.liveKey, a, pairs(['0', '11111'], ['0', '22222']))).status, 201);
+    const res = await post(w.liveKey, b, pairs(['0', '33333'], ['0', '22222']));
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'pair_taken');
+    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['numbers[1]']);
+    assert.deepEqual((await viewEntry(s, w.liveKey, b)).lucky_numbers, []);
+    // 33333 was not kept by the failed attempt: b may use it now.
+    assert.equal((await post(w.liveKey, b, pairs(['0', '33333'], ['0', '44444']))).status, 201);
+  });
+
+  test('pairs are unique per campaign and mode: the same pair is free in another campaign and in test mode', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const other = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const live = await submitEntry(s, w.liveKey);
+    const testEntry = await submitEntry(s, w.testKey);
+    const otherEntry = await submitEntry(s, other.liveKey);
+    await settle(s);
+    assert.equal((await post(w.liveKey, live, pairs(['0', '55555']))).status, 201);
+    assert.equal((await post(w.testKey, testEntry, pairs(['0', '55555']))).status, 201);
+    assert.equal((await post(other.liveKey, otherEntry, pairs(['0', '55555']))).status, 201);
+  });
+
+  test('many entries submit the same pair at once: exactly one 201, the rest 422 pair_taken', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const ids = [];
+    for (let i = 0; i < 12; i++) ids.push(await submitEntry(s, w.liveKey));
+    await settle(s);
+    const results = await Promise.all(ids.map((id) => post(w.liveKey, id, pairs(['0', '77777']))));
+    assert.equal(results.filter((r) => r.status === 201).length, 1);
+    assert.equal(results.filter((r) => r.status === 422 && r.body.code === 'pair_taken').length, 11);
+    assert.equal(countPairs(s, w.campaign.id), 1);
+  });
+
+  test('the same entry submitting twice at once: one 201, one 409', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual' });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const results = await Promise.all([post(w.liveKey, id, pairs(['0', '00010'])), post(w.liveKey, id, pairs(['0', '00011']))]);
+    assert.deepEqual(results.map((r) => r.status).sort(), [201, 409]);
+  });
+});
