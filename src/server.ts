@@ -8,12 +8,15 @@ import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { openDatabase } from './db/open.ts';
 import { createHttpApp } from './http/app.ts';
+import { createTicker, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { createService, type Service } from './service.ts';
 
 export interface RunningServer {
   url: string;
   service: Service;
+  /** Runs one background tick now (after the one in progress, if any) and reports what it did. */
+  tick(): Promise<TickReport>;
   close(): Promise<void>;
 }
 
@@ -55,13 +58,18 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
+  releaseStaleLeases(ctx);
+  const ticker = createTicker(ctx, service.tick);
+  if (options.tick ?? true) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
   return {
     url,
     service,
+    tick: () => ticker.tick(),
     close: () => {
       closing ??= (async () => {
-        await listener.close();
+        // Stop accepting and let in-flight requests finish while the current tick completes.
+        await Promise.all([listener.close(), ticker.stop()]);
         await service.committer.drain();
         db.close();
       })();

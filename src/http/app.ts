@@ -6,6 +6,7 @@ import { authenticate, type Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
 import { registerEntryRoutes } from './entries.routes.ts';
 import { registerMechanicsRoutes } from './mechanics.routes.ts';
+import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { problem, problemFromError } from './respond.ts';
 
@@ -34,5 +35,6 @@ export function createHttpApp(service: Service): H3 {
 
   registerEntryRoutes(app, service, route);
   registerMechanicsRoutes(app, service, route);
+  registerWebhookRoutes(app, service, route);
   return app;
 }

@@ -26,3 +26,88 @@ export function insertDelivery(db: Db, row: Pick<DeliveryRow, 'id' | 'campaign_i
   prepare(db, `INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, next_attempt_at, last_error, created_at)
     VALUES (@id, @campaign_id, @livemode, @entry_id, @event_type, @payload, @status, @next_attempt_at, @last_error, @created_at)`).run(row);
 }
+
+export interface AttemptRow {
+  id: number;
+  delivery_id: string;
+  attempted_at: string;
+  url: string | null;
+  status_code: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+const DELIVERY_COLUMNS = `seq, id, campaign_id, livemode, entry_id, event_type, payload, status, attempts, next_attempt_at,
+  locked_until, last_error, last_status_code, created_at, delivered_at`;
+
+/**
+ * Claims up to `limit` due deliveries, oldest first, counting the attempt and taking a lease.
+ * Events of one entry are first attempted in the order they happened: a delivery waits while an
+ * earlier event of the same entry is pending and has never been attempted.
+ */
+export function claimDeliveries(db: Db, now: string, lockedUntil: string, limit: number): DeliveryRow[] {
+  return prepare<[string, string, string, number], DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = ?, attempts = attempts + 1
+    WHERE seq IN (
+      SELECT d.seq FROM webhook_deliveries d
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?)
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+          WHERE e.entry_id = d.entry_id AND e.seq < d.seq AND e.status = 'pending' AND e.attempts = 0)
+      ORDER BY d.seq LIMIT ?)
+    RETURNING ${DELIVERY_COLUMNS}`).all(lockedUntil, now, now, limit).sort((a, b) => a.seq - b.seq);
+}
+
+export function insertAttempt(db: Db, row: Omit<AttemptRow, 'id'>): void {
+  prepare(db, `INSERT INTO webhook_attempts (delivery_id, attempted_at, url, status_code, latency_ms, error, response_excerpt)
+    VALUES (@delivery_id, @attempted_at, @url, @status_code, @latency_ms, @error, @response_excerpt)`).run(row);
+}
+
+/** Settles a claimed delivery; false when its lease was lost (e.g. re-queued by the operator meanwhile). */
+export function settleDelivery(db: Db, row: { id: string; locked_until: string; status: DeliveryStatus; next_attempt_at: string | null; last_error: string | null; last_status_code: number | null; delivered_at: string | null; attempts_delta: number }): boolean {
+  return prepare(db, `UPDATE webhook_deliveries SET status = @status, next_attempt_at = @next_attempt_at, locked_until = NULL,
+      last_error = @last_error, last_status_code = @last_status_code,
+      delivered_at = coalesce(@delivered_at, delivered_at), attempts = attempts + @attempts_delta
+    WHERE id = @id AND locked_until = @locked_until AND status = 'pending'`).run(row).changes === 1;
+}
+
+/** At start-up no other server holds a lease on this file: leases of a killed process are stale. */
+export function releaseDeliveryLeases(db: Db): number {
+  return prepare(db, `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`).run().changes;
+}
+
+/** The earliest instant some pending delivery becomes claimable, or null when none is pending. */
+export function nextDeliveryDueAt(db: Db): string | null {
+  const row = prepare<[], { at: string | null }>(db, `SELECT min(max(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS at
+    FROM webhook_deliveries WHERE status = 'pending'`).get();
+  return row?.at ?? null;
+}
+
+export function findDeliveryById(db: Db, id: string): DeliveryRow | undefined {
+  return prepare<[string], DeliveryRow>(db, `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`).get(id);
+}
+
+export interface DeliveryListRow extends DeliveryRow {
+  attempt_count: number;
+}
+
+export function listDeliveries(db: Db, campaignId: string, status: DeliveryStatus | null, limit: number): DeliveryListRow[] {
+  return prepare<[string, string | null, string | null, number], DeliveryListRow>(db, `SELECT ${DELIVERY_COLUMNS},
+      (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) AS attempt_count
+    FROM webhook_deliveries WHERE campaign_id = ? AND (? IS NULL OR status = ?) ORDER BY seq DESC LIMIT ?`).all(campaignId, status, status, limit);
+}
+
+export function listAttempts(db: Db, deliveryId: string): AttemptRow[] {
+  return prepare<[string], AttemptRow>(db, `SELECT id, delivery_id, attempted_at, url, status_code, latency_ms, error, response_excerpt
+    FROM webhook_attempts WHERE delivery_id = ? ORDER BY id`).all(deliveryId);
+}
+
+export function listFailedDeliveryIds(db: Db, campaignId: string): string[] {
+  return prepare<[string], { id: string }>(db, `SELECT id FROM webhook_deliveries WHERE campaign_id = ? AND status = 'failed' ORDER BY seq`)
+    .all(campaignId).map((r) => r.id);
+}
+
+/** Puts a failed or delivered delivery back in the queue, due now, with its attempts reset. */
+export function requeueDelivery(db: Db, id: string, now: string): boolean {
+  return prepare(db, `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, locked_until = NULL
+    WHERE id = ? AND status IN ('failed', 'delivered')`).run(now, id).changes === 1;
+}

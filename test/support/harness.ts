@@ -15,6 +15,9 @@ import { createSilentLogger } from '../../src/log.ts';
 import { addPrize, type OperatorPrize } from '../../src/mechanics/prizes.ts';
 import { seededRandom } from '../../src/random.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
+import { nextJobDueAt } from '../../src/pipeline/jobs.repo.ts';
+import { tickDidWork, type TickReport } from '../../src/pipeline/tick.ts';
+import { nextDeliveryDueAt } from '../../src/webhooks/outbox.repo.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -26,6 +29,8 @@ export interface TestServer {
   ctx: Ctx;
   server: RunningServer;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** One background tick now (jobs, then webhook deliveries); what it did. */
+  tick(): Promise<TickReport>;
   close(): Promise<void>;
 }
 
@@ -51,6 +56,8 @@ export interface StartTestServerOptions {
   clock?: ManualClock;
   groupCommit?: boolean;
   seed?: number;
+  /** Run the background tick on its timer (config.tickMs) as `ces serve` does; default false. */
+  tick?: boolean;
 }
 
 let seedCounter = 1;
@@ -60,7 +67,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   const dbPath = join(dir, 'ces.db');
   const config = loadConfig({ db: dbPath, port: 0, host: '127.0.0.1', logFormat: 'json' }, { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env }, false);
   const clock = options.clock ?? new ManualClock('2026-11-22T12:00:00.000Z');
-  const server = await startServer(config, createSilentLogger(), { clock, random: seededRandom(options.seed ?? seedCounter++), groupCommit: options.groupCommit, tick: false });
+  const server = await startServer(config, createSilentLogger(), { clock, random: seededRandom(options.seed ?? seedCounter++), groupCommit: options.groupCommit, tick: options.tick ?? false });
   const url = server.url;
   return {
     url,
@@ -70,6 +77,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     ctx: server.service.ctx,
     server,
     request: (method, path, o = {}) => request(url, method, path, o),
+    tick: () => server.tick(),
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -167,4 +175,50 @@ export function runCli(args: string[], options: { dbPath?: string; env?: Record<
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
     });
   });
+}
+
+export interface DrainSummary {
+  ticks: number;
+  /** Total milliseconds the ManualClock was moved forward to reach retries and backoffs. */
+  advancedMs: number;
+  reports: TickReport[];
+}
+
+/**
+ * Ticks until no job and no delivery is due, moving the ManualClock forward to the next retry or
+ * backoff whenever a tick finds nothing to do but work is scheduled later. Stops with an error
+ * after `maxTicks` (a job that can never finish, e.g. a verifier that stays down, must be driven
+ * by hand with tick()).
+ */
+export async function drainAll(t: TestServer, options: { maxTicks?: number; advance?: boolean } = {}): Promise<DrainSummary> {
+  const maxTicks = options.maxTicks ?? 500;
+  const summary: DrainSummary = { ticks: 0, advancedMs: 0, reports: [] };
+  while (summary.ticks < maxTicks) {
+    const report = await t.tick();
+    summary.ticks++;
+    summary.reports.push(report);
+    if (tickDidWork(report)) continue;
+    const due = [nextJobDueAt(t.ctx.db), nextDeliveryDueAt(t.ctx.db)].filter((at): at is string => at !== null).map((at) => Date.parse(at));
+    if (due.length === 0) return summary;
+    const next = Math.min(...due);
+    if (next <= t.clock.now()) continue;
+    if (options.advance === false) return summary;
+    summary.advancedMs += next - t.clock.now();
+    t.clock.set(next);
+  }
+  throw new Error(`drainAll: work still due after ${maxTicks} ticks`);
+}
+
+/** PATCH /v1/webhook to create the campaign's configuration; returns the hmac_secret shown once. */
+export async function configureWebhook(t: TestServer, key: string, endpointUrl: string): Promise<string> {
+  const res = await t.request('PATCH', '/v1/webhook', { key, body: { endpoint_url: endpointUrl } });
+  if (res.status !== 201) throw new Error(`configureWebhook: expected 201, got ${res.status} ${res.text}`);
+  return res.body.hmac_secret as string;
+}
+
+/** POST /v1/entries; returns the entry id (throws unless 202). */
+export async function submitEntry(t: TestServer, key: string, body: Record<string, unknown>, idempotencyKey: string): Promise<{ entry_id: string; status: string }> {
+  const res = await t.request('POST', '/v1/entries', { key, idempotencyKey, body });
+  if (res.status !== 202) throw new Error(`submitEntry: expected 202, got ${res.status} ${res.text}`);
+  return res.body;
 }

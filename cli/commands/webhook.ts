@@ -1,0 +1,63 @@
+// ces webhook show|rotate-secret|deliveries|redeliver
+import type { Command } from 'commander';
+import { getCampaign } from '../../src/campaigns/campaigns.ts';
+import { AppError } from '../../src/errors.ts';
+import { getWebhookConfig, rotateWebhookSecret } from '../../src/webhooks/config.ts';
+import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
+import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
+
+const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at'];
+
+const renderDeliveries = (list: DeliveryView[]): string => table(list as unknown as Array<Record<string, unknown>>, DELIVERY_COLUMNS);
+
+export function registerWebhookCommands(program: Command): void {
+  const webhook = program.command('webhook').description('webhook configuration and deliveries');
+
+  withCommonOptions(webhook.command('show').description('the campaign\'s webhook configuration (never the secret)'))
+    .requiredOption('--campaign <id>', 'campaign id')
+    .action(async (flags: CommonOptions & { campaign: string }) => {
+      await runCommand(flags, (ctx) => {
+        getCampaign(ctx, flags.campaign);
+        const row = getWebhookConfig(ctx, flags.campaign);
+        return { campaign_id: row.campaign_id, endpoint_url: row.endpoint_url, is_active: row.is_active === 1, created_at: row.created_at, updated_at: row.updated_at };
+      }, (c) => details(c));
+    });
+
+  withCommonOptions(webhook.command('rotate-secret').description('replace the signing secret (printed only now); later attempts use it'))
+    .requiredOption('--campaign <id>', 'campaign id')
+    .action(async (flags: CommonOptions & { campaign: string }) => {
+      await runCommand(flags, (ctx) => {
+        getCampaign(ctx, flags.campaign);
+        return rotateWebhookSecret(ctx, flags.campaign);
+      }, (r) => `${details(r)}\n\nGive the new secret to the integrator now: it is shown only once.`);
+    });
+
+  withCommonOptions(webhook.command('deliveries').description('the campaign\'s webhook deliveries, newest first, with attempts and last error'))
+    .requiredOption('--campaign <id>', 'campaign id')
+    .option('--status <status>', 'pending | delivered | failed | skipped')
+    .option('--limit <n>', 'at most this many', '100')
+    .action(async (flags: CommonOptions & { campaign: string; status?: string; limit: string }) => {
+      await runCommand(flags, (ctx) => {
+        getCampaign(ctx, flags.campaign);
+        const limit = Number(flags.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new AppError(422, 'invalid_option', '--limit must be a positive integer');
+        return listDeliveryViews(ctx, flags.campaign, flags.status, limit);
+      }, renderDeliveries);
+    });
+
+  withCommonOptions(webhook.command('redeliver').description('queue a failed (or delivered) delivery again, or with --campaign --failed every failed one').argument('[delivery_id]'))
+    .option('--campaign <id>', 'campaign id (with --failed)')
+    .option('--failed', 'every failed delivery of the campaign')
+    .action(async (deliveryId: string | undefined, flags: CommonOptions & { campaign?: string; failed?: boolean }) => {
+      await runCommand(flags, (ctx) => {
+        if (deliveryId !== undefined && (flags.campaign !== undefined || flags.failed)) throw new AppError(422, 'invalid_option', 'give either DELIVERY_ID or --campaign ID --failed, not both');
+        if (deliveryId !== undefined) {
+          const { attempt_log: _log, ...view } = redeliver(ctx, deliveryId) as DeliveryView & { attempt_log: unknown };
+          return [view];
+        }
+        if (flags.campaign === undefined || !flags.failed) throw new AppError(422, 'invalid_option', 'give DELIVERY_ID, or --campaign ID --failed');
+        getCampaign(ctx, flags.campaign);
+        return redeliverFailed(ctx, flags.campaign);
+      }, (list) => `${list.length} deliver${list.length === 1 ? 'y' : 'ies'} queued again\n${renderDeliveries(list)}`);
+    });
+}

@@ -1,0 +1,152 @@
+// Draining the jobs table: claim a chunk, run each job in its own savepoint inside one short
+// transaction (a failing job rolls back alone and is rescheduled with backoff), and do the only
+// network step, the fiscal verifier, between two transactions while the job holds its lease.
+import { findCampaignById } from '../campaigns/campaigns.repo.ts';
+import { toIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
+import { jobRetryDelayMs } from './backoff.ts';
+import { runLocalChecks } from './checks.ts';
+import { claimJobs, deleteClaimedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
+import { approveEntry, evaluateEntry, rejectEntry } from './processing.ts';
+import { callFiscalVerifier, type VerifierAnswer } from './verifier.ts';
+
+export interface JobStats {
+  jobsClaimed: number;
+  /** Jobs finished and deleted (including ones that found nothing left to do). */
+  jobsProcessed: number;
+  jobsRetried: number;
+  entriesApproved: number;
+  entriesRejected: number;
+  entriesEvaluated: number;
+  verifierCalls: number;
+}
+
+export const emptyJobStats = (): JobStats => ({ jobsClaimed: 0, jobsProcessed: 0, jobsRetried: 0, entriesApproved: 0, entriesRejected: 0, entriesEvaluated: 0, verifierCalls: 0 });
+
+export interface JobLimits {
+  /** Most jobs one tick takes on. */
+  maxJobs: number;
+  /** Most jobs per transaction. */
+  chunkSize: number;
+}
+
+interface VerifierWork {
+  job: JobRow;
+  entry: EntryRow;
+  url: string;
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The lease outlives the slowest verifier call by a margin, so a live job is never taken twice. */
+const leaseMs = (ctx: Ctx): number => ctx.config.verifierTimeoutMs + 60_000;
+
+export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits): Promise<void> {
+  let budget = limits.maxJobs;
+  while (budget > 0) {
+    const nowMs = ctx.clock.now();
+    const now = toIso(nowMs);
+    const lease = toIso(nowMs + leaseMs(ctx));
+    const size = Math.min(limits.chunkSize, budget);
+    // Claim and run in one transaction: local decisions commit with the claim; jobs that need the
+    // verifier leave it holding their lease.
+    const verifierWork = ctx.db.transaction(() => {
+      const jobs = claimJobs(ctx.db, now, lease, size);
+      stats.jobsClaimed += jobs.length;
+      const work: VerifierWork[] = [];
+      for (const job of jobs) {
+        try {
+          const w = ctx.db.transaction(() => runJob(ctx, job, now, lease, stats))();
+          if (w) work.push(w);
+        } catch (error) {
+          retryJob(ctx, job, lease, nowMs, error, stats);
+        }
+      }
+      return { jobs: jobs.length, work };
+    }).immediate();
+    if (verifierWork.jobs === 0) break;
+    budget -= verifierWork.jobs;
+    if (verifierWork.work.length > 0) await finishWithVerifier(ctx, verifierWork.work, lease, stats);
+    await yieldToEventLoop();
+  }
+}
+
+/** Runs one claimed job; returns work for the verifier when the decision needs it. */
+function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobStats): VerifierWork | null {
+  const entry = findEntryById(ctx.db, job.entry_id);
+  const campaign = entry && findCampaignById(ctx.db, entry.campaign_id);
+  if (entry && campaign && job.kind === 'process' && entry.status === 'PENDING') {
+    const reasons = runLocalChecks(ctx.db, campaign, entry, Date.parse(now));
+    if (reasons.length === 0 && campaign.fiscal_verifier_url) return { job, entry, url: campaign.fiscal_verifier_url };
+    if (reasons.length > 0 ? rejectEntry(ctx, entry, reasons, now) : approveEntry(ctx, entry, now)) {
+      if (reasons.length > 0) stats.entriesRejected++;
+      else stats.entriesApproved++;
+    }
+  } else if (entry && campaign && job.kind === 'evaluate') {
+    if (evaluateEntry(ctx, campaign, entry, now)) stats.entriesEvaluated++;
+  }
+  // Anything else (entry already decided, already evaluated) has nothing left to do.
+  completeJob(ctx, job, lease, stats);
+  return null;
+}
+
+function completeJob(ctx: Ctx, job: JobRow, lease: string, stats: JobStats): void {
+  // Lost lease: another worker took the job after ours expired; roll this savepoint back.
+  if (!deleteClaimedJob(ctx.db, job.id, lease)) throw new Error(`job ${job.id} lease lost`);
+  stats.jobsProcessed++;
+}
+
+function retryJob(ctx: Ctx, job: JobRow, lease: string, nowMs: number, error: unknown, stats: JobStats): void {
+  const message = error instanceof Error ? error.message : String(error);
+  const delay = jobRetryDelayMs(job.attempts, ctx.random);
+  if (!rescheduleJob(ctx.db, job.id, lease, toIso(nowMs + delay), message)) return;
+  stats.jobsRetried++;
+  ctx.log.warn({ message: `job ${job.kind} for entry ${job.entry_id} failed (attempt ${job.attempts}); retrying in ${Math.round(delay / 1000)} s: ${message}`, job_id: job.id, entry_id: job.entry_id });
+}
+
+async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string, stats: JobStats): Promise<void> {
+  const answers: VerifierAnswer[] = new Array(work.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < work.length) {
+      const i = next++;
+      const { entry, url } = work[i];
+      stats.verifierCalls++;
+      answers[i] = await callFiscalVerifier(url, { access_key: entry.access_key, entry_id: entry.id, livemode: entry.livemode === 1 }, ctx.config.verifierTimeoutMs);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ctx.config.deliveryConcurrency, work.length) }, worker));
+
+  const nowMs = ctx.clock.now();
+  const now = toIso(nowMs);
+  ctx.db.transaction(() => {
+    work.forEach(({ job }, i) => {
+      const answer = answers[i];
+      if (answer.kind === 'unavailable') {
+        retryJob(ctx, job, lease, nowMs, new Error(answer.error), stats);
+        return;
+      }
+      try {
+        ctx.db.transaction(() => {
+          const entry = findEntryById(ctx.db, job.entry_id);
+          const campaign = entry && findCampaignById(ctx.db, entry.campaign_id);
+          if (entry && campaign && entry.status === 'PENDING') {
+            // Checked again: the verdict took time, and the local rules still come first.
+            const reasons = runLocalChecks(ctx.db, campaign, entry, nowMs);
+            if (reasons.length === 0 && !answer.valid) {
+              reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `The fiscal verifier rejected the access key: ${answer.reason}` : 'The fiscal verifier rejected the access key.' });
+            }
+            if (reasons.length > 0 ? rejectEntry(ctx, entry, reasons, now) : approveEntry(ctx, entry, now)) {
+              if (reasons.length > 0) stats.entriesRejected++;
+              else stats.entriesApproved++;
+            }
+          }
+          completeJob(ctx, job, lease, stats);
+        })();
+      } catch (error) {
+        retryJob(ctx, job, lease, nowMs, error, stats);
+      }
+    });
+  }).immediate();
+}

@@ -1,0 +1,93 @@
+// The tick: one bounded pass over the jobs table and the webhook outbox. Bounded (at most
+// MAX_JOBS jobs in transactions of CHUNK_SIZE, at most MAX_DELIVERIES deliveries) and yielding to
+// the event loop between chunks, so that a backlog of thousands of entries drains over several
+// ticks without holding up HTTP requests. The ticker runs it on a timer; ticks never overlap.
+import { monotonicMs } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import type { TickState } from '../service.ts';
+import { drainDeliveries, emptyDeliveryStats, type DeliveryStats } from '../webhooks/delivery.ts';
+import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
+import { drainJobs, emptyJobStats, type JobStats } from './jobs.ts';
+import { releaseJobLeases } from './jobs.repo.ts';
+
+export const MAX_JOBS_PER_TICK = 200;
+export const JOB_CHUNK_SIZE = 50;
+export const MAX_DELIVERIES_PER_TICK = 100;
+
+export interface TickReport extends JobStats, DeliveryStats {
+  durationMs: number;
+}
+
+export async function runTick(ctx: Ctx): Promise<TickReport> {
+  const started = monotonicMs();
+  const jobs = emptyJobStats();
+  const deliveries = emptyDeliveryStats();
+  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: JOB_CHUNK_SIZE });
+  await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK);
+  return { ...jobs, ...deliveries, durationMs: Math.round(monotonicMs() - started) };
+}
+
+/** True when the tick did anything at all (claimed a job or settled a delivery). */
+export function tickDidWork(report: TickReport): boolean {
+  return report.jobsClaimed > 0 || report.deliveriesAttempted > 0 || report.deliveriesSkipped > 0;
+}
+
+export interface Ticker {
+  /** Runs one tick now, after the one in progress (if any) finishes. */
+  tick(): Promise<TickReport>;
+  /** Starts the timer: a tick every `intervalMs` after the previous one ends. */
+  start(intervalMs: number): void;
+  /** Stops the timer and resolves once the tick in progress has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * At start-up this server is the only one working on the database file, so leases left by a
+ * process that died (SIGKILL, power loss) are released at once instead of waiting for them to
+ * expire: interrupted jobs and deliveries are picked up again by the first tick.
+ */
+export function releaseStaleLeases(ctx: Ctx): { jobs: number; deliveries: number } {
+  return ctx.db.transaction(() => ({ jobs: releaseJobLeases(ctx.db), deliveries: releaseDeliveryLeases(ctx.db) })).immediate();
+}
+
+/** `state.lastTickAt` (GET /healthz) is set when each tick ends, whether it ran by timer or by hand. */
+export function createTicker(ctx: Ctx, state?: TickState): Ticker {
+  let chain: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  const tick = (): Promise<TickReport> => {
+    const run = chain.then(() => runTick(ctx)).finally(() => {
+      if (state) state.lastTickAt = ctx.clock.now();
+    });
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  const schedule = (intervalMs: number): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      tick().then(
+        (report) => {
+          if (tickDidWork(report)) ctx.log.debug({ message: 'tick', ...report });
+        },
+        (error: unknown) => ctx.log.error({ message: 'tick failed', error: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack }),
+      ).finally(() => schedule(intervalMs));
+    }, intervalMs);
+  };
+
+  return {
+    tick,
+    start: (intervalMs) => {
+      stopped = false;
+      schedule(intervalMs);
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await chain;
+    },
+  };
+}

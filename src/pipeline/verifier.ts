@@ -1,0 +1,55 @@
+// Client of a campaign's external fiscal verifier (campaign option --fiscal-verifier-url). The
+// protocol (README, "Fiscal verifier protocol"): POST {access_key, entry_id, livemode} as JSON; a
+// 2xx answer {valid: boolean, reason?: string} is the verdict. Anything else (timeout, connection
+// error, non-2xx, a body without a boolean `valid`) means "no verdict yet": the job is retried with
+// backoff and the entry stays PENDING, because a verifier being down is not the participant's fault.
+// Called outside any transaction; the result is committed afterwards under the job's lease.
+import { ofetch } from 'ofetch';
+
+export type VerifierAnswer =
+  | { kind: 'verdict'; valid: boolean; reason: string | null }
+  | { kind: 'unavailable'; error: string };
+
+export interface VerifierRequest {
+  access_key: string;
+  entry_id: string;
+  livemode: boolean;
+}
+
+export async function callFiscalVerifier(url: string, body: VerifierRequest, timeoutMs: number): Promise<VerifierAnswer> {
+  try {
+    const res = await ofetch.raw<string, 'text'>(url, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'ces/0.1' },
+      responseType: 'text',
+      ignoreResponseError: true,
+      retry: 0,
+      timeout: timeoutMs,
+      redirect: 'manual',
+    });
+    if (res.status < 200 || res.status > 299) return { kind: 'unavailable', error: `verifier answered HTTP ${res.status}` };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(res._data ?? '');
+    } catch {
+      return { kind: 'unavailable', error: 'verifier answered 2xx with a body that is not JSON' };
+    }
+    const valid = (parsed as { valid?: unknown } | null)?.valid;
+    if (typeof valid !== 'boolean') return { kind: 'unavailable', error: 'verifier answered 2xx without a boolean "valid"' };
+    const reason = (parsed as { reason?: unknown }).reason;
+    return { kind: 'verdict', valid, reason: typeof reason === 'string' && reason !== '' ? reason.slice(0, 500) : null };
+  } catch (error) {
+    return { kind: 'unavailable', error: `verifier unreachable: ${describeFetchError(error)}` };
+  }
+}
+
+/** A short, operator-readable cause of a failed fetch (timeout, refused connection, TLS...). */
+export function describeFetchError(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { name?: string; code?: string; message?: string } };
+  const cause = e?.cause;
+  if (cause?.name === 'TimeoutError' || e?.name === 'TimeoutError' || /timeout/i.test(e?.message ?? '')) return 'timed out';
+  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  if (cause?.message) return cause.message;
+  return e?.message ?? String(error);
+}

@@ -1,0 +1,81 @@
+// The outbox as operators see it (`ces webhook deliveries|redeliver`): deliveries with their
+// attempt history, and re-queueing. A `failed` or `delivered` delivery can be sent again, with its
+// attempts reset and the same event id; a `skipped` one never is (CONTRACT: events queued while
+// delivery was paused are never sent, not even after reactivation).
+import { nowIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import { findDeliveryById, listAttempts, listDeliveries, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
+
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
+
+export interface DeliveryView {
+  id: string;
+  campaign_id: string;
+  livemode: boolean;
+  event_type: string;
+  entry_id: string | null;
+  status: DeliveryStatus;
+  /** Attempts recorded for this event, across redeliveries. */
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+function toDeliveryView(row: DeliveryListRow): DeliveryView {
+  return {
+    id: row.id,
+    campaign_id: row.campaign_id,
+    livemode: row.livemode === 1,
+    event_type: row.event_type,
+    entry_id: row.entry_id,
+    status: row.status,
+    attempts: row.attempt_count,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
+    created_at: row.created_at,
+    delivered_at: row.delivered_at,
+  };
+}
+
+export function listDeliveryViews(ctx: Ctx, campaignId: string, status: string | undefined, limit: number): DeliveryView[] {
+  if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+    throw new AppError(422, 'invalid_option', `--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
+  }
+  return listDeliveries(ctx.db, campaignId, (status as DeliveryStatus | undefined) ?? null, limit).map(toDeliveryView);
+}
+
+export function getDeliveryWithAttempts(ctx: Ctx, id: string): DeliveryView & { attempt_log: ReturnType<typeof listAttempts> } {
+  const row = findDeliveryById(ctx.db, id);
+  if (!row) throw notFound('Delivery');
+  const attemptLog = listAttempts(ctx.db, id);
+  return { ...toDeliveryView({ ...row, attempt_count: attemptLog.length }), attempt_log: attemptLog };
+}
+
+/** Re-queues one delivery, due now. */
+export function redeliver(ctx: Ctx, id: string): DeliveryView {
+  return ctx.db.transaction(() => {
+    const row = findDeliveryById(ctx.db, id);
+    if (!row) throw notFound('Delivery');
+    if (row.status === 'skipped') throw new AppError(409, 'delivery_skipped', `Delivery ${id} was skipped (no active webhook configuration when the event happened) and is never sent.`);
+    if (row.status === 'pending') throw new AppError(409, 'delivery_pending', `Delivery ${id} is already queued.`);
+    requeueDelivery(ctx.db, id, nowIso(ctx.clock));
+    return getDeliveryWithAttempts(ctx, id);
+  }).immediate();
+}
+
+/** Re-queues every failed delivery of the campaign. */
+export function redeliverFailed(ctx: Ctx, campaignId: string): DeliveryView[] {
+  return ctx.db.transaction(() => {
+    const now = nowIso(ctx.clock);
+    return listFailedDeliveryIds(ctx.db, campaignId).map((id) => {
+      requeueDelivery(ctx.db, id, now);
+      const { attempt_log: _log, ...view } = getDeliveryWithAttempts(ctx, id);
+      return view;
+    });
+  }).immediate();
+}

@@ -1,0 +1,74 @@
+// Where deliveries may go. An integrator chooses the endpoint URL, so without a check it could
+// point the service at its own network (loopback admin ports, the cloud metadata service at
+// 169.254.169.254, private ranges). Deliveries are refused for non-HTTPS URLs and, unless
+// CES_ALLOW_PRIVATE_WEBHOOKS=1, for hosts any of whose DNS addresses is not a public unicast one.
+// Known limit: the address is checked, then fetch resolves the name again; a DNS answer that
+// changes in between (rebinding) is not caught, because Node's fetch takes no pinned address
+// without the undici package.
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['100::', 64],
+] as const) blocked.addSubnet(net, prefix, 'ipv6');
+
+/** True for loopback, private, link-local, unique-local, metadata, documentation and other non-public addresses. */
+export function isNonPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const mapped = ipv4FromMapped(address);
+  if (mapped) return blocked.check(mapped, 'ipv4');
+  return blocked.check(address, 'ipv6');
+}
+
+// ::ffff:a.b.c.d and ::ffff:hhhh:hhhh reach the IPv4 address they carry.
+function ipv4FromMapped(address: string): string | null {
+  const lower = address.toLowerCase();
+  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower) ?? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (dotted) return dotted[1];
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (hex) {
+    const hi = parseInt(hex[1], 16);
+    const lo = parseInt(hex[2], 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return null;
+}
+
+export type Resolver = (host: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Null when a delivery may go to `url`; otherwise why it is refused (recorded as the attempt's error). */
+export async function refuseWebhookTarget(url: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<string | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `refused: "${url}" is not a valid URL`;
+  }
+  if (parsed.protocol !== 'https:') return `refused: only https:// endpoints receive deliveries (got ${parsed.protocol})`;
+  if (allowPrivate) return null;
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await resolve(host);
+    } catch (error) {
+      return `refused: cannot resolve ${host} (${(error as { code?: string }).code ?? (error as Error).message})`;
+    }
+  }
+  const bad = addresses.find(isNonPublicAddress);
+  if (bad !== undefined || addresses.length === 0) {
+    return `refused: ${host} resolves to ${bad ?? 'no address'}, a loopback, private or link-local address (set CES_ALLOW_PRIVATE_WEBHOOKS=1 to allow)`;
+  }
+  return null;
+}
