@@ -100,7 +100,9 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
   const errors: FieldError[] = [];
   const [structError] = validate(body, EntrySubmissionStruct);
   if (structError) {
-    for (const failure of structError.failures()) errors.push(failureToFieldError(failure));
+    const failures = structError.failures().map(failureToFieldError);
+    // superstruct also walks into an array sent where an object belongs; report only the parent.
+    for (const f of failures) if (!failures.some((p) => f.field.startsWith(`${p.field}.`))) errors.push(f);
   }
   const failed = errors.map((e) => e.field);
   // A field is checked further only when neither it nor an enclosing object failed its shape...
@@ -151,16 +153,18 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
     }
     const address = e.address;
     if (address && ok('enrollment.address')) {
+      // A sub-field of the wrong type is already reported; it must not reach the string rules.
+      const sub = (field: keyof typeof address): string | null => (ok(`enrollment.address.${field}`) ? text(address[field]) : null);
       for (const field of ['address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode'] as const) {
-        const value = text(address[field]);
+        const value = sub(field);
         if (value !== null) profile[field] = value;
       }
-      const state = text(address.state);
+      const state = sub('state');
       if (state !== null) {
         if (!BRAZILIAN_UFS.has(state.toUpperCase())) add('enrollment.address.state', 'invalid_state', 'state must be a two-letter Brazilian UF (e.g. SP)');
         else profile.state = state.toUpperCase();
       }
-      const country = text(address.country);
+      const country = sub('country');
       if (country !== null) {
         if (!ISO_COUNTRIES.has(country.toUpperCase())) add('enrollment.address.country', 'invalid_country', 'country must be a two-letter ISO 3166-1 code (e.g. BR)');
         else profile.country = country.toUpperCase();
@@ -174,7 +178,7 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
   let consent: Submission['consent'] | null = null;
   if (ok('consent')) {
     const c = b.consent;
-    if (ok('consent.granted_at') && !(DATE_TIME_WITH_ZONE.test(c.granted_at) && !Number.isNaN(Date.parse(c.granted_at)))) {
+    if (ok('consent.granted_at') && !(DATE_TIME_WITH_ZONE.test(c.granted_at) && isCalendarDate(c.granted_at.slice(0, 10)) && !Number.isNaN(Date.parse(c.granted_at)))) {
       add('consent.granted_at', 'invalid_date_time', 'granted_at must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T14:03:00-03:00)');
     }
     if (ok('consent.ip_address') && isIP(c.ip_address.trim()) === 0) add('consent.ip_address', 'invalid_ip', 'ip_address must be an IPv4 or IPv6 address');
@@ -190,7 +194,8 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
     for (const implicit of IMPLICIT_CONSENTS) {
       if (!seen.has(implicit)) choices.push({ consent_type: implicit, granted: true, explicit: false });
     }
-    consent = {
+    // Built only when every consent field passed its shape check (otherwise errors[] is thrown below).
+    if (okTree('consent')) consent = {
       granted_at: c.granted_at,
       ip_address: c.ip_address.trim(),
       user_agent: [...c.user_agent].slice(0, USER_AGENT_MAX).join(''),
@@ -211,12 +216,13 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
 
   // instant_win (shape; the prize is checked against the campaign in the write stage)
   let instantWin: Submission['instantWin'] = null;
-  if (b.instant_win && ok('instant_win')) {
+  if (b.instant_win && okTree('instant_win')) {
     const prizeId = text(b.instant_win.prize_definition_id);
     if (b.instant_win.won && prizeId === null) add('instant_win.prize_definition_id', 'required', 'prize_definition_id is required when won is true');
     else if (!b.instant_win.won && prizeId !== null) add('instant_win.prize_definition_id', 'not_allowed', 'prize_definition_id must be omitted when won is false');
     else if (prizeId !== null && !isUuid(prizeId)) add('instant_win.prize_definition_id', 'unknown_prize', 'prize_definition_id is not a prize of this campaign');
-    instantWin = { won: b.instant_win.won, prize_definition_id: prizeId };
+    // UUIDs are case-insensitive on input (RFC 9562); prize ids are stored in lower case.
+    instantWin = { won: b.instant_win.won, prize_definition_id: prizeId === null ? null : prizeId.toLowerCase() };
   }
 
   if (errors.length > 0) throw submissionError(errors);
@@ -246,14 +252,18 @@ function failureToFieldError(failure: { path: Array<string | number>; value: unk
   return { field, code: 'invalid_type', message: `${field}: ${failure.message}` };
 }
 
-function checkBirthdate(value: string, nowMs: number): { code: string; message: string } | null {
+/** True for a YYYY-MM-DD that exists on the calendar (Date.parse alone accepts 2026-02-30). */
+function isCalendarDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const invalid = { code: 'invalid_date', message: 'birthdate must be a real date formatted YYYY-MM-DD' };
-  if (!m) return invalid;
+  if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const date = new Date(ms);
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || y < 1900) return invalid;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function checkBirthdate(value: string, nowMs: number): { code: string; message: string } | null {
+  const invalid = { code: 'invalid_date', message: 'birthdate must be a real date formatted YYYY-MM-DD' };
+  if (!isCalendarDate(value) || Number(value.slice(0, 4)) < 1900) return invalid;
   // "In the past" is judged on the calendar date in Brazil (UTC-3): today itself is not past.
   const today = new Date(nowMs - 3 * 3600_000).toISOString().slice(0, 10);
   if (value >= today) return { code: 'not_in_past', message: 'birthdate must be a date in the past' };
