@@ -14,7 +14,7 @@ export async function readJsonBody(event: H3Event, limitBytes: number): Promise<
   const text = await readTextBody(event, limitBytes);
   if (text.trim() === '') throw new AppError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     throw new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
   }
@@ -27,10 +27,24 @@ export async function readOptionalJsonBody(event: H3Event, limitBytes: number): 
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json') throw new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     throw new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
   }
+}
+
+// A JSON object may carry its own "toString" or "valueOf" key, which is not a function: turning
+// such an object into text (as superstruct does to word a failure message) throws a TypeError and
+// would become a 500. A non-enumerable Symbol.toPrimitive makes it print as [object Object]; its
+// keys, values and JSON are unchanged.
+const toPrimitive = { value: () => '[object Object]' };
+function parseJson(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && (Object.hasOwn(value, 'toString') || Object.hasOwn(value, 'valueOf'))) {
+      Object.defineProperty(value, Symbol.toPrimitive, toPrimitive);
+    }
+    return value;
+  });
 }
 
 const tooLarge = (limit: number): AppError => new AppError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
