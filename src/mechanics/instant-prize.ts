@@ -13,6 +13,17 @@ import type { Caller } from '../keys/keys.ts';
 import { createAwardedAward, revokeAward } from './awards.ts';
 import { findLatestAwardForEntry, findLiveAwardForEntry, type AwardRow } from './awards.repo.ts';
 import { findScopedPrize } from './prizes.repo.ts';
+import { nullable, optional, string, type } from 'superstruct';
+import { describedString, enforceStruct } from '../openapi/described.ts';
+
+/** Request bodies' shapes (also their OpenAPI schemas); the parsers below give the finer codes. */
+export const RevokeBodyStruct = type({
+  reason: optional(nullable(describedString({ maxLength: 1000, description: 'Free-text note recorded with the revocation.' }))),
+});
+export const ReassignBodyStruct = type({
+  prize_definition_id: describedString({ minLength: 1, description: 'Prize id (uuid) of the campaign and mode to register; an id that is not in the pool gives 422 unknown_prize.' }),
+  target_entry_id: optional(nullable(string())),
+});
 
 /** The award object of SPEC (one converter, shared with the entry view). */
 export type AwardObject = AwardView;
@@ -103,6 +114,7 @@ function parseRevokeBody(body: unknown): string | null {
   if (b.reason === undefined || b.reason === null) return null;
   if (typeof b.reason !== 'string') throw validationFailed([{ field: 'reason', code: 'invalid_type', message: 'reason must be a string' }]);
   if (b.reason.length > 1000) throw validationFailed([{ field: 'reason', code: 'too_long', message: 'reason is at most 1000 characters' }]);
+  enforceStruct(b, RevokeBodyStruct);
   return b.reason === '' ? null : b.reason;
 }
 
@@ -117,6 +129,7 @@ function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: str
     errors.push({ field: 'target_entry_id', code: 'invalid_type', message: 'target_entry_id must be a string (uuid)' });
   }
   if (errors.length > 0) throw validationFailed(errors);
+  enforceStruct(b, ReassignBodyStruct);
   // A prize id that is not a uuid is simply not in the pool: unknown_prize, after the entry checks.
   return { prizeId: prizeId as string, targetEntryId: typeof target === 'string' && target !== '' ? target : null };
 }
