@@ -6,13 +6,18 @@ import { authenticate, type Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
 import { registerEntryRoutes } from './entries.routes.ts';
 import { registerMechanicsRoutes } from './mechanics.routes.ts';
+import { createServiceMetrics } from '../metrics/metrics.ts';
+import { registerOpsRoutes } from './ops.routes.ts';
+import { createRequestHooks, setCaller } from './request-log.ts';
 import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { problem, problemFromError } from './respond.ts';
 
 export function createHttpApp(service: Service): H3 {
   const { ctx } = service;
+  const metrics = createServiceMetrics(ctx);
   const app = new H3({
+    ...createRequestHooks(ctx, metrics),
     onError: (error) => {
       const status = (error as { status?: number }).status;
       if (status === 404) return problem(new AppError(404, 'not_found', 'No such endpoint.'));
@@ -26,6 +31,7 @@ export function createHttpApp(service: Service): H3 {
   const route = (handler: (event: H3Event, caller: Caller) => Promise<Response>) => async (event: H3Event): Promise<Response> => {
     try {
       const caller = authenticate(ctx, event.req.headers.get('authorization'));
+      setCaller(event, caller);
       limiter.take(caller.keyId);
       return await handler(event, caller);
     } catch (error) {
@@ -33,6 +39,7 @@ export function createHttpApp(service: Service): H3 {
     }
   };
 
+  registerOpsRoutes(app, service, metrics);
   registerEntryRoutes(app, service, route);
   registerMechanicsRoutes(app, service, route);
   registerWebhookRoutes(app, service, route);

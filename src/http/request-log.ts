@@ -1,0 +1,67 @@
+// One log line and one metrics observation per request, and the X-Request-Id every response
+// carries. Installed as the H3 app's onRequest/onResponse hooks, so it sees every response,
+// including 404s for unknown paths and problem+json errors. Only ids, the method, the route and
+// the path are logged: never headers (Authorization), bodies (webhook secrets) or query strings.
+import type { H3Event } from 'h3';
+import { monotonicMs } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import type { Caller } from '../keys/keys.ts';
+import { UNMATCHED_ROUTE, type ServiceMetrics } from '../metrics/metrics.ts';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+/** A client's id is echoed only when it is short and plain, so it is safe in logs and headers. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+interface RequestState {
+  requestId: string;
+  startedAt: number;
+}
+
+const STATE = Symbol('ces.request');
+
+export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics) {
+  return {
+    onRequest(event: H3Event): void {
+      const sent = event.req.headers.get(REQUEST_ID_HEADER);
+      const requestId = sent !== null && SANE_REQUEST_ID.test(sent) ? sent : ctx.random.uuid();
+      (event.context as Record<symbol, RequestState>)[STATE] = { requestId, startedAt: monotonicMs() };
+    },
+    onResponse(response: Response, event: H3Event): void {
+      const state = (event.context as Record<symbol, RequestState | undefined>)[STATE];
+      if (!state) return;
+      const latencyMs = monotonicMs() - state.startedAt;
+      response.headers.set(REQUEST_ID_HEADER, state.requestId);
+      const route = matchedRoute(event);
+      metrics.observeRequest(route, event.req.method, response.status, latencyMs / 1000);
+      const caller = getCaller(event);
+      const line = {
+        method: event.req.method,
+        route,
+        path: event.url.pathname,
+        status: response.status,
+        latency_ms: Math.round(latencyMs * 10) / 10,
+        campaign_id: caller?.campaignId ?? null,
+        mode: caller?.mode ?? null,
+        request_id: state.requestId,
+      };
+      // JSON: one record with the fields; pretty: one short line a person can scan.
+      if (ctx.config.logFormat === 'json') ctx.log.info('request', line);
+      else ctx.log.info(`${line.method} ${line.path} ${line.status} ${line.latency_ms}ms${line.campaign_id ? ` campaign=${line.campaign_id} ${line.mode}` : ''} req=${line.request_id}`);
+    },
+  };
+}
+
+/** The route pattern ("/v1/entries/:entry_id"), never the raw path. */
+export function matchedRoute(event: H3Event): string {
+  const matched = event.context.matchedRoute as { route?: string } | undefined;
+  return matched?.route ?? UNMATCHED_ROUTE;
+}
+
+/** Called by the authenticating route wrapper so the request line can name the campaign. */
+export function setCaller(event: H3Event, caller: Caller): void {
+  (event.context as Record<string, unknown>).caller = caller;
+}
+
+function getCaller(event: H3Event): Caller | undefined {
+  return (event.context as Record<string, unknown>).caller as Caller | undefined;
+}

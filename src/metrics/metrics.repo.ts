@@ -1,0 +1,50 @@
+// SQL read by /metrics and /healthz: counts only, each answered from an index or a small table.
+import type { Db } from '../db/open.ts';
+import { prepare } from '../db/statements.ts';
+
+export function countEntriesByStatus(db: Db): Array<{ status: string; livemode: number; n: number }> {
+  return prepare<[], { status: string; livemode: number; n: number }>(db, `SELECT status, livemode, COUNT(*) AS n FROM entries GROUP BY status, livemode`).all();
+}
+
+/** Jobs rows exist only while work is due or running, so this table stays small. */
+export function countJobs(db: Db): number {
+  return prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM jobs`).get()!.n;
+}
+
+/** Pending deliveries come from the partial index; failed ones wait for an operator's redeliver. */
+export function countOutboxBacklog(db: Db): { pending: number; failed: number } {
+  const pending = prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`).get()!.n;
+  const failed = prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'failed'`).get()!.n;
+  return { pending, failed };
+}
+
+export function maxAttemptId(db: Db): number {
+  return prepare<[], { id: number | null }>(db, `SELECT MAX(id) AS id FROM webhook_attempts`).get()!.id ?? 0;
+}
+
+export interface AttemptTally {
+  result: string;
+  n: number;
+  last_id: number;
+}
+
+/**
+ * Delivery attempts recorded after `afterId`, by result. Reading only the new rows keeps each
+ * scrape proportional to the attempts since the previous one, however long the history grows.
+ */
+export function tallyAttemptsSince(db: Db, afterId: number): AttemptTally[] {
+  return prepare<[number], AttemptTally>(db, `SELECT
+      CASE
+        WHEN status_code BETWEEN 200 AND 299 THEN 'success'
+        WHEN status_code IS NOT NULL THEN 'http_error'
+        WHEN error LIKE '%timeout%' OR error LIKE '%timed out%' THEN 'timeout'
+        ELSE 'network_error'
+      END AS result,
+      COUNT(*) AS n, MAX(id) AS last_id
+    FROM webhook_attempts WHERE id > ? GROUP BY result`).all(afterId);
+}
+
+/** A trivial read that fails when the database file is gone, locked out or corrupt. */
+export function pingDatabase(db: Db): void {
+  prepare(db, `SELECT 1 FROM sqlite_master LIMIT 1`).get();
+}

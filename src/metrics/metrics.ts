@@ -1,0 +1,63 @@
+// The metrics of one running server (GET /metrics). HTTP counters and latencies are kept in memory
+// by the request hooks; database figures are read at scrape time with cheap counts; delivery
+// attempts are tallied from webhook_attempts incrementally, so they include attempts made by any
+// process on the same database file (the tick, `ces webhook test`) since this server started.
+import type { Ctx } from '../context.ts';
+import { createRegistry, type Registry } from './registry.ts';
+import { countEntriesByStatus, countJobs, countOutboxBacklog, maxAttemptId, tallyAttemptsSince } from './metrics.repo.ts';
+
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+/** The route label of a request that matched no route: raw paths would let clients mint series. */
+export const UNMATCHED_ROUTE = 'unmatched';
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const ATTEMPT_RESULTS = ['success', 'http_error', 'timeout', 'network_error'] as const;
+
+export interface ServiceMetrics {
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
+  /** The exposition text; reads the database, so it may throw when the database is unusable. */
+  render(): string;
+}
+
+export function createServiceMetrics(ctx: Ctx): ServiceMetrics {
+  const registry: Registry = createRegistry();
+  const requests = registry.counter('ces_http_requests_total', 'HTTP requests answered, by matched route pattern, method and status.');
+  const durations = registry.histogram('ces_http_request_duration_seconds', 'Time from request to response head, by matched route pattern.', LATENCY_BUCKETS);
+
+  registry.gauge('ces_entries', 'Entries stored, by status and mode.', () =>
+    countEntriesByStatus(ctx.db).map((r) => ({ labels: { status: r.status, livemode: r.livemode === 1 ? 'true' : 'false' }, value: r.n })),
+  );
+  registry.gauge('ces_jobs_backlog', 'Processing and evaluation jobs not yet done (due, scheduled for retry or running).', () => [{ value: countJobs(ctx.db) }]);
+  registry.gauge('ces_outbox_backlog', 'Webhook deliveries waiting: pending (due or awaiting a retry) and failed (retries exhausted, awaiting redeliver).', () => {
+    const backlog = countOutboxBacklog(ctx.db);
+    return [
+      { labels: { status: 'pending' }, value: backlog.pending },
+      { labels: { status: 'failed' }, value: backlog.failed },
+    ];
+  });
+
+  const attempts = registry.counter('ces_webhook_delivery_attempts_total', 'Webhook delivery attempts since this server started, by result (success = 2xx).');
+  for (const result of ATTEMPT_RESULTS) attempts.inc({ result }, 0);
+  let attemptWatermark = maxAttemptId(ctx.db);
+  const collectAttempts = (): void => {
+    for (const tally of tallyAttemptsSince(ctx.db, attemptWatermark)) {
+      attempts.inc({ result: tally.result }, tally.n);
+      attemptWatermark = Math.max(attemptWatermark, tally.last_id);
+    }
+  };
+
+  registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => [{ value: process.memoryUsage.rss() }]);
+  registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use, in bytes.', () => [{ value: process.memoryUsage().heapUsed }]);
+  registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => [{ value: Math.round(process.uptime() * 1000) / 1000 }]);
+
+  return {
+    observeRequest(route, method, status, seconds) {
+      const m = KNOWN_METHODS.has(method) ? method : 'OTHER';
+      requests.inc({ route, method: m, status: String(status) });
+      durations.observe({ route }, seconds);
+    },
+    render() {
+      collectAttempts();
+      return registry.render();
+    },
+  };
+}

@@ -1,0 +1,278 @@
+// The OpenAPI 3.1 document of ces (GET /openapi.json, `ces openapi`). Request bodies come from the
+// structs that validate them; responses and events from ./schemas.ts, which the tests hold real
+// responses and deliveries to. The per-endpoint error codes are listed here and exercised by
+// test/openapi.test.ts; every route the server registers must appear (the test introspects it).
+import type { Struct } from 'superstruct';
+import { EntrySubmissionStruct } from '../entries/submission.ts';
+import { ReassignBodyStruct, RevokeBodyStruct } from '../mechanics/instant-prize.ts';
+import { LuckyNumbersBodyStruct } from '../mechanics/manual-lucky-numbers.ts';
+import { WebhookPatchStruct } from '../webhooks/config.ts';
+import { structToJsonSchema, type JsonSchema } from './json-schema.ts';
+import { annotate, ENTRY_SUBMISSION_NOTES } from './notes.ts';
+import {
+  AwardStruct, EntryAcceptedStruct, EntryCompletedEventStruct, EntryEvaluatedEventStruct, EntryReceivedEventStruct, EntryStruct,
+  HealthStruct, LuckyNumbersAssignedStruct, PingEventStruct, PrizeStruct, ProblemStruct, WebhookConfigCreatedStruct, WebhookConfigStruct,
+} from './schemas.ts';
+
+export const OPENAPI_VERSION = '3.1.0';
+
+type ErrorCodes = Partial<Record<number, string[]>>;
+
+interface Operation {
+  method: 'get' | 'post' | 'patch';
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: boolean;
+  idempotencyKey?: boolean;
+  body?: { schema: string; required: boolean };
+  responses: Record<number, { description: string; schema?: string; contentType?: string; example?: unknown }>;
+  errors: ErrorCodes;
+}
+
+// Errors any authenticated endpoint can give, merged into each operation's own list.
+const AUTHENTICATED: ErrorCodes = { 401: ['invalid_api_key'], 429: ['rate_limited'], 500: ['internal_error'], 503: ['service_unavailable'] };
+const JSON_BODY: ErrorCodes = { 400: ['invalid_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'] };
+
+const OPERATIONS: Operation[] = [
+  {
+    method: 'post', path: '/v1/entries', operationId: 'createEntry', tag: 'Entries', auth: true, idempotencyKey: true,
+    summary: 'Submit an entry for asynchronous processing',
+    description: 'Validates, deduplicates on (campaign, mode, Idempotency-Key), stores and queues the entry; `entry.received` follows at once. A replay of a committed key answers 202 with the original entry and ignores the new payload. An access key with a bad check digit, model or state answers 202 with status REJECTED.',
+    body: { schema: 'EntrySubmission', required: true },
+    responses: { 202: { description: 'Accepted (or an idempotent replay).', schema: 'EntryAccepted' } },
+    errors: { ...JSON_BODY, 403: ['registration_closed'], 409: ['idempotency_conflict'], 422: ['validation_failed', 'invalid_document', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_required_field', 'email_taken', 'phone_taken', 'companies_not_allowed', 'unknown_prize', 'instant_win_not_allowed'] },
+  },
+  {
+    method: 'get', path: '/v1/entries/{entry_id}', operationId: 'getEntry', tag: 'Entries', auth: true,
+    summary: 'Read one entry with its status, mechanics outcome, award and lucky numbers',
+    responses: { 200: { description: 'The entry.', schema: 'Entry' } },
+    errors: { 404: ['not_found'] },
+  },
+  {
+    method: 'post', path: '/v1/entries/{entry_id}/lucky-numbers', operationId: 'submitLuckyNumbers', tag: 'Mechanics', auth: true,
+    summary: 'Submit externally generated lucky numbers (manual mode)',
+    description: 'Only after `entry.evaluated`; exactly `outcome.quantity` numbers, each series 0 to `series_count - 1`. The first accepted submission is final.',
+    body: { schema: 'LuckyNumbersSubmission', required: true },
+    responses: { 201: { description: 'Numbers assigned.', schema: 'LuckyNumbersAssigned' } },
+    errors: { ...JSON_BODY, 404: ['not_found'], 409: ['not_evaluated', 'lucky_numbers_already_submitted'], 422: ['validation_failed', 'quantity_mismatch', 'mechanic_not_manual', 'entry_rejected', 'series_out_of_range', 'duplicate_pairs', 'pair_taken'] },
+  },
+  {
+    method: 'get', path: '/v1/prizes', operationId: 'listPrizes', tag: 'Mechanics', auth: true,
+    summary: "List the campaign's prize pool for the key's mode",
+    responses: { 200: { description: 'The prizes.', schema: 'PrizeList' } },
+    errors: {},
+  },
+  {
+    method: 'post', path: '/v1/entries/{entry_id}/instant-prize/revoke', operationId: 'revokeInstantPrize', tag: 'Mechanics', auth: true,
+    summary: "Revoke the entry's instant-prize award (idempotent; no webhook)",
+    body: { schema: 'RevokeRequest', required: false },
+    responses: { 200: { description: 'The award, now revoked.', schema: 'Award' } },
+    errors: { ...JSON_BODY, 404: ['not_found'], 422: ['validation_failed', 'instant_prize_not_declared', 'award_not_final', 'award_not_revocable'] },
+  },
+  {
+    method: 'post', path: '/v1/entries/{entry_id}/instant-prize/reassign', operationId: 'reassignInstantPrize', tag: 'Mechanics', auth: true,
+    summary: 'Revoke the award and register it again, with another prize or on another entry (no webhook)',
+    body: { schema: 'ReassignRequest', required: true },
+    responses: { 200: { description: 'The newly registered award (status awarded).', schema: 'Award' } },
+    errors: { ...JSON_BODY, 404: ['not_found'], 409: ['award_exists'], 422: ['validation_failed', 'instant_prize_not_declared', 'award_not_final', 'award_not_revocable', 'unknown_prize', 'target_not_processed'] },
+  },
+  {
+    method: 'get', path: '/v1/webhook', operationId: 'getWebhookConfig', tag: 'Webhooks', auth: true,
+    summary: "Read the campaign's webhook configuration (never the secret)",
+    responses: { 200: { description: 'The configuration.', schema: 'WebhookConfig' } },
+    errors: { 404: ['not_found'] },
+  },
+  {
+    method: 'patch', path: '/v1/webhook', operationId: 'updateWebhookConfig', tag: 'Webhooks', auth: true,
+    summary: 'Create or update the webhook configuration',
+    description: 'Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged.',
+    body: { schema: 'WebhookPatch', required: true },
+    responses: {
+      200: { description: 'Updated.', schema: 'WebhookConfig' },
+      201: { description: 'Created; the only response that shows the signing secret.', schema: 'WebhookConfigCreated' },
+    },
+    errors: { ...JSON_BODY, 422: ['validation_failed', 'webhook_url_not_https'] },
+  },
+  {
+    method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Operations', auth: false,
+    summary: 'Liveness and readiness: database reachable, background tick alive, backlog sizes',
+    description: '503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals.',
+    responses: {
+      200: { description: 'Healthy.', schema: 'Health' },
+      503: { description: 'Unhealthy; the body says which part failed.', schema: 'Health' },
+    },
+    errors: {},
+  },
+  {
+    method: 'get', path: '/metrics', operationId: 'getMetrics', tag: 'Operations', auth: false,
+    summary: 'Prometheus metrics (text format 0.0.4)',
+    description: 'Controlled by CES_METRICS_TOKEN: unset or empty = open; `off` = this endpoint answers 404; any other value = requires `Authorization: Bearer <that value>` (not an API key).',
+    responses: { 200: { description: 'The exposition.', contentType: 'text/plain; version=0.0.4' } },
+    errors: { 401: ['invalid_metrics_token'], 404: ['not_found'], 503: ['service_unavailable'] },
+  },
+  {
+    method: 'get', path: '/openapi.json', operationId: 'getOpenApiDocument', tag: 'Operations', auth: false,
+    summary: 'This document',
+    responses: { 200: { description: 'The OpenAPI 3.1 document.', contentType: 'application/json' } },
+    errors: {},
+  },
+];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
+  Problem: ProblemStruct,
+  EntryAccepted: EntryAcceptedStruct,
+  Entry: EntryStruct,
+  Award: AwardStruct,
+  Prize: PrizeStruct,
+  LuckyNumbersSubmission: LuckyNumbersBodyStruct,
+  LuckyNumbersAssigned: LuckyNumbersAssignedStruct,
+  RevokeRequest: RevokeBodyStruct,
+  ReassignRequest: ReassignBodyStruct,
+  WebhookConfig: WebhookConfigStruct,
+  WebhookConfigCreated: WebhookConfigCreatedStruct,
+  WebhookPatch: WebhookPatchStruct,
+  Health: HealthStruct,
+  EntryReceivedEvent: EntryReceivedEventStruct,
+  EntryCompletedEvent: EntryCompletedEventStruct,
+  EntryEvaluatedEvent: EntryEvaluatedEventStruct,
+  PingEvent: PingEventStruct,
+};
+
+const EVENTS: Array<{ name: string; schema: string; summary: string }> = [
+  { name: 'entry.received', schema: 'EntryReceivedEvent', summary: 'Sent immediately after an entry is accepted (status PENDING, or REJECTED when it failed fast).' },
+  { name: 'entry.completed', schema: 'EntryCompletedEvent', summary: 'Sent when fiscal validation and fraud checks finish: APPROVED or REJECTED with reasons.' },
+  { name: 'entry.evaluated', schema: 'EntryEvaluatedEvent', summary: 'Sent after the mechanics are evaluated; approved entries only.' },
+  { name: 'ping', schema: 'PingEvent', summary: 'Sent by the operator command `ces webhook test` to check the endpoint and the signature check.' },
+];
+
+/** The error codes an operation can answer, by status (common ones included). */
+export function errorCodesOf(method: string, path: string): ErrorCodes {
+  const op = OPERATIONS.find((o) => o.method === method.toLowerCase() && o.path === path);
+  if (!op) throw new Error(`no operation ${method} ${path}`);
+  return mergeErrors(op.auth ? AUTHENTICATED : {}, op.errors);
+}
+
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [name, struct] of Object.entries(SCHEMA_STRUCTS)) schemas[name] = structToJsonSchema(struct);
+  schemas.EntrySubmission = annotate(structToJsonSchema(EntrySubmissionStruct), ENTRY_SUBMISSION_NOTES);
+  schemas.PrizeList = { type: 'array', items: { $ref: '#/components/schemas/Prize' } };
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    paths[op.path] ??= {};
+    paths[op.path][op.method] = operationObject(op);
+  }
+
+  const webhooks: Record<string, unknown> = {};
+  for (const event of EVENTS) {
+    webhooks[event.name] = {
+      post: {
+        operationId: `event_${event.name.replace('.', '_')}`,
+        summary: event.summary,
+        description: 'POSTed to the configured endpoint_url, signed per Standard Webhooks. Answer 2xx to acknowledge; anything else, a timeout or a connection error is retried on CES_WEBHOOK_RETRY_SCHEDULE. Delivery is at least once: deduplicate on the event id.',
+        parameters: [
+          { in: 'header', name: 'webhook-id', required: true, description: 'The event id (equals the body `id`).', schema: { type: 'string' } },
+          { in: 'header', name: 'webhook-timestamp', required: true, description: 'Unix seconds of this attempt; reject values far from your clock.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+          { in: 'header', name: 'webhook-signature', required: true, description: '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the bytes of hmac_secret (after `whsec_`).', schema: { type: 'string', pattern: '^v1,' } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${event.schema}` } } } },
+        responses: {
+          '2XX': { description: 'Acknowledged; the event is not sent again.' },
+          default: { description: 'Not acknowledged; retried later.' },
+        },
+      },
+    };
+  }
+
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Campaign Entry Service (ces)',
+      version: '1.0.0',
+      summary: 'Submit entries to Brazilian promotional campaigns; receive their lifecycle as signed webhooks.',
+      description: 'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`. Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags: [
+      { name: 'Entries' }, { name: 'Mechanics' }, { name: 'Webhooks' },
+      { name: 'Operations', description: 'Not authenticated with API keys.' },
+    ],
+    paths,
+    webhooks,
+    components: {
+      schemas,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A campaign-scoped API key: `service_live_…` or `service_test_…`.' } },
+      parameters: {
+        EntryId: { in: 'path', name: 'entry_id', required: true, schema: { type: 'string', format: 'uuid' }, description: 'The id from the 202 response and from `data.entry_id` of events.' },
+        IdempotencyKey: { in: 'header', name: 'Idempotency-Key', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 }, description: 'Scope: (campaign, mode, key). A UUID is recommended. Missing: 422 idempotency_key_missing.' },
+        RequestId: { in: 'header', name: 'X-Request-Id', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' }, description: 'Echoed in the response and the server log; generated when absent or not matching.' },
+      },
+      headers: {
+        RequestId: { description: 'The request id (echoed or generated); quote it when reporting a problem.', schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+      },
+    },
+  };
+}
+
+function operationObject(op: Operation): Record<string, unknown> {
+  const parameters: unknown[] = [{ $ref: '#/components/parameters/RequestId' }];
+  if (op.path.includes('{entry_id}')) parameters.unshift({ $ref: '#/components/parameters/EntryId' });
+  if (op.idempotencyKey) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(op.responses)) {
+    const contentType = r.contentType ?? 'application/json';
+    responses[status] = {
+      description: r.description,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+      content: { [contentType]: { schema: r.schema ? { $ref: `#/components/schemas/${r.schema}` } : { type: 'string' } } },
+    };
+  }
+  for (const [status, codes] of Object.entries(errorCodesOf(op.method, op.path))) {
+    const headers: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+    if (status === '429' || status === '503' || (status === '409' && codes!.includes('idempotency_conflict'))) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    responses[status] = {
+      description: `Problem; \`code\` is one of: ${codes!.map((c) => `\`${c}\``).join(', ')}.`,
+      headers,
+      content: {
+        'application/problem+json': {
+          schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: codes } } }] },
+        },
+      },
+    };
+  }
+  const operation: Record<string, unknown> = {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: [op.tag],
+    parameters,
+    responses,
+    security: op.auth ? [{ bearer: [] }] : [],
+  };
+  if (op.description) operation.description = op.description;
+  if (op.body) {
+    operation.requestBody = { required: op.body.required, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body.schema}` } } } };
+  }
+  return operation;
+}
+
+function mergeErrors(...lists: ErrorCodes[]): ErrorCodes {
+  const out: ErrorCodes = {};
+  for (const list of lists) {
+    for (const [status, codes] of Object.entries(list)) {
+      const s = Number(status);
+      out[s] = [...new Set([...(out[s] ?? []), ...codes!])];
+    }
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b))) as ErrorCodes;
+}
+
+/** Every (method, path) documented, OpenAPI style ("/v1/entries/{entry_id}"). */
+export function documentedOperations(): Array<{ method: string; path: string }> {
+  return OPERATIONS.map((o) => ({ method: o.method.toUpperCase(), path: o.path }));
+}

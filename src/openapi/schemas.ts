@@ -1,0 +1,136 @@
+// Structs of what ces sends: response bodies, the problem+json error, and the webhook event
+// envelopes. They feed the OpenAPI document through the same converter as the request structs, and
+// the tests assert real responses and deliveries against them (object() refuses unknown keys, so
+// a field added to a response without documenting it fails the suite).
+import { array, boolean, enums, literal, nullable, number, object, optional, record, string, unknown, type Struct } from 'superstruct';
+import { describedInteger, describedString, uuidString } from './described.ts';
+
+const dateTime = (description?: string) => describedString({ format: 'date-time', description });
+const ENTRY_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+const AWARD_STATUSES = ['pending', 'awarded', 'revoked', 'declined', 'voided'] as const;
+
+export const ProblemStruct = object({
+  type: describedString({ format: 'uri', description: 'Identifies the problem kind; https://ces.dev/problems/<code with dashes>.' }),
+  title: string(),
+  status: describedInteger({ minimum: 400, maximum: 599 }),
+  detail: describedString({ description: 'Human-readable explanation for this occurrence.' }),
+  code: describedString({ pattern: /^[a-z][a-z0-9_]*$/, description: 'Stable machine-readable identifier; the codes each endpoint can return are listed on its responses.' }),
+  errors: optional(array(object({
+    field: describedString({ description: 'Dotted path of the offending field ("enrollment.email", "numbers[0].series"), a header name, or "" for the whole body.' }),
+    code: string(),
+    message: string(),
+  }))),
+});
+
+export const EntryAcceptedStruct = object({
+  entry_id: uuidString('Id of the created entry, or on a replay the existing one; equals data.entry_id of webhook events.'),
+  status: enums(ENTRY_STATUSES),
+  message: string(),
+});
+
+export const RejectionReasonStruct = object({ code: string(), message: string() });
+
+export const MechanicResultStruct = object({
+  mechanic_type: enums(['lucky_numbers', 'instant_prize']),
+  status: enums(['APPROVED', 'REJECTED']),
+  outcome: record(string(), unknown()),
+});
+
+export const LuckyNumberStruct = object({
+  series: describedString({ pattern: /^[0-9]+$/, description: 'Non-negative integer string, 0 to series_count - 1.' }),
+  order_number: describedString({ pattern: /^[0-9]{5}$/, description: 'Exactly 5 digits.' }),
+});
+
+export const AwardStruct = object({
+  entry_id: uuidString(),
+  won: boolean(),
+  prize_definition_id: nullable(uuidString()),
+  status: enums(AWARD_STATUSES),
+});
+
+export const EntryStruct = object({
+  entry_id: uuidString(),
+  enrollment_id: uuidString(),
+  livemode: boolean(),
+  status: enums(ENTRY_STATUSES),
+  rejection_reasons: array(RejectionReasonStruct),
+  mechanics: nullable(array(MechanicResultStruct)),
+  award: nullable(AwardStruct),
+  lucky_numbers: array(LuckyNumberStruct),
+  created_at: dateTime(),
+  processed_at: nullable(dateTime()),
+  evaluated_at: nullable(dateTime()),
+});
+
+export const PrizeStruct = object({
+  id: uuidString('Use as prize_definition_id.'),
+  name: string(),
+  type: string(),
+  unit_value: number(),
+  initial_stock: describedInteger({ minimum: 0 }),
+  current_stock: describedInteger({ minimum: 0 }),
+});
+
+export const LuckyNumbersAssignedStruct = object({
+  entry_id: uuidString(),
+  assigned_count: describedInteger({ minimum: 1 }),
+  status: literal('ASSIGNED'),
+});
+
+export const WebhookConfigStruct = object({
+  endpoint_url: describedString({ format: 'uri' }),
+  is_active: boolean(),
+  updated_at: dateTime(),
+});
+
+export const WebhookConfigCreatedStruct = object({
+  endpoint_url: describedString({ format: 'uri' }),
+  is_active: boolean(),
+  updated_at: dateTime(),
+  hmac_secret: describedString({ pattern: /^whsec_[A-Za-z0-9+/]{43}=$/, description: 'Signing secret, shown only in this response: "whsec_" + base64 of 32 random bytes; the HMAC key is those bytes.' }),
+});
+
+export const HealthStruct = object({
+  status: enums(['ok', 'unavailable']),
+  db: enums(['ok', 'error']),
+  tick: object({ last_tick_at: nullable(dateTime()), alive: boolean(), interval_ms: describedInteger({ minimum: 1 }) }),
+  backlog: nullable(object({
+    jobs: describedInteger({ minimum: 0 }),
+    deliveries_pending: describedInteger({ minimum: 0 }),
+    deliveries_failed: describedInteger({ minimum: 0 }),
+  })),
+});
+
+// Webhook events (CONTRACT: Event envelope).
+const envelope = <T extends string, D extends Struct<any, any>>(eventType: T, data: D) => // eslint-disable-line @typescript-eslint/no-explicit-any
+  object({
+    id: describedString({ pattern: /^evt_[0-9a-f]{32}$/, description: 'Event id; equals the webhook-id header and stays the same across retries. Deduplicate on it.' }),
+    event_type: literal(eventType),
+    created_at: dateTime('When the event happened (not when this attempt was sent).'),
+    livemode: boolean(),
+    campaign_id: uuidString(),
+    data,
+  });
+
+export const EntryReceivedEventStruct = envelope('entry.received', object({
+  entry_id: uuidString(),
+  enrollment_id: uuidString(),
+  status: enums(['PENDING', 'REJECTED']),
+}));
+
+export const EntryCompletedEventStruct = envelope('entry.completed', object({
+  entry_id: uuidString(),
+  enrollment_id: uuidString(),
+  status: enums(['APPROVED', 'REJECTED']),
+  rejection_reasons: array(RejectionReasonStruct),
+}));
+
+export const EntryEvaluatedEventStruct = envelope('entry.evaluated', object({
+  entry_id: uuidString(),
+  enrollment_id: uuidString(),
+  mechanics: array(MechanicResultStruct),
+}));
+
+export const PingEventStruct = envelope('ping', object({
+  message: string(),
+}));
