@@ -1,0 +1,216 @@
+// POST /v1/entries/{id}/instant-prize/revoke and /reassign through the real server: the stock
+// arithmetic across award, revoke, revoke again and reassign (same entry and target entry), wins
+// beyond the pool, history, every error and the cross-campaign / cross-mode 404s.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { findLatestAwardForEntry, listAwardHistory, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
+import { makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
+import { settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
+
+describe('instant-prize revoke and reassign', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  const revoke = (key: string, id: string, body?: unknown) => s.request('POST', `/v1/entries/${id}/instant-prize/revoke`, { key, body });
+  const reassign = (key: string, id: string, body: unknown) => s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key, body });
+  const deliveries = (id: string) => (s.ctx.db.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ?').get(id) as { n: number }).n;
+
+  /** A declared campaign with prizes P (stock 2) and Q (stock 1) and entries A (won P), B, C (no win), all evaluated. */
+  async function world(): Promise<{ w: World; p: string; q: string; a: string; b: string; c: string }> {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'live', 2, 'P').id;
+    const q = makePrize(s.ctx, w.campaign.id, 'live', 1, 'Q').id;
+    const a = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    const b = await submitEntry(s, w.liveKey);
+    const c = await submitEntry(s, w.liveKey, { instantWin: { won: false } });
+    await settle(s);
+    return { w, p, q, a, b, c };
+  }
+
+  test('stock across award, revoke, revoke again, reassign on the same entry and to a target entry', async () => {
+    const { w, p, q, a, b } = await world();
+    assert.deepEqual(stockOf(s, p), { current_stock: 1, awarded_beyond_pool: 0 });
+    const before = deliveries(a) + deliveries(b);
+
+    const r1 = await revoke(w.liveKey, a, { reason: 'participant disqualified' });
+    assert.equal(r1.status, 200, r1.text);
+    assert.deepEqual(r1.body, { entry_id: a, won: true, prize_definition_id: p, status: 'revoked' });
+    assert.equal(stockOf(s, p).current_stock, 2, 'the unit returns');
+
+    const r2 = await revoke(w.liveKey, a, { reason: 'again' });
+    assert.equal(r2.status, 200);
+    assert.deepEqual(r2.body, r1.body);
+    assert.equal(stockOf(s, p).current_stock, 2, 'revoking again returns nothing more');
+
+    // Reassign on the same entry (latest award revoked): a new award of Q, unit of Q taken.
+    const r3 = await reassign(w.liveKey, a, { prize_definition_id: q });
+    assert.equal(r3.status, 200, r3.text);
+    assert.deepEqual(r3.body, { entry_id: a, won: true, prize_definition_id: q, status: 'awarded' });
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 0]);
+
+    // Reassign A's Q win to entry B as a P win: Q returns, P is taken.
+    const r4 = await reassign(w.liveKey, a, { target_entry_id: b, prize_definition_id: p });
+    assert.equal(r4.status, 200, r4.text);
+    assert.deepEqual(r4.body, { entry_id: b, won: true, prize_definition_id: p, status: 'awarded' });
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [1, 1]);
+    assert.equal((await viewEntry(s, w.liveKey, a)).award.status, 'revoked');
+    assert.equal((await viewEntry(s, w.liveKey, b)).award.status, 'awarded');
+
+    // Reassign on the same entry while awarded: the old prize's unit returns, the new one is taken.
+    const r5 = await reassign(w.liveKey, b, { prize_definition_id: q });
+    assert.equal(r5.status, 200, r5.text);
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 0]);
+    assert.deepEqual(listAwardsOfEntry(s.ctx.db, b).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'awarded']]);
+
+    // History: every transition with time, actor (the API key) and reason.
+    const history = listAwardsOfEntry(s.ctx.db, a).map((x) => listAwardHistory(s.ctx.db, x.id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]));
+    const actor = `api_key:${w.liveKeyId}`;
+    assert.deepEqual(history, [
+      [[null, 'pending', actor, 'declared at intake'], ['pending', 'awarded', 'system', 'entry approved'], ['awarded', 'revoked', actor, 'participant disqualified']],
+      [[null, 'awarded', actor, `reassigned from award ${listAwardsOfEntry(s.ctx.db, a)[0].id} of entry ${a}`], ['awarded', 'revoked', actor, `reassigned to entry ${b}`]],
+    ]);
+    assert.ok(listAwardHistory(s.ctx.db, listAwardsOfEntry(s.ctx.db, a)[0].id).every((h) => h.at === '2026-11-22T12:00:00.000Z'));
+    assert.equal(deliveries(a) + deliveries(b), before, 'revoke and reassign emit no webhook');
+  });
+
+  test('revoke with no body, an empty body or an empty object works; a bad reason is 422; a non-JSON body is 415', async () => {
+    const { w, a, b } = await world();
+    const noBody = await s.request('POST', `/v1/entries/${a}/instant-prize/revoke`, { key: w.liveKey });
+    assert.equal(noBody.status, 200, noBody.text);
+    const history = listAwardHistory(s.ctx.db, findLatestAwardForEntry(s.ctx.db, a)!.id);
+    assert.equal(history.at(-1)!.reason, null);
+    const bad = await revoke(w.liveKey, a, { reason: 42 });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.code, 'validation_failed');
+    const text = await s.request('POST', `/v1/entries/${a}/instant-prize/revoke`, { key: w.liveKey, raw: 'reason', headers: { 'content-type': 'text/plain' } });
+    assert.equal(text.status, 415);
+    void b;
+  });
+
+  test('reassign errors: 422 validation_failed, 422 unknown_prize, 404 target, 422 target_not_processed, 409 award_exists', async () => {
+    const { w, p, a, b, c } = await world();
+    const other = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const otherPrize = makePrize(s.ctx, other.campaign.id, 'live').id;
+    const testPrize = makePrize(s.ctx, w.campaign.id, 'test').id;
+    const otherEntry = await submitEntry(s, other.liveKey);
+    const testEntry = await submitEntry(s, w.testKey);
+    const pending = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const rejected = await submitEntry(s, w.testKey, { rejectInTest: true });
+    const withWin = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    await settle(s);
+    const pendingNow = await submitEntry(s, w.liveKey);
+    const stock = stockOf(s, p);
+    const cases: Array<[unknown, number, string]> = [
+      [{}, 422, 'validation_failed'],
+      [{ prize_definition_id: 7 }, 422, 'validation_failed'],
+      [{ prize_definition_id: p, target_entry_id: 7 }, 422, 'validation_failed'],
+      [{ prize_definition_id: otherPrize }, 422, 'unknown_prize'],
+      [{ prize_definition_id: testPrize }, 422, 'unknown_prize'],
+      [{ prize_definition_id: 'garbage' }, 422, 'unknown_prize'],
+      [{ prize_definition_id: p, target_entry_id: otherEntry }, 404, 'not_found'],
+      [{ prize_definition_id: p, target_entry_id: testEntry }, 404, 'not_found'],
+      [{ prize_definition_id: p, target_entry_id: 'nope' }, 404, 'not_found'],
+      [{ prize_definition_id: p, target_entry_id: pendingNow }, 422, 'target_not_processed'],
+      [{ prize_definition_id: p, target_entry_id: withWin }, 409, 'award_exists'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await reassign(w.liveKey, a, body);
+      assert.equal(res.status, status, `${JSON.stringify(body)}: ${res.text}`);
+      assert.equal(res.body.code, code, JSON.stringify(body));
+    }
+    // A REJECTED target has not finished processing as APPROVED (test mode: its own key and prize).
+    const testWin = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: testPrize } });
+    await settle(s);
+    assert.equal((await viewEntry(s, w.testKey, rejected)).status, 'REJECTED');
+    const r = await reassign(w.testKey, testWin, { prize_definition_id: testPrize, target_entry_id: rejected });
+    assert.equal(r.status, 422);
+    assert.equal(r.body.code, 'target_not_processed');
+    // Nothing moved and A still holds its win.
+    assert.deepEqual(stockOf(s, p), stock);
+    assert.equal(findLatestAwardForEntry(s.ctx.db, a)!.status, 'awarded');
+    // Targets that are fine: an approved entry with a declared loss (c) and one with no declaration (pending, now approved).
+    assert.equal((await reassign(w.liveKey, a, { prize_definition_id: p, target_entry_id: c })).status, 200);
+    assert.equal((await reassign(w.liveKey, c, { prize_definition_id: p, target_entry_id: pending })).status, 200);
+    // b is approved without an award: it cannot be a source.
+    assert.equal((await reassign(w.liveKey, b, { prize_definition_id: p })).status, 404);
+  });
+
+  test('revoke and reassign: 404 for no award, unknown ids, another campaign and the other mode', async () => {
+    const { w, p, a, b } = await world();
+    const other = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    for (const [key, id] of [[w.liveKey, b], [w.liveKey, '8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f'], [w.liveKey, 'x'], [other.liveKey, a], [w.testKey, a]]) {
+      for (const res of [await revoke(key, id, {}), await reassign(key, id, { prize_definition_id: p })]) {
+        assert.equal(res.status, 404, `${id}: ${res.text}`);
+        assert.equal(res.body.code, 'not_found');
+      }
+    }
+    assert.equal(findLatestAwardForEntry(s.ctx.db, a)!.status, 'awarded');
+    assert.equal((await revoke(w.liveKey, a, {})).status, 200, 'the owner can still revoke');
+  });
+
+  test('422 instant_prize_not_declared in campaigns without the declared mechanic (none, WINDOW)', async () => {
+    for (const mode of ['none', 'WINDOW']) {
+      const w = makeCampaign(s.ctx, { instantPrize: mode });
+      const p = makePrize(s.ctx, w.campaign.id, 'live').id;
+      const id = await submitEntry(s, w.liveKey);
+      await settle(s);
+      for (const res of [await revoke(w.liveKey, id, {}), await reassign(w.liveKey, id, { prize_definition_id: p })]) {
+        assert.equal(res.status, 422);
+        assert.equal(res.body.code, 'instant_prize_not_declared');
+      }
+    }
+  });
+
+  test('a pending award (entry not evaluated yet) is 422 award_not_final; a voided one is 422 award_not_revocable', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'test', 1).id;
+    const pending = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: p } });
+    for (const res of [await revoke(w.testKey, pending, {}), await reassign(w.testKey, pending, { prize_definition_id: p })]) {
+      assert.equal(res.status, 422);
+      assert.equal(res.body.code, 'award_not_final');
+    }
+    const voided = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: p }, rejectInTest: true });
+    await settle(s);
+    for (const res of [await revoke(w.testKey, voided, {}), await reassign(w.testKey, voided, { prize_definition_id: p })]) {
+      assert.equal(res.status, 422);
+      assert.equal(res.body.code, 'award_not_revocable');
+    }
+    assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 0 });
+  });
+
+  test('beyond the pool: revoking an uncovered win returns no unit; revoking a covered one passes its unit to the uncovered win', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'live', 1).id;
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } }));
+    await settle(s);
+    assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 2 });
+    const covered = ids.find((id) => findLatestAwardForEntry(s.ctx.db, id)!.beyond_pool === 0)!;
+    const uncovered = ids.filter((id) => id !== covered);
+    await revoke(w.liveKey, uncovered[1], {});
+    assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 1 });
+    await revoke(w.liveKey, covered, {});
+    assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 0 });
+    assert.equal(findLatestAwardForEntry(s.ctx.db, uncovered[0])!.beyond_pool, 0, 'the remaining win now holds the unit');
+    await revoke(w.liveKey, uncovered[0], {});
+    assert.deepEqual(stockOf(s, p), { current_stock: 1, awarded_beyond_pool: 0 });
+  });
+
+  test('concurrent reassigns of different wins to one target: one 200, the rest 409 award_exists', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'live', 10).id;
+    const sources = [];
+    for (let i = 0; i < 5; i++) sources.push(await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } }));
+    const target = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const results = await Promise.all(sources.map((id) => reassign(w.liveKey, id, { prize_definition_id: p, target_entry_id: target })));
+    assert.equal(results.filter((r) => r.status === 200).length, 1);
+    assert.equal(results.filter((r) => r.status === 409 && r.body.code === 'award_exists').length, 4);
+    // 5 won, one moved to the target: still 5 awarded units.
+    assert.deepEqual(stockOf(s, p), { current_stock: 5, awarded_beyond_pool: 0 });
+  });
+});
