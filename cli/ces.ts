@@ -5,6 +5,7 @@ import { registerCampaignCommands } from './commands/campaign.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerEntryCommands } from './commands/entries.ts';
 import { registerKeyCommands } from './commands/key.ts';
+import { registerOpenApiCommand } from './commands/openapi.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { registerWebhookCommands } from './commands/webhook.ts';
 import { registerPrizeCommands } from './commands/prize.ts';
@@ -25,5 +26,6 @@ registerWebhookCommands(program);
 registerPrizeCommands(program);
 registerWindowCommands(program);
 registerAwardCommands(program);
+registerOpenApiCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,188 @@
+// The OpenAPI document: valid OpenAPI 3.1 by a real validator, covers exactly the routes the server
+// registers, is the same over HTTP and from `ces openapi`, and tells the truth: real responses
+// match the documented schemas and every problem code a request provokes is listed for its
+// endpoint and status.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { assert as assertStruct, type Struct } from 'superstruct';
+import { createHttpApp } from '../src/http/app.ts';
+import { buildOpenApiDocument, documentedOperations, errorCodesOf } from '../src/openapi/document.ts';
+import {
+  AwardStruct, EntryAcceptedStruct, EntryStruct, HealthStruct, LuckyNumbersAssignedStruct, PrizeStruct, ProblemStruct, WebhookConfigCreatedStruct, WebhookConfigStruct,
+} from '../src/openapi/schemas.ts';
+import { drainAll, entryBody, makeCampaign, makePrize, runCli, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyStruct = Struct<any, any>;
+
+/** h3 route pattern -> OpenAPI path template. */
+const toTemplate = (route: string): string => route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+describe('OpenAPI document', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(buildOpenApiDocument());
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+    assert.equal(validator.version, '3.1');
+  });
+
+  test('documents exactly the routes the server registers, with every method', () => {
+    const app = createHttpApp(s.server.service) as unknown as { '~routes': Array<{ method: string; route: string }> };
+    const served = app['~routes'].map((r) => `${r.method} ${toTemplate(r.route)}`).sort();
+    const documented = documentedOperations().map((o) => `${o.method} ${o.path}`).sort();
+    assert.ok(served.length >= 11, `expected the full route table, got ${served.join(', ')}`);
+    assert.deepEqual(documented, served);
+    const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
+    for (const op of documentedOperations()) assert.ok(paths[op.path]?.[op.method.toLowerCase()], `${op.method} ${op.path} missing from paths`);
+  });
+
+  test('GET /openapi.json and `ces openapi` serve the same document, without authentication', async () => {
+    const res = await s.request('GET', '/openapi.json');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    assert.deepEqual(res.body, buildOpenApiDocument());
+    const cli = await runCli(['openapi']);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual(JSON.parse(cli.stdout), res.body);
+  });
+
+  test('security, headers and webhook events are described', () => {
+    const doc = buildOpenApiDocument() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearer.description });
+    const create = doc.paths['/v1/entries'].post;
+    assert.deepEqual(create.security, [{ bearer: [] }]);
+    assert.ok(create.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'));
+    assert.equal(doc.components.parameters.IdempotencyKey.schema.maxLength, 128);
+    assert.deepEqual(doc.paths['/healthz'].get.security, [], 'operations endpoints take no API key');
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), ['entry.completed', 'entry.evaluated', 'entry.received', 'ping']);
+    for (const event of Object.values(doc.webhooks) as any[]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+      assert.deepEqual(event.post.parameters.map((p: { name: string }) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    }
+    assert.deepEqual(doc.components.schemas.EntryReceivedEvent.required, ['id', 'event_type', 'created_at', 'livemode', 'campaign_id', 'data']);
+    // Every error response is problem+json with the endpoint's codes.
+    const problem422 = create.responses['422'].content['application/problem+json'].schema;
+    assert.deepEqual(problem422.allOf[0], { $ref: '#/components/schemas/Problem' });
+    assert.ok(problem422.allOf[1].properties.code.enum.includes('idempotency_key_missing'));
+  });
+
+  test('request bodies are the validating structs: required fields, enums and limits appear as enforced', () => {
+    const schemas = (buildOpenApiDocument() as any).components.schemas; // eslint-disable-line @typescript-eslint/no-explicit-any
+    assert.deepEqual(schemas.EntrySubmission.required, ['enrollment', 'consent', 'evidence']);
+    assert.deepEqual(schemas.EntrySubmission.properties.enrollment.required, ['document_number']);
+    assert.deepEqual(schemas.EntrySubmission.properties.consent.properties.consents.type, ['array', 'null']);
+    assert.deepEqual(schemas.EntrySubmission.properties.consent.properties.consents.items.properties.consent_type.enum,
+      ['regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other']);
+    assert.equal(schemas.EntrySubmission.properties.enrollment.properties.birthdate.format, 'date');
+    assert.deepEqual(schemas.LuckyNumbersSubmission.properties.numbers.items.properties.order_number.pattern, '^[0-9]{5}$');
+    assert.equal(schemas.RevokeRequest.properties.reason.maxLength, 1000);
+    assert.deepEqual(schemas.ReassignRequest.required, ['prize_definition_id']);
+    assert.equal(schemas.WebhookPatch.properties.endpoint_url.maxLength, 2048);
+    assert.equal(schemas.WebhookPatch.required, undefined, 'both PATCH fields are optional');
+  });
+});
+
+describe('the document tells the truth about real traffic', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  /** Asserts a response against its documented success schema or, for errors, Problem + the listed codes. */
+  function check(res: TestResponse, method: string, path: string, status: number, struct?: AnyStruct): void {
+    assert.equal(res.status, status, `${method} ${path}: ${res.text}`);
+    if (status >= 400) {
+      assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      assertStruct(res.body, ProblemStruct);
+      const codes = errorCodesOf(method, path)[status];
+      assert.ok(codes?.includes(res.body.code), `${method} ${path} answered ${status} ${res.body.code}, documented: ${JSON.stringify(codes)}`);
+    } else if (struct) {
+      assertStruct(res.body, struct);
+    }
+    assert.ok(res.headers.get('x-request-id'), 'every response carries X-Request-Id');
+  }
+
+  test('entries, prizes, awards, lucky numbers and webhook configuration responses match their schemas', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'manual', luckyQuantity: 1 });
+    const prize = makePrize(s.ctx, w.campaign.id, 'live', 5, 'Gift card');
+    const other = makePrize(s.ctx, w.campaign.id, 'live', 5, 'Voucher');
+    const E = '/v1/entries/{entry_id}';
+
+    const created = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'oa-1', body: entryBody({ instant_win: { won: true, prize_definition_id: prize.id } }, 1) });
+    check(created, 'POST', '/v1/entries', 202, EntryAcceptedStruct);
+    const id = created.body.entry_id as string;
+    check(await s.request('GET', `/v1/entries/${id}`, { key: w.liveKey }), 'GET', E, 200, EntryStruct);
+    await drainAll(s);
+    check(await s.request('GET', `/v1/entries/${id}`, { key: w.liveKey }), 'GET', E, 200, EntryStruct);
+
+    const prizes = await s.request('GET', '/v1/prizes', { key: w.liveKey });
+    check(prizes, 'GET', '/v1/prizes', 200);
+    assert.equal(prizes.body.length, 2);
+    for (const p of prizes.body) assertStruct(p, PrizeStruct);
+
+    check(await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key: w.liveKey, body: { numbers: [{ series: '0', order_number: '00042' }] } }),
+      'POST', `${E}/lucky-numbers`, 201, LuckyNumbersAssignedStruct);
+    check(await s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key: w.liveKey, body: { prize_definition_id: other.id } }),
+      'POST', `${E}/instant-prize/reassign`, 200, AwardStruct);
+    check(await s.request('POST', `/v1/entries/${id}/instant-prize/revoke`, { key: w.liveKey, body: { reason: 'fraud' } }),
+      'POST', `${E}/instant-prize/revoke`, 200, AwardStruct);
+
+    check(await s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://example.com/hooks' } }), 'PATCH', '/v1/webhook', 201, WebhookConfigCreatedStruct);
+    check(await s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { is_active: false } }), 'PATCH', '/v1/webhook', 200, WebhookConfigStruct);
+    check(await s.request('GET', '/v1/webhook', { key: w.liveKey }), 'GET', '/v1/webhook', 200, WebhookConfigStruct);
+    check(await s.request('GET', '/healthz'), 'GET', '/healthz', 200, HealthStruct);
+  });
+
+  test('every problem a request provokes is documented for its endpoint and status', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'manual', require: 'email' });
+    const closed = makeCampaign(s.ctx, { startsAt: '2030-01-01T00:00:00Z' });
+    const plain = makeCampaign(s.ctx);
+    const prize = makePrize(s.ctx, w.campaign.id, 'live', 5);
+    const k = w.liveKey;
+    const pending = (await s.request('POST', '/v1/entries', { key: k, idempotencyKey: 'p-1', body: entryBody({ enrollment: { email: 'a@example.com' } }, 2) })).body.entry_id as string;
+    const pendingWin = (await s.request('POST', '/v1/entries', { key: k, idempotencyKey: 'p-2', body: entryBody({ enrollment: { email: 'w@example.com' }, instant_win: { won: true, prize_definition_id: prize.id } }, 7) })).body.entry_id as string;
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const E = '/v1/entries/{entry_id}';
+    const cases: Array<[string, string, string, number, Parameters<TestServer['request']>[2]]> = [
+      ['POST', '/v1/entries', '/v1/entries', 401, { key: 'service_live_nope', idempotencyKey: 'x', body: entryBody() }],
+      ['POST', '/v1/entries', '/v1/entries', 401, { key: null, idempotencyKey: 'x', body: entryBody() }],
+      ['POST', '/v1/entries', '/v1/entries', 403, { key: closed.liveKey, idempotencyKey: 'x', body: entryBody() }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, body: entryBody() }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'x'.repeat(129), body: entryBody() }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-1', body: { enrollment: {} } }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-2', body: entryBody({ enrollment: { document_number: '11111111111', email: 'b@example.com' } }) }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-3', body: entryBody({}, 3) }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-4', body: entryBody({ enrollment: { email: 'a@example.com' } }, 4) }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: plain.liveKey, idempotencyKey: 'v-5', body: entryBody({ instant_win: { won: false } }, 5) }],
+      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-6', body: entryBody({ enrollment: { email: 'c@example.com' }, instant_win: { won: true, prize_definition_id: missing } }, 6) }],
+      ['POST', '/v1/entries', '/v1/entries', 400, { key: k, idempotencyKey: 'v-7', raw: '{nope' }],
+      ['POST', '/v1/entries', '/v1/entries', 415, { key: k, idempotencyKey: 'v-8', raw: '{}', headers: { 'content-type': 'text/plain' } }],
+      ['POST', '/v1/entries', '/v1/entries', 413, { key: k, idempotencyKey: 'v-9', raw: JSON.stringify({ pad: 'x'.repeat(70_000) }) }],
+      ['GET', `/v1/entries/${missing}`, E, 404, { key: k }],
+      ['GET', `/v1/entries/${pending}`, E, 401, { key: 'service_test_nope' }],
+      ['POST', `/v1/entries/${missing}/lucky-numbers`, `${E}/lucky-numbers`, 404, { key: k, body: { numbers: [] } }],
+      ['POST', `/v1/entries/${pending}/lucky-numbers`, `${E}/lucky-numbers`, 409, { key: k, body: { numbers: [] } }],
+      ['POST', `/v1/entries/${pending}/lucky-numbers`, `${E}/lucky-numbers`, 415, { key: k, raw: '{}', headers: { 'content-type': 'text/plain' } }],
+      ['POST', `/v1/entries/${missing}/instant-prize/revoke`, `${E}/instant-prize/revoke`, 404, { key: k }],
+      ['POST', `/v1/entries/${pendingWin}/instant-prize/revoke`, `${E}/instant-prize/revoke`, 422, { key: k }],
+      ['POST', `/v1/entries/${pendingWin}/instant-prize/revoke`, `${E}/instant-prize/revoke`, 422, { key: k, body: { reason: 7 } }],
+      ['POST', `/v1/entries/${pending}/instant-prize/reassign`, `${E}/instant-prize/reassign`, 422, { key: k, body: {} }],
+      ['POST', `/v1/entries/${missing}/instant-prize/reassign`, `${E}/instant-prize/reassign`, 404, { key: k, body: { prize_definition_id: prize.id } }],
+      ['GET', '/v1/webhook', '/v1/webhook', 404, { key: k }],
+      ['PATCH', '/v1/webhook', '/v1/webhook', 422, { key: k, body: { endpoint_url: 'http://example.com/' } }],
+      ['PATCH', '/v1/webhook', '/v1/webhook', 422, { key: k, body: { is_active: true } }],
+      ['PATCH', '/v1/webhook', '/v1/webhook', 422, { key: k, body: { endpoint_url: 42 } }],
+      ['GET', '/v1/prizes', '/v1/prizes', 401, { key: 'Bearer' }],
+    ];
+    for (const [method, url, template, status, options] of cases) {
+      check(await s.request(method, url, options), method, template, status);
+    }
+  });
+});
