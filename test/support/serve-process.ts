@@ -1,0 +1,74 @@
+// `ces serve` as a real child process (the production entry point through tsx), for the tests that
+// must kill, signal or share the database with a running server: crash safety, graceful shutdown,
+// concurrent operators, secrets in logs. Every wait is bounded.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './harness.ts';
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code and signal once the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface SpawnServeOptions {
+  dbPath: string;
+  tickMs?: number;
+  env?: Record<string, string>;
+  /** How long to wait for the "listening on" line. */
+  startTimeoutMs?: number;
+}
+
+export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
+  const args = ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', '--port', '0', '--db', options.dbPath, '--tick-ms', String(options.tickMs ?? 20), '--log-format', 'json'];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`ces serve did not start within ${options.startTimeoutMs ?? 20_000} ms:\n${out}`));
+    }, options.startTimeoutMs ?? 20_000);
+    const onData = (): void => {
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve({ url: match[1], child, output: () => out, exited });
+    };
+    child.stdout!.on('data', onData);
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`ces serve exited early (code ${code}, signal ${signal}):\n${out}`));
+    });
+  });
+}
+
+/** Stops a child for good (used in `after` hooks): SIGKILL unless it has already exited. */
+export async function killServe(p: ServeProcess | undefined): Promise<void> {
+  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill('SIGKILL');
+  await p.exited;
+}
+
+/**
+ * A context on a database file with the real clock and randomness, for setting up the world of a
+ * child server (same domain functions the CLI uses) and reading it back afterwards.
+ */
+export async function openFileCtx(dbPath: string): Promise<import('../../src/context.ts').Ctx> {
+  const { openDatabase } = await import('../../src/db/open.ts');
+  const { systemClock } = await import('../../src/clock.ts');
+  const { cryptoRandom } = await import('../../src/random.ts');
+  const { loadConfig } = await import('../../src/config.ts');
+  const { createSilentLogger } = await import('../../src/log.ts');
+  return { db: openDatabase(dbPath), clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath }, {}, false), log: createSilentLogger() };
+}
