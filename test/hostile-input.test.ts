@@ -167,7 +167,7 @@ describe('hostile input at every endpoint', () => {
     if (contentType !== undefined) headers['content-type'] = contentType;
     if (idem !== undefined) headers['idempotency-key'] = idem;
     const method = methodOverride ?? ep.method;
-    const res = await fetch(s.url + ep.path(id), { method, headers, body: method === "GET" || method === "HEAD" ? undefined : (body as unknown as BodyInit) });
+    const res = await fetch(s.url + ep.path(id), { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : (body as unknown as BodyInit) });
     const text = await res.text();
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
   }
