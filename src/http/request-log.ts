@@ -37,7 +37,7 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics) {
       const line = {
         method: event.req.method,
         route,
-        path: event.url.pathname,
+        path: redactPath(event.url.pathname),
         status: response.status,
         latency_ms: Math.round(latencyMs * 10) / 10,
         campaign_id: caller?.campaignId ?? null,
@@ -49,6 +49,12 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics) {
       else ctx.log.info(`${line.method} ${line.path} ${line.status} ${line.latency_ms}ms${line.campaign_id ? ` campaign=${line.campaign_id} ${line.mode}` : ''} req=${line.request_id}`);
     },
   };
+}
+
+/** A client that pastes a key or a webhook secret into a URL must not get it written to the log. */
+const SECRET_SEGMENT = /(service_(?:live|test)_|whsec_)[^/]*/gi;
+export function redactPath(pathname: string): string {
+  return pathname.replace(SECRET_SEGMENT, '$1[redacted]');
 }
 
 /** The route pattern ("/v1/entries/:entry_id"), never the raw path. */
