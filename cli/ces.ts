@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `ces` program: one commander program, one file per noun under commands/.
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { AppError } from '../src/errors.ts';
+import { fail } from './output.ts';
 import { registerCampaignCommands } from './commands/campaign.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerEntryCommands } from './commands/entries.ts';
@@ -15,7 +17,11 @@ import { registerAwardCommands } from './commands/award.ts';
 const program = new Command('ces')
   .description('Campaign Entry Service: intake of promotional-campaign entries over HTTP')
   .version('0.1.0')
-  .showHelpAfterError();
+  // CONTRACT: a failure is one line on stderr (and {"error"} on stdout with --json); commander's own
+  // usage errors (unknown option, missing --name...) go through the catch at the end instead of
+  // printing the help text.
+  .configureOutput({ outputError: () => {} })
+  .exitOverride();
 
 registerServeCommand(program);
 registerCampaignCommands(program);
@@ -28,4 +34,14 @@ registerWindowCommands(program);
 registerAwardCommands(program);
 registerOpenApiCommand(program);
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+    process.exitCode = error.exitCode;
+  } else {
+    const message = `${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see --help)`;
+    fail({ json: process.argv.includes('--json') }, new AppError(400, 'invalid_usage', message));
+  }
+}
