@@ -1,0 +1,260 @@
+// Webhook configuration (SPEC: GET/PATCH /v1/webhook) and delivery (CONTRACT: signing, delivery):
+// every delivery reaches a real HTTPS receiver that verifies it with the `standardwebhooks`
+// package; failures are retried on CES_WEBHOOK_RETRY_SCHEDULE with the same event id, then
+// `failed` and redeliverable from the CLI; paused configurations deliver nothing.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { ManualClock } from '../src/clock.ts';
+import { makeAccessKey } from '../src/entries/fiscal-key.ts';
+import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
+import { configureWebhook, drainAll, entryBody, makeCampaign, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
+import { startReceiver, type Receiver, type ReceiverOptions } from './support/receiver.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+interface Setup {
+  t: TestServer;
+  w: World;
+  receiver: Receiver;
+  secret: string;
+}
+
+async function setup(options: { env?: Record<string, string>; receiver?: ReceiverOptions; clock?: ManualClock } = {}): Promise<Setup> {
+  const t = await startTestServer({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '5,60', ...options.env }, clock: options.clock });
+  const receiver = await startReceiver(options.receiver);
+  cleanups.push(() => t.close(), () => receiver.close());
+  const w = makeCampaign(t.ctx);
+  const secret = await configureWebhook(t, w.liveKey, receiver.url);
+  receiver.setSecret(secret);
+  return { t, w, receiver, secret };
+}
+
+let idem = 0;
+const submit = async (s: Setup, i = 0, key = s.w.liveKey): Promise<string> => (await submitEntry(s.t, key, entryBody({}, i), `w-${++idem}`)).entry_id;
+
+describe('GET and PATCH /v1/webhook', () => {
+  test('404 before, 201 with the secret once, then 200 without it; shared by live and test keys', async () => {
+    const t = await startTestServer();
+    cleanups.push(() => t.close());
+    const w = makeCampaign(t.ctx);
+    const none = await t.request('GET', '/v1/webhook', { key: w.liveKey });
+    assert.equal(none.status, 404);
+    assert.equal(none.body.code, 'not_found');
+
+    const created = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://hooks.example.com/ces' } });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(Object.keys(created.body).sort(), ['endpoint_url', 'hmac_secret', 'is_active', 'updated_at']);
+    assert.equal(created.body.is_active, true);
+    assert.match(created.body.hmac_secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.equal(Buffer.from(created.body.hmac_secret.slice(6), 'base64').length, 32);
+
+    const read = await t.request('GET', '/v1/webhook', { key: w.testKey });
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body, { endpoint_url: 'https://hooks.example.com/ces', is_active: true, updated_at: created.body.updated_at });
+
+    t.clock.advance(1000);
+    const paused = await t.request('PATCH', '/v1/webhook', { key: w.testKey, body: { is_active: false } });
+    assert.equal(paused.status, 200);
+    assert.equal(paused.body.hmac_secret, undefined);
+    assert.equal(paused.body.endpoint_url, 'https://hooks.example.com/ces');
+    assert.equal(paused.body.is_active, false);
+    assert.notEqual(paused.body.updated_at, created.body.updated_at);
+
+    const moved = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://other.example.com/h' } });
+    assert.deepEqual([moved.status, moved.body.endpoint_url, moved.body.is_active], [200, 'https://other.example.com/h', false]);
+    const empty = await t.request('PATCH', '/v1/webhook', { key: w.liveKey });
+    assert.deepEqual([empty.status, empty.body.updated_at], [200, moved.body.updated_at]);
+  });
+
+  test('is_active false on creation; 422 for non-HTTPS, a missing URL on create, and wrong types', async () => {
+    const t = await startTestServer();
+    cleanups.push(() => t.close());
+    const w = makeCampaign(t.ctx);
+    const cases: Array<[unknown, number, string]> = [
+      [{ is_active: true }, 422, 'validation_failed'],
+      [{}, 422, 'validation_failed'],
+      [{ endpoint_url: 'http://hooks.example.com/x' }, 422, 'webhook_url_not_https'],
+      [{ endpoint_url: 'ftp://hooks.example.com/x' }, 422, 'webhook_url_not_https'],
+      [{ endpoint_url: 'https://' }, 422, 'webhook_url_not_https'],
+      [{ endpoint_url: 42 }, 422, 'validation_failed'],
+      [{ endpoint_url: 'https://a.example', is_active: 'yes' }, 422, 'validation_failed'],
+      [[1, 2], 422, 'validation_failed'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body });
+      assert.deepEqual([res.status, res.body?.code], [status, code], JSON.stringify(body));
+      assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    }
+    assert.equal((await t.request('GET', '/v1/webhook', { key: w.liveKey })).status, 404, 'nothing was created');
+    assert.equal((await t.request('PATCH', '/v1/webhook', { body: { endpoint_url: 'https://a.example' } })).status, 401);
+
+    const created = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://a.example/h', is_active: false } });
+    assert.deepEqual([created.status, created.body.is_active], [201, false]);
+    const notHttps = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'http://a.example/h' } });
+    assert.equal(notHttps.body.code, 'webhook_url_not_https');
+    assert.equal((await t.request('GET', '/v1/webhook', { key: w.liveKey })).body.endpoint_url, 'https://a.example/h');
+  });
+});
+
+describe('delivery', () => {
+  test('verifies end to end with standardwebhooks on a real-time clock', async () => {
+    // A clock at real time so that Webhook.verify's 5-minute timestamp tolerance holds too; the
+    // access key is issued this month so processing approves it.
+    const clock = new ManualClock(Date.now());
+    const s = await setup({ clock });
+    const now = new Date(clock.now() - 3 * 3_600_000);
+    const yymm = `${String(now.getUTCFullYear()).slice(2)}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+    const res = await submitEntry(s.t, s.w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm }) } }, 0), 'rt-1');
+    await drainAll(s.t);
+    const events = s.receiver.requests.filter((r) => r.json.data.entry_id === res.entry_id);
+    assert.deepEqual(events.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+    for (const r of events) assert.deepEqual([r.verified, r.verifyError], [true, null]);
+  });
+
+  test('500s are retried on the schedule with the same event id, then delivered', async () => {
+    let calls = 0;
+    const s = await setup({ receiver: { respond: (r) => (r.json.event_type === 'entry.received' && ++calls <= 2 ? 500 : 200) } });
+    await submit(s);
+    const first = await s.t.tick();
+    assert.equal(first.deliveriesRetrying, 1);
+    const again = await s.t.tick();
+    assert.equal(again.deliveriesAttempted, 0, 'not due before the first retry interval (5 s)');
+    s.t.clock.advance(5_000);
+    assert.equal((await s.t.tick()).deliveriesRetrying, 1);
+    s.t.clock.advance(59_000);
+    assert.equal((await s.t.tick()).deliveriesAttempted, 0, 'second interval is 60 s');
+    s.t.clock.advance(1_000);
+    await drainAll(s.t);
+    const received = s.receiver.requests.filter((r) => r.json.event_type === 'entry.received');
+    assert.deepEqual(received.map((r) => r.status), [500, 500, 200]);
+    assert.equal(new Set(received.map((r) => r.headers['webhook-id'])).size, 1);
+    assert.equal(new Set(received.map((r) => r.body)).size, 1, 'the same payload every time');
+    assert.ok(received.every((r) => r.signatureMatches));
+    // The entry's later events waited for entry.received's first attempt, then went on.
+    assert.deepEqual(s.receiver.requests.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated', 'entry.received', 'entry.received']);
+  });
+
+  test('a timeout is retried with the same event id', async () => {
+    let calls = 0;
+    const s = await setup({ env: { CES_WEBHOOK_TIMEOUT_MS: '200' }, receiver: { respond: () => (++calls === 1 ? { status: 200, delayMs: 3_000 } : 200) } });
+    const entryId = await submit(s);
+    const first = await s.t.tick();
+    assert.equal(first.deliveriesRetrying, 1);
+    await drainAll(s.t);
+    const received = s.receiver.requests.filter((r) => r.json.data.entry_id === entryId && r.json.event_type === 'entry.received');
+    assert.equal(received.length, 2);
+    assert.equal(received[0].headers['webhook-id'], received[1].headers['webhook-id']);
+    const row = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).find((d) => d.event_type === 'entry.received')!;
+    assert.deepEqual([row.status, row.attempts, row.last_status_code, row.last_error], ['delivered', 2, 200, null]);
+    const attempts = s.t.ctx.db.prepare('SELECT status_code, error, latency_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY id').all(row.id) as Array<{ status_code: number | null; error: string | null; latency_ms: number }>;
+    assert.equal(attempts[0].status_code, null);
+    assert.match(attempts[0].error!, /timed out/);
+    assert.ok(attempts[0].latency_ms >= 150 && attempts[0].latency_ms < 2_500, `latency ${attempts[0].latency_ms}`);
+    assert.equal(attempts[1].status_code, 200);
+  });
+
+  test('failed after the schedule, listed by the CLI with its attempts, then redelivered', async () => {
+    let up = false;
+    const s = await setup({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '1,2' }, receiver: { respond: () => (up ? 204 : 503) } });
+    await submit(s);
+    await drainAll(s.t);
+    const failed = await runCli(['webhook', 'deliveries', '--campaign', s.w.campaign.id, '--status', 'failed', '--json'], { dbPath: s.t.dbPath });
+    assert.equal(failed.code, 0, failed.stderr);
+    assert.deepEqual(failed.json.map((d: { event_type: string }) => d.event_type).sort(), ['entry.completed', 'entry.evaluated', 'entry.received']);
+    for (const d of failed.json) assert.deepEqual([d.attempts, d.last_status_code, d.last_error, d.next_attempt_at], [3, 503, 'HTTP 503', null]);
+    assert.equal(s.receiver.requests.length, 9, '1 attempt + 2 retries for each of 3 events');
+
+    up = true;
+    const received = failed.json.find((d: { event_type: string }) => d.event_type === 'entry.received');
+    const one = await runCli(['webhook', 'redeliver', received.id, '--json'], { dbPath: s.t.dbPath });
+    assert.equal(one.code, 0, one.stderr);
+    assert.deepEqual([one.json.length, one.json[0].id, one.json[0].status], [1, received.id, 'pending']);
+    const rest = await runCli(['webhook', 'redeliver', '--campaign', s.w.campaign.id, '--failed', '--json'], { dbPath: s.t.dbPath });
+    assert.equal(rest.json.length, 2);
+    await drainAll(s.t);
+    const delivered = s.receiver.requests.filter((r) => r.status === 204);
+    assert.equal(delivered.length, 3);
+    assert.ok(delivered.every((r) => r.signatureMatches));
+    assert.equal(delivered.find((r) => r.json.event_type === 'entry.received')!.headers['webhook-id'], received.id);
+    const unknown = await runCli(['webhook', 'redeliver', 'evt_nope', '--json'], { dbPath: s.t.dbPath });
+    assert.deepEqual([unknown.code, unknown.json.error.code], [1, 'not_found']);
+  });
+
+  test('is_active false: events are skipped and never sent, not even after reactivation', async () => {
+    const s = await setup();
+    await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: false } });
+    await submit(s, 0);
+    await drainAll(s.t);
+    assert.equal(s.receiver.requests.length, 0);
+    await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: true } });
+    await drainAll(s.t);
+    assert.equal(s.receiver.requests.length, 0);
+    const skipped = listDeliveryViews(s.t.ctx, s.w.campaign.id, 'skipped', 10);
+    assert.equal(skipped.length, 3);
+    const redeliver = await runCli(['webhook', 'redeliver', skipped[0].id, '--json'], { dbPath: s.t.dbPath });
+    assert.deepEqual([redeliver.code, redeliver.json.error.code], [1, 'delivery_skipped']);
+  });
+
+  test('paused after the event was queued: the pending delivery is skipped at send time', async () => {
+    const s = await setup();
+    await submit(s, 0);
+    await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: false } });
+    const report = await s.t.tick();
+    assert.equal(report.deliveriesAttempted, 0);
+    assert.ok(report.deliveriesSkipped >= 1);
+    await drainAll(s.t);
+    assert.equal(s.receiver.requests.length, 0);
+  });
+
+  test('rotating the secret changes the signing key of every later attempt', async () => {
+    const s = await setup();
+    await submit(s, 0);
+    await drainAll(s.t);
+    assert.ok(s.receiver.requests.every((r) => r.signatureMatches === true));
+    const rotated = await runCli(['webhook', 'rotate-secret', '--campaign', s.w.campaign.id, '--json'], { dbPath: s.t.dbPath });
+    assert.equal(rotated.code, 0, rotated.stderr);
+    const newSecret: string = rotated.json.hmac_secret;
+    assert.match(newSecret, /^whsec_/);
+    assert.notEqual(newSecret, s.secret);
+    const before = s.receiver.requests.length;
+    await submit(s, 1);
+    await drainAll(s.t);
+    const later = s.receiver.requests.slice(before);
+    assert.equal(later.length, 3);
+    assert.ok(later.every((r) => r.signatureMatches === false), 'no longer signed with the old secret');
+    s.receiver.setSecret(newSecret);
+    await submit(s, 2);
+    await drainAll(s.t);
+    assert.ok(s.receiver.requests.slice(before + 3).every((r) => r.signatureMatches === true));
+    const show = await runCli(['webhook', 'show', '--campaign', s.w.campaign.id, '--json'], { dbPath: s.t.dbPath });
+    assert.deepEqual(Object.keys(show.json).sort(), ['campaign_id', 'created_at', 'endpoint_url', 'is_active', 'updated_at']);
+    assert.ok(!show.stdout.includes('whsec_'));
+  });
+
+  test('without CES_ALLOW_PRIVATE_WEBHOOKS=1 a loopback endpoint is refused and counted as a failed attempt', async () => {
+    const s = await setup({ env: { CES_ALLOW_PRIVATE_WEBHOOKS: '', CES_WEBHOOK_RETRY_SCHEDULE: '1' } });
+    await submit(s, 0);
+    await drainAll(s.t);
+    assert.equal(s.receiver.requests.length, 0);
+    const rows = s.t.ctx.db.prepare(`SELECT d.status, d.last_error, a.error, a.status_code FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id WHERE d.campaign_id = ?`).all(s.w.campaign.id) as Array<{ status: string; last_error: string; error: string; status_code: null }>;
+    assert.ok(rows.length >= 2);
+    for (const r of rows) {
+      assert.equal(r.status, 'failed');
+      assert.match(r.error, /^refused: 127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback, private or link-local address/);
+      assert.equal(r.status_code, null);
+    }
+  });
+
+  test('CLI: show and rotate-secret of a campaign without configuration fail with not_found', async () => {
+    const t = await startTestServer();
+    cleanups.push(() => t.close());
+    const w = makeCampaign(t.ctx);
+    const show = await runCli(['webhook', 'show', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath });
+    assert.deepEqual([show.code, show.json.error.code], [1, 'not_found']);
+    assert.match(show.stderr, /^ces: Webhook configuration not found/);
+    assert.throws(() => listDeliveryViews(t.ctx, w.campaign.id, 'lost', 10), /--status must be one of/);
+  });
+});
