@@ -1,0 +1,22 @@
+// Option parsers shared by the commands of exports, stats and participant requests: bad values are
+// AppErrors with code invalid_option, which the CLI prints as one line and exit 1.
+import { AppError } from '../src/errors.ts';
+
+/** --mode live|test as livemode 1|0; undefined (both modes) when absent. */
+export function parseMode(mode: string | undefined): number | undefined {
+  if (mode === undefined) return undefined;
+  if (mode !== 'live' && mode !== 'test') throw new AppError(422, 'invalid_option', '--mode must be live or test');
+  return mode === 'live' ? 1 : 0;
+}
+
+/** --mode for commands that act on one participant record: required to be one mode, default live. */
+export function parseSingleMode(mode: string | undefined): number {
+  return parseMode(mode ?? 'live')!;
+}
+
+export function parseStatus(status: string | undefined): 'PENDING' | 'APPROVED' | 'REJECTED' | undefined {
+  if (status === undefined) return undefined;
+  const upper = status.toUpperCase();
+  if (upper !== 'PENDING' && upper !== 'APPROVED' && upper !== 'REJECTED') throw new AppError(422, 'invalid_option', '--status must be PENDING, APPROVED or REJECTED');
+  return upper;
+}

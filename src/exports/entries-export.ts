@@ -1,0 +1,81 @@
+// `ces entries export`: every entry of a campaign as CSV or JSON Lines, streamed from a cursor to a
+// writable with backpressure, so memory stays flat whatever the number of rows. The columns are the
+// entry, its enrollment, its consent record, its latest award and its lucky numbers (README, Exports).
+import type { Ctx } from '../context.ts';
+import { csvRecord } from './csv.ts';
+import { countExportRows, iterateExportRows, type ExportFilter, type ExportRow } from './exports.repo.ts';
+
+export type ExportFormat = 'csv' | 'jsonl';
+
+/** The export's columns, in order: the CSV header and the keys of each JSON line. */
+export const EXPORT_COLUMNS = [
+  'entry_id', 'livemode', 'status', 'rejection_reasons', 'evidence_type', 'access_key', 'created_at', 'processed_at', 'evaluated_at',
+  'enrollment_id', 'document_type', 'document_number', 'full_name', 'email', 'phone', 'birthdate',
+  'address_line_1', 'address_line_2', 'neighborhood', 'city', 'state', 'zipcode', 'country', 'anonymized_at',
+  'consent_granted_at', 'consent_term_version', 'award_status', 'award_prize_id', 'lucky_numbers',
+] as const satisfies ReadonlyArray<keyof ExportRow>;
+
+export interface ExportOptions {
+  filter: ExportFilter;
+  format: ExportFormat;
+  out: NodeJS.WritableStream;
+  /** Called with the rows written so far, after each row (the caller throttles). */
+  onProgress?: (done: number) => void;
+}
+
+export function countEntriesToExport(ctx: Ctx, filter: ExportFilter): number {
+  return countExportRows(ctx.db, filter);
+}
+
+/** Writes the header (CSV) and one record per entry; resolves with the number of rows written. */
+export async function writeEntriesExport(ctx: Ctx, options: ExportOptions): Promise<number> {
+  const { out, format } = options;
+  const encode = format === 'csv' ? toCsv : toJsonLine;
+  if (format === 'csv') await write(out, csvRecord([...EXPORT_COLUMNS]));
+  let rows = 0;
+  // for..of closes the cursor (iterator.return) if a write fails and the loop throws.
+  for (const row of iterateExportRows(ctx.db, options.filter)) {
+    const waiting = write(out, encode(row));
+    if (waiting) await waiting;
+    rows++;
+    options.onProgress?.(rows);
+  }
+  return rows;
+}
+
+function toCsv(row: ExportRow): string {
+  return csvRecord(EXPORT_COLUMNS.map((column) => {
+    if (column === 'livemode') return row.livemode === 1 ? 'true' : 'false';
+    if (column === 'rejection_reasons') return (JSON.parse(row.rejection_reasons) as Array<{ code: string }>).map((r) => r.code).join(';');
+    return row[column];
+  }));
+}
+
+function toJsonLine(row: ExportRow): string {
+  const record: Record<string, unknown> = {};
+  for (const column of EXPORT_COLUMNS) record[column] = row[column];
+  record.livemode = row.livemode === 1;
+  record.rejection_reasons = JSON.parse(row.rejection_reasons);
+  record.lucky_numbers = row.lucky_numbers === null ? [] : row.lucky_numbers.split(' ').map((pair) => {
+    const [series, order_number] = pair.split('-');
+    return { series, order_number };
+  });
+  return `${JSON.stringify(record)}\n`;
+}
+
+/** Writes a chunk and, when the stream's buffer is full, waits for it to drain (or fail). */
+function write(out: NodeJS.WritableStream, chunk: string): Promise<void> | void {
+  if (out.write(chunk)) return;
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error): void => {
+      out.off('drain', onDrain);
+      out.off('error', onError);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = (): void => settle();
+    const onError = (error: Error): void => settle(error);
+    out.on('drain', onDrain);
+    out.on('error', onError);
+  });
+}

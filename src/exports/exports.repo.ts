@@ -1,0 +1,77 @@
+// SQL of the entries export: one row per entry with its enrollment, consent, latest award and lucky
+// numbers, read through a cursor. Everything is joined inside the one statement because a
+// better-sqlite3 connection runs no other statement while a cursor is open.
+import type { Db } from '../db/open.ts';
+import { prepare } from '../db/statements.ts';
+
+export interface ExportFilter {
+  campaignId: string;
+  livemode?: number;
+  status?: string;
+}
+
+export interface ExportRow {
+  entry_id: string;
+  livemode: number;
+  status: string;
+  rejection_reasons: string;
+  evidence_type: string;
+  access_key: string;
+  created_at: string;
+  processed_at: string | null;
+  evaluated_at: string | null;
+  enrollment_id: string;
+  document_type: string;
+  document_number: string;
+  full_name: string | null;
+  email: string | null;
+  phone: string | null;
+  birthdate: string | null;
+  address_line_1: string | null;
+  address_line_2: string | null;
+  neighborhood: string | null;
+  city: string | null;
+  state: string | null;
+  zipcode: string | null;
+  country: string | null;
+  anonymized_at: string | null;
+  consent_granted_at: string | null;
+  consent_term_version: string | null;
+  award_status: string | null;
+  award_prize_id: string | null;
+  /** 'series-order' pairs separated by spaces, ordered, e.g. '0-00042 1-00007'; null when none. */
+  lucky_numbers: string | null;
+}
+
+const WHERE = `e.campaign_id = @campaign_id AND (@livemode IS NULL OR e.livemode = @livemode) AND (@status IS NULL OR e.status = @status)`;
+
+function params(f: ExportFilter): Record<string, unknown> {
+  return { campaign_id: f.campaignId, livemode: f.livemode ?? null, status: f.status ?? null };
+}
+
+export function countExportRows(db: Db, f: ExportFilter): number {
+  return prepare<[Record<string, unknown>], { n: number }>(db, `SELECT count(*) AS n FROM entries e WHERE ${WHERE}`).get(params(f))!.n;
+}
+
+/**
+ * A cursor over the export rows in acceptance order (rowid). The unary `+` keeps SQLite from
+ * choosing the campaign/status index, which would need a temporary B-tree to sort a million rows
+ * before the first one comes out; walking the table in rowid order streams from the first row.
+ */
+export function iterateExportRows(db: Db, f: ExportFilter): IterableIterator<ExportRow> {
+  return prepare<[Record<string, unknown>], ExportRow>(db, `SELECT
+      e.id AS entry_id, e.livemode, e.status, e.rejection_reasons, e.evidence_type, e.access_key,
+      e.created_at, e.processed_at, e.evaluated_at,
+      n.id AS enrollment_id, n.document_type, n.document_number, n.full_name, n.email, n.phone, n.birthdate,
+      n.address_line_1, n.address_line_2, n.neighborhood, n.city, n.state, n.zipcode, n.country, n.anonymized_at,
+      c.granted_at AS consent_granted_at, c.term_version AS consent_term_version,
+      (SELECT a.status FROM awards a WHERE a.entry_id = e.id ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1) AS award_status,
+      (SELECT a.prize_id FROM awards a WHERE a.entry_id = e.id ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1) AS award_prize_id,
+      (SELECT group_concat(pair, ' ') FROM (SELECT printf('%d-%05d', l.series, l.order_number) AS pair FROM lucky_numbers l
+        WHERE l.entry_id = e.id ORDER BY l.series, l.order_number)) AS lucky_numbers
+    FROM entries e
+    JOIN enrollments n ON n.id = e.enrollment_id
+    LEFT JOIN consents c ON c.entry_id = e.id
+    WHERE +e.campaign_id = @campaign_id AND (@livemode IS NULL OR e.livemode = @livemode) AND (@status IS NULL OR e.status = @status)
+    ORDER BY e.rowid`).iterate(params(f));
+}

@@ -1,0 +1,163 @@
+// ces entries export (issue 7, Exports): streams a campaign's entries as RFC 4180 CSV or JSON Lines
+// with the documented columns, filters by mode and status, writes --out atomically, draws no
+// progress bar when stderr is not a terminal, and keeps memory flat: the peak RSS of exporting
+// 100k entries is compared with that of exporting 10k from the same database.
+import { parse } from 'csv-parse/sync';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Ctx } from '../src/context.ts';
+import { EXPORT_COLUMNS } from '../src/exports/entries-export.ts';
+import { renderProgress } from '../src/exports/progress.ts';
+import { makeCampaign, makePrize, ROOT, runCli } from './support/harness.ts';
+import { openTestCtx, seedEntries } from './support/seed-entries.ts';
+
+const TRICKY_NAMES = ['Silva, Maria', 'João "Zé" Souza', 'line one\nline two', 'carriage\r\nreturn', '=1+1', ' padded ', 'Ação ñ 😀'];
+
+describe('entries export: format and filters', () => {
+  let ctx: Ctx;
+  let dir: string;
+  let dbPath: string;
+  let campaignId: string;
+  let prizeId: string;
+
+  before(() => {
+    ({ ctx, dir, dbPath } = openTestCtx());
+    const world = makeCampaign(ctx);
+    campaignId = world.campaign.id;
+    prizeId = makePrize(ctx, campaignId, 'live').id;
+    seedEntries(ctx, {
+      campaignId, count: 20,
+      status: (i) => (i % 4 === 3 ? 'REJECTED' : i % 4 === 2 ? 'PENDING' : 'APPROVED'),
+      name: (i) => (i < TRICKY_NAMES.length ? TRICKY_NAMES[i] : i === 7 ? null : `Participant ${i}`),
+      award: (i) => (i === 0 ? prizeId : null),
+      lucky: (i) => (i === 0 ? [[1, 7], [0, 42]] : i === 1 ? [[0, 1]] : []),
+      rejection: (i) => (i % 4 === 3 ? [{ code: 'fiscal_key_invalid', message: 'x' }, { code: 'duplicate_access_key', message: 'y, z' }] : []),
+    });
+    seedEntries(ctx, { campaignId, livemode: 0, count: 5, from: 100 });
+    // Another campaign's entries never leak into this export.
+    seedEntries(ctx, { campaignId: makeCampaign(ctx).campaign.id, count: 3 });
+    ctx.db.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('CSV: header of the documented columns, one record per entry, RFC 4180 quoting that a real parser reads back', async () => {
+    const out = join(dir, 'all.csv');
+    const res = await runCli(['entries', 'export', '--campaign', campaignId, '--format', 'csv', '--out', out, '--json'], { dbPath });
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(res.json, { campaign_id: campaignId, format: 'csv', rows: 25, file: out, elapsed_ms: res.json.elapsed_ms });
+    const text = readFileSync(out, 'utf8');
+    assert.ok(text.endsWith('\r\n'), 'records end with CRLF');
+    const records: string[][] = parse(text, { relax_column_count: false });
+    assert.deepEqual(records[0], [...EXPORT_COLUMNS]);
+    assert.equal(records.length, 26);
+    const rows = records.slice(1).map((r) => Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, r[i]])));
+    assert.deepEqual(rows.slice(0, TRICKY_NAMES.length).map((r) => r.full_name), TRICKY_NAMES, 'names with commas, quotes, newlines and formulas round-trip unchanged');
+    assert.equal(rows[7].full_name, '', 'null is an empty field');
+    assert.equal(rows[0].award_status, 'awarded');
+    assert.equal(rows[0].award_prize_id, prizeId);
+    assert.equal(rows[0].lucky_numbers, '0-00042 1-00007', 'lucky numbers joined, ordered by series and number');
+    assert.equal(rows[1].lucky_numbers, '0-00001');
+    assert.equal(rows[3].rejection_reasons, 'fiscal_key_invalid;duplicate_access_key');
+    assert.equal(rows[0].consent_term_version, 'v1');
+    assert.equal(rows[0].consent_granted_at, '2026-11-22T12:00:00.000Z');
+    assert.deepEqual(rows.map((r) => r.livemode), [...Array(20).fill('true'), ...Array(5).fill('false')]);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp')), [], 'no temp file left behind');
+  });
+
+  test('JSONL to stdout: one JSON object per line with typed values, filtered by --mode and --status', async () => {
+    const res = await runCli(['entries', 'export', '--campaign', campaignId, '--format', 'jsonl', '--mode', 'live', '--status', 'approved'], { dbPath });
+    assert.equal(res.code, 0, res.stderr);
+    const lines = res.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 10);
+    assert.ok(lines.every((l) => l.status === 'APPROVED' && l.livemode === true));
+    assert.deepEqual(Object.keys(lines[0]), [...EXPORT_COLUMNS]);
+    assert.deepEqual(lines[0].lucky_numbers, [{ series: '0', order_number: '00042' }, { series: '1', order_number: '00007' }]);
+    assert.equal(lines[0].full_name, TRICKY_NAMES[0]);
+    assert.match(res.stderr, /^exported 10 entries in \d+ ms\n$/, 'stderr has the summary and, not being a TTY, no progress bar');
+    const rejected = await runCli(['entries', 'export', '--campaign', campaignId, '--format', 'jsonl', '--status', 'REJECTED'], { dbPath });
+    const reasons = rejected.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).rejection_reasons);
+    assert.equal(reasons.length, 5);
+    assert.deepEqual(reasons[0], [{ code: 'fiscal_key_invalid', message: 'x' }, { code: 'duplicate_access_key', message: 'y, z' }]);
+  });
+
+  test('bad options and unknown campaigns fail with one line and exit 1, and leave no file', async () => {
+    const out = join(dir, 'never.csv');
+    const cases: Array<[string[], string]> = [
+      [['--campaign', campaignId, '--format', 'xml', '--out', out], 'invalid_option'],
+      [['--campaign', campaignId, '--mode', 'prod', '--out', out], 'invalid_option'],
+      [['--campaign', campaignId, '--status', 'DONE', '--out', out], 'invalid_option'],
+      [['--campaign', '00000000-0000-4000-8000-000000000000', '--out', out], 'not_found'],
+      [['--campaign', campaignId], 'invalid_option'], // --json without --out: stdout would mix data and summary
+    ];
+    for (const [args, code] of cases) {
+      const res = await runCli(['entries', 'export', ...args, '--json'], { dbPath });
+      assert.equal(res.code, 1, args.join(' '));
+      assert.equal(res.json.error.code, code, args.join(' '));
+      assert.equal(res.stderr.split('\n').filter(Boolean).length, 1);
+    }
+    assert.equal(existsSync(out), false);
+  });
+
+  test('the progress bar shows percent, counts, rate and ETA', () => {
+    assert.equal(renderProgress({ done: 25_000, total: 100_000, elapsedMs: 500 }), '[######------------------]  25%  25,000/100,000  50,000 rows/s  ETA 2s');
+    assert.equal(renderProgress({ done: 0, total: 0, elapsedMs: 0 }), '[########################] 100%  0/0  0 rows/s  ETA ?');
+  });
+});
+
+/** Runs the CLI and samples the child's peak RSS (VmHWM) from /proc until it exits. */
+function exportPeakRss(args: string[]): Promise<{ code: number | null; peakKb: number; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let peakKb = 0;
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const sample = (): void => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) peakKb = Math.max(peakKb, Number(m[1]));
+    } catch {
+      // the process has just exited
+    }
+  };
+  const timer = setInterval(sample, 5);
+  return new Promise((resolve) => child.on('exit', (code) => {
+    clearInterval(timer);
+    resolve({ code, peakKb, stderr });
+  }));
+}
+
+describe('entries export: memory stays flat', () => {
+  let dir: string;
+  let dbPath: string;
+  let small: string;
+  let large: string;
+
+  before(() => {
+    const opened = openTestCtx();
+    ({ dir, dbPath } = opened);
+    const { ctx } = opened;
+    small = makeCampaign(ctx).campaign.id;
+    large = makeCampaign(ctx).campaign.id;
+    const prizeId = makePrize(ctx, large, 'live', 1000).id;
+    seedEntries(ctx, { campaignId: small, count: 10_000, lucky: (i) => [[0, i % 100000]] });
+    seedEntries(ctx, { campaignId: large, count: 100_000, lucky: (i) => [[0, i % 100000]], award: (i) => (i % 100 === 0 ? prizeId : null), name: (i) => `Participant "${i}", of the large campaign` });
+    ctx.db.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('exporting 100k entries to CSV peaks within 25 MB of exporting 10k, and the file has every row', async (t) => {
+    const smallRun = await exportPeakRss(['entries', 'export', '--campaign', small, '--out', join(dir, 'small.csv'), '--db', dbPath]);
+    const largeRun = await exportPeakRss(['entries', 'export', '--campaign', large, '--out', join(dir, 'large.csv'), '--db', dbPath]);
+    assert.equal(smallRun.code, 0, smallRun.stderr);
+    assert.equal(largeRun.code, 0, largeRun.stderr);
+    t.diagnostic(`peak RSS: 10k rows ${(smallRun.peakKb / 1024).toFixed(1)} MB, 100k rows ${(largeRun.peakKb / 1024).toFixed(1)} MB`);
+    assert.ok(smallRun.peakKb > 0 && largeRun.peakKb > 0, 'RSS was sampled');
+    assert.ok(largeRun.peakKb - smallRun.peakKb < 25 * 1024, `peak grew by ${((largeRun.peakKb - smallRun.peakKb) / 1024).toFixed(1)} MB for 10x the rows`);
+    const records: string[][] = parse(readFileSync(join(dir, 'large.csv'), 'utf8'));
+    assert.equal(records.length, 100_001);
+    assert.equal(records[1][EXPORT_COLUMNS.indexOf('full_name')], 'Participant "0", of the large campaign');
+    assert.equal(records.filter((r) => r[EXPORT_COLUMNS.indexOf('award_status')] === 'awarded').length, 1000);
+  });
+});
