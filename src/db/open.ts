@@ -20,6 +20,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (!options.readonly) db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
+  // Statement journals and savepoint sub-journals in memory instead of temp files: intake's group
+  // commit falls back to one savepoint per write when a write fails (src/entries/committer.ts).
+  db.pragma('temp_store = MEMORY');
   if (!options.readonly) migrate(db);
   return db;
 }

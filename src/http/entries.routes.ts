@@ -3,6 +3,7 @@ import type { H3, H3Event } from 'h3';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import { registrationClosedReason } from '../campaigns/campaigns.ts';
 import { AppError } from '../errors.ts';
+import { replayable } from '../entries/committer.ts';
 import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
 import { findReplay, writeEntry, type IntakeResult } from '../entries/intake.ts';
 import { parseSubmission } from '../entries/submission.ts';
@@ -36,7 +37,7 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
     } finally {
       service.inflight.delete(scope);
     }
-    const result = await service.committer.run(() => writeEntry(ctx, campaign, caller, key, submission));
+    const result = await service.committer.run(replayable(ctx, (writeCtx) => writeEntry(writeCtx, campaign, caller, key, submission)));
     return accepted(result);
   }));
 

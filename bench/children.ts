@@ -1,0 +1,85 @@
+// Child processes of the benchmark: the ces server, the echo ceiling and the webhook receiver each
+// run in their own Node process (as they would in production), so the load generator in this
+// process never shares an event loop with what it measures.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface Child {
+  url: string;
+  pid: number;
+  process: ChildProcess;
+  /** Peak resident set (VmHWM) of the child so far, in MiB. */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  script: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Extra `node` flags (e.g. --cpu-prof). */
+  nodeFlags?: string[];
+  ipc?: boolean;
+  startTimeoutMs?: number;
+}
+
+/** Starts `node --import tsx <script>` and resolves once it prints `listening on <url>`. */
+export function spawnChild(options: SpawnOptions): Promise<Child> {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${options.script} did not start within ${options.startTimeoutMs ?? 30_000} ms\n${stderr}`));
+    }, options.startTimeoutMs ?? 30_000);
+    const onExit = (code: number | null): void => {
+      clearTimeout(timer);
+      reject(new Error(`${options.script} exited with ${code} before listening\n${stderr}`));
+    };
+    child.once('exit', onExit);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (https?:\/\/[^\s"]+)/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      child.stdout!.removeAllListeners('data');
+      child.stdout!.resume();
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      resolve({
+        url: match[1],
+        pid: child.pid!,
+        process: child,
+        peakRssMb: () => readPeakRssMb(child.pid!),
+        stop: async () => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+          await exited;
+          clearTimeout(killer);
+        },
+      });
+    });
+  });
+}
+
+function readPeakRssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,81 @@
+// What the benchmark sends and stores: valid, distinct entry bodies (every request its own
+// Idempotency-Key and fiscal access key; participants send two entries each, so half of the
+// requests create an enrollment and half merge into one), and the campaign it targets, made with
+// the same domain functions the CLI uses.
+import { createCampaign } from '../src/campaigns/campaigns.ts';
+import { systemClock } from '../src/clock.ts';
+import type { Ctx } from '../src/context.ts';
+import { openDatabase } from '../src/db/open.ts';
+import { makeAccessKey } from '../src/entries/fiscal-key.ts';
+import { issueKey } from '../src/keys/keys.ts';
+import { createSilentLogger } from '../src/log.ts';
+import { loadConfig } from '../src/config.ts';
+import { cryptoRandom } from '../src/random.ts';
+
+/** A valid CPF for every i in [0, 10^8): the 9-digit base is i spread by a prime, then the two check digits. */
+export function cpf(i: number): string {
+  const base = String((100_000_000 + i * 7919) % 1_000_000_000).padStart(9, '0');
+  const digits = base.split('').map(Number);
+  if (digits.every((d) => d === digits[0])) digits[8] = (digits[8] + 1) % 10; // 111.111.111-xx is invalid
+  for (const len of [9, 10]) {
+    let sum = 0;
+    for (let k = 0; k < len; k++) sum += digits[k] * (len + 1 - k);
+    const r = (sum * 10) % 11;
+    digits.push(r === 10 ? 0 : r);
+  }
+  return digits.join('');
+}
+
+/** The issue month of the current real date, so processing finds the purchase plausible. */
+export function currentYymm(nowMs: number): string {
+  return new Date(nowMs).toISOString().slice(2, 7).replace('-', '');
+}
+
+/** A distinct, valid NFC-e access key for every n in [0, 10^17). */
+export function accessKey(n: number, yymm: string): string {
+  return makeAccessKey({ yymm, number: String(n % 1_000_000_000).padStart(9, '0'), cnf: String(10_000_000 + (Math.floor(n / 1_000_000_000) % 90_000_000)) });
+}
+
+export interface BodyOptions {
+  /** Prefix of every Idempotency-Key (distinct per phase). */
+  tag: string;
+  /** Offset of participant and access-key numbers (distinct per phase). */
+  offset: number;
+  yymm: string;
+}
+
+/** The body and Idempotency-Key of request n of a phase. */
+export function entryRequest(n: number, o: BodyOptions): { body: string; idempotencyKey: string } {
+  const i = o.offset + n;
+  const body = {
+    enrollment: { document_number: cpf(Math.floor(i / 2)), full_name: 'Participante de Teste' },
+    consent: {
+      granted_at: '2026-11-20T09:00:00-03:00',
+      ip_address: '203.0.113.7',
+      user_agent: 'Mozilla/5.0 (X11; Linux x86_64) ces-bench',
+      term_version: 'v1',
+      consents: [{ consent_type: 'marketing', granted: true }],
+    },
+    evidence: { type: 'fiscal_key', access_key: accessKey(i, o.yymm) },
+  };
+  return { body: JSON.stringify(body), idempotencyKey: `${o.tag}-${n}` };
+}
+
+export interface BenchCampaign {
+  campaignId: string;
+  liveKey: string;
+  liveKeyId: string;
+}
+
+/** Creates the database file with one open campaign and one live key, as `ces campaign create` + `ces key issue` would. */
+export function createBenchCampaign(dbPath: string): BenchCampaign {
+  const db = openDatabase(dbPath);
+  try {
+    const ctx: Ctx = { db, clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false), log: createSilentLogger() };
+    const campaign = createCampaign(ctx, { name: 'Benchmark campaign' });
+    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' });
+    return { campaignId: campaign.id, liveKey: key.key, liveKeyId: key.id };
+  } finally {
+    db.close();
+  }
+}

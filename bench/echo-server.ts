@@ -1,0 +1,23 @@
+// The ceiling of the benchmark: an h3 v2 app whose one POST handler parses the JSON body and echoes
+// it, served exactly like ces (h3's Node adapter on node:http, keep-alive defaults) in its own
+// process. Prints `listening on http://127.0.0.1:PORT` once bound; exits on SIGTERM.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { H3 } from 'h3';
+import { toNodeHandler } from 'h3/node';
+
+const app = new H3();
+app.post('/echo', async (event) => {
+  const body = await event.req.json();
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+});
+
+const server = createServer(toNodeHandler(app));
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
+});
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});

@@ -1,0 +1,425 @@
+// npm run bench [-- --quick] [-- --json]: runs every phase of the benchmark in one go and prints a
+// table (or, with --json, one JSON object). Ratios are against figures measured in the same run,
+// because the machine is shared and absolute numbers drift. Every loop is bounded in count and
+// time; all traffic goes to 127.0.0.1.
+import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { spawnChild, type Child } from './children.ts';
+import { createBenchCampaign, currentYymm, entryRequest, type BenchCampaign } from './data.ts';
+import { runLoad, type LoadResult } from './load.ts';
+import { seedEntries } from './seed.ts';
+import type { ReceiverStats } from './receiver-child.ts';
+
+const { values: flags } = parseArgs({ options: { json: { type: 'boolean' }, quick: { type: 'boolean' }, only: { type: 'string' } } });
+const quick = flags.quick === true;
+const P = {
+  warmupS: quick ? 1 : 3,
+  durationS: quick ? 2 : 10,
+  backlog: quick ? 2_000 : 20_000,
+  seed: quick ? 50_000 : 1_000_000,
+};
+const NO_TICK_MS = '3600000';
+const progress = (line: string): void => {
+  process.stderr.write(`[bench] ${line}\n`);
+};
+
+const work = mkdtempSync(join(tmpdir(), 'ces-bench-'));
+const children = new Set<Child>();
+let rssPeak = 0;
+const yymm = currentYymm(Date.now());
+
+async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean } = {}): Promise<Child> {
+  const child = await spawnChild({
+    script: 'bench/server-child.ts',
+    args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
+    // BENCH_CPU_PROF=DIR profiles every server child (node --cpu-prof), for finding hot spots.
+    nodeFlags: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    env: {
+      // Intake capacity is what is measured, not the per-key limiter: one key sends all the load.
+      CES_RATE_LIMIT_RPS: '0',
+      CES_ALLOW_PRIVATE_WEBHOOKS: '1',
+      NODE_EXTRA_CA_CERTS: join(process.cwd(), 'test/fixtures/tls/ca.pem'),
+      BENCH_GROUP_COMMIT: o.groupCommit === false ? '0' : '1',
+    },
+  });
+  children.add(child);
+  return child;
+}
+
+async function stop(child: Child): Promise<void> {
+  rssPeak = Math.max(rssPeak, child.peakRssMb());
+  await child.stop();
+  children.delete(child);
+}
+
+let phaseCounter = 0;
+/** Distinct entries against a ces server: each call gets its own key prefix and number range. */
+function intakeLoad(child: Child, campaign: BenchCampaign, o: { durationS?: number; amount?: number }): Promise<LoadResult & { tag: string }> {
+  const phase = ++phaseCounter;
+  const tag = `bench-${phase}-${Date.now().toString(36)}`;
+  const bodyOptions = { tag, offset: phase * 10_000_000, yymm };
+  return runLoad({
+    url: child.url,
+    path: '/v1/entries',
+    headers: { authorization: `Bearer ${campaign.liveKey}` },
+    ...o,
+    next: (n) => {
+      const { body, idempotencyKey } = entryRequest(n, bodyOptions);
+      return { body, headers: { 'idempotency-key': idempotencyKey } };
+    },
+  }).then((r) => ({ ...r, tag }));
+}
+
+function requireAll2xx(name: string, r: LoadResult): void {
+  if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
+    throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (status codes ${JSON.stringify(r.statusCodes)})`);
+  }
+}
+
+const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+async function measureEcho(): Promise<LoadResult> {
+  const echo = await spawnChild({ script: 'bench/echo-server.ts' });
+  children.add(echo);
+  try {
+    const bodyOptions = { tag: 'echo', offset: 0, yymm };
+    const load = (durationS: number) => runLoad({ url: echo.url, path: '/echo', durationS, next: (n) => ({ body: entryRequest(n, bodyOptions).body }) });
+    await load(P.warmupS);
+    const r = await load(P.durationS);
+    requireAll2xx('echo', r);
+    return r;
+  } finally {
+    await echo.stop();
+    children.delete(echo);
+  }
+}
+
+interface IntakeFigures {
+  intake: LoadResult;
+  replay: LoadResult;
+  unbatched: LoadResult;
+  intakeDbBytesPerEntry: number;
+}
+
+async function measureIntake(): Promise<IntakeFigures> {
+  const dbPath = join(work, 'intake.db');
+  const campaign = createBenchCampaign(dbPath);
+  const ces = await startCes(dbPath);
+  let intake: LoadResult;
+  let replay: LoadResult;
+  try {
+    const warm = await intakeLoad(ces, campaign, { durationS: P.warmupS });
+    requireAll2xx('intake warm-up', warm);
+    intake = await intakeLoad(ces, campaign, { durationS: P.durationS });
+    requireAll2xx('intake', intake);
+    // Replays: keys the warm-up committed (every one of them answered 202).
+    const warmBody = { tag: warm.tag, offset: 0, yymm };
+    const replayLoad = (durationS: number) => runLoad({
+      url: ces.url,
+      path: '/v1/entries',
+      headers: { authorization: `Bearer ${campaign.liveKey}` },
+      durationS,
+      next: (n) => {
+        const { body, idempotencyKey } = entryRequest(n % warm.total, { ...warmBody, offset: 0 });
+        return { body, headers: { 'idempotency-key': idempotencyKey.replace(/^echo/, warm.tag) } };
+      },
+    });
+    await replayLoad(P.warmupS);
+    replay = await replayLoad(P.durationS);
+    requireAll2xx('replay', replay);
+  } finally {
+    await stop(ces);
+  }
+  const intakeDbBytesPerEntry = bytesPerEntry(dbPath);
+
+  const unbatchedPath = join(work, 'unbatched.db');
+  const unbatchedCampaign = createBenchCampaign(unbatchedPath);
+  const direct = await startCes(unbatchedPath, { groupCommit: false });
+  let unbatched: LoadResult;
+  try {
+    await intakeLoad(direct, unbatchedCampaign, { durationS: P.warmupS });
+    unbatched = await intakeLoad(direct, unbatchedCampaign, { durationS: P.durationS });
+    requireAll2xx('unbatched intake', unbatched);
+  } finally {
+    await stop(direct);
+  }
+  return { intake, replay, unbatched, intakeDbBytesPerEntry };
+}
+
+/** Size of the database (after the server closed it, so the WAL is checkpointed) per stored entry. */
+function bytesPerEntry(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const { n } = db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number };
+    const size = statSync(dbPath).size + (existsSync(`${dbPath}-wal`) ? statSync(`${dbPath}-wal`).size : 0);
+    return n === 0 ? 0 : size / n;
+  } finally {
+    db.close();
+  }
+}
+
+interface Receiver {
+  child: Child;
+  stats(): Promise<ReceiverStats & { now: number }>;
+  setSecret(secret: string): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const child = await spawnChild({ script: 'bench/receiver-child.ts', ipc: true });
+  children.add(child);
+  const ask = <T>(message: object, reply: string): Promise<T> =>
+    new Promise((resolve) => {
+      const on = (m: { type: string }) => {
+        if (m.type !== reply) return;
+        child.process.off('message', on);
+        resolve(m as T);
+      };
+      child.process.on('message', on);
+      child.process.send(message);
+    });
+  return {
+    child,
+    stats: () => ask<{ stats: ReceiverStats & { now: number } }>({ type: 'stats' }, 'stats').then((m) => m.stats),
+    setSecret: (secret) => ask<void>({ type: 'secret', secret }, 'ok'),
+  };
+}
+
+/** Polls `done` every 250 ms until it holds or `timeoutMs` passes; returns whether it held. */
+async function pollUntil(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await done()) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return done();
+}
+
+/** Points the campaign's webhook at the receiver through the API, as an integrator would. */
+async function configureWebhook(ces: Child, campaign: BenchCampaign, receiver: Receiver): Promise<void> {
+  const res = await fetch(`${ces.url}/v1/webhook`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${campaign.liveKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ endpoint_url: receiver.child.url, is_active: true }),
+  });
+  const body = (await res.json().catch(() => ({}))) as { hmac_secret?: string };
+  if (res.status !== 201 || !body.hmac_secret) throw new Error(`PATCH /v1/webhook answered ${res.status}: ${JSON.stringify(body)}`);
+  await receiver.setSecret(body.hmac_secret);
+}
+
+interface PipelineFigures {
+  entriesPerS: number;
+  backlog: number;
+  drainSeconds: number;
+  allDelivered: boolean;
+  receiver: ReceiverStats;
+  p99DuringDrain: LoadResult;
+  drainedDuringLoad: number;
+  drainActiveWholeWindow: boolean;
+  underLoadAllDelivered: boolean;
+  dbBytesPerEntry: number;
+}
+
+/**
+ * A backlog of accepted entries (written through the API with the tick stopped), then a server
+ * with the normal tick: the time until the receiver holds a verified entry.evaluated for every one
+ * of them. Then a second backlog drained while intake runs at full load, for the latency figure.
+ */
+async function measurePipeline(): Promise<PipelineFigures> {
+  const dbPath = join(work, 'pipeline.db');
+  const campaign = createBenchCampaign(dbPath);
+  const receiver = await startReceiver();
+  const drainTimeoutMs = Math.max(60_000, P.backlog * 20);
+
+  const fill = async (): Promise<void> => {
+    const ces = await startCes(dbPath);
+    try {
+      const r = await intakeLoad(ces, campaign, { amount: P.backlog });
+      requireAll2xx('backlog', r);
+    } finally {
+      await stop(ces);
+    }
+  };
+
+  // Configure the webhook (creation answers 201 with the secret), then the first backlog.
+  const first = await startCes(dbPath);
+  try {
+    await configureWebhook(first, campaign, receiver);
+  } finally {
+    await stop(first);
+  }
+  await fill();
+
+  progress(`draining ${P.backlog} entries`);
+  const ces = await startCes(dbPath, { tickMs: '200' });
+  const t0 = Date.now();
+  let drained: boolean;
+  try {
+    drained = await pollUntil(async () => (await receiver.stats()).evaluatedEntries >= P.backlog, drainTimeoutMs);
+  } finally {
+    await stop(ces);
+  }
+  const afterFirst = await receiver.stats();
+  const drainSeconds = (afterFirst.lastEvaluatedAt - t0) / 1000;
+
+  // The second backlog, drained while intake runs at 50 connections.
+  await fill();
+  progress(`draining ${P.backlog} more entries under intake load`);
+  const loaded = await startCes(dbPath, { tickMs: '200' });
+  let p99DuringDrain: LoadResult;
+  let drainedDuringLoad: number;
+  let drainActiveWholeWindow: boolean;
+  let underLoadAllDelivered: boolean;
+  let expected: number;
+  try {
+    const before = (await receiver.stats()).evaluatedEntries;
+    p99DuringDrain = await intakeLoad(loaded, campaign, { durationS: P.durationS });
+    requireAll2xx('intake during drain', p99DuringDrain);
+    const after = (await receiver.stats()).evaluatedEntries;
+    drainedDuringLoad = after - before;
+    drainActiveWholeWindow = after < 2 * P.backlog;
+    expected = 2 * P.backlog + p99DuringDrain.total;
+    underLoadAllDelivered = await pollUntil(async () => (await receiver.stats()).evaluatedEntries >= expected, drainTimeoutMs + 60_000);
+  } finally {
+    await stop(loaded);
+  }
+  const final = await receiver.stats();
+  await receiver.child.stop();
+  children.delete(receiver.child);
+  const db = new Database(dbPath, { readonly: true });
+  let deliveriesOk = false;
+  try {
+    const rows = db.prepare(`SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status`).all() as Array<{ status: string; n: number }>;
+    const entries = (db.prepare(`SELECT status, count(*) AS n FROM entries GROUP BY status`).all() as Array<{ status: string; n: number }>);
+    progress(`deliveries ${JSON.stringify(rows)} entries ${JSON.stringify(entries)}`);
+    deliveriesOk = rows.every((r) => r.status === 'delivered');
+  } finally {
+    db.close();
+  }
+  return {
+    entriesPerS: drained ? P.backlog / drainSeconds : 0,
+    backlog: P.backlog,
+    drainSeconds,
+    allDelivered: drained && underLoadAllDelivered && deliveriesOk && final.unverified === 0 && final.evaluatedEntries === expected,
+    receiver: final,
+    p99DuringDrain,
+    drainedDuringLoad,
+    drainActiveWholeWindow,
+    underLoadAllDelivered,
+    dbBytesPerEntry: bytesPerEntry(dbPath),
+  };
+}
+
+/** Intake on a database that already holds P.seed entries. */
+async function measureAtSize(): Promise<{ load: LoadResult; seedSeconds: number; dbBytes: number }> {
+  const dbPath = join(work, 'large.db');
+  const campaign = createBenchCampaign(dbPath);
+  progress(`seeding ${P.seed} entries`);
+  const { seconds } = seedEntries({
+    dbPath,
+    campaignId: campaign.campaignId,
+    apiKeyId: campaign.liveKeyId,
+    entries: P.seed,
+    yymm,
+    offset: 900_000_000,
+    onProgress: (done) => {
+      if (done % 200_000 === 0) progress(`  ${done} seeded`);
+    },
+  });
+  const dbBytes = statSync(dbPath).size;
+  const ces = await startCes(dbPath);
+  try {
+    await intakeLoad(ces, campaign, { durationS: P.warmupS });
+    const load = await intakeLoad(ces, campaign, { durationS: P.durationS });
+    requireAll2xx(`intake at ${P.seed}`, load);
+    return { load, seedSeconds: seconds, dbBytes };
+  } finally {
+    await stop(ces);
+  }
+}
+
+async function measureLucky(): Promise<Record<string, unknown> | null> {
+  if (!existsSync(join(process.cwd(), 'bench/lucky-allocation.ts'))) return null;
+  const module = (await import('./lucky-allocation.ts' as string)) as { measureLuckyAllocation?: (o?: { quick?: boolean }) => unknown };
+  if (typeof module.measureLuckyAllocation !== 'function') return null;
+  return (await module.measureLuckyAllocation({ quick })) as Record<string, unknown>;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const out: Record<string, unknown> = { quick, node: process.version };
+  progress(`work folder ${work}; ${quick ? 'quick' : 'full'} run`);
+
+  progress('echo ceiling');
+  const echo = await measureEcho();
+  out.echo_rps = round(echo.rps);
+  out.echo_p99_ms = echo.p99;
+
+  progress('intake, replay, unbatched intake');
+  const intake = await measureIntake();
+  out.intake_rps = round(intake.intake.rps);
+  out.intake_p50_ms = intake.intake.p50;
+  out.intake_p99_ms = intake.intake.p99;
+  out.intake_ratio = round(intake.intake.rps / echo.rps, 3);
+  out.intake_requests = intake.intake.total;
+  out.replay_rps = round(intake.replay.rps);
+  out.replay_p99_ms = intake.replay.p99;
+  out.unbatched_intake_rps = round(intake.unbatched.rps);
+  out.unbatched_intake_p99_ms = intake.unbatched.p99;
+  out.group_commit_gain = round(intake.intake.rps / intake.unbatched.rps, 2);
+
+  if (!flags.only || flags.only.includes('pipeline')) {
+    progress('pipeline');
+    const pipeline = await measurePipeline();
+    out.pipeline_entries_per_s = round(pipeline.entriesPerS);
+    out.pipeline_backlog = pipeline.backlog;
+    out.pipeline_drain_s = round(pipeline.drainSeconds, 2);
+    out.pipeline_all_delivered_verified = pipeline.allDelivered;
+    out.pipeline_events = pipeline.receiver.events;
+    out.pipeline_duplicate_deliveries = pipeline.receiver.duplicates;
+    out.p99_during_drain_ms = pipeline.p99DuringDrain.p99;
+    out.p99_during_drain_vs_idle = round(pipeline.p99DuringDrain.p99 / intake.intake.p99, 2);
+    out.intake_rps_during_drain = round(pipeline.p99DuringDrain.rps);
+    out.pipeline_entries_per_s_under_load = round(pipeline.drainedDuringLoad / pipeline.p99DuringDrain.durationS);
+    out.drain_active_whole_window = pipeline.drainActiveWholeWindow;
+    out.db_bytes_per_entry = round(pipeline.dbBytesPerEntry);
+  }
+
+  if (!flags.only || flags.only.includes('size')) {
+    progress('intake at size');
+    const large = await measureAtSize();
+    out.seeded_entries = P.seed;
+    out.seed_s = round(large.seedSeconds, 1);
+    out.intake_rps_at_1m = round(large.load.rps);
+    out.intake_p99_ms_at_1m = large.load.p99;
+    out.intake_at_1m_ratio = round(large.load.rps / intake.intake.rps, 3);
+    out.db_bytes_per_entry_at_1m = round(large.dbBytes / P.seed);
+  }
+
+  out.rss_mb_peak = round(rssPeak, 1);
+  out.db_bytes_per_entry ??= round(intake.intakeDbBytesPerEntry);
+  out.db_bytes_per_entry_intake_only = round(intake.intakeDbBytesPerEntry);
+
+  const lucky = await measureLucky();
+  if (lucky) out.lucky_allocation = lucky;
+  out.elapsed_s = round((Date.now() - started) / 1000);
+  if (flags.json) process.stdout.write(`${JSON.stringify(out)}\n`);
+  else printTable(out);
+}
+
+function printTable(out: Record<string, unknown>): void {
+  const width = Math.max(...Object.keys(out).map((k) => k.length));
+  for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(width)}  ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`[bench] failed: ${(error as Error).stack ?? error}\n`);
+  process.exitCode = 1;
+} finally {
+  for (const child of children) await child.stop();
+  rmSync(work, { recursive: true, force: true });
+}

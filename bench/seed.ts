@@ -1,0 +1,76 @@
+// Fast, direct seeding of a large campaign for the "cost with size" figure: rows shaped like the
+// ones intake and the pipeline write (an enrollment per two entries, the entry already evaluated,
+// its consent with four choices, and its three delivered webhook events), inserted with prepared
+// statements in big transactions. synchronous=OFF is for this offline seed only; the server that
+// is measured afterwards opens the file with its own pragmas (synchronous=FULL).
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { accessKey, cpf } from './data.ts';
+
+export interface SeedOptions {
+  dbPath: string;
+  campaignId: string;
+  apiKeyId: string;
+  entries: number;
+  yymm: string;
+  /** Participant numbers start here, away from those the load will send. */
+  offset: number;
+  onProgress?: (done: number) => void;
+}
+
+export function seedEntries(o: SeedOptions): { seconds: number } {
+  const started = performance.now();
+  const db = new Database(o.dbPath);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -262144');
+  // The seed writes consistent rows by construction; checking every reference would double its time.
+  db.pragma('foreign_keys = OFF');
+  db.pragma('locking_mode = EXCLUSIVE');
+  try {
+    const insertEnrollment = db.prepare(`INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, full_name, created_at, updated_at)
+      VALUES (?, ?, 1, 'cpf', ?, 'Participante de Teste', ?, ?)`);
+    const insertEntry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
+      access_key, rejection_reasons, mechanics, created_at, processed_at, evaluated_at)
+      VALUES (?, ?, 1, ?, ?, ?, 'APPROVED', 'fiscal_key', ?, '[]', '[]', ?, ?, ?)`);
+    const insertConsent = db.prepare(`INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, created_at)
+      VALUES (?, ?, '2026-11-20T09:00:00-03:00', '203.0.113.7', 'Mozilla/5.0 (X11; Linux x86_64) ces-bench', 'v1', ?)`);
+    const insertChoice = db.prepare('INSERT INTO consent_choices (consent_id, consent_type, granted, explicit) VALUES (?, ?, 1, ?)');
+    const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, attempts, created_at, delivered_at)
+      VALUES (?, ?, 1, ?, ?, ?, 'delivered', 1, ?, ?)`);
+    const base = Date.parse('2026-11-01T00:00:00.000Z');
+    const batch = 20_000;
+    let enrollmentId = '';
+    for (let start = 0; start < o.entries; start += batch) {
+      db.transaction(() => {
+        for (let n = start; n < Math.min(start + batch, o.entries); n++) {
+          const i = o.offset + n;
+          const at = new Date(base + n * 1000).toISOString();
+          if (n % 2 === 0) {
+            enrollmentId = randomUUID();
+            insertEnrollment.run(enrollmentId, o.campaignId, cpf(Math.floor(i / 2)), at, at);
+          }
+          const entryId = randomUUID();
+          insertEntry.run(entryId, o.campaignId, `seed-${n}`, enrollmentId, o.apiKeyId, accessKey(i, o.yymm), at, at, at);
+          const consentId = Number(insertConsent.run(entryId, enrollmentId, at).lastInsertRowid);
+          insertChoice.run(consentId, 'marketing', 1);
+          for (const implicit of ['regulation', 'privacy_policy', 'transactional']) insertChoice.run(consentId, implicit, 0);
+          for (const [eventType, data] of [
+            ['entry.received', { entry_id: entryId, enrollment_id: enrollmentId, status: 'PENDING' }],
+            ['entry.completed', { entry_id: entryId, enrollment_id: enrollmentId, status: 'APPROVED', rejection_reasons: [] }],
+            ['entry.evaluated', { entry_id: entryId, enrollment_id: enrollmentId, mechanics: [] }],
+          ] as const) {
+            const id = `evt_${randomUUID().replaceAll('-', '')}`;
+            const payload = JSON.stringify({ id, event_type: eventType, created_at: at, livemode: true, campaign_id: o.campaignId, data });
+            insertDelivery.run(id, o.campaignId, entryId, eventType, payload, at, at);
+          }
+        }
+      })();
+      o.onProgress?.(Math.min(start + batch, o.entries));
+    }
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return { seconds: (performance.now() - started) / 1000 };
+}
