@@ -1,14 +1,22 @@
-// ces webhook show|rotate-secret|deliveries|redeliver
+// ces webhook show|rotate-secret|deliveries|redeliver|test
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { AppError } from '../../src/errors.ts';
 import { getWebhookConfig, rotateWebhookSecret } from '../../src/webhooks/config.ts';
 import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
+import { parseMode } from '../../src/keys/keys.ts';
+import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
-const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at'];
+const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'body', 'response'];
 
-const renderDeliveries = (list: DeliveryView[]): string => table(list as unknown as Array<Record<string, unknown>>, DELIVERY_COLUMNS);
+// Excerpts are shortened further for the table; --json carries them whole (200 / 512 characters).
+const clip = (text: string | null, n: number): string | null => (text === null ? null : (text.length > n ? `${text.slice(0, n - 1)}…` : text).replace(/\s+/g, ' '));
+const renderDeliveries = (list: DeliveryView[]): string =>
+  table(list.map((d) => ({ ...d, body: clip(d.body_excerpt, 60), response: clip(d.last_response_excerpt, 40) })) as unknown as Array<Record<string, unknown>>, DELIVERY_COLUMNS);
+
+const renderPing = (r: PingResult): string =>
+  `${details({ delivery_id: r.delivery_id, url: r.url, result: r.result, status_code: r.status_code, latency_ms: r.latency_ms, error: r.error, response: clip(r.response_excerpt, 200), attempted_at: r.attempted_at })}`;
 
 export function registerWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('webhook configuration and deliveries');
@@ -43,6 +51,20 @@ export function registerWebhookCommands(program: Command): void {
         if (!Number.isInteger(limit) || limit < 1) throw new AppError(422, 'invalid_option', '--limit must be a positive integer');
         return listDeliveryViews(ctx, flags.campaign, flags.status, limit);
       }, renderDeliveries);
+    });
+
+  withCommonOptions(webhook.command('test').description('send a signed ping event to the endpoint now and print the attempt (exit 1 unless 2xx)'))
+    .requiredOption('--campaign <id>', 'campaign id')
+    .option('--mode <mode>', 'livemode flag of the ping: live | test', 'test')
+    .action(async (flags: CommonOptions & { campaign: string; mode: string }) => {
+      await runCommand(flags, async (ctx) => {
+        const result = await sendTestPing(ctx, flags.campaign, parseMode(flags.mode) === 'live');
+        if (result.result !== 'delivered') {
+          process.stderr.write(`ces: ping ${result.result}: ${result.error ?? 'no 2xx answer'}\n`);
+          process.exitCode = 1;
+        }
+        return result;
+      }, renderPing);
     });
 
   withCommonOptions(webhook.command('redeliver').description('queue a failed (or delivered) delivery again, or with --campaign --failed every failed one').argument('[delivery_id]'))

@@ -18,12 +18,18 @@ export interface DeliveryView {
   status: DeliveryStatus;
   /** Attempts recorded for this event, across redeliveries. */
   attempts: number;
+  /** The start of the JSON body that is (or was) sent. */
+  body_excerpt: string;
   last_status_code: number | null;
+  /** The start of the receiver's answer to the latest attempt. */
+  last_response_excerpt: string | null;
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
   delivered_at: string | null;
 }
+
+const BODY_EXCERPT_CHARS = 200;
 
 function toDeliveryView(row: DeliveryListRow): DeliveryView {
   return {
@@ -34,7 +40,9 @@ function toDeliveryView(row: DeliveryListRow): DeliveryView {
     entry_id: row.entry_id,
     status: row.status,
     attempts: row.attempt_count,
+    body_excerpt: row.payload.length > BODY_EXCERPT_CHARS ? `${row.payload.slice(0, BODY_EXCERPT_CHARS)}…` : row.payload,
     last_status_code: row.last_status_code,
+    last_response_excerpt: row.last_response_excerpt,
     last_error: row.last_error,
     next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
     created_at: row.created_at,
@@ -53,7 +61,8 @@ export function getDeliveryWithAttempts(ctx: Ctx, id: string): DeliveryView & { 
   const row = findDeliveryById(ctx.db, id);
   if (!row) throw notFound('Delivery');
   const attemptLog = listAttempts(ctx.db, id);
-  return { ...toDeliveryView({ ...row, attempt_count: attemptLog.length }), attempt_log: attemptLog };
+  const lastResponse = attemptLog.at(-1)?.response_excerpt ?? null;
+  return { ...toDeliveryView({ ...row, attempt_count: attemptLog.length, last_response_excerpt: lastResponse }), attempt_log: attemptLog };
 }
 
 /** Re-queues one delivery, due now. */

@@ -28,7 +28,7 @@ export const emptyDeliveryStats = (): DeliveryStats => ({ deliveriesAttempted: 0
 const EXCERPT_CHARS = 512;
 const USER_AGENT = 'ces/0.1';
 
-type Outcome =
+export type Outcome =
   | { kind: 'skipped'; reason: string }
   | { kind: 'attempt'; attemptedAt: string; url: string; ok: boolean; statusCode: number | null; latencyMs: number | null; error: string | null; excerpt: string | null };
 
@@ -50,7 +50,8 @@ export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliver
   }
 }
 
-async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<Outcome> {
+/** One signed POST of a claimed delivery (also used by `ces webhook test`); records nothing. */
+export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<Outcome> {
   const config = findWebhookConfig(ctx.db, delivery.campaign_id);
   if (!config) return { kind: 'skipped', reason: 'no webhook configuration at send time' };
   if (config.is_active !== 1) return { kind: 'skipped', reason: 'delivery paused (is_active false) at send time' };

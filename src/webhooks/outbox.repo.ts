@@ -70,6 +70,15 @@ export function settleDelivery(db: Db, row: { id: string; locked_until: string; 
     WHERE id = @id AND locked_until = @locked_until AND status = 'pending'`).run(row).changes === 1;
 }
 
+/**
+ * Leases one pending delivery by id, counting the attempt (as claimDeliveries does for due ones):
+ * `ces webhook test` queues its ping and leases it in one transaction, so no tick can take it.
+ */
+export function leaseDeliveryById(db: Db, id: string, lockedUntil: string): DeliveryRow | undefined {
+  return prepare<[string, string], DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = ?, attempts = attempts + 1
+    WHERE id = ? AND status = 'pending' AND locked_until IS NULL RETURNING ${DELIVERY_COLUMNS}`).get(lockedUntil, id);
+}
+
 /** At start-up no other server holds a lease on this file: leases of a killed process are stale. */
 export function releaseDeliveryLeases(db: Db): number {
   return prepare(db, `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`).run().changes;
@@ -88,11 +97,14 @@ export function findDeliveryById(db: Db, id: string): DeliveryRow | undefined {
 
 export interface DeliveryListRow extends DeliveryRow {
   attempt_count: number;
+  /** The start of the receiver's answer to the latest attempt, when it sent one. */
+  last_response_excerpt: string | null;
 }
 
 export function listDeliveries(db: Db, campaignId: string, status: DeliveryStatus | null, limit: number): DeliveryListRow[] {
   return prepare<[string, string | null, string | null, number], DeliveryListRow>(db, `SELECT ${DELIVERY_COLUMNS},
-      (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) AS attempt_count
+      (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) AS attempt_count,
+      (SELECT a.response_excerpt FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id ORDER BY a.id DESC LIMIT 1) AS last_response_excerpt
     FROM webhook_deliveries WHERE campaign_id = ? AND (? IS NULL OR status = ?) ORDER BY seq DESC LIMIT ?`).all(campaignId, status, status, limit);
 }
 

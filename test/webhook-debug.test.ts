@@ -1,0 +1,85 @@
+// Webhook debugging from the CLI: `ces webhook test` sends one signed ping now and prints the
+// attempt; `ces webhook deliveries` shows body excerpts and response codes. Real HTTPS receiver
+// (standardwebhooks verification), real CLI process on the server's database file.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { assert as assertStruct } from 'superstruct';
+import { PingEventStruct } from '../src/openapi/schemas.ts';
+import { configureWebhook, makeCampaign, runCli, startTestServer, type TestServer } from './support/harness.ts';
+import { startReceiver, type Receiver } from './support/receiver.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+const ENV = { CES_ALLOW_PRIVATE_WEBHOOKS: '1' };
+
+async function setup(status: number): Promise<{ t: TestServer; receiver: Receiver; campaignId: string; liveKey: string }> {
+  const t = await startTestServer();
+  const receiver = await startReceiver({ respond: () => status });
+  cleanups.push(() => t.close(), () => receiver.close());
+  const w = makeCampaign(t.ctx);
+  receiver.setSecret(await configureWebhook(t, w.liveKey, receiver.url));
+  return { t, receiver, campaignId: w.campaign.id, liveKey: w.liveKey };
+}
+
+describe('ces webhook test', () => {
+  test('sends one signed ping with the event envelope and prints the attempt; deliveries shows it with excerpts', async () => {
+    const s = await setup(200);
+    const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(s.receiver.requests.length, 1);
+    const ping = s.receiver.requests[0];
+    assert.equal(ping.verified, true, ping.verifyError ?? '');
+    assertStruct(ping.json, PingEventStruct);
+    assert.deepEqual([ping.json.event_type, ping.json.livemode, ping.json.campaign_id], ['ping', false, s.campaignId]);
+    assert.equal(ping.headers['webhook-id'], ping.json.id);
+    assert.deepEqual({ ...res.json, latency_ms: typeof res.json.latency_ms, attempted_at: typeof res.json.attempted_at }, {
+      delivery_id: ping.json.id, url: s.receiver.url, result: 'delivered', status_code: 200, latency_ms: 'number', error: null, response_excerpt: '200', attempted_at: 'string',
+    });
+
+    const list = await runCli(['webhook', 'deliveries', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath });
+    assert.equal(list.code, 0, list.stderr);
+    const row = list.json.find((d: { id: string }) => d.id === ping.json.id);
+    assert.deepEqual([row.event_type, row.status, row.attempts, row.last_status_code, row.last_response_excerpt], ['ping', 'delivered', 1, 200, '200']);
+    assert.ok(ping.body.length > 200);
+    assert.equal(row.body_excerpt, `${ping.body.slice(0, 200)}…`, 'the first 200 characters of the body sent');
+
+    const text = await runCli(['webhook', 'deliveries', '--campaign', s.campaignId], { dbPath: s.t.dbPath });
+    assert.match(text.stdout, /BODY\s+RESPONSE/);
+    assert.match(text.stdout, new RegExp(`${ping.json.id}\\s+ping\\s+-\\s+delivered\\s+1\\s+200\\s.*\\{"id":"evt_`));
+
+    // The ping was sent synchronously and is settled: no tick sends it again.
+    assert.equal((await s.t.server.tick()).deliveriesAttempted, 0);
+  });
+
+  test('a failing endpoint: exit 1, the status and error printed, one attempt, never retried', async () => {
+    const s = await setup(503);
+    const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--mode', 'live'], { dbPath: s.t.dbPath, env: ENV });
+    assert.equal(res.code, 1);
+    assert.match(res.stdout, /result\s+failed/);
+    assert.match(res.stdout, /status_code\s+503/);
+    assert.match(res.stdout, /error\s+HTTP 503/);
+    assert.match(res.stdout, /latency_ms\s+\d+/);
+    assert.equal(res.stderr, 'ces: ping failed: HTTP 503\n');
+    assert.equal(s.receiver.requests.length, 1);
+    assert.equal(s.receiver.requests[0].json.livemode, true);
+    s.t.clock.advance(86_400_000);
+    assert.equal((await s.t.server.tick()).deliveriesAttempted, 0);
+    assert.equal(s.receiver.requests.length, 1);
+  });
+
+  test('a paused configuration records the ping as skipped and sends nothing; no configuration is not_found', async () => {
+    const s = await setup(200);
+    assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.liveKey, body: { is_active: false } })).status, 200);
+    const paused = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
+    assert.equal(paused.code, 1);
+    assert.equal(paused.json.result, 'skipped');
+    assert.match(paused.json.error, /paused/);
+    assert.equal(s.receiver.requests.length, 0);
+
+    const bare = makeCampaign(s.t.ctx);
+    const none = await runCli(['webhook', 'test', '--campaign', bare.campaign.id, '--json'], { dbPath: s.t.dbPath, env: ENV });
+    assert.deepEqual([none.code, none.json.error.code], [1, 'not_found']);
+  });
+});
