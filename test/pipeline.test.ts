@@ -368,3 +368,31 @@ test('entries of one participant across campaigns do not count toward each other
   await expectApproved(inB);
   assert.equal(cpf(3).length, 11);
 });
+
+test('an evaluation that throws is rolled back alone, kept with its error, and retried with backoff', async () => {
+  const w = await campaign();
+  const failing = await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ number: '000030001' }) } }, 0));
+  const healthy = await submit(w, w.testKey, entryBody({ evidence: { access_key: makeAccessKey({ number: '000030002' }) } }, 1));
+  // A fault injected on the server's own connection: storing this entry's mechanics fails.
+  t.ctx.db.exec(`CREATE TEMP TRIGGER fail_evaluation BEFORE UPDATE OF mechanics ON entries WHEN NEW.id = '${failing}'
+    BEGIN SELECT RAISE(ABORT, 'injected evaluation failure'); END`);
+  try {
+    const report = await t.tick();
+    assert.equal(report.entriesApproved, 2);
+    assert.equal(report.entriesEvaluated, 1, 'the other entry of the same chunk is evaluated');
+    assert.equal(report.jobsRetried, 1);
+    const job = t.ctx.db.prepare(`SELECT kind, attempts, last_error, locked_until, run_at FROM jobs WHERE entry_id = ?`).get(failing) as { kind: string; attempts: number; last_error: string; locked_until: string | null; run_at: string };
+    assert.equal(job.kind, 'evaluate');
+    assert.equal(job.attempts, 1);
+    assert.match(job.last_error, /injected evaluation failure/);
+    assert.equal(job.locked_until, null);
+    assert.ok(Date.parse(job.run_at) >= t.clock.now() + 2_500, 'retried after a backoff');
+    await drainAll(t, { advance: false });
+    assert.deepEqual(eventsOf(failing).map((e) => e.json.event_type), ['entry.received', 'entry.completed']);
+    assert.equal((await t.request('GET', `/v1/entries/${failing}`, { key: w.liveKey })).body.mechanics, null);
+  } finally {
+    t.ctx.db.exec('DROP TRIGGER IF EXISTS temp.fail_evaluation');
+  }
+  await expectApproved(failing);
+  await expectApproved(healthy);
+});
