@@ -39,7 +39,7 @@ describe('GET /v1/prizes', () => {
   });
 });
 
-describe('operator CLI: prize, window, award, entries show', () => {
+describe('operator CLI: prize, window, award list|revoke, entries show', () => {
   let s: TestServer;
   before(async () => {
     s = await startTestServer();
@@ -92,6 +92,12 @@ describe('operator CLI: prize, window, award, entries show', () => {
     assert.deepEqual(listOperatorAwards(s.ctx, { campaignId: w.campaign.id, status: 'revoked' }), []);
     assert.equal(listOperatorAwards(s.ctx, { campaignId: w.campaign.id, mode: 'test' }).length, 0);
     assert.throws(() => listOperatorAwards(s.ctx, { campaignId: w.campaign.id, status: 'won' }), { code: 'invalid_option' });
+    // The operator may take a WINDOW win back (the API may not): unit returned, actor `cli`.
+    const revoked = await runCli(['award', 'revoke', id, '--reason', 'winner was a store employee', '--json'], { dbPath: s.dbPath });
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.deepEqual(revoked.json, { entry_id: id, won: true, prize_definition_id: prize.id, status: 'revoked' });
+    assert.deepEqual(stockOf(s, prize.id), { current_stock: 3, awarded_beyond_pool: 0 });
+    assert.deepEqual(listOperatorAwards(s.ctx, { campaignId: w.campaign.id })[0].history.map((h) => [h.to_status, h.actor, h.reason]).at(-1), ['revoked', 'cli', 'winner was a store employee']);
     const text = await runCli(['window', 'list', '--campaign', w.campaign.id], { dbPath: s.dbPath });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, new RegExp(`${add.json[0].id}\\s+live\\s+${prize.id}\\s+\\S+\\s+${id}`));

@@ -1,7 +1,9 @@
-// ces award list: the instant-prize ledger of a campaign, each award with its history.
+// ces award list|revoke: the instant-prize ledger of a campaign (each award with its history), and the operator's revoke.
 import type { Command } from 'commander';
+import { nowIso } from '../../src/clock.ts';
 import { listOperatorAwards, type OperatorAward } from '../../src/mechanics/awards.ts';
-import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
+import { revokeAwardAsOperator } from '../../src/mechanics/instant-prize.ts';
+import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerAwardCommands(program: Command): void {
   const award = program.command('award').description('instant-prize awards');
@@ -19,5 +21,11 @@ export function registerAwardCommands(program: Command): void {
           beyond_pool: a.beyond_pool ? 'yes' : '',
           last_change: a.history.length > 0 ? `${a.history.at(-1)!.actor} ${a.history.at(-1)!.reason ?? ''}`.trim() : '',
         })), ['id', 'entry_id', 'mode', 'prize', 'source', 'status', 'beyond_pool', 'updated_at', 'last_change']));
+    });
+
+  withCommonOptions(award.command('revoke').description('revoke an entry\'s instant-prize win (unit returned; idempotent; history actor "cli")').argument('<entry_id>'))
+    .option('--reason <text>', 'recorded in the award history')
+    .action(async (entryId: string, flags: CommonOptions & { reason?: string }) => {
+      await runCommand(flags, (ctx) => revokeAwardAsOperator(ctx, entryId, flags.reason ?? null, nowIso(ctx.clock)), (a) => details(a as unknown as Record<string, unknown>));
     });
 }

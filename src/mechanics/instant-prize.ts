@@ -6,7 +6,7 @@ import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { isUniqueViolation } from '../db/statements.ts';
-import { findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
+import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
 import { awardToView, type AwardView } from '../entries/entry-view.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
@@ -35,9 +35,26 @@ export function revokeInstantPrize(ctx: Ctx, caller: Caller, entryId: string, bo
   const reason = parseRevokeBody(body);
   return ctx.db.transaction(() => {
     const { award } = loadSource(ctx, caller, entryId);
-    if (award.status === 'revoked') return awardObject(award);
-    return awardObject(revokeAward(ctx, award, now, actorOf(caller), reason));
+    return awardObject(revokeFinalAward(ctx, award, now, actorOf(caller), reason));
   }).immediate();
+}
+
+/**
+ * The operator's revoke (`ces award revoke`): any campaign's entry by id, whatever its instant-prize
+ * mechanic (a WINDOW win can be taken back too), same statuses and stock rules; actor `cli`.
+ */
+export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string | null, now: string): AwardObject {
+  const parsed = parseRevokeBody({ reason });
+  return ctx.db.transaction(() => {
+    const entry = findEntryById(ctx.db, entryId);
+    if (!entry) throw notFound('Entry');
+    return awardObject(revokeFinalAward(ctx, requireFinalAward(ctx, entry.id), now, 'cli', parsed));
+  }).immediate();
+}
+
+function revokeFinalAward(ctx: Ctx, award: AwardRow, now: string, actor: string, reason: string | null): AwardRow {
+  // Already revoked: idempotent, nothing recorded again.
+  return award.status === 'revoked' ? award : revokeAward(ctx, award, now, actor, reason);
 }
 
 export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
@@ -91,7 +108,12 @@ function loadSource(ctx: Ctx, caller: Caller, entryId: string): { entry: EntryRo
   if (campaign.instant_prize !== 'INTEGRATOR_DECLARED') {
     throw new AppError(422, 'instant_prize_not_declared', 'The campaign has no integrator-declared instant-prize mechanic.');
   }
-  const award = findLatestAwardForEntry(ctx.db, entry.id);
+  return { entry, campaign, award: requireFinalAward(ctx, entry.id) };
+}
+
+/** The entry's latest award if it is awarded or revoked; 404 / 422 otherwise. */
+function requireFinalAward(ctx: Ctx, entryId: string): AwardRow {
+  const award = findLatestAwardForEntry(ctx.db, entryId);
   if (!award) throw new AppError(404, 'not_found', 'The entry has no instant-prize award.');
   if (award.status === 'pending') {
     throw new AppError(422, 'award_not_final', 'The award is pending until the entry is evaluated; revoke or reassign it after entry.evaluated.');
@@ -99,7 +121,7 @@ function loadSource(ctx: Ctx, caller: Caller, entryId: string): { entry: EntryRo
   if (award.status === 'voided' || award.status === 'declined') {
     throw new AppError(422, 'award_not_revocable', `The award is ${award.status}; there is no win to act on.`);
   }
-  return { entry, campaign, award };
+  return award;
 }
 
 function asObject(body: unknown): Record<string, unknown> {
