@@ -192,7 +192,8 @@ describe('GET /metrics', () => {
     assert.equal((await open.request('GET', '/metrics')).status, 200);
 
     const guarded = await server({ CES_METRICS_TOKEN: 's3cret-token' });
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 's3cret-token' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong' }, { authorization: 's3cret-token' }];
+    for (const headers of attempts) {
       const res = await guarded.request('GET', '/metrics', { headers });
       assert.equal(res.status, 401);
       assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);

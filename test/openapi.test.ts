@@ -7,11 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { assert as assertStruct, type Struct } from 'superstruct';
 import { createHttpApp } from '../src/http/app.ts';
-import { buildOpenApiDocument, documentedOperations, errorCodesOf } from '../src/openapi/document.ts';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { buildOpenApiDocument, documentedOperations, documentedProblemCodes, errorCodesOf } from '../src/openapi/document.ts';
 import {
-  AwardStruct, EntryAcceptedStruct, EntryStruct, HealthStruct, LuckyNumbersAssignedStruct, PrizeStruct, ProblemStruct, WebhookConfigCreatedStruct, WebhookConfigStruct,
+  AwardStruct, EntryAcceptedStruct, EntryCompletedEventStruct, EntryEvaluatedEventStruct, EntryReceivedEventStruct, EntryStruct, HealthStruct, LuckyNumbersAssignedStruct, PrizeStruct, ProblemStruct, WebhookConfigCreatedStruct, WebhookConfigStruct,
 } from '../src/openapi/schemas.ts';
-import { drainAll, entryBody, makeCampaign, makePrize, runCli, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
+import { drainAll, entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyStruct = Struct<any, any>;
@@ -51,6 +53,29 @@ describe('OpenAPI document', () => {
     const cli = await runCli(['openapi']);
     assert.equal(cli.code, 0, cli.stderr);
     assert.deepEqual(JSON.parse(cli.stdout), res.body);
+  });
+
+  test('every problem code the HTTP app can reach in the source is documented', () => {
+    // The modules the server can run: src/http/app.ts and everything it imports, transitively.
+    const reachable = new Set<string>();
+    const visit = (file: string): void => {
+      if (reachable.has(file)) return;
+      reachable.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '(\.{1,2}\/[^']+\.ts)';/gm)) visit(join(dirname(file), m[1]));
+    };
+    visit(join(ROOT, 'src/http/app.ts'));
+    assert.ok(reachable.has(join(ROOT, 'src/mechanics/instant-prize.ts')) && reachable.size > 30, `walked ${reachable.size} modules`);
+    // Codes in shared modules that only operator (CLI) input can trigger, never an HTTP request.
+    const cliOnly = new Set(['delivery_pending', 'delivery_skipped', 'key_revoked', 'invalid_campaign_options', 'invalid_mode', 'invalid_option', 'invalid_prize', 'invalid_window',
+      // h3 v2 answers an unknown method with 404; app.ts maps a 405 defensively.
+      'method_not_allowed']);
+    const raised = new Set<string>();
+    for (const file of reachable) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/AppError\(\s*[45]\d\d,\s*'([a-z_]+)'/g)) raised.add(m[1]);
+    }
+    const documented = documentedProblemCodes();
+    const missing = [...raised].filter((c) => !documented.has(c) && !cliOnly.has(c));
+    assert.deepEqual(missing, [], 'raised by code the server runs but documented on no endpoint');
   });
 
   test('security, headers and webhook events are described', () => {
@@ -121,6 +146,11 @@ describe('the document tells the truth about real traffic', () => {
     check(await s.request('GET', `/v1/entries/${id}`, { key: w.liveKey }), 'GET', E, 200, EntryStruct);
     await drainAll(s);
     check(await s.request('GET', `/v1/entries/${id}`, { key: w.liveKey }), 'GET', E, 200, EntryStruct);
+    // The events written for it (the exact bodies a receiver gets) match the documented envelopes.
+    const events: Record<string, AnyStruct> = { 'entry.received': EntryReceivedEventStruct, 'entry.completed': EntryCompletedEventStruct, 'entry.evaluated': EntryEvaluatedEventStruct };
+    const payloads = s.ctx.db.prepare(`SELECT event_type, payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq`).all(id) as Array<{ event_type: string; payload: string }>;
+    assert.deepEqual(payloads.map((p) => p.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+    for (const p of payloads) assertStruct(JSON.parse(p.payload), events[p.event_type]);
 
     const prizes = await s.request('GET', '/v1/prizes', { key: w.liveKey });
     check(prizes, 'GET', '/v1/prizes', 200);

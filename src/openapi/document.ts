@@ -32,6 +32,9 @@ interface Operation {
   errors: ErrorCodes;
 }
 
+/** Problems any request can get before it reaches an endpoint: a malformed URL, an unknown path or method. */
+export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['not_found'] };
+
 // Errors any authenticated endpoint can give, merged into each operation's own list.
 const AUTHENTICATED: ErrorCodes = { 401: ['invalid_api_key'], 429: ['rate_limited'], 500: ['internal_error'], 503: ['service_unavailable'] };
 const JSON_BODY: ErrorCodes = { 400: ['invalid_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'] };
@@ -195,7 +198,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Campaign Entry Service (ces)',
       version: '1.0.0',
       summary: 'Submit entries to Brazilian promotional campaigns; receive their lifecycle as signed webhooks.',
-      description: 'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`. Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
+      description: 'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`; each operation lists its codes per status, and any request may also get 400 `bad_request` (malformed URL) or 404 `not_found` (no such path or method). Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [
@@ -270,6 +273,13 @@ function mergeErrors(...lists: ErrorCodes[]): ErrorCodes {
     }
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b))) as ErrorCodes;
+}
+
+/** Every problem code the document names, on any operation or globally. */
+export function documentedProblemCodes(): Set<string> {
+  const codes = new Set<string>(Object.values(GLOBAL_PROBLEM_CODES).flat() as string[]);
+  for (const op of OPERATIONS) for (const list of Object.values(errorCodesOf(op.method, op.path))) for (const c of list!) codes.add(c);
+  return codes;
 }
 
 /** Every (method, path) documented, OpenAPI style ("/v1/entries/{entry_id}"). */

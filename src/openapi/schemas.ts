@@ -2,8 +2,8 @@
 // envelopes. They feed the OpenAPI document through the same converter as the request structs, and
 // the tests assert real responses and deliveries against them (object() refuses unknown keys, so
 // a field added to a response without documenting it fails the suite).
-import { array, boolean, enums, literal, nullable, number, object, optional, record, string, unknown, type Struct } from 'superstruct';
-import { describedInteger, describedString, uuidString } from './described.ts';
+import { array, boolean, enums, literal, nullable, number, object, optional, string, type Struct } from 'superstruct';
+import { describedInteger, describedString, describedUnion, uuidString } from './described.ts';
 
 const dateTime = (description?: string) => describedString({ format: 'date-time', description });
 const ENTRY_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
@@ -30,15 +30,24 @@ export const EntryAcceptedStruct = object({
 
 export const RejectionReasonStruct = object({ code: string(), message: string() });
 
-export const MechanicResultStruct = object({
-  mechanic_type: enums(['lucky_numbers', 'instant_prize']),
-  status: enums(['APPROVED', 'REJECTED']),
-  outcome: record(string(), unknown()),
-});
-
 export const LuckyNumberStruct = object({
   series: describedString({ pattern: /^[0-9]+$/, description: 'Non-negative integer string, 0 to series_count - 1.' }),
   order_number: describedString({ pattern: /^[0-9]{5}$/, description: 'Exactly 5 digits.' }),
+});
+
+/** The outcome of one mechanic, by kind (SPEC: mechanic entries of entry.evaluated). */
+export const MechanicOutcomeStruct = describedUnion([
+  object({ quantity: describedInteger({ minimum: 1, description: 'Lucky numbers, manual mode: how many to submit.' }), series_count: describedInteger({ minimum: 1 }) }),
+  object({ numbers: array(LuckyNumberStruct) }),
+  object({ reason: literal('pool_exhausted'), quantity: describedInteger({ minimum: 1 }), available: describedInteger({ minimum: 0 }), pool_size: describedInteger({ minimum: 1 }) }),
+  object({ won: boolean(), prize_definition_id: uuidString(), prize_name: nullable(string()), award_status: enums(['PENDING', 'AWARDED', 'REVOKED', 'DECLINED', 'VOIDED']) }),
+  object({ won: literal(false) }),
+]);
+
+export const MechanicResultStruct = object({
+  mechanic_type: enums(['lucky_numbers', 'instant_prize']),
+  status: enums(['APPROVED', 'REJECTED']),
+  outcome: MechanicOutcomeStruct,
 });
 
 export const AwardStruct = object({
