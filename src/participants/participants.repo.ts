@@ -1,0 +1,93 @@
+// SQL of LGPD data-subject requests: everything stored about one enrollment (read for an export),
+// and the in-place redaction of its personal fields (anonymize).
+import type { Db } from '../db/open.ts';
+import { prepare } from '../db/statements.ts';
+import type { EntryRow } from '../entries/entries.repo.ts';
+
+export function listEntriesOfEnrollment(db: Db, enrollmentId: string): EntryRow[] {
+  return prepare<[string], EntryRow>(db, `SELECT id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
+    access_key, rejection_reasons, mechanics, declared_win, created_at, processed_at, evaluated_at
+    FROM entries WHERE enrollment_id = ? ORDER BY created_at, rowid`).all(enrollmentId);
+}
+
+export interface ConsentRow {
+  id: number;
+  entry_id: string;
+  granted_at: string;
+  ip_address: string;
+  user_agent: string;
+  term_version: string;
+  created_at: string;
+}
+
+export function listConsentsOfEnrollment(db: Db, enrollmentId: string): ConsentRow[] {
+  return prepare<[string], ConsentRow>(db, `SELECT id, entry_id, granted_at, ip_address, user_agent, term_version, created_at
+    FROM consents WHERE enrollment_id = ? ORDER BY id`).all(enrollmentId);
+}
+
+export function listConsentChoices(db: Db, consentId: number): Array<{ consent_type: string; granted: number; explicit: number }> {
+  return prepare<[number], { consent_type: string; granted: number; explicit: number }>(db, `SELECT consent_type, granted, explicit
+    FROM consent_choices WHERE consent_id = ? ORDER BY consent_type`).all(consentId);
+}
+
+export interface ParticipantAwardRow {
+  id: string;
+  entry_id: string;
+  prize_id: string;
+  prize_name: string;
+  source: string;
+  status: string;
+  beyond_pool: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export function listAwardsOfEnrollment(db: Db, enrollmentId: string): ParticipantAwardRow[] {
+  return prepare<[string], ParticipantAwardRow>(db, `SELECT a.id, a.entry_id, a.prize_id, p.name AS prize_name, a.source, a.status, a.beyond_pool,
+      a.created_at, a.updated_at
+    FROM awards a JOIN entries e ON e.id = a.entry_id JOIN prizes p ON p.id = a.prize_id
+    WHERE e.enrollment_id = ? ORDER BY a.created_at, a.rowid`).all(enrollmentId);
+}
+
+export function listLuckyNumbersOfEnrollment(db: Db, enrollmentId: string): Array<{ entry_id: string; series: number; order_number: number; source: string; created_at: string }> {
+  return prepare<[string], { entry_id: string; series: number; order_number: number; source: string; created_at: string }>(db, `SELECT l.entry_id,
+      l.series, l.order_number, l.source, l.created_at
+    FROM lucky_numbers l JOIN entries e ON e.id = l.entry_id
+    WHERE e.enrollment_id = ? ORDER BY l.series, l.order_number`).all(enrollmentId);
+}
+
+export interface ParticipantDeliveryRow {
+  id: string;
+  entry_id: string | null;
+  event_type: string;
+  status: string;
+  attempts: number;
+  created_at: string;
+  delivered_at: string | null;
+  payload: string;
+}
+
+/** Events about the participant's entries (the outbox links each entry event by entry_id). */
+export function listDeliveriesOfEnrollment(db: Db, enrollmentId: string): ParticipantDeliveryRow[] {
+  return prepare<[string], ParticipantDeliveryRow>(db, `SELECT d.id, d.entry_id, d.event_type, d.status, d.attempts, d.created_at, d.delivered_at, d.payload
+    FROM webhook_deliveries d JOIN entries e ON e.id = d.entry_id
+    WHERE e.enrollment_id = ? ORDER BY d.seq`).all(enrollmentId);
+}
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Replaces the enrollment's personal fields: the document by an opaque token, identifying fields
+ * by NULL. state and country stay (see README, LGPD). Guarded on anonymized_at so it runs once.
+ */
+export function anonymizeEnrollment(db: Db, id: string, token: string, now: string): boolean {
+  return prepare(db, `UPDATE enrollments SET document_number = @token, full_name = NULL, email = NULL, phone = NULL, birthdate = NULL,
+      address_line_1 = NULL, address_line_2 = NULL, neighborhood = NULL, city = NULL, zipcode = NULL,
+      anonymized_at = @now, updated_at = @now
+    WHERE id = @id AND anonymized_at IS NULL`).run({ id, token, now }).changes === 1;
+}
+
+/** The consent records stay as the legal record of what was agreed and when; the device identifiers go. */
+export function redactConsentsOfEnrollment(db: Db, enrollmentId: string): number {
+  return prepare(db, `UPDATE consents SET ip_address = '${REDACTED}', user_agent = '${REDACTED}' WHERE enrollment_id = ?`).run(enrollmentId).changes;
+}

@@ -1,0 +1,120 @@
+// LGPD data-subject requests (Lei 13.709/2018, art. 18): access (export everything held about a
+// participant) and anonymization. A participant is one enrollment: a document number in one
+// campaign and mode. Each request is recorded in audit_log in the transaction that serves it.
+// The audit record names the enrollment id, never the document.
+import { getCampaign } from '../campaigns/campaigns.ts';
+import { nowIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { insertAuditRecord, listAuditRecordsForSubject } from '../audit/audit.repo.ts';
+import { AppError, notFound } from '../errors.ts';
+import { parseDocument } from '../entries/documents.ts';
+import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
+import { formatLuckyNumber } from '../entries/entry-view.ts';
+import { listAwardHistory } from '../mechanics/awards.repo.ts';
+import {
+  anonymizeEnrollment, listAwardsOfEnrollment, listConsentChoices, listConsentsOfEnrollment, listDeliveriesOfEnrollment,
+  listEntriesOfEnrollment, listLuckyNumbersOfEnrollment, redactConsentsOfEnrollment,
+} from './participants.repo.ts';
+
+export const CLI_ACTOR = 'cli';
+
+export interface ParticipantRequest {
+  campaignId: string;
+  livemode: number;
+  document: string;
+}
+
+function findParticipant(ctx: Ctx, req: ParticipantRequest): EnrollmentRow {
+  getCampaign(ctx, req.campaignId);
+  const parsed = parseDocument(req.document);
+  if (!parsed.ok) throw new AppError(422, parsed.code, parsed.message);
+  const enrollment = findEnrollmentByDocument(ctx.db, req.campaignId, req.livemode, parsed.number);
+  // An anonymized participant is no longer findable by document: nothing held is linked to it.
+  if (!enrollment) throw notFound('Participant');
+  return enrollment;
+}
+
+/** Everything stored about the participant, as one JSON-ready object; logged as participant.export. */
+export function exportParticipant(ctx: Ctx, req: ParticipantRequest): Record<string, unknown> {
+  return ctx.db.transaction(() => {
+    const enrollment = findParticipant(ctx, req);
+    const now = nowIso(ctx.clock);
+    const entries = listEntriesOfEnrollment(ctx.db, enrollment.id);
+    const document = {
+      request: { type: 'access', campaign_id: req.campaignId, mode: req.livemode === 1 ? 'live' : 'test', generated_at: now },
+      enrollment: { ...enrollment, livemode: enrollment.livemode === 1 },
+      entries: entries.map((e) => ({
+        entry_id: e.id,
+        status: e.status,
+        evidence_type: e.evidence_type,
+        access_key: e.access_key,
+        idempotency_key: e.idempotency_key,
+        rejection_reasons: JSON.parse(e.rejection_reasons),
+        mechanics: e.mechanics === null ? null : JSON.parse(e.mechanics),
+        declared_win: e.declared_win === null ? null : JSON.parse(e.declared_win),
+        created_at: e.created_at,
+        processed_at: e.processed_at,
+        evaluated_at: e.evaluated_at,
+      })),
+      consents: listConsentsOfEnrollment(ctx.db, enrollment.id).map((c) => ({
+        entry_id: c.entry_id,
+        granted_at: c.granted_at,
+        ip_address: c.ip_address,
+        user_agent: c.user_agent,
+        term_version: c.term_version,
+        recorded_at: c.created_at,
+        choices: listConsentChoices(ctx.db, c.id).map((ch) => ({ consent_type: ch.consent_type, granted: ch.granted === 1, explicit: ch.explicit === 1 })),
+      })),
+      awards: listAwardsOfEnrollment(ctx.db, enrollment.id).map((a) => ({ ...a, beyond_pool: a.beyond_pool === 1, history: listAwardHistory(ctx.db, a.id) })),
+      lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).map((l) => ({ entry_id: l.entry_id, ...formatLuckyNumber(l.series, l.order_number), source: l.source, created_at: l.created_at })),
+      webhook_deliveries: listDeliveriesOfEnrollment(ctx.db, enrollment.id).map((d) => ({ ...d, payload: JSON.parse(d.payload) })),
+      requests: listAuditRecordsForSubject(ctx.db, `enrollment:${enrollment.id}`).map((r) => ({ at: r.at, actor: r.actor, action: r.action, detail: r.detail === null ? null : JSON.parse(r.detail) })),
+    };
+    insertAuditRecord(ctx.db, {
+      at: now, actor: CLI_ACTOR, action: 'participant.export', subject: `enrollment:${enrollment.id}`,
+      detail: JSON.stringify({ campaign_id: req.campaignId, livemode: req.livemode === 1, entries: entries.length }),
+    });
+    return document;
+  }).immediate();
+}
+
+export interface AnonymizeResult {
+  enrollment_id: string;
+  campaign_id: string;
+  livemode: boolean;
+  document_token: string;
+  anonymized_at: string;
+  kept: { entries: number; awards: number; lucky_numbers: number; consents: number };
+  consents_redacted: number;
+  audit_id: number;
+}
+
+/**
+ * Replaces the participant's personal data in one transaction: enrollment fields cleared, the
+ * document replaced by a random token (not derived from the document, so nothing can reverse it),
+ * consent IP address and user agent redacted. Entries, awards, lucky numbers and the consent
+ * records themselves stay for the campaign's audit.
+ */
+export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }): AnonymizeResult {
+  return ctx.db.transaction(() => {
+    const enrollment = findParticipant(ctx, req);
+    const now = nowIso(ctx.clock);
+    const token = `anon_${ctx.random.bytes(16).toString('hex')}`;
+    if (!anonymizeEnrollment(ctx.db, enrollment.id, token, now)) throw new AppError(409, 'already_anonymized', 'This participant is already anonymized.');
+    const consentsRedacted = redactConsentsOfEnrollment(ctx.db, enrollment.id);
+    const kept = {
+      entries: listEntriesOfEnrollment(ctx.db, enrollment.id).length,
+      awards: listAwardsOfEnrollment(ctx.db, enrollment.id).length,
+      lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).length,
+      consents: listConsentsOfEnrollment(ctx.db, enrollment.id).length,
+    };
+    const auditId = insertAuditRecord(ctx.db, {
+      at: now, actor: CLI_ACTOR, action: 'participant.anonymize', subject: `enrollment:${enrollment.id}`,
+      detail: JSON.stringify({ campaign_id: req.campaignId, livemode: req.livemode === 1, reason: req.reason ?? null, kept, consents_redacted: consentsRedacted }),
+    });
+    return {
+      enrollment_id: enrollment.id, campaign_id: req.campaignId, livemode: req.livemode === 1, document_token: token, anonymized_at: now,
+      kept, consents_redacted: consentsRedacted, audit_id: auditId,
+    };
+  }).immediate();
+}

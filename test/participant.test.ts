@@ -1,0 +1,175 @@
+// LGPD data-subject requests (issue 7): `ces participant export` hands over everything held about
+// a participant; `ces participant anonymize` leaves none of their personal data in any column of
+// any table, keeps the campaign's ledger (entries, awards, lucky numbers, consent records) intact,
+// and both are recorded in audit_log. The data is made through the real server and pipeline.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Db } from '../src/db/open.ts';
+import { configureWebhook, cpf, drainAll, entryBody, makeCampaign, makePrize, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
+import { startReceiver, type Receiver } from './support/receiver.ts';
+
+const MARIA = {
+  document_number: '529.982.247-25',
+  full_name: 'Maria Aparecida Quintanilha',
+  email: 'Maria.Quintanilha@example.com',
+  phone: '+55 11 98765-4321',
+  birthdate: '1987-03-14',
+  address: { address_line_1: 'Rua Tabapuã 1234', address_line_2: 'apto 56', neighborhood: 'Itaim Bibi', city: 'São Paulo', state: 'SP', zipcode: '04533-002', country: 'BR' },
+};
+/** Every way Maria's personal data could be stored: as sent, normalised, or lower-cased. */
+const MARIA_NEEDLES = ['52998224725', '529.982.247-25', 'Quintanilha', 'maria.quintanilha', '5511987654321', '98765-4321', '987654321', '1987-03-14', 'Tabapuã', 'apto 56', 'Itaim', '04533', '198.51.100.23', 'MariaPhone/1.0'];
+
+/** Every TEXT value of every table, with where it is: the search space of "no personal field left". */
+function allTextValues(db: Db): Array<{ table: string; column: string; value: string }> {
+  const out: Array<{ table: string; column: string; value: string }> = [];
+  const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[];
+  for (const table of tables) {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+    for (const row of db.prepare(`SELECT * FROM "${table}"`).all() as Array<Record<string, unknown>>) {
+      for (const column of columns) {
+        const v = row[column];
+        if (typeof v === 'string') out.push({ table, column, value: v });
+        else if (Buffer.isBuffer(v)) out.push({ table, column, value: v.toString('latin1') });
+      }
+    }
+  }
+  return out;
+}
+
+function ledgerCounts(db: Db): Record<string, number> {
+  const count = (sql: string): number => db.prepare(sql).pluck().get() as number;
+  return {
+    entries: count('SELECT count(*) FROM entries'),
+    enrollments: count('SELECT count(*) FROM enrollments'),
+    consents: count('SELECT count(*) FROM consents'),
+    consent_choices: count('SELECT count(*) FROM consent_choices'),
+    awards: count('SELECT count(*) FROM awards'),
+    award_history: count('SELECT count(*) FROM award_history'),
+    lucky_numbers: count('SELECT count(*) FROM lucky_numbers'),
+    webhook_deliveries: count('SELECT count(*) FROM webhook_deliveries'),
+    prize_stock: count('SELECT sum(current_stock) FROM prizes'),
+  };
+}
+
+describe('ces participant export and anonymize', () => {
+  let t: TestServer;
+  let receiver: Receiver;
+  let w: World;
+  let prizeId: string;
+  const mariaEntries: string[] = [];
+  let joaoEntry: string;
+
+  before(async () => {
+    t = await startTestServer();
+    receiver = await startReceiver();
+    w = makeCampaign(t.ctx, { luckyNumbers: 'auto', instantPrize: 'INTEGRATOR_DECLARED' });
+    prizeId = makePrize(t.ctx, w.campaign.id, 'live', 5).id;
+    await configureWebhook(t, w.liveKey, receiver.url);
+    const mariaConsent = { ip_address: '198.51.100.23', user_agent: 'MariaPhone/1.0', consents: [{ consent_type: 'marketing', granted: true }, { consent_type: 'image_use', granted: false }] };
+    mariaEntries.push((await submitEntry(t, w.liveKey, entryBody({ enrollment: MARIA, consent: mariaConsent, instant_win: { won: true, prize_definition_id: prizeId } }, 0), 'maria-1')).entry_id);
+    mariaEntries.push((await submitEntry(t, w.liveKey, entryBody({ enrollment: { document_number: MARIA.document_number }, consent: mariaConsent }, 1), 'maria-2')).entry_id);
+    joaoEntry = (await submitEntry(t, w.liveKey, entryBody({ enrollment: { full_name: 'João Ninguém', email: 'joao@example.com' } }, 2), 'joao-1')).entry_id;
+    // The same document in test mode is another participant record: untouched by live requests.
+    await submitEntry(t, w.testKey, entryBody({ enrollment: { ...MARIA } }, 3), 'maria-test');
+    await drainAll(t);
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  test('export: enrollment, entries, consents with choices, awards with history, lucky numbers and deliveries, logged', async () => {
+    const res = await runCli(['participant', 'export', '--campaign', w.campaign.id, '--document', '529.982.247-25', '--json'], { dbPath: t.dbPath });
+    assert.equal(res.code, 0, res.stderr);
+    const doc = res.json;
+    assert.equal(doc.request.type, 'access');
+    assert.equal(doc.enrollment.document_number, '52998224725');
+    assert.equal(doc.enrollment.full_name, MARIA.full_name);
+    assert.equal(doc.enrollment.email, MARIA.email);
+    assert.equal(doc.enrollment.zipcode, MARIA.address.zipcode);
+    assert.equal(doc.enrollment.livemode, true);
+    assert.deepEqual(doc.entries.map((e: { entry_id: string }) => e.entry_id), mariaEntries);
+    assert.ok(doc.entries.every((e: { status: string }) => e.status === 'APPROVED'));
+    assert.equal(doc.consents.length, 2);
+    assert.equal(doc.consents[0].ip_address, '198.51.100.23');
+    assert.deepEqual(doc.consents[0].choices.map((c: { consent_type: string; granted: boolean; explicit: boolean }) => `${c.consent_type}:${c.granted}:${c.explicit}`).sort(),
+      ['image_use:false:true', 'marketing:true:true', 'privacy_policy:true:false', 'regulation:true:false', 'transactional:true:false']);
+    assert.equal(doc.awards.length, 1);
+    assert.equal(doc.awards[0].entry_id, mariaEntries[0]);
+    assert.equal(doc.awards[0].status, 'awarded');
+    assert.ok(doc.awards[0].history.length >= 2, 'pending -> awarded history');
+    assert.deepEqual(doc.lucky_numbers.map((l: { entry_id: string }) => l.entry_id).sort(), [...mariaEntries].sort());
+    assert.deepEqual(doc.webhook_deliveries.map((d: { event_type: string }) => d.event_type).sort(),
+      ['entry.completed', 'entry.completed', 'entry.evaluated', 'entry.evaluated', 'entry.received', 'entry.received']);
+    assert.ok(doc.webhook_deliveries.every((d: { status: string; payload: { data: { entry_id: string } } }) => d.status === 'delivered' && mariaEntries.includes(d.payload.data.entry_id)));
+    assert.ok(!JSON.stringify(doc).includes(joaoEntry), 'nothing of another participant');
+    const audit = t.ctx.db.prepare(`SELECT actor, action, subject FROM audit_log`).all();
+    assert.deepEqual(audit, [{ actor: 'cli', action: 'participant.export', subject: `enrollment:${doc.enrollment.id}` }]);
+  });
+
+  test('anonymize: no personal field left anywhere, the ledger unchanged, other participants untouched, logged', async () => {
+    const db = t.ctx.db;
+    const before = ledgerCounts(db);
+    const hitsBefore = allTextValues(db).filter((v) => MARIA_NEEDLES.some((n) => v.value.toLowerCase().includes(n.toLowerCase())));
+    assert.ok(hitsBefore.some((h) => h.table === 'enrollments') && hitsBefore.some((h) => h.table === 'consents'), 'the search finds the data before');
+    const joaoBefore = db.prepare(`SELECT * FROM enrollments WHERE full_name = 'João Ninguém'`).get();
+    const testModeBefore = db.prepare(`SELECT * FROM enrollments WHERE livemode = 0`).get();
+
+    const res = await runCli(['participant', 'anonymize', '--campaign', w.campaign.id, '--document', '52998224725', '--reason', 'ticket LGPD-42', '--json'], { dbPath: t.dbPath });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.json.document_token, /^anon_[0-9a-f]{32}$/);
+    assert.deepEqual(res.json.kept, { entries: 2, awards: 1, lucky_numbers: 2, consents: 2 });
+    assert.equal(res.json.consents_redacted, 2);
+
+    // Only the live record of Maria: test mode keeps its own copy (another participant record).
+    const leftovers = allTextValues(db).filter((v) => MARIA_NEEDLES.some((n) => v.value.toLowerCase().includes(n.toLowerCase())))
+      .filter((v) => !(v.table === 'enrollments' && v.value && db.prepare('SELECT 1 FROM enrollments WHERE livemode = 0 AND (full_name = ? OR email = ? OR phone = ? OR document_number = ? OR birthdate = ? OR address_line_1 = ? OR address_line_2 = ? OR neighborhood = ? OR zipcode = ?)').get(v.value, v.value, v.value, v.value, v.value, v.value, v.value, v.value, v.value))
+        && !(v.table === 'consents' && db.prepare(`SELECT 1 FROM consents c JOIN enrollments n ON n.id = c.enrollment_id WHERE n.livemode = 0 AND (c.ip_address = ? OR c.user_agent = ?)`).get(v.value, v.value)));
+    assert.deepEqual(leftovers, [], 'no column of any table still holds Maria\'s live personal data');
+
+    assert.deepEqual(ledgerCounts(db), before, 'entries, consents, awards, history, lucky numbers, deliveries and stock unchanged');
+    const anon = db.prepare(`SELECT * FROM enrollments WHERE id = (SELECT enrollment_id FROM entries WHERE id = ?)`).get(mariaEntries[0]) as Record<string, unknown>;
+    assert.equal(anon.document_number, res.json.document_token);
+    assert.equal(anon.anonymized_at, res.json.anonymized_at);
+    assert.deepEqual([anon.full_name, anon.email, anon.phone, anon.birthdate, anon.address_line_1, anon.address_line_2, anon.neighborhood, anon.city, anon.zipcode], Array(9).fill(null));
+    assert.deepEqual([anon.state, anon.country, anon.document_type], ['SP', 'BR', 'cpf'], 'coarse region kept for the campaign\'s regional figures');
+    const consents = db.prepare(`SELECT ip_address, user_agent, term_version, granted_at FROM consents WHERE enrollment_id = ?`).all(anon.id) as Array<Record<string, string>>;
+    assert.ok(consents.every((c) => c.ip_address === '[redacted]' && c.user_agent === '[redacted]' && c.term_version === 'v1' && c.granted_at !== ''));
+    assert.deepEqual(db.prepare(`SELECT * FROM enrollments WHERE full_name = 'João Ninguém'`).get(), joaoBefore);
+    assert.deepEqual(db.prepare(`SELECT * FROM enrollments WHERE livemode = 0`).get(), testModeBefore);
+    const entry = await t.request('GET', `/v1/entries/${mariaEntries[0]}`, { key: w.liveKey });
+    assert.equal(entry.status, 200);
+    assert.equal(entry.body.award.status, 'awarded', 'the award stays for the audit');
+    assert.equal(entry.body.lucky_numbers.length, 1);
+
+    const audit = db.prepare(`SELECT actor, action, subject, detail FROM audit_log ORDER BY id`).all() as Array<Record<string, string>>;
+    assert.deepEqual(audit.map((a) => [a.actor, a.action, a.subject]), [['cli', 'participant.export', `enrollment:${anon.id}`], ['cli', 'participant.anonymize', `enrollment:${anon.id}`]]);
+    assert.equal(JSON.parse(audit[1].detail).reason, 'ticket LGPD-42');
+  });
+
+  test('after anonymization the document finds nothing, and the person may enroll again as a new, unlinked participant', async () => {
+    for (const action of ['export', 'anonymize']) {
+      const res = await runCli(['participant', action, '--campaign', w.campaign.id, '--document', '52998224725', '--json'], { dbPath: t.dbPath });
+      assert.equal(res.code, 1);
+      assert.equal(res.json.error.code, 'not_found');
+    }
+    const again = await submitEntry(t, w.liveKey, entryBody({ enrollment: { document_number: MARIA.document_number, email: MARIA.email } }, 4), 'maria-again');
+    const read = await t.request('GET', `/v1/entries/${again.entry_id}`, { key: w.liveKey });
+    const old = await t.request('GET', `/v1/entries/${mariaEntries[0]}`, { key: w.liveKey });
+    assert.notEqual(read.body.enrollment_id, old.body.enrollment_id);
+  });
+
+  test('bad requests: an invalid document, an unknown campaign, a bad mode', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--campaign', w.campaign.id, '--document', '123'], 'invalid_document'],
+      [['--campaign', '00000000-0000-4000-8000-000000000000', '--document', cpf(5)], 'not_found'],
+      [['--campaign', w.campaign.id, '--document', cpf(5), '--mode', 'prod'], 'invalid_option'],
+      [['--campaign', w.campaign.id, '--document', cpf(7)], 'not_found'],
+    ];
+    for (const [args, code] of cases) {
+      const res = await runCli(['participant', 'export', ...args, '--json'], { dbPath: t.dbPath });
+      assert.equal(res.code, 1, args.join(' '));
+      assert.equal(res.json.error.code, code, args.join(' '));
+    }
+  });
+});
