@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { openDatabase } from './db/open.ts';
 import { createHttpApp } from './http/app.ts';
+import { prepareGracefulClose } from './http/graceful-close.ts';
 import { createTicker, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { createService, type Service } from './service.ts';
@@ -54,6 +55,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   }
   applyTimeouts(listener.server, config.requestTimeoutMs);
   guardShutdownTracking(listener.server, handler);
+  const closeHttp = prepareGracefulClose(listener.server);
   const address = listener.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -69,7 +71,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     close: () => {
       closing ??= (async () => {
         // Stop accepting and let in-flight requests finish while the current tick completes.
-        await Promise.all([listener.close(), ticker.stop()]);
+        await Promise.all([closeHttp(), ticker.stop()]);
         await service.committer.drain();
         db.close();
       })();

@@ -2,28 +2,54 @@
 // http-shutdown) destroy every connection that has no request in progress at that instant,
 // including ones accepted a moment ago whose request bytes have not been parsed yet: the client
 // sees ECONNRESET for a request it already sent. Here the listening socket closes first (new
-// connections are refused cleanly), every response from now on carries `Connection: close`, and
-// only after a short grace are connections that are still idle closed; requests in progress run
-// to completion and their sockets close after the response.
+// connections are refused cleanly), every response from now on carries `Connection: close`,
+// keep-alive connections that sit idle after a response are closed at once, and connections that
+// have not sent their first request yet get a short grace to do so. Requests in progress run to
+// completion and their sockets close after the response.
 import type { Server } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 
-export function closeHttpServer(server: Server, graceMs = 500): Promise<void> {
-  return new Promise((resolve) => {
-    server.on('request', (_req, res) => {
-      if (!res.headersSent) res.setHeader('connection', 'close');
-    });
-    let sweep: NodeJS.Timeout | undefined;
-    const grace = setTimeout(() => {
-      server.closeIdleConnections();
-      // Keep-alive connections whose response was in progress become idle when it ends.
-      sweep = setInterval(() => server.closeIdleConnections(), 25);
-    }, graceMs);
-    NetServer.prototype.close.call(server, () => {
-      clearTimeout(grace);
-      if (sweep) clearInterval(sweep);
-      // Let Node's http layer run its own close bookkeeping (stops its connection-check timer).
-      server.close(() => resolve());
+interface Tracked {
+  /** Has completed at least one response (an idle socket of this kind is plain keep-alive). */
+  served: boolean;
+  /** Requests in progress on it. */
+  active: number;
+}
+
+/** Starts tracking connections now; returns the function that closes the server gracefully. */
+export function prepareGracefulClose(server: Server, graceMs = 500): () => Promise<void> {
+  const sockets = new Map<Socket, Tracked>();
+  let closing = false;
+  server.on('connection', (socket: Socket) => {
+    sockets.set(socket, { served: false, active: 0 });
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req, res) => {
+    const socket = req.socket;
+    const state = sockets.get(socket);
+    if (closing && !res.headersSent) res.setHeader('connection', 'close');
+    if (!state) return;
+    state.active++;
+    res.once('close', () => {
+      state.active--;
+      state.served = true;
+      if (closing && state.active === 0) socket.destroySoon();
     });
   });
+  return () =>
+    new Promise<void>((resolve) => {
+      closing = true;
+      const closeIdle = (includeFresh: boolean): void => {
+        for (const [socket, state] of sockets) {
+          if (state.active === 0 && (state.served || includeFresh)) socket.destroySoon();
+        }
+      };
+      closeIdle(false);
+      const grace = setTimeout(() => closeIdle(true), graceMs);
+      NetServer.prototype.close.call(server, () => {
+        clearTimeout(grace);
+        // Let Node's http layer run its own close bookkeeping (stops its connection-check timer).
+        server.close(() => resolve());
+      });
+    });
 }
