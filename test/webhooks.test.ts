@@ -258,3 +258,23 @@ describe('delivery', () => {
     assert.throws(() => listDeliveryViews(t.ctx, w.campaign.id, 'lost', 10), /--status must be one of/);
   });
 });
+
+test('the timer-driven tick does not wait for a hanging endpoint: other campaigns are delivered meanwhile, and the entry’s later events wait', async () => {
+  const t = await startTestServer({ tick: true, env: { CES_TICK_MS: '10', CES_WEBHOOK_TIMEOUT_MS: '60000' } });
+  const hanging = await startReceiver({ respond: () => ({ status: 200, delayMs: 120_000 }) });
+  const healthy = await startReceiver();
+  cleanups.push(() => t.close(), () => healthy.close(), () => hanging.close());
+  const slow = makeCampaign(t.ctx);
+  const fast = makeCampaign(t.ctx);
+  await configureWebhook(t, slow.liveKey, hanging.url);
+  await configureWebhook(t, fast.liveKey, healthy.url);
+  const slowEntry = (await submitEntry(t, slow.liveKey, entryBody({}, 0), 'hang-1')).entry_id;
+  await hanging.waitFor((reqs) => reqs.length === 1, 10_000);
+  const fastEntry = (await submitEntry(t, fast.liveKey, entryBody({}, 1), 'fast-1')).entry_id;
+  await healthy.waitFor((reqs) => reqs.filter((r) => r.json.data.entry_id === fastEntry).length === 3, 10_000);
+  assert.deepEqual(healthy.requests.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+  // The hanging entry.received is still in flight, so that entry's later events have not been sent.
+  assert.deepEqual(hanging.requests.map((r) => [r.json.event_type, r.json.data.entry_id]), [['entry.received', slowEntry]]);
+  const pending = listDeliveryViews(t.ctx, slow.campaign.id, 'pending', 10);
+  assert.equal(pending.length, 3);
+});

@@ -5,7 +5,7 @@
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { TickState } from '../service.ts';
-import { drainDeliveries, emptyDeliveryStats, type DeliveryStats } from '../webhooks/delivery.ts';
+import { drainDeliveries, emptyDeliveryStats, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { drainJobs, emptyJobStats, type JobStats } from './jobs.ts';
 import { releaseJobLeases } from './jobs.repo.ts';
@@ -18,12 +18,17 @@ export interface TickReport extends JobStats, DeliveryStats {
   durationMs: number;
 }
 
-export async function runTick(ctx: Ctx): Promise<TickReport> {
+/**
+ * One tick. With a delivery pool (the server's timer) webhook attempts are started and left to
+ * finish on their own; without one (tests, RunningServer.tick()) the tick waits for them, so its
+ * report says what happened to every delivery it took.
+ */
+export async function runTick(ctx: Ctx, pool?: DeliveryPool): Promise<TickReport> {
   const started = monotonicMs();
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
   await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: JOB_CHUNK_SIZE });
-  await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK);
+  await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pool);
   return { ...jobs, ...deliveries, durationMs: Math.round(monotonicMs() - started) };
 }
 
@@ -33,11 +38,11 @@ export function tickDidWork(report: TickReport): boolean {
 }
 
 export interface Ticker {
-  /** Runs one tick now, after the one in progress (if any) finishes. */
+  /** Runs one tick now, after the one in progress (if any) finishes, waiting for its deliveries. */
   tick(): Promise<TickReport>;
   /** Starts the timer: a tick every `intervalMs` after the previous one ends. */
   start(intervalMs: number): void;
-  /** Stops the timer and resolves once the tick in progress has finished. */
+  /** Stops the timer and resolves once the tick in progress and the deliveries in flight have finished. */
   stop(): Promise<void>;
 }
 
@@ -55,9 +60,10 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  const pool: DeliveryPool = new Set();
 
-  const tick = (): Promise<TickReport> => {
-    const run = chain.then(() => runTick(ctx)).finally(() => {
+  const tick = (detached = false): Promise<TickReport> => {
+    const run = chain.then(() => runTick(ctx, detached ? pool : undefined)).finally(() => {
       if (state) state.lastTickAt = ctx.clock.now();
     });
     chain = run.catch(() => undefined);
@@ -68,7 +74,7 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
     if (stopped) return;
     timer = setTimeout(() => {
       timer = null;
-      tick().then(
+      tick(true).then(
         (report) => {
           if (tickDidWork(report)) ctx.log.debug({ message: 'tick', ...report });
         },
@@ -78,7 +84,7 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
   };
 
   return {
-    tick,
+    tick: () => tick(false),
     start: (intervalMs) => {
       stopped = false;
       schedule(intervalMs);
@@ -88,6 +94,7 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
       if (timer) clearTimeout(timer);
       timer = null;
       await chain;
+      while (pool.size > 0) await Promise.all([...pool]);
     },
   };
 }

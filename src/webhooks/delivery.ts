@@ -34,18 +34,42 @@ export type Outcome =
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliveries: number): Promise<void> {
+/**
+ * Deliveries still in flight after the tick that started them returned. With a pool, a tick does
+ * not wait for slow endpoints: it starts up to `deliveryConcurrency - pool.size` attempts and
+ * leaves; each records its own outcome when it ends. One endpoint that hangs until the timeout
+ * then holds one slot, not the tick (jobs and other campaigns' deliveries go on).
+ */
+export type DeliveryPool = Set<Promise<void>>;
+
+/**
+ * Claims due deliveries and attempts them. Without a pool (tests, `tick()` by hand) it waits for
+ * each round and records the outcomes in one transaction; with a pool it starts them and returns.
+ */
+export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliveries: number, pool?: DeliveryPool): Promise<void> {
   let budget = maxDeliveries;
   while (budget > 0) {
+    const slots = ctx.config.deliveryConcurrency - (pool?.size ?? 0);
+    if (slots <= 0) break;
     const nowMs = ctx.clock.now();
     const lease = toIso(nowMs + ctx.config.webhookTimeoutMs + 60_000);
-    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, Math.min(ctx.config.deliveryConcurrency, budget));
+    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, Math.min(slots, budget));
     if (claimed.length === 0) break;
     budget -= claimed.length;
-    const outcomes = await Promise.all(claimed.map((d) => attemptDelivery(ctx, d)));
-    ctx.db.transaction(() => {
-      claimed.forEach((delivery, i) => recordOutcome(ctx, delivery, lease, outcomes[i], stats));
-    }).immediate();
+    if (pool) {
+      for (const delivery of claimed) {
+        const run: Promise<void> = attemptDelivery(ctx, delivery)
+          .then((outcome) => ctx.db.transaction(() => recordOutcome(ctx, delivery, lease, outcome, stats)).immediate())
+          .catch((error: unknown) => ctx.log.error({ message: `webhook delivery ${delivery.id}: recording the attempt failed; retried after its lease`, error: String(error) }))
+          .finally(() => pool.delete(run));
+        pool.add(run);
+      }
+    } else {
+      const outcomes = await Promise.all(claimed.map((d) => attemptDelivery(ctx, d)));
+      ctx.db.transaction(() => {
+        claimed.forEach((delivery, i) => recordOutcome(ctx, delivery, lease, outcomes[i], stats));
+      }).immediate();
+    }
     await yieldToEventLoop();
   }
 }

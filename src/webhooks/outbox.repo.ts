@@ -44,17 +44,17 @@ const DELIVERY_COLUMNS = `seq, id, campaign_id, livemode, entry_id, event_type, 
 /**
  * Claims up to `limit` due deliveries, oldest first, counting the attempt and taking a lease.
  * Events of one entry are first attempted in the order they happened: a delivery waits while an
- * earlier event of the same entry is pending and has never been attempted.
+ * earlier event of the same entry is pending and has never been attempted or is in flight.
  */
 export function claimDeliveries(db: Db, now: string, lockedUntil: string, limit: number): DeliveryRow[] {
-  return prepare<[string, string, string, number], DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = ?, attempts = attempts + 1
+  return prepare<{ now: string; lockedUntil: string; limit: number }, DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = @lockedUntil, attempts = attempts + 1
     WHERE seq IN (
       SELECT d.seq FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?)
+      WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-          WHERE e.entry_id = d.entry_id AND e.seq < d.seq AND e.status = 'pending' AND e.attempts = 0)
-      ORDER BY d.seq LIMIT ?)
-    RETURNING ${DELIVERY_COLUMNS}`).all(lockedUntil, now, now, limit).sort((a, b) => a.seq - b.seq);
+          WHERE e.entry_id = d.entry_id AND e.seq < d.seq AND e.status = 'pending' AND (e.attempts = 0 OR e.locked_until > @now))
+      ORDER BY d.seq LIMIT @limit)
+    RETURNING ${DELIVERY_COLUMNS}`).all({ now, lockedUntil, limit }).sort((a, b) => a.seq - b.seq);
 }
 
 export function insertAttempt(db: Db, row: Omit<AttemptRow, 'id'>): void {
