@@ -265,7 +265,8 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
 interface Verifier {
   url: string;
   calls: Array<{ access_key: string; entry_id: string; livemode: boolean }>;
-  answer: (body: { access_key: string }) => { status: number; body: string };
+  /** null: never answer (a verifier that hangs). */
+  answer: (body: { access_key: string }) => { status: number; body: string } | null;
   close(): Promise<void>;
 }
 
@@ -278,8 +279,8 @@ async function startVerifier(): Promise<Verifier> {
     req.on('end', () => {
       const body = JSON.parse(text);
       v.calls.push(body);
-      const { status, body: out } = v.answer(body);
-      res.writeHead(status, { 'content-type': 'application/json' }).end(out);
+      const answer = v.answer(body);
+      if (answer) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -345,6 +346,34 @@ describe('the fiscal verifier', () => {
     updateCampaign(t.ctx, w.campaign.id, { fiscalVerifierUrl: verifier.url });
     verifier.answer = () => ({ status: 200, body: '{"valid":true}' });
     await expectApproved(id);
+  });
+
+  test('the timer-driven tick does not wait for a hanging verifier: other entries are processed meanwhile', async () => {
+    const s = await startTestServer({ tick: true, env: { CES_TICK_MS: '10', CES_VERIFIER_TIMEOUT_MS: '60000' } });
+    try {
+      const hanging = makeCampaign(s.ctx, { fiscalVerifierUrl: verifier.url });
+      const plain = makeCampaign(s.ctx);
+      verifier.answer = () => null;
+      const waiting = await submitEntry(s, hanging.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ number: '000010006' }) } }, 0), 'h-1');
+      const deadline = performance.now() + 10_000;
+      while (!verifier.calls.some((c) => c.entry_id === waiting.entry_id)) {
+        assert.ok(performance.now() < deadline, 'the verifier was called');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const other = await submitEntry(s, plain.liveKey, entryBody({}, 1), 'h-2');
+      for (;;) {
+        const read = await s.request('GET', `/v1/entries/${other.entry_id}`, { key: plain.liveKey });
+        if (read.body.evaluated_at) break;
+        assert.ok(performance.now() < deadline, 'the other campaign’s entry was processed while the verifier hangs');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.equal((await s.request('GET', `/v1/entries/${waiting.entry_id}`, { key: hanging.liveKey })).body.status, 'PENDING');
+    } finally {
+      verifier.answer = () => ({ status: 200, body: '{"valid":true}' });
+      await verifier.close();
+      verifier = await startVerifier();
+      await s.close();
+    }
   });
 
   test('a 2xx answer without a boolean "valid" is no verdict: retried, not approved', async () => {

@@ -37,6 +37,12 @@ export function rescheduleJob(db: Db, id: number, lockedUntil: string, runAt: st
     .run(runAt, lastError.slice(0, 1000), id, lockedUntil).changes === 1;
 }
 
+/** Gives a claimed job back unattempted (its claim did not count), due again at `runAt`. */
+export function deferJob(db: Db, id: number, lockedUntil: string, runAt: string): boolean {
+  return prepare(db, `UPDATE jobs SET run_at = ?, locked_until = NULL, attempts = attempts - 1 WHERE id = ? AND locked_until = ?`)
+    .run(runAt, id, lockedUntil).changes === 1;
+}
+
 /** At start-up no other server holds a lease on this file: leases of a killed process are stale. */
 export function releaseJobLeases(db: Db): number {
   return prepare(db, `UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL`).run().changes;

@@ -7,7 +7,7 @@ import type { Ctx } from '../context.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
 import { runLocalChecks } from './checks.ts';
-import { claimJobs, deleteClaimedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
+import { claimJobs, deferJob, deleteClaimedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
 import { approveEntry, evaluateEntry, rejectEntry } from './processing.ts';
 import { callFiscalVerifier, type VerifierAnswer } from './verifier.ts';
 
@@ -42,7 +42,25 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 /** The lease outlives the slowest verifier call by a margin, so a live job is never taken twice. */
 const leaseMs = (ctx: Ctx): number => ctx.config.verifierTimeoutMs + 60_000;
 
-export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits): Promise<void> {
+/**
+ * Verifier calls still running after the tick that started them returned (server timer only), so
+ * that a verifier hanging until its timeout holds neither the tick nor other campaigns' entries.
+ * At most `maxCalls` run at once; a job that would exceed it is put back, due again after one
+ * verifier timeout, without counting an attempt.
+ */
+export interface VerifierPool {
+  running: Set<Promise<void>>;
+  calls: number;
+  maxCalls: number;
+}
+
+export const createVerifierPool = (maxCalls: number): VerifierPool => ({ running: new Set(), calls: 0, maxCalls });
+
+/**
+ * Claims and runs due jobs, chunk by chunk. Without a pool (tests, `tick()` by hand) it waits for
+ * the verifier calls of each chunk; with one it starts them and goes on.
+ */
+export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, pool?: VerifierPool): Promise<void> {
   let budget = limits.maxJobs;
   while (budget > 0) {
     const nowMs = ctx.clock.now();
@@ -58,7 +76,8 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits): P
       for (const job of jobs) {
         try {
           const w = ctx.db.transaction(() => runJob(ctx, job, now, lease, stats))();
-          if (w) work.push(w);
+          if (w && pool && pool.calls + work.length >= pool.maxCalls) deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
+          else if (w) work.push(w);
         } catch (error) {
           retryJob(ctx, job, lease, nowMs, error, stats);
         }
@@ -67,7 +86,19 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits): P
     }).immediate();
     if (verifierWork.jobs === 0) break;
     budget -= verifierWork.jobs;
-    if (verifierWork.work.length > 0) await finishWithVerifier(ctx, verifierWork.work, lease, stats);
+    const { work } = verifierWork;
+    if (work.length > 0 && pool) {
+      pool.calls += work.length;
+      const run: Promise<void> = finishWithVerifier(ctx, work, lease, stats)
+        .catch((error: unknown) => ctx.log.error({ message: 'recording fiscal verifier answers failed; the jobs are retried after their lease', error: String(error) }))
+        .finally(() => {
+          pool.calls -= work.length;
+          pool.running.delete(run);
+        });
+      pool.running.add(run);
+    } else if (work.length > 0) {
+      await finishWithVerifier(ctx, work, lease, stats);
+    }
     await yieldToEventLoop();
   }
 }

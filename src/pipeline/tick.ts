@@ -7,7 +7,7 @@ import type { Ctx } from '../context.ts';
 import type { TickState } from '../service.ts';
 import { drainDeliveries, emptyDeliveryStats, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
-import { drainJobs, emptyJobStats, type JobStats } from './jobs.ts';
+import { createVerifierPool, drainJobs, emptyJobStats, type JobStats, type VerifierPool } from './jobs.ts';
 import { releaseJobLeases } from './jobs.repo.ts';
 
 export const MAX_JOBS_PER_TICK = 200;
@@ -18,17 +18,22 @@ export interface TickReport extends JobStats, DeliveryStats {
   durationMs: number;
 }
 
+export interface TickPools {
+  deliveries: DeliveryPool;
+  verifier: VerifierPool;
+}
+
 /**
- * One tick. With a delivery pool (the server's timer) webhook attempts are started and left to
- * finish on their own; without one (tests, RunningServer.tick()) the tick waits for them, so its
- * report says what happened to every delivery it took.
+ * One tick. With pools (the server's timer) webhook attempts and fiscal verifier calls are started
+ * and left to finish on their own; without them (tests, RunningServer.tick()) the tick waits for
+ * them, so its report says what happened to everything it took.
  */
-export async function runTick(ctx: Ctx, pool?: DeliveryPool): Promise<TickReport> {
+export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> {
   const started = monotonicMs();
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
-  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: JOB_CHUNK_SIZE });
-  await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pool);
+  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: JOB_CHUNK_SIZE }, pools?.verifier);
+  await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pools?.deliveries);
   return { ...jobs, ...deliveries, durationMs: Math.round(monotonicMs() - started) };
 }
 
@@ -60,10 +65,11 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
-  const pool: DeliveryPool = new Set();
+  // Verifier calls in flight: a few times the delivery concurrency, then jobs wait their turn.
+  const pools: TickPools = { deliveries: new Set(), verifier: createVerifierPool(ctx.config.deliveryConcurrency * 4) };
 
   const tick = (detached = false): Promise<TickReport> => {
-    const run = chain.then(() => runTick(ctx, detached ? pool : undefined)).finally(() => {
+    const run = chain.then(() => runTick(ctx, detached ? pools : undefined)).finally(() => {
       if (state) state.lastTickAt = ctx.clock.now();
     });
     chain = run.catch(() => undefined);
@@ -94,7 +100,7 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
       if (timer) clearTimeout(timer);
       timer = null;
       await chain;
-      while (pool.size > 0) await Promise.all([...pool]);
+      while (pools.deliveries.size > 0 || pools.verifier.running.size > 0) await Promise.all([...pools.deliveries, ...pools.verifier.running]);
     },
   };
 }
