@@ -4,6 +4,8 @@
 // the backlog, and turns 503 when the tick stalls or the database is gone.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { openDatabase } from '../src/db/open.ts';
+import { countEntriesByStatus } from '../src/metrics/metrics.repo.ts';
 import { HealthStruct } from '../src/openapi/schemas.ts';
 import { assert as assertStruct } from 'superstruct';
 import { configureWebhook, entryBody, makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
@@ -185,6 +187,25 @@ describe('GET /metrics', () => {
     assert.ok(delivered.value('ces_webhook_delivery_attempts_total', { result: 'success' }) >= 1);
     assert.equal(delivered.value('ces_outbox_backlog', { status: 'pending' }), 0);
     assert.equal(delivered.value('ces_webhook_delivery_attempts_total', { result: 'http_error' }), firstErrors, 'counters never go back');
+  });
+
+  test('ces_entries is read from trigger-kept counts, which migration 2 seeds from existing entries', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    for (let i = 0; i < 3; i++) assert.equal((await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `c-${i}`, body: entryBody({}, 10 + i) })).status, 202);
+    await t.server.tick();
+    assert.equal((await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'c-9', body: entryBody({}, 19) })).status, 202);
+    const truth = t.ctx.db.prepare(`SELECT status, livemode, COUNT(*) AS n FROM entries GROUP BY status, livemode ORDER BY status, livemode`).all();
+    assert.deepEqual(countEntriesByStatus(t.ctx.db), truth);
+    assert.deepEqual(truth, [{ status: 'APPROVED', livemode: 1, n: 3 }, { status: 'PENDING', livemode: 1, n: 1 }]);
+    // A database from before migration 2: its counts are built from the rows already there.
+    await t.server.close();
+    const db = openDatabase(t.dbPath);
+    db.exec(`DROP TRIGGER entry_counts_insert; DROP TRIGGER entry_counts_status; DROP TRIGGER entry_counts_delete; DROP TABLE entry_counts; PRAGMA user_version = 1;`);
+    db.close();
+    const reopened = openDatabase(t.dbPath);
+    assert.deepEqual(countEntriesByStatus(reopened), truth);
+    reopened.close();
   });
 
   test('CES_METRICS_TOKEN: empty = open, a value = Bearer required (401 problem+json), "off" = 404', async () => {

@@ -2,8 +2,10 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
+/** From entry_counts (trigger-maintained, migration 2): a few rows whatever the number of entries. */
 export function countEntriesByStatus(db: Db): Array<{ status: string; livemode: number; n: number }> {
-  return prepare<[], { status: string; livemode: number; n: number }>(db, `SELECT status, livemode, COUNT(*) AS n FROM entries GROUP BY status, livemode`).all();
+  return prepare<[], { status: string; livemode: number; n: number }>(db, `SELECT status, livemode, SUM(n) AS n FROM entry_counts
+    GROUP BY status, livemode ORDER BY status, livemode`).all();
 }
 
 /** Jobs rows exist only while work is due or running, so this table stays small. */
@@ -11,10 +13,14 @@ export function countJobs(db: Db): number {
   return prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM jobs`).get()!.n;
 }
 
-/** Pending deliveries come from the partial index; failed ones wait for an operator's redeliver. */
+/**
+ * Pending deliveries come from the partial index; failed ones (retries spent, awaiting redeliver)
+ * from a range of the (campaign_id, status) index per campaign, never a scan of the whole outbox.
+ */
 export function countOutboxBacklog(db: Db): { pending: number; failed: number } {
   const pending = prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`).get()!.n;
-  const failed = prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'failed'`).get()!.n;
+  const failed = prepare<[], { n: number | null }>(db, `SELECT SUM((SELECT COUNT(*) FROM webhook_deliveries d WHERE d.campaign_id = c.id AND d.status = 'failed')) AS n
+    FROM campaigns c`).get()!.n ?? 0;
   return { pending, failed };
 }
 
