@@ -13,6 +13,8 @@ export interface Child {
   process: ChildProcess;
   /** Peak resident set (VmHWM) of the child so far, in MiB. */
   peakRssMb(): number;
+  /** CPU time (user + system) the child has used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export function spawnChild(options: SpawnOptions): Promise<Child> {
         pid: child.pid!,
         process: child,
         peakRssMb: () => readPeakRssMb(child.pid!),
+        cpuMs: () => readCpuMs(child.pid!),
         stop: async () => {
           if (child.exitCode !== null || child.signalCode !== null) return;
           child.kill('SIGTERM');
@@ -79,6 +82,17 @@ function readPeakRssMb(pid: number): number {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
     return kb / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** utime + stime from /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
+function readCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
   }

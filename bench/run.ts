@@ -73,6 +73,13 @@ function intakeLoad(child: Child, campaign: BenchCampaign, o: { durationS?: numb
   }).then((r) => ({ ...r, tag }));
 }
 
+/** Runs `load` and adds the server's CPU time per answered request (robust to a noisy machine). */
+async function withCpu<T extends LoadResult>(child: Child, load: () => Promise<T>): Promise<T & { cpuUsPerRequest: number }> {
+  const before = child.cpuMs();
+  const r = await load();
+  return { ...r, cpuUsPerRequest: r.total === 0 ? 0 : ((child.cpuMs() - before) * 1000) / r.total };
+}
+
 function requireAll2xx(name: string, r: LoadResult): void {
   if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
     throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (status codes ${JSON.stringify(r.statusCodes)})`);
@@ -81,14 +88,14 @@ function requireAll2xx(name: string, r: LoadResult): void {
 
 const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-async function measureEcho(): Promise<LoadResult> {
+async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number }> {
   const echo = await spawnChild({ script: 'bench/echo-server.ts' });
   children.add(echo);
   try {
     const bodyOptions = { tag: 'echo', offset: 0, yymm };
     const load = (durationS: number) => runLoad({ url: echo.url, path: '/echo', durationS, next: (n) => ({ body: entryRequest(n, bodyOptions).body }) });
     await load(P.warmupS);
-    const r = await load(P.durationS);
+    const r = await withCpu(echo, () => load(P.durationS));
     requireAll2xx('echo', r);
     return r;
   } finally {
@@ -98,7 +105,7 @@ async function measureEcho(): Promise<LoadResult> {
 }
 
 interface IntakeFigures {
-  intake: LoadResult;
+  intake: LoadResult & { cpuUsPerRequest: number };
   replay: LoadResult;
   unbatched: LoadResult;
   intakeDbBytesPerEntry: number;
@@ -108,12 +115,12 @@ async function measureIntake(): Promise<IntakeFigures> {
   const dbPath = join(work, 'intake.db');
   const campaign = createBenchCampaign(dbPath);
   const ces = await startCes(dbPath);
-  let intake: LoadResult;
+  let intake: LoadResult & { cpuUsPerRequest: number };
   let replay: LoadResult;
   try {
     const warm = await intakeLoad(ces, campaign, { durationS: P.warmupS });
     requireAll2xx('intake warm-up', warm);
-    intake = await intakeLoad(ces, campaign, { durationS: P.durationS });
+    intake = await withCpu(ces, () => intakeLoad(ces, campaign, { durationS: P.durationS }));
     requireAll2xx('intake', intake);
     // Replays: keys the warm-up committed (every one of them answered 202).
     const warmBody = { tag: warm.tag, offset: 0, yymm };
@@ -342,9 +349,9 @@ async function measureAtSize(): Promise<{ load: LoadResult; seedSeconds: number;
 
 async function measureLucky(): Promise<Record<string, unknown> | null> {
   if (!existsSync(join(process.cwd(), 'bench/lucky-allocation.ts'))) return null;
-  const module = (await import('./lucky-allocation.ts' as string)) as { measureLuckyAllocation?: (o?: { quick?: boolean }) => unknown };
+  const module = (await import('./lucky-allocation.ts' as string)) as { measureLuckyAllocation?: (o?: { samples?: number }) => unknown };
   if (typeof module.measureLuckyAllocation !== 'function') return null;
-  return (await module.measureLuckyAllocation({ quick })) as Record<string, unknown>;
+  return (await module.measureLuckyAllocation(quick ? { samples: 20 } : {})) as Record<string, unknown>;
 }
 
 async function main(): Promise<void> {
@@ -356,6 +363,7 @@ async function main(): Promise<void> {
   const echo = await measureEcho();
   out.echo_rps = round(echo.rps);
   out.echo_p99_ms = echo.p99;
+  out.echo_server_cpu_us_per_request = round(echo.cpuUsPerRequest);
 
   progress('intake, replay, unbatched intake');
   const intake = await measureIntake();
@@ -364,14 +372,26 @@ async function main(): Promise<void> {
   out.intake_p99_ms = intake.intake.p99;
   out.intake_ratio = round(intake.intake.rps / echo.rps, 3);
   out.intake_requests = intake.intake.total;
+  out.intake_server_cpu_us_per_request = round(intake.intake.cpuUsPerRequest);
+  out.intake_cpu_ratio = round(echo.cpuUsPerRequest / intake.intake.cpuUsPerRequest, 3);
   out.replay_rps = round(intake.replay.rps);
   out.replay_p99_ms = intake.replay.p99;
   out.unbatched_intake_rps = round(intake.unbatched.rps);
   out.unbatched_intake_p99_ms = intake.unbatched.p99;
   out.group_commit_gain = round(intake.intake.rps / intake.unbatched.rps, 2);
 
-  if (!flags.only || flags.only.includes('pipeline')) {
-    progress('pipeline');
+  const errors: string[] = [];
+  const attempt = async (name: string, phase: () => Promise<void>): Promise<void> => {
+    if (flags.only && !flags.only.split(',').includes(name)) return;
+    progress(name);
+    try {
+      await phase();
+    } catch (error) {
+      errors.push(`${name}: ${(error as Error).message}`);
+      progress(`${name} failed: ${(error as Error).stack}`);
+    }
+  };
+  await attempt('pipeline', async () => {
     const pipeline = await measurePipeline();
     out.pipeline_entries_per_s = round(pipeline.entriesPerS);
     out.pipeline_backlog = pipeline.backlog;
@@ -385,10 +405,9 @@ async function main(): Promise<void> {
     out.pipeline_entries_per_s_under_load = round(pipeline.drainedDuringLoad / pipeline.p99DuringDrain.durationS);
     out.drain_active_whole_window = pipeline.drainActiveWholeWindow;
     out.db_bytes_per_entry = round(pipeline.dbBytesPerEntry);
-  }
+  });
 
-  if (!flags.only || flags.only.includes('size')) {
-    progress('intake at size');
+  await attempt('size', async () => {
     const large = await measureAtSize();
     out.seeded_entries = P.seed;
     out.seed_s = round(large.seedSeconds, 1);
@@ -396,14 +415,20 @@ async function main(): Promise<void> {
     out.intake_p99_ms_at_1m = large.load.p99;
     out.intake_at_1m_ratio = round(large.load.rps / intake.intake.rps, 3);
     out.db_bytes_per_entry_at_1m = round(large.dbBytes / P.seed);
-  }
+  });
 
   out.rss_mb_peak = round(rssPeak, 1);
   out.db_bytes_per_entry ??= round(intake.intakeDbBytesPerEntry);
   out.db_bytes_per_entry_intake_only = round(intake.intakeDbBytesPerEntry);
 
-  const lucky = await measureLucky();
-  if (lucky) out.lucky_allocation = lucky;
+  await attempt('lucky', async () => {
+    const lucky = await measureLucky();
+    if (lucky) out.lucky_allocation = lucky;
+  });
+  if (errors.length > 0) {
+    out.errors = errors;
+    process.exitCode = 1;
+  }
   out.elapsed_s = round((Date.now() - started) / 1000);
   if (flags.json) process.stdout.write(`${JSON.stringify(out)}\n`);
   else printTable(out);

@@ -1,5 +1,6 @@
 // Reading request bodies: Content-Type check, size limit enforced while streaming (a lying or
 // absent Content-Length cannot bypass it), and JSON parsing with a clear 400 instead of a throw.
+import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { AppError } from '../errors.ts';
 
@@ -50,10 +51,42 @@ function parseJson(text: string): unknown {
 const tooLarge = (limit: number): AppError => new AppError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 async function readTextBody(event: H3Event, limitBytes: number): Promise<string> {
-  const declared = Number(event.req.headers.get('content-length'));
+  const header = event.req.headers.get('content-length');
+  const declared = Number(header);
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
+  // Fast path (about a fifth of the CPU of a small request): with a Content-Length within the limit,
+  // Node's parser already bounds the body, so read the IncomingMessage directly instead of
+  // through a web ReadableStream. Chunked bodies take the streaming path that counts bytes.
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  const bytes = node && header !== null && Number.isInteger(declared) && !node.readableDidRead ? await readNodeBody(node) : await readWebBody(event, limitBytes);
+  // fatal: invalid UTF-8 is the client's error, not something to store as replacement characters.
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+  }
+}
+
+function readNodeBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const done = (error: Error | null): void => {
+      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => done(null);
+    const onClose = (): void => done(new Error('the client closed the connection before the body was complete'));
+    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
+  });
+}
+
+async function readWebBody(event: H3Event, limitBytes: number): Promise<Uint8Array> {
   const stream = event.req.body;
-  if (!stream) return '';
+  if (!stream) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = stream.getReader();
@@ -67,10 +100,5 @@ async function readTextBody(event: H3Event, limitBytes: number): Promise<string>
     }
     chunks.push(value);
   }
-  // fatal: invalid UTF-8 is the client's error, not something to store as replacement characters.
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    throw new AppError(400, 'invalid_json', 'The request body is not valid UTF-8.');
-  }
+  return Buffer.concat(chunks);
 }
