@@ -129,7 +129,10 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   const instant = (field: string, value: string | null | undefined): string | null | undefined => {
     if (value === undefined || value === null || value === '') return value === '' ? null : value;
     const ms = Date.parse(value);
-    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) {
+    // Date.parse rolls 2026-02-30 over to March 2nd; the day must exist on the calendar.
+    const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+    const real = day !== null && new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).toISOString().slice(0, 10) === day[0];
+    if (!real || Number.isNaN(ms)) {
       fail(field, `${field} must be an ISO 8601 date-time, got "${value}"`);
       return undefined;
     }
