@@ -93,7 +93,7 @@ describe('ces campaign', () => {
   });
 
   test('readable output without --json', async () => {
-    const c = okJson(await cli('campaign', 'create', '--name', 'Readable', '--json'));
+    const c = makeCampaign(s.ctx).campaign;
     const list = await cli('campaign', 'list');
     assert.equal(list.code, 0);
     assert.match(list.stdout, /^ID\s+NAME\s+STARTS_AT\s+ENDS_AT\s+API_ENABLED\s+INSTANT_PRIZE\s+LUCKY_NUMBERS\n/);
@@ -239,8 +239,11 @@ describe('ces key', () => {
 
 describe('ces entries', () => {
   test('list (with --mode, --status, --limit) and show', async () => {
-    const c = okJson(await cli('campaign', 'create', '--name', 'Entries', '--json'));
-    const [live, test] = (await Promise.all([cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json'), cli('key', 'issue', '--campaign', c.id, '--mode', 'test', '--json')])).map(okJson);
+    // Set up through the domain (the CLI under test here is `entries`).
+    const w = makeCampaign(s.ctx);
+    const c = w.campaign;
+    const live = { key: w.liveKey };
+    const test = { key: w.testKey };
     const pending = (await post(live.key, entryBody({ enrollment: { full_name: 'Maria da Silva' } }, 4))).body.entry_id;
     s.clock.advance(1000);
     const rejected = (await post(live.key, entryBody({ evidence: { access_key: makeAccessKey({ model: '99' }) } }, 5))).body.entry_id;
