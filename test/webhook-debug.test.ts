@@ -2,6 +2,7 @@
 // attempt; `ces webhook deliveries` shows body excerpts and response codes. Real HTTPS receiver
 // (standardwebhooks verification), real CLI process on the server's database file.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { assert as assertStruct } from 'superstruct';
 import { PingEventStruct } from '../src/openapi/schemas.ts';
@@ -67,6 +68,20 @@ describe('ces webhook test', () => {
     s.t.clock.advance(86_400_000);
     assert.equal((await s.t.server.tick()).deliveriesAttempted, 0);
     assert.equal(s.receiver.requests.length, 1);
+  });
+
+  test('a connection error names its cause (ECONNREFUSED), not just "fetch failed"', async () => {
+    const s = await setup(200);
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.liveKey, body: { endpoint_url: `https://127.0.0.1:${port}/hooks` } })).status, 200);
+    const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
+    assert.equal(res.code, 1);
+    assert.deepEqual([res.json.result, res.json.status_code], ['failed', null]);
+    assert.match(res.json.error, new RegExp(`^ECONNREFUSED \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)$`));
   });
 
   test('a paused configuration records the ping as skipped and sends nothing; no configuration is not_found', async () => {

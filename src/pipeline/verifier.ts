@@ -46,10 +46,14 @@ export async function callFiscalVerifier(url: string, body: VerifierRequest, tim
 
 /** A short, operator-readable cause of a failed fetch (timeout, refused connection, TLS...). */
 export function describeFetchError(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { name?: string; code?: string; message?: string } };
-  const cause = e?.cause;
-  if (cause?.name === 'TimeoutError' || e?.name === 'TimeoutError' || /timeout/i.test(e?.message ?? '')) return 'timed out';
-  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
-  if (cause?.message) return cause.message;
-  return e?.message ?? String(error);
+  // ofetch wraps undici's TypeError('fetch failed'), which wraps the real cause (ECONNREFUSED,
+  // a certificate error...): walk the chain to the innermost error that says something.
+  type Err = { name?: string; code?: string; message?: string; cause?: unknown };
+  const chain: Err[] = [];
+  for (let e = error as Err | undefined; e && typeof e === 'object' && chain.length < 6; e = e.cause as Err | undefined) chain.push(e);
+  if (chain.some((e) => e.name === 'TimeoutError' || /timeout/i.test(e.message ?? ''))) return 'timed out';
+  for (const e of [...chain].reverse()) {
+    if (typeof e.code === 'string') return e.message ? `${e.code} (${e.message})` : e.code;
+  }
+  return chain.at(-1)?.message ?? String(error);
 }
