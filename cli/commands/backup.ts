@@ -1,0 +1,32 @@
+// ces backup DEST / ces restore SRC: an online, consistent copy of the database while the server
+// runs, and its restoration (refused while a server has the database open).
+import type { Command } from 'commander';
+import { systemClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
+import { details, fail, runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
+
+interface ForceFlags extends CommonOptions {
+  force?: boolean;
+}
+
+export function registerBackupCommands(program: Command): void {
+  withCommonOptions(program.command('backup').description('copy the database to DEST, consistently, even while ces serve is writing').argument('<dest>', 'backup file to create'))
+    .option('--force', 'overwrite DEST if it exists')
+    .action(async (dest: string, flags: ForceFlags) => {
+      await runCommand(flags, (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid }), (r) => details(r as unknown as Record<string, unknown>));
+    });
+
+  // Not through runCommand: that would open the very database this command replaces.
+  withCommonOptions(program.command('restore').description('replace the database with the backup SRC (ces serve must be stopped)').argument('<src>', 'backup file'))
+    .option('--force', 'replace an existing database (it is kept beside as <db>.pre-restore-<time>)')
+    .action(async (src: string, flags: ForceFlags) => {
+      try {
+        const config = loadConfig({ db: flags.db });
+        const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, now: () => new Date(systemClock.now()).toISOString() });
+        process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
+      } catch (error) {
+        fail(flags, error);
+      }
+    });
+}

@@ -1,0 +1,202 @@
+// ces backup / ces restore. A backup is SQLite's online backup API (better-sqlite3 db.backup) run
+// as ONE step: the copy happens inside one read transaction of the source, so it is a consistent
+// snapshot while the server goes on writing (WAL readers do not block the writer). A multi-step
+// backup would restart each time another connection writes, and might never finish under load.
+// Both write to a temp file beside the destination, check it with PRAGMA integrity_check and only
+// then rename it into place, so a crash never leaves a half-written file under the final name.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { nowIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { insertAuditRecord } from '../audit/audit.repo.ts';
+import { readCesSchemaVersion, runIntegrityCheck, setRollbackJournal } from './backup.repo.ts';
+import { SCHEMA_VERSION } from '../db/migrate.ts';
+import { openDatabase } from '../db/open.ts';
+import { AppError } from '../errors.ts';
+
+/** Pages per backup step: all of them at once (see the header). */
+const WHOLE_DATABASE = 0x7fffffff;
+
+export interface BackupResult {
+  file: string;
+  bytes: number;
+  pages: number;
+  integrity: 'ok';
+  at: string;
+  elapsed_ms: number;
+  audit_id: number;
+}
+
+function tempPathFor(target: string, pid: number): string {
+  return join(dirname(target), `.${basename(target)}.${pid}.tmp`);
+}
+
+/** Runs PRAGMA integrity_check on a closed file; the first problems, or [] when it is 'ok'. */
+export function checkIntegrity(path: string): string[] {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const problems = runIntegrityCheck(db);
+    return problems.length === 1 && problems[0] === 'ok' ? [] : problems;
+  } catch (error) {
+    return [(error as Error).message];
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Makes a fresh copy self-contained and checks it: the copy inherits WAL mode from its source;
+ * switching it to a rollback journal folds everything into the one file (no -wal/-shm beside it),
+ * which is what a backup file that gets moved around should be. The server's open puts the
+ * restored database back into WAL mode.
+ */
+function sealCopy(path: string): string[] {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    setRollbackJournal(db);
+    const problems = runIntegrityCheck(db);
+    return problems.length === 1 && problems[0] === 'ok' ? [] : problems;
+  } finally {
+    db.close();
+  }
+}
+
+/** Copies the open database to `dest` (refusing to overwrite unless `force`); logged in audit_log. */
+export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: boolean; pid: number }): Promise<BackupResult> {
+  const target = resolve(dest);
+  if (target === resolve(ctx.config.dbPath)) throw new AppError(422, 'invalid_option', 'The backup destination is the database itself.');
+  if (existsSync(target) && !options.force) throw new AppError(409, 'destination_exists', `${dest} exists; pass --force to overwrite it.`);
+  if (!existsSync(dirname(target))) throw new AppError(422, 'invalid_option', `The folder of ${dest} does not exist.`);
+  const users = findProcessesUsingFile(target, options.pid);
+  if (users.length > 0) throw new AppError(409, 'database_in_use', `${dest} is open in process ${users.join(', ')}; choose another destination.`);
+  const temp = tempPathFor(target, options.pid);
+  const started = ctx.clock.now();
+  try {
+    const { totalPages } = await ctx.db.backup(temp, { progress: () => WHOLE_DATABASE });
+    const problems = sealCopy(temp);
+    if (problems.length > 0) throw new AppError(500, 'backup_corrupt', `The backup failed its integrity check: ${problems.join('; ')}`);
+    removeJournals(target);
+    renameSync(temp, target);
+    const at = nowIso(ctx.clock);
+    const bytes = statSync(target).size;
+    const auditId = insertAuditRecord(ctx.db, { at, actor: 'cli', action: 'database.backup', subject: target, detail: JSON.stringify({ bytes, pages: totalPages }) });
+    return { file: target, bytes, pages: totalPages, integrity: 'ok', at, elapsed_ms: ctx.clock.now() - started, audit_id: auditId };
+  } finally {
+    rmSync(temp, { force: true });
+    rmSync(`${temp}-wal`, { force: true });
+    rmSync(`${temp}-shm`, { force: true });
+  }
+}
+
+/**
+ * Processes other than this one that have the file (or its -wal) open, read from /proc on Linux.
+ * A running `ces serve` keeps its database open for its whole life, so this is how restore tells
+ * that the server is still up. Elsewhere /proc does not exist and the list is empty.
+ */
+export function findProcessesUsingFile(path: string, selfPid: number): number[] {
+  if (!existsSync('/proc/self/fd')) return [];
+  const names = new Set([resolve(path), `${resolve(path)}-wal`]);
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === selfPid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or not ours to look at
+    }
+    for (const fd of fds) {
+      try {
+        if (names.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) {
+          pids.push(pid);
+          break;
+        }
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return pids;
+}
+
+export interface RestoreResult {
+  source: string;
+  database: string;
+  /** Where the database that was replaced now lives (with its -wal), or null if there was none. */
+  replaced: string | null;
+  integrity: 'ok';
+  schema_version: number;
+  at: string;
+  audit_id: number;
+}
+
+/**
+ * Replaces the database at `dbPath` with the backup `source`. Refuses a source that fails its
+ * integrity check or is not a ces database this version can open, a target that exists unless
+ * `force`, and a target that another process (a running server) has open. The replaced database
+ * and its -wal/-shm are moved aside, never deleted, so a mistaken restore can be undone.
+ */
+export async function restoreDatabase(input: { source: string; dbPath: string; force?: boolean; pid: number; now: () => string }): Promise<RestoreResult> {
+  const source = resolve(input.source);
+  const target = resolve(input.dbPath);
+  if (source === target) throw new AppError(422, 'invalid_option', 'The backup to restore is the database itself.');
+  if (!existsSync(source)) throw new AppError(404, 'not_found', `${input.source} does not exist.`);
+  const problems = checkIntegrity(source);
+  if (problems.length > 0) throw new AppError(422, 'backup_corrupt', `${input.source} failed PRAGMA integrity_check: ${problems.join('; ')}`);
+  const version = readSchemaVersion(source);
+  if (version < 1 || version > SCHEMA_VERSION) throw new AppError(422, 'not_a_ces_database', `${input.source} is not a ces database this version can open (schema version ${version}, supported 1..${SCHEMA_VERSION}).`);
+  if (existsSync(target) && !input.force) throw new AppError(409, 'destination_exists', `${input.dbPath} exists; pass --force to replace it (it is kept beside as a .pre-restore copy).`);
+  const users = findProcessesUsingFile(target, input.pid);
+  if (users.length > 0) throw new AppError(409, 'database_in_use', `${input.dbPath} is open in process ${users.join(', ')} (a running ces serve?); stop it before restoring.`);
+
+  mkdirSync(dirname(target), { recursive: true });
+  // Copy through SQLite rather than the file system: a source left in WAL mode may hold committed
+  // pages in its -wal that a plain file copy would miss.
+  const temp = tempPathFor(target, input.pid);
+  let replaced: string | null = null;
+  const sourceDb = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    await sourceDb.backup(temp, { progress: () => WHOLE_DATABASE });
+    sourceDb.close();
+    const tempProblems = sealCopy(temp);
+    if (tempProblems.length > 0) throw new AppError(500, 'restore_corrupt', `The restored copy failed its integrity check: ${tempProblems.join('; ')}`);
+    if (existsSync(target)) {
+      replaced = `${target}.pre-restore-${input.now().replace(/[:.]/g, '-')}`;
+      // The -wal goes with its database: left at the target path it would be replayed into the
+      // restored file on the next open and corrupt it.
+      renameSync(target, replaced);
+      for (const suffix of ['-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, replaced + suffix);
+    }
+    removeJournals(target);
+    renameSync(temp, target);
+  } finally {
+    if (sourceDb.open) sourceDb.close();
+    rmSync(temp, { force: true });
+  }
+  // Record the restore in the restored database itself, through the normal open (pragmas, migrations).
+  const db = openDatabase(target);
+  try {
+    const at = input.now();
+    const auditId = insertAuditRecord(db, { at, actor: 'cli', action: 'database.restore', subject: target, detail: JSON.stringify({ source, replaced }) });
+    return { source, database: target, replaced, integrity: 'ok', schema_version: readCesSchemaVersion(db), at, audit_id: auditId };
+  } finally {
+    db.close();
+  }
+}
+
+/** Stale journals beside a path would be replayed into the new file put there: remove them first. */
+function removeJournals(path: string): void {
+  for (const suffix of ['-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
+}
+
+function readSchemaVersion(path: string): number {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return readCesSchemaVersion(db);
+  } finally {
+    db.close();
+  }
+}
