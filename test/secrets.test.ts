@@ -46,7 +46,7 @@ describe('no full key or HMAC secret in logs, listings or the database file', ()
     const entry = await request(url, 'POST', '/v1/entries', { key: world.liveKey, body: entryBody(), idempotencyKey: 'secret-1' });
     assert.equal(entry.status, 202, entry.text);
     // A signed delivery happened, so the secret was used by the running server.
-    await receiver.waitFor((reqs) => reqs.some((r) => r.json?.data?.entry_id === entry.body.entry_id), 15_000);
+    await receiver.waitFor((reqs) => reqs.some((r) => r.json?.data?.entry_id === entry.body.entry_id), 60_000);
     assert.ok(receiver.requests.every((r) => r.signatureMatches === true));
     // Failed authentications with key-shaped tokens must not be logged either.
     const forged = `service_live_${'Q'.repeat(43)}`;

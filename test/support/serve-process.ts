@@ -36,8 +36,8 @@ export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`ces serve did not start within ${options.startTimeoutMs ?? 20_000} ms:\n${out}`));
-    }, options.startTimeoutMs ?? 20_000);
+      reject(new Error(`ces serve did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${out}`));
+    }, options.startTimeoutMs ?? 60_000);
     const onData = (): void => {
       const match = /listening on (http:\/\/[^\s"]+)/.exec(out);
       if (!match) return;
