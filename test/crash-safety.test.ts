@@ -42,7 +42,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('SIGKILL at random moments under load loses no accepted entry, event, or award invariant', { timeout: 120_000 }, async () => {
+test('SIGKILL at random moments under load loses no accepted entry, event, or award invariant', { timeout: 300_000 }, async () => {
   const started = Date.now();
   const random = seededRandom(SEED);
   dir = mkdtempSync(join(tmpdir(), 'ces-crash-'));
@@ -127,9 +127,9 @@ test('SIGKILL at random moments under load loses no accepted entry, event, or aw
   const check = await openFileCtx(dbPath);
   try {
     const count = (sql: string): number => (check.db.prepare(sql).get() as { n: number }).n;
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + 120_000;
     while (count("SELECT count(*) AS n FROM entries WHERE status = 'PENDING' OR evaluated_at IS NULL AND status = 'APPROVED'") + count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'") > 0) {
-      assert.ok(Date.now() < deadline, 'the pipeline did not finish within 45 s after recovery');
+      assert.ok(Date.now() < deadline, 'the pipeline did not finish within 120 s after recovery');
       await new Promise((r) => setTimeout(r, 50));
     }
     serve.child.kill('SIGTERM');
