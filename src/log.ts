@@ -17,8 +17,14 @@ export function createSilentLogger(): ConsolaInstance {
   return createConsola({ level: LogLevels.silent, reporters: [] });
 }
 
+const LOG_OBJECT_KEYS = new Set(['date', 'args', 'type', 'level', 'tag', 'message', 'additional']);
+
 function toRecord(obj: LogObject): Record<string, unknown> {
   const record: Record<string, unknown> = { time: obj.date.toISOString(), level: obj.type };
+  // consola lifts the fields of a lone `{message, ...}` argument onto the log object itself.
+  for (const [key, value] of Object.entries(obj)) {
+    if (!LOG_OBJECT_KEYS.has(key)) record[key] = value;
+  }
   const parts: string[] = [];
   for (const arg of obj.args) {
     if (arg instanceof Error) {
