@@ -3,26 +3,12 @@ import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 import type { Campaign, RequiredField } from './campaigns.ts';
 
-export interface CampaignRow {
-  id: string;
-  name: string;
-  starts_at: string | null;
-  ends_at: string | null;
-  purchase_from: string | null;
-  purchase_to: string | null;
+/** The stored shape: booleans as 0/1, the required fields as JSON text. */
+export type CampaignRow = Omit<Campaign, 'required_fields' | 'allow_companies' | 'api_enabled'> & {
   required_fields: string;
   allow_companies: number;
   api_enabled: number;
-  instant_prize: string;
-  lucky_numbers: string;
-  lucky_quantity: number;
-  series_count: number;
-  max_entries_per_participant: number | null;
-  max_entries_per_day: number | null;
-  fiscal_verifier_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 export function rowToCampaign(row: CampaignRow): Campaign {
   return {
@@ -35,8 +21,8 @@ export function rowToCampaign(row: CampaignRow): Campaign {
     required_fields: JSON.parse(row.required_fields) as RequiredField[],
     allow_companies: row.allow_companies === 1,
     api_enabled: row.api_enabled === 1,
-    instant_prize: row.instant_prize as Campaign['instant_prize'],
-    lucky_numbers: row.lucky_numbers as Campaign['lucky_numbers'],
+    instant_prize: row.instant_prize,
+    lucky_numbers: row.lucky_numbers,
     lucky_quantity: row.lucky_quantity,
     series_count: row.series_count,
     max_entries_per_participant: row.max_entries_per_participant,

@@ -3,6 +3,8 @@
 // better-sqlite3 connection runs no other statement while a cursor is open.
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
+import type { EnrollmentRow } from '../entries/enrollments.repo.ts';
+import type { EntryRow } from '../entries/entries.repo.ts';
 
 export interface ExportFilter {
   campaignId: string;
@@ -10,38 +12,18 @@ export interface ExportFilter {
   status?: string;
 }
 
-export interface ExportRow {
-  entry_id: string;
-  livemode: number;
-  status: string;
-  rejection_reasons: string;
-  evidence_type: string;
-  access_key: string;
-  created_at: string;
-  processed_at: string | null;
-  evaluated_at: string | null;
-  enrollment_id: string;
-  document_type: string;
-  document_number: string;
-  full_name: string | null;
-  email: string | null;
-  phone: string | null;
-  birthdate: string | null;
-  address_line_1: string | null;
-  address_line_2: string | null;
-  neighborhood: string | null;
-  city: string | null;
-  state: string | null;
-  zipcode: string | null;
-  country: string | null;
-  anonymized_at: string | null;
-  consent_granted_at: string | null;
-  consent_term_version: string | null;
-  award_status: string | null;
-  award_prize_id: string | null;
-  /** 'series-order' pairs separated by spaces, ordered, e.g. '0-00042 1-00007'; null when none. */
-  lucky_numbers: string | null;
-}
+/** One export line: the entry's columns and its enrollment's, plus consent, award and numbers. */
+export type ExportRow = Pick<EntryRow, 'livemode' | 'status' | 'rejection_reasons' | 'evidence_type' | 'access_key' | 'created_at' | 'processed_at' | 'evaluated_at' | 'enrollment_id'>
+  & Omit<EnrollmentRow, 'id' | 'campaign_id' | 'livemode' | 'created_at' | 'updated_at'>
+  & {
+    entry_id: string;
+    consent_granted_at: string | null;
+    consent_term_version: string | null;
+    award_status: string | null;
+    award_prize_id: string | null;
+    /** 'series-order' pairs separated by spaces, ordered, e.g. '0-00042 1-00007'; null when none. */
+    lucky_numbers: string | null;
+  };
 
 const WHERE = `e.campaign_id = @campaign_id AND (@livemode IS NULL OR e.livemode = @livemode) AND (@status IS NULL OR e.status = @status)`;
 
