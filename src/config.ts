@@ -20,7 +20,7 @@ export interface Config {
   rateLimitBurst: number;
   /** Longest a request may take to arrive (headers and body), and longest a socket may sit idle mid-request. */
   requestTimeoutMs: number;
-  /** Concurrent webhook POSTs per tick. */
+  /** Most webhook POSTs in flight at once (keep-alive connections to each endpoint are reused). */
   deliveryConcurrency: number;
   /** Bearer token for GET /metrics; empty = open; 'off' disables the endpoint. */
   metricsToken: string;
@@ -58,7 +58,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env, isTt
     rateLimitPerSecond: parseInteger('CES_RATE_LIMIT_RPS', env.CES_RATE_LIMIT_RPS ?? 1000, 0, 1_000_000),
     rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 2000, 1, 10_000_000),
     requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
-    deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 16, 1, 1000),
+    deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 64, 1, 1000),
     metricsToken: env.CES_METRICS_TOKEN ?? '',
   });
 }

@@ -61,7 +61,13 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   releaseStaleLeases(ctx);
-  const ticker = createTicker(ctx, service.tick);
+  // Requests in progress, so the background tick can give intake the CPU first.
+  let activeRequests = 0;
+  listener.server.on('request', (_req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+    activeRequests++;
+    res.once('close', () => activeRequests--);
+  });
+  const ticker = createTicker(ctx, service.tick, () => activeRequests > 0);
   if (options.tick ?? true) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
   return {

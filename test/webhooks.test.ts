@@ -7,6 +7,7 @@ import { after, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
+import { DUE_DELIVERIES_SQL } from '../src/webhooks/outbox.repo.ts';
 import { configureWebhook, drainAll, entryBody, makeCampaign, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceiverOptions } from './support/receiver.ts';
 
@@ -277,4 +278,36 @@ test('the timer-driven tick does not wait for a hanging endpoint: other campaign
   assert.deepEqual(hanging.requests.map((r) => [r.json.event_type, r.json.data.entry_id]), [['entry.received', slowEntry]]);
   const pending = listDeliveryViews(t.ctx, slow.campaign.id, 'pending', 10);
   assert.equal(pending.length, 3);
+});
+
+test('the timer pool refills as attempts finish (not once per tick), never above CES_DELIVERY_CONCURRENCY, first attempts in event order', async () => {
+  // One tick every 2 s and 3 slots: refilled once per tick, 60 deliveries would need 20 ticks (40 s).
+  const t = await startTestServer({ tick: true, env: { CES_TICK_MS: '2000', CES_DELIVERY_CONCURRENCY: '3' } });
+  const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 30 }) });
+  cleanups.push(() => t.close(), () => receiver.close());
+  const w = makeCampaign(t.ctx);
+  receiver.setSecret(await configureWebhook(t, w.liveKey, receiver.url));
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) ids.push((await submitEntry(t, w.liveKey, entryBody({}, i), `pool-${i}`)).entry_id);
+  const started = Date.now();
+  await receiver.waitFor((reqs) => reqs.length >= 60, 20_000);
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed < 15_000, `60 deliveries took ${elapsed} ms`);
+  assert.ok(receiver.requests.every((r) => r.verified === true || r.signatureMatches === true));
+  for (const id of ids) {
+    assert.deepEqual(receiver.requests.filter((r) => r.json.data.entry_id === id).map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+  }
+  // Requests overlapping in time (each is answered 30 ms after it arrived): at most 3 at once.
+  const arrivals = receiver.requests.map((r) => r.receivedAt);
+  const overlap = Math.max(...arrivals.map((at, i) => arrivals.filter((b, j) => j < i && b > at - 25).length + 1));
+  assert.ok(overlap <= 3 && overlap >= 2, `max ${overlap} in flight`);
+});
+
+test('the delivery claim walks the due index in order and probes the entry index: no scan or sort of all pending rows', async () => {
+  const t = await startTestServer();
+  cleanups.push(() => t.close());
+  const plan = (t.ctx.db.prepare(`EXPLAIN QUERY PLAN ${DUE_DELIVERIES_SQL}`).all({ now: '2026-01-01T00:00:00.000Z', limit: 10 }) as Array<{ detail: string }>).map((r) => r.detail);
+  assert.ok(plan.some((d) => /^SEARCH d USING INDEX webhook_deliveries_due \(status=\? AND next_attempt_at<\?\)/.test(d)), plan.join('\n'));
+  assert.ok(plan.some((d) => /SEARCH e USING INDEX webhook_deliveries_entry \(entry_id=\? AND seq<\?\)/.test(d)), plan.join('\n'));
+  assert.ok(!plan.some((d) => /TEMP B-TREE|^SCAN/.test(d)), plan.join('\n'));
 });

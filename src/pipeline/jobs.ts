@@ -29,6 +29,8 @@ export interface JobLimits {
   maxJobs: number;
   /** Most jobs per transaction. */
   chunkSize: number;
+  /** Awaited between chunks (default: one event-loop turn); the timer tick paces itself with it. */
+  pause?: () => Promise<void>;
 }
 
 interface VerifierWork {
@@ -99,7 +101,7 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
     } else if (work.length > 0) {
       await finishWithVerifier(ctx, work, lease, stats);
     }
-    await yieldToEventLoop();
+    await (limits.pause ?? yieldToEventLoop)();
   }
 }
 

@@ -1,17 +1,20 @@
 // The tick: one bounded pass over the jobs table and the webhook outbox. Bounded (at most
 // MAX_JOBS jobs in transactions of CHUNK_SIZE, at most MAX_DELIVERIES deliveries) and yielding to
 // the event loop between chunks, so that a backlog of thousands of entries drains over several
-// ticks without holding up HTTP requests. The ticker runs it on a timer; ticks never overlap.
+// ticks without holding up HTTP requests. The ticker runs it on a timer; ticks never overlap. When
+// a timer tick used its whole job budget (a backlog), the next one starts on the next event-loop
+// turn instead of tickMs later; webhook attempts are not bound to ticks at all (the delivery pool
+// refills itself as attempts finish, see webhooks/delivery.ts).
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { TickState } from '../service.ts';
-import { drainDeliveries, emptyDeliveryStats, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
+import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { createVerifierPool, drainJobs, emptyJobStats, type JobStats, type VerifierPool } from './jobs.ts';
 import { releaseJobLeases } from './jobs.repo.ts';
 
 export const MAX_JOBS_PER_TICK = 200;
-export const JOB_CHUNK_SIZE = 50;
+export const JOB_CHUNK_SIZE = 25;
 export const MAX_DELIVERIES_PER_TICK = 100;
 
 export interface TickReport extends JobStats, DeliveryStats {
@@ -21,7 +24,15 @@ export interface TickReport extends JobStats, DeliveryStats {
 export interface TickPools {
   deliveries: DeliveryPool;
   verifier: VerifierPool;
+  /** Between two job chunks: a short rest while HTTP requests are being served, else one event-loop turn. */
+  pause: () => Promise<void>;
 }
+
+/**
+ * Rest between job chunks while HTTP requests are in progress: intake comes first, and a backlog
+ * drains in the gaps (each chunk is a few ms of synchronous work, then this rest).
+ */
+export const BUSY_PAUSE_MS = 4;
 
 /**
  * One tick. With pools (the server's timer) webhook attempts and fiscal verifier calls are started
@@ -32,9 +43,14 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   const started = monotonicMs();
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
-  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: JOB_CHUNK_SIZE }, pools?.verifier);
+  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: JOB_CHUNK_SIZE, pause: pools?.pause }, pools?.verifier);
   await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pools?.deliveries);
   return { ...jobs, ...deliveries, durationMs: Math.round(monotonicMs() - started) };
+}
+
+/** True when the tick used its whole job budget: more jobs are probably due right now. */
+export function tickWasFull(report: TickReport): boolean {
+  return report.jobsClaimed >= MAX_JOBS_PER_TICK;
 }
 
 /** True when the tick did anything at all (claimed a job or settled a delivery). */
@@ -60,13 +76,20 @@ export function releaseStaleLeases(ctx: Ctx): { jobs: number; deliveries: number
   return ctx.db.transaction(() => ({ jobs: releaseJobLeases(ctx.db), deliveries: releaseDeliveryLeases(ctx.db) })).immediate();
 }
 
-/** `state.lastTickAt` (GET /healthz) is set when each tick ends, whether it ran by timer or by hand. */
-export function createTicker(ctx: Ctx, state?: TickState): Ticker {
+/**
+ * `state.lastTickAt` (GET /healthz) is set when each tick ends, whether it ran by timer or by hand.
+ * `httpBusy` tells whether HTTP requests are in progress (the timer tick then rests between chunks).
+ */
+export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolean = () => false): Ticker {
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   // Verifier calls in flight: a few times the delivery concurrency, then jobs wait their turn.
-  const pools: TickPools = { deliveries: new Set(), verifier: createVerifierPool(ctx.config.deliveryConcurrency * 4) };
+  const pools: TickPools = {
+    deliveries: createDeliveryPool(httpBusy),
+    verifier: createVerifierPool(ctx.config.deliveryConcurrency * 4),
+    pause: () => new Promise((resolve) => (httpBusy() ? setTimeout(resolve, BUSY_PAUSE_MS) : setImmediate(resolve))),
+  };
 
   const tick = (detached = false): Promise<TickReport> => {
     const run = chain.then(() => runTick(ctx, detached ? pools : undefined)).finally(() => {
@@ -76,23 +99,26 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
     return run;
   };
 
-  const schedule = (intervalMs: number): void => {
+  const schedule = (intervalMs: number, delayMs = intervalMs): void => {
     if (stopped) return;
     timer = setTimeout(() => {
       timer = null;
+      let full = false;
       tick(true).then(
         (report) => {
+          full = tickWasFull(report);
           if (tickDidWork(report)) ctx.log.debug({ message: 'tick', ...report });
         },
         (error: unknown) => ctx.log.error({ message: 'tick failed', error: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack }),
-      ).finally(() => schedule(intervalMs));
-    }, intervalMs);
+      ).finally(() => schedule(intervalMs, full ? 0 : intervalMs));
+    }, delayMs);
   };
 
   return {
     tick: () => tick(false),
     start: (intervalMs) => {
       stopped = false;
+      pools.deliveries.closed = false;
       schedule(intervalMs);
     },
     stop: async () => {
@@ -100,7 +126,8 @@ export function createTicker(ctx: Ctx, state?: TickState): Ticker {
       if (timer) clearTimeout(timer);
       timer = null;
       await chain;
-      while (pools.deliveries.size > 0 || pools.verifier.running.size > 0) await Promise.all([...pools.deliveries, ...pools.verifier.running]);
+      pools.deliveries.closed = true;
+      while (pools.deliveries.running.size > 0 || pools.verifier.running.size > 0) await Promise.all([...pools.deliveries.running, ...pools.verifier.running]);
     },
   };
 }

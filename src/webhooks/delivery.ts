@@ -1,12 +1,13 @@
-// Sending the outbox. Each round claims up to `deliveryConcurrency` due deliveries, POSTs them in
-// parallel outside any transaction, then records every attempt and its consequence in one short
-// transaction: 2xx -> delivered; anything else, a timeout, a connection error or a refused target
+// Sending the outbox. Due deliveries are claimed (attempt counted, lease taken), POSTed in parallel
+// outside any transaction (at most `deliveryConcurrency` at once), and their attempts and
+// consequences recorded in short transactions that batch many outcomes: 2xx -> delivered; anything else, a timeout, a connection error or a refused target
 // -> retried after CES_WEBHOOK_RETRY_SCHEDULE[n] seconds, and `failed` once the schedule is spent.
 // The event id (envelope id, webhook-id header) never changes; the signature is computed at send
 // time with the campaign's current secret, so a rotated secret applies to every later attempt.
 // A delivery whose configuration was deleted or paused after the event was queued is marked
 // `skipped` at send time, like one queued while paused.
-import { ofetch } from 'ofetch';
+import http from 'node:http';
+import https from 'node:https';
 import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { describeFetchError } from '../pipeline/verifier.ts';
@@ -35,43 +36,119 @@ export type Outcome =
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Deliveries still in flight after the tick that started them returned. With a pool, a tick does
- * not wait for slow endpoints: it starts up to `deliveryConcurrency - pool.size` attempts and
- * leaves; each records its own outcome when it ends. One endpoint that hangs until the timeout
- * then holds one slot, not the tick (jobs and other campaigns' deliveries go on).
+ * The server timer's delivery pump: attempts run in the background of the tick, at most
+ * `deliveryConcurrency` at once. Each finished attempt is buffered; one flush (a few ms later) records every buffered outcome and claims due deliveries for the slots they freed in ONE
+ * transaction, then starts those. So the pool refills as attempts finish instead of once per
+ * tick, and a backlog drains at the speed of the endpoint, not of the timer; a slow endpoint that
+ * hangs until its timeout holds one slot, not the tick.
  */
-export type DeliveryPool = Set<Promise<void>>;
+export interface DeliveryPool {
+  /** One promise per attempt, settled once its outcome is recorded (graceful close waits on these). */
+  running: Set<Promise<void>>;
+  /** Outcomes waiting for the next flush. */
+  finished: Array<{ delivery: DeliveryRow; lease: string; outcome: Outcome; done: () => void }>;
+  flushScheduled: boolean;
+  /** Set on close: attempts in flight are recorded, no new ones start. */
+  closed: boolean;
+  stats: DeliveryStats;
+  /** HTTP requests in progress: flushes wait longer (fewer, larger commits) so intake comes first. */
+  busy: () => boolean;
+}
+
+export const createDeliveryPool = (busy: () => boolean = () => false): DeliveryPool => ({ running: new Set(), finished: [], flushScheduled: false, closed: false, stats: emptyDeliveryStats(), busy });
+
+/** Most outcomes one flush records, so a flush stays a short synchronous step. */
+const MAX_RECORDS_PER_FLUSH = 128;
 
 /**
  * Claims due deliveries and attempts them. Without a pool (tests, `tick()` by hand) it waits for
- * each round and records the outcomes in one transaction; with a pool it starts them and returns.
+ * each round and records the outcomes in one transaction, up to `maxDeliveries`; with a pool it
+ * fills the free slots and returns (the pool refills itself as attempts finish).
  */
 export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliveries: number, pool?: DeliveryPool): Promise<void> {
+  if (pool) {
+    const started = ctx.db.transaction(() => claimForPool(ctx, pool, maxDeliveries)).immediate();
+    startAttempts(ctx, pool, started.claimed, started.lease);
+    return;
+  }
   let budget = maxDeliveries;
   while (budget > 0) {
-    const slots = ctx.config.deliveryConcurrency - (pool?.size ?? 0);
-    if (slots <= 0) break;
     const nowMs = ctx.clock.now();
     const lease = toIso(nowMs + ctx.config.webhookTimeoutMs + 60_000);
-    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, Math.min(slots, budget));
+    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, Math.min(ctx.config.deliveryConcurrency, budget));
     if (claimed.length === 0) break;
     budget -= claimed.length;
-    if (pool) {
-      for (const delivery of claimed) {
-        const run: Promise<void> = attemptDelivery(ctx, delivery)
-          .then((outcome) => ctx.db.transaction(() => recordOutcome(ctx, delivery, lease, outcome, stats)).immediate())
-          .catch((error: unknown) => ctx.log.error({ message: `webhook delivery ${delivery.id}: recording the attempt failed; retried after its lease`, error: String(error) }))
-          .finally(() => pool.delete(run));
-        pool.add(run);
-      }
-    } else {
-      const outcomes = await Promise.all(claimed.map((d) => attemptDelivery(ctx, d)));
-      ctx.db.transaction(() => {
-        claimed.forEach((delivery, i) => recordOutcome(ctx, delivery, lease, outcomes[i], stats));
-      }).immediate();
-    }
+    const outcomes = await Promise.all(claimed.map((d) => attemptDelivery(ctx, d)));
+    ctx.db.transaction(() => {
+      claimed.forEach((delivery, i) => recordOutcome(ctx, delivery, lease, outcomes[i], stats));
+    }).immediate();
     await yieldToEventLoop();
   }
+}
+
+/**
+ * Claims due deliveries for the pool's free slots, inside the caller's transaction; `settling`
+ * attempts are being recorded in that same transaction, so their slots count as free.
+ */
+function claimForPool(ctx: Ctx, pool: DeliveryPool, max = Number.POSITIVE_INFINITY, settling = 0): { claimed: DeliveryRow[]; lease: string } {
+  const nowMs = ctx.clock.now();
+  const lease = toIso(nowMs + ctx.config.webhookTimeoutMs + 60_000);
+  const slots = Math.min(max, ctx.config.deliveryConcurrency - (pool.running.size - settling));
+  if (pool.closed || slots <= 0) return { claimed: [], lease };
+  return { claimed: claimDeliveries(ctx.db, toIso(nowMs), lease, slots), lease };
+}
+
+function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lease: string): void {
+  for (const delivery of claimed) {
+    const run = new Promise<void>((done) => {
+      attemptDelivery(ctx, delivery).then(
+        (outcome) => {
+          pool.finished.push({ delivery, lease, outcome, done });
+          scheduleFlush(ctx, pool);
+        },
+        (error: unknown) => {
+          // attemptDelivery catches network errors; this is a bug or a database error.
+          ctx.log.error({ message: `webhook delivery ${delivery.id}: the attempt failed unexpectedly; retried after its lease`, error: String(error) });
+          done();
+        },
+      );
+    }).finally(() => pool.running.delete(run));
+    pool.running.add(run);
+  }
+}
+
+/**
+ * Outcomes are recorded a few milliseconds after the first one arrives, so one commit (one fsync
+ * with synchronous=FULL) holds the outcomes of many attempts instead of one each.
+ */
+const FLUSH_DELAY_MS = 5;
+const BUSY_FLUSH_DELAY_MS = 10;
+
+function scheduleFlush(ctx: Ctx, pool: DeliveryPool): void {
+  if (pool.flushScheduled) return;
+  pool.flushScheduled = true;
+  // Closing: record at once, nothing new starts anyway.
+  if (pool.closed) setImmediate(() => flushPool(ctx, pool));
+  else setTimeout(() => flushPool(ctx, pool), pool.busy() ? BUSY_FLUSH_DELAY_MS : FLUSH_DELAY_MS);
+}
+
+/** Records buffered outcomes and refills the freed slots, in one transaction; then starts the new attempts. */
+function flushPool(ctx: Ctx, pool: DeliveryPool): void {
+  pool.flushScheduled = false;
+  const batch = pool.finished.splice(0, MAX_RECORDS_PER_FLUSH);
+  let next: { claimed: DeliveryRow[]; lease: string } = { claimed: [], lease: '' };
+  try {
+    next = ctx.db.transaction(() => {
+      for (const { delivery, lease, outcome } of batch) recordOutcome(ctx, delivery, lease, outcome, pool.stats);
+      // Slots whose outcome is recorded in this transaction are free once it commits.
+      return claimForPool(ctx, pool, Number.POSITIVE_INFINITY, batch.length);
+    }).immediate();
+  } catch (error) {
+    ctx.log.error({ message: `recording ${batch.length} webhook attempts failed; they are retried after their lease`, error: String(error) });
+  }
+  for (const { done } of batch) done();
+  startAttempts(ctx, pool, next.claimed, next.lease);
+  if (pool.finished.length > 0) scheduleFlush(ctx, pool);
 }
 
 /** One signed POST of a claimed delivery (also used by `ces webhook test`); records nothing. */
@@ -92,25 +169,72 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
   // A duration, not a time of day: the monotonic clock is right even when tests fix ctx.clock.
   const started = monotonicMs();
   try {
-    const res = await ofetch.raw<string, 'text'>(config.endpoint_url, {
-      method: 'POST',
-      body: delivery.payload,
-      headers,
-      responseType: 'text',
-      ignoreResponseError: true,
-      retry: 0,
-      timeout: ctx.config.webhookTimeoutMs,
-      // A redirect is not followed: it could lead anywhere, past the address check above.
-      redirect: 'manual',
-    });
+    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, ctx.config.webhookTimeoutMs);
     const latencyMs = Math.round(monotonicMs() - started);
     const ok = res.status >= 200 && res.status <= 299;
-    const excerpt = typeof res._data === 'string' && res._data !== '' ? res._data.slice(0, EXCERPT_CHARS) : null;
+    const excerpt = res.body !== '' ? res.body.slice(0, EXCERPT_CHARS) : null;
     return { ...base, ok, statusCode: res.status, latencyMs, error: ok ? null : `HTTP ${res.status}`, excerpt };
   } catch (error) {
     const latencyMs = Math.round(monotonicMs() - started);
     return { ...base, ok: false, statusCode: null, latencyMs, error: describeFetchError(error), excerpt: null };
   }
+}
+
+/**
+ * Keep-alive agents: a draining backlog reuses a few dozen TLS connections to the endpoint instead
+ * of a handshake per event. At most `deliveryConcurrency` requests are in flight anyway.
+ */
+const agents = { https: new https.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }), http: new http.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }) };
+
+/** Bytes of the answer kept (the excerpt is at most EXCERPT_CHARS characters). */
+const MAX_BODY_BYTES = 4 * EXCERPT_CHARS;
+
+/**
+ * One POST with node:http(s) (not fetch: undici's web streams cost several times the CPU per
+ * request, the largest item of a backlog drain's profile). A redirect is not followed: it could
+ * lead anywhere, past the address check. Errors keep Node's codes (ECONNREFUSED, certificate
+ * errors) for describeFetchError; the timeout covers the whole exchange and rejects with a
+ * TimeoutError.
+ */
+function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const isHttps = target.protocol === 'https:';
+    if (!isHttps && target.protocol !== 'http:') {
+      reject(new Error(`unsupported protocol ${target.protocol}`));
+      return;
+    }
+    const payload = Buffer.from(body, 'utf8');
+    const req = (isHttps ? https : http).request(target, {
+      method: 'POST',
+      agent: isHttps ? agents.https : agents.http,
+      headers: { ...headers, 'content-length': String(payload.length), accept: '*/*' },
+    });
+    const timer = setTimeout(() => {
+      const error = new Error(`timed out after ${timeoutMs} ms`);
+      error.name = 'TimeoutError';
+      req.destroy(error);
+    }, timeoutMs);
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    req.on('error', fail);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < MAX_BODY_BYTES) chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('error', fail);
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8') });
+      });
+    });
+    req.end(payload);
+  });
 }
 
 function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: Outcome, stats: DeliveryStats): void {

@@ -42,18 +42,24 @@ const DELIVERY_COLUMNS = `seq, id, campaign_id, livemode, entry_id, event_type, 
   locked_until, last_error, last_status_code, created_at, delivered_at`;
 
 /**
- * Claims up to `limit` due deliveries, oldest first, counting the attempt and taking a lease.
- * Events of one entry are first attempted in the order they happened: a delivery waits while an
- * earlier event of the same entry is pending and has never been attempted or is in flight.
+ * Claims up to `limit` due deliveries, longest due first (then in event order), counting the
+ * attempt and taking a lease. Events of one entry are first attempted in the order they happened:
+ * a delivery waits while an earlier event of the same entry is pending and has never been
+ * attempted or is in flight. The order is that of the partial index webhook_deliveries_due
+ * (status, next_attempt_at, seq), so the claim walks due rows in index order and stops at `limit`
+ * instead of sorting every pending row; the NOT EXISTS probes webhook_deliveries_entry
+ * (test/webhooks.test.ts checks the plan).
  */
-export function claimDeliveries(db: Db, now: string, lockedUntil: string, limit: number): DeliveryRow[] {
-  return prepare<{ now: string; lockedUntil: string; limit: number }, DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = @lockedUntil, attempts = attempts + 1
-    WHERE seq IN (
-      SELECT d.seq FROM webhook_deliveries d
+/** The due, claimable deliveries in claim order (the inner query of claimDeliveries). */
+export const DUE_DELIVERIES_SQL = `SELECT d.seq FROM webhook_deliveries d
       WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
           WHERE e.entry_id = d.entry_id AND e.seq < d.seq AND e.status = 'pending' AND (e.attempts = 0 OR e.locked_until > @now))
-      ORDER BY d.seq LIMIT @limit)
+      ORDER BY d.next_attempt_at, d.seq LIMIT @limit`;
+
+export function claimDeliveries(db: Db, now: string, lockedUntil: string, limit: number): DeliveryRow[] {
+  return prepare<{ now: string; lockedUntil: string; limit: number }, DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = @lockedUntil, attempts = attempts + 1
+    WHERE seq IN (${DUE_DELIVERIES_SQL})
     RETURNING ${DELIVERY_COLUMNS}`).all({ now, lockedUntil, limit }).sort((a, b) => a.seq - b.seq);
 }
 
