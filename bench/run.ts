@@ -290,6 +290,9 @@ async function measurePipeline(): Promise<PipelineFigures> {
   let underLoadAllDelivered: boolean;
   let expected: number;
   try {
+    // The same warm-up as the idle intake figure (a just-started server compiles its code under the
+    // first requests), here already with the drain running.
+    await intakeLoad(loaded, campaign, { durationS: P.warmupS });
     const before = (await receiver.stats()).evaluatedEntries;
     p99DuringDrain = await intakeLoad(loaded, campaign, { durationS: P.durationS });
     requireAll2xx('intake during drain', p99DuringDrain);

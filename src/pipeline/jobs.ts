@@ -27,8 +27,8 @@ export const emptyJobStats = (): JobStats => ({ jobsClaimed: 0, jobsProcessed: 0
 export interface JobLimits {
   /** Most jobs one tick takes on. */
   maxJobs: number;
-  /** Most jobs per transaction. */
-  chunkSize: number;
+  /** Most jobs per transaction (a function: decided again for each chunk). */
+  chunkSize: number | (() => number);
   /** Awaited between chunks (default: one event-loop turn); the timer tick paces itself with it. */
   pause?: () => Promise<void>;
 }
@@ -68,7 +68,7 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
     const nowMs = ctx.clock.now();
     const now = toIso(nowMs);
     const lease = toIso(nowMs + leaseMs(ctx));
-    const size = Math.min(limits.chunkSize, budget);
+    const size = Math.min(typeof limits.chunkSize === 'number' ? limits.chunkSize : limits.chunkSize(), budget);
     // Claim and run in one transaction: local decisions commit with the claim; jobs that need the
     // verifier leave it holding their lease.
     const verifierWork = ctx.db.transaction(() => {

@@ -15,6 +15,8 @@ import { releaseJobLeases } from './jobs.repo.ts';
 
 export const MAX_JOBS_PER_TICK = 200;
 export const JOB_CHUNK_SIZE = 25;
+/** Timer ticks while no HTTP request is in progress: larger chunks, fewer commits (fsyncs). */
+export const IDLE_JOB_CHUNK_SIZE = 100;
 export const MAX_DELIVERIES_PER_TICK = 100;
 
 export interface TickReport extends JobStats, DeliveryStats {
@@ -26,6 +28,8 @@ export interface TickPools {
   verifier: VerifierPool;
   /** Between two job chunks: a short rest while HTTP requests are being served, else one event-loop turn. */
   pause: () => Promise<void>;
+  /** Jobs per transaction: JOB_CHUNK_SIZE while HTTP requests are being served, else IDLE_JOB_CHUNK_SIZE. */
+  chunkSize: () => number;
 }
 
 /**
@@ -43,7 +47,7 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   const started = monotonicMs();
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
-  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: JOB_CHUNK_SIZE, pause: pools?.pause }, pools?.verifier);
+  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause }, pools?.verifier);
   await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pools?.deliveries);
   return { ...jobs, ...deliveries, durationMs: Math.round(monotonicMs() - started) };
 }
@@ -89,6 +93,7 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
     deliveries: createDeliveryPool(httpBusy),
     verifier: createVerifierPool(ctx.config.deliveryConcurrency * 4),
     pause: () => new Promise((resolve) => (httpBusy() ? setTimeout(resolve, BUSY_PAUSE_MS) : setImmediate(resolve))),
+    chunkSize: () => (httpBusy() ? JOB_CHUNK_SIZE : IDLE_JOB_CHUNK_SIZE),
   };
 
   const tick = (detached = false): Promise<TickReport> => {

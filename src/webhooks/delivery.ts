@@ -37,7 +37,8 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 
 /**
  * The server timer's delivery pump: attempts run in the background of the tick, at most
- * `deliveryConcurrency` at once. Each finished attempt is buffered; one flush (a few ms later) records every buffered outcome and claims due deliveries for the slots they freed in ONE
+ * `deliveryConcurrency` at once. Each finished attempt is buffered; one flush (a few ms later)
+ * records every buffered outcome and claims due deliveries for the slots they freed in ONE
  * transaction, then starts those. So the pool refills as attempts finish instead of once per
  * tick, and a backlog drains at the speed of the endpoint, not of the timer; a slow endpoint that
  * hangs until its timeout holds one slot, not the tick.
@@ -121,8 +122,8 @@ function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lea
  * Outcomes are recorded a few milliseconds after the first one arrives, so one commit (one fsync
  * with synchronous=FULL) holds the outcomes of many attempts instead of one each.
  */
-const FLUSH_DELAY_MS = 5;
-const BUSY_FLUSH_DELAY_MS = 10;
+const FLUSH_DELAY_MS = 8;
+const BUSY_FLUSH_DELAY_MS = 16;
 
 function scheduleFlush(ctx: Ctx, pool: DeliveryPool): void {
   if (pool.flushScheduled) return;
