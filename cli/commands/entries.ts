@@ -4,9 +4,10 @@ import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import type { Ctx } from '../../src/context.ts';
 import { AppError } from '../../src/errors.ts';
 import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
-import { listEntries, type EntryStatus } from '../../src/entries/entries.repo.ts';
+import { listEntries } from '../../src/entries/entries.repo.ts';
 import { entryToView, getEntry } from '../../src/entries/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
+import { parseMode, parseStatus } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
@@ -34,15 +35,14 @@ export function registerEntryCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string; mode?: string; status?: string; limit: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
-        if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'test') throw new AppError(422, 'invalid_option', '--mode must be live or test');
-        const status = flags.status?.toUpperCase();
-        if (status !== undefined && !['PENDING', 'APPROVED', 'REJECTED'].includes(status)) throw new AppError(422, 'invalid_option', '--status must be PENDING, APPROVED or REJECTED');
+        const livemode = parseMode(flags.mode);
+        const status = parseStatus(flags.status);
         const limit = Number(flags.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new AppError(422, 'invalid_option', '--limit must be a positive integer');
         return listEntries(ctx.db, {
           campaignId: flags.campaign,
-          livemode: flags.mode === undefined ? undefined : flags.mode === 'live' ? 1 : 0,
-          status: status as EntryStatus | undefined,
+          livemode,
+          status,
           limit,
         }).map((row) => entryToView(ctx, row));
       }, (list) => table(list.map((e) => ({ ...e, mode: e.livemode ? 'live' : 'test', reasons: e.rejection_reasons.map((r) => r.code).join(',') })), ['entry_id', 'mode', 'status', 'reasons', 'created_at']));
