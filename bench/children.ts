@@ -28,9 +28,13 @@ export interface SpawnOptions {
   startTimeoutMs?: number;
 }
 
-/** Starts `node --import tsx <script>` and resolves once it prints `listening on <url>`. */
+/**
+ * Starts `node <script>` (through tsx when it is TypeScript; a built .mjs bundle runs as it is) and
+ * resolves once it prints `listening on <url>`.
+ */
 export function spawnChild(options: SpawnOptions): Promise<Child> {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, options.script, ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

@@ -33,13 +33,26 @@ const progress = (line: string): void => {
 };
 
 const work = mkdtempSync(join(tmpdir(), 'ces-bench-'));
+// The server and the echo run as esbuild bundles, as operators run ces (dist/ces.mjs), not through
+// tsx: tsx alone adds some 65 MB of resident memory to a process. The bundles live under
+// node_modules so that the bundled require() finds better-sqlite3.
+const BUNDLES = join(process.cwd(), 'node_modules/.cache/ces-bench');
+const bundled = { server: join(BUNDLES, 'server-child.mjs'), echo: join(BUNDLES, 'echo-server.mjs') };
+
+async function buildBundles(): Promise<void> {
+  const { buildBundle } = (await import(join(process.cwd(), 'build.mjs') as string)) as {
+    buildBundle(o: { outfile: string; entry: string }): Promise<unknown>;
+  };
+  await buildBundle({ entry: join(process.cwd(), 'bench/server-child.ts'), outfile: bundled.server });
+  await buildBundle({ entry: join(process.cwd(), 'bench/echo-server.ts'), outfile: bundled.echo });
+}
 const children = new Set<Child>();
 let rssPeak = 0;
 const yymm = currentYymm(Date.now());
 
 async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean } = {}): Promise<Child> {
   const child = await spawnChild({
-    script: 'bench/server-child.ts',
+    script: bundled.server,
     args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
     // BENCH_CPU_PROF=DIR profiles every server child (node --cpu-prof), for finding hot spots.
     nodeFlags: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
@@ -95,7 +108,7 @@ function requireAll2xx(name: string, r: LoadResult): void {
 const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number }> {
-  const echo = await spawnChild({ script: 'bench/echo-server.ts' });
+  const echo = await spawnChild({ script: bundled.echo });
   children.add(echo);
   try {
     const bodyOptions = { tag: 'echo', offset: 0, yymm };
@@ -388,6 +401,7 @@ async function main(): Promise<void> {
   const out: Record<string, unknown> = { quick, node: process.version, duration_s: P.durationS };
   progress(`work folder ${work}; ${quick ? 'quick' : 'full'} run`);
 
+  await buildBundles();
   progress('echo ceiling');
   const echo = await measureEcho();
   out.echo_rps = round(echo.rps);

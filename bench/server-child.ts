@@ -9,7 +9,7 @@ import { startServer } from '../src/server.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, 'tick-ms': { type: 'string' } } });
 const config = loadConfig({ db: values.db, port: 0, host: '127.0.0.1', tickMs: values['tick-ms'], logFormat: 'json' });
-const log = createLogger('json', process.stderr);
+const log = createLogger('json', process.stderr, { batched: true });
 const server = await startServer(config, log, { groupCommit: process.env.BENCH_GROUP_COMMIT !== '0' });
 process.stdout.write(`listening on ${server.url}\n`);
 

@@ -2,14 +2,59 @@
 // for machines. Secrets never reach it: callers log ids and prefixes, never keys or HMAC secrets.
 import { createConsola, LogLevels, type ConsolaInstance, type LogObject } from 'consola';
 
-export function createLogger(format: 'pretty' | 'json', stream: NodeJS.WritableStream = process.stdout, level: number = LogLevels.info): ConsolaInstance {
+export interface LoggerOptions {
+  level?: number;
+  /**
+   * JSON lines are gathered and written once per event-loop turn instead of one write each. Writes
+   * to a pipe or a file are synchronous in Node, so under load a write per request line costs as
+   * much as the request's database work. Lines wait at most one turn; they are written before the
+   * process exits normally, and a SIGKILL can lose that one turn's lines.
+   */
+  batched?: boolean;
+}
+
+export function createLogger(format: 'pretty' | 'json', stream: NodeJS.WritableStream = process.stdout, options: LoggerOptions = {}): ConsolaInstance {
+  const level = options.level ?? LogLevels.info;
   if (format === 'pretty') {
     return createConsola({ level, stdout: stream as NodeJS.WriteStream, stderr: stream as NodeJS.WriteStream, formatOptions: { date: true, colors: (stream as { isTTY?: boolean }).isTTY === true } });
   }
+  const write = options.batched ? batchedWriter(stream) : (text: string) => void stream.write(text);
   return createConsola({
     level,
-    reporters: [{ log: (obj: LogObject) => stream.write(`${JSON.stringify(toRecord(obj))}\n`) }],
+    reporters: [{ log: (obj: LogObject) => write(`${JSON.stringify(toRecord(obj))}\n`) }],
   });
+}
+
+const BATCH_LIMIT = 64 * 1024;
+const unflushed = new Set<() => void>();
+let exitHookInstalled = false;
+
+function batchedWriter(stream: NodeJS.WritableStream): (text: string) => void {
+  let buffer = '';
+  let timer: NodeJS.Immediate | null = null;
+  const flush = (): void => {
+    if (timer) clearImmediate(timer);
+    timer = null;
+    unflushed.delete(flush);
+    if (buffer === '') return;
+    const text = buffer;
+    buffer = '';
+    stream.write(text);
+  };
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const pending of [...unflushed]) pending();
+    });
+  }
+  return (text) => {
+    buffer += text;
+    if (buffer.length >= BATCH_LIMIT) return flush();
+    if (timer) return;
+    unflushed.add(flush);
+    timer = setImmediate(flush);
+    timer.unref();
+  };
 }
 
 /** A logger that drops everything (tests, and CLI commands that print their own output). */

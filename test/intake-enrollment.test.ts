@@ -2,6 +2,7 @@
 // (SPEC: Enrollment behaviour, Required-field rules, consent; CONTRACT: scope per campaign and mode).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import { cpf, entryBody, makeCampaign, runCli, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
 
 let s: TestServer;
@@ -115,7 +116,7 @@ describe('required fields (--require) are checked on the merged enrollment', () 
   test('a required field missing from the first entry can be supplied by a later one', async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { full_name: 'Caio Prado' } }, 8));
-    s.ctx.db.prepare("UPDATE campaigns SET required_fields = '[\"full_name\",\"phone\"]' WHERE id = ?").run(w.campaign.id);
+    updateCampaign(s.ctx, w.campaign.id, { require: 'full_name,phone' });
     assertProblem(await submit(w.liveKey, entryBody({}, 8)), 'missing_required_field', [['enrollment.phone', 'required']]);
     await accepted(w.liveKey, entryBody({ enrollment: { phone: '5521987654321' } }, 8));
     await accepted(w.liveKey, entryBody({}, 8));

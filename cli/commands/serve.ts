@@ -33,7 +33,7 @@ export function registerServeCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      const log = createLogger(config.logFormat);
+      const log = createLogger(config.logFormat, process.stdout, { batched: true });
       let server;
       try {
         server = await startServer(config, log);

@@ -1,5 +1,6 @@
 // SQL of the campaigns table and the row <-> Campaign conversion.
 import type { Db } from '../db/open.ts';
+import { cachedRow, invalidateRows } from '../db/row-cache.ts';
 import { prepare } from '../db/statements.ts';
 import type { Campaign, RequiredField } from './campaigns.ts';
 
@@ -50,6 +51,7 @@ export function insertCampaign(db: Db, c: Campaign): void {
   prepare(db, `INSERT INTO campaigns (${COLUMNS}) VALUES (@id, @name, @starts_at, @ends_at, @purchase_from, @purchase_to,
     @required_fields, @allow_companies, @api_enabled, @instant_prize, @lucky_numbers, @lucky_quantity, @series_count,
     @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @created_at, @updated_at)`).run(campaignToRow(c));
+  invalidateRows(db);
 }
 
 export function updateCampaignRow(db: Db, c: Campaign): void {
@@ -59,11 +61,31 @@ export function updateCampaignRow(db: Db, c: Campaign): void {
     lucky_quantity = @lucky_quantity, series_count = @series_count,
     max_entries_per_participant = @max_entries_per_participant, max_entries_per_day = @max_entries_per_day,
     fiscal_verifier_url = @fiscal_verifier_url, updated_at = @updated_at WHERE id = @id`).run(campaignToRow(c));
+  invalidateRows(db);
 }
 
 export function findCampaignById(db: Db, id: string): Campaign | undefined {
   const row = prepare<[string], CampaignRow>(db, `SELECT ${COLUMNS} FROM campaigns WHERE id = ?`).get(id);
   return row && rowToCampaign(row);
+}
+
+/**
+ * findCampaignById through the row memo (db/row-cache.ts), for intake, which reads the campaign on
+ * every request. The object is shared between requests and frozen.
+ */
+export function findCampaignByIdCached(db: Db, id: string): Readonly<Campaign> | undefined {
+  return cachedRow(db, 'campaigns', id, () => {
+    const campaign = findCampaignById(db, id);
+    return campaign && deepFreeze(campaign);
+  });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 export function listCampaigns(db: Db): Campaign[] {

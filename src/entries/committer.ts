@@ -13,6 +13,7 @@
 // stores exactly what the savepoint-only committer would have stored.
 import type { Ctx } from '../context.ts';
 import type { Db } from '../db/open.ts';
+import { revalidateRows } from '../db/row-cache.ts';
 import type { Random } from '../random.ts';
 
 export interface Committer {
@@ -46,6 +47,9 @@ export function createGroupCommitter(db: Db, maxBatch = 512): Committer {
   const runBatch = (batch: Pending[], savepoints: boolean): Outcome[] => {
     const outcomes: Outcome[] = [];
     db.transaction(() => {
+      // Memoized rows (API keys, campaigns, webhook configs) are checked against other processes'
+      // commits once more, now that this transaction holds the write lock.
+      revalidateRows(db);
       for (const item of batch) {
         if (!savepoints) {
           // A throw here aborts the transaction; flush() notices and runs the batch again.
@@ -146,7 +150,10 @@ export function createDirectCommitter(db: Db): Committer {
   return {
     run<T>(write: () => T): Promise<T> {
       try {
-        return Promise.resolve(db.transaction(write).immediate());
+        return Promise.resolve(db.transaction(() => {
+          revalidateRows(db);
+          return write();
+        }).immediate());
       } catch (error) {
         return Promise.reject(error);
       }

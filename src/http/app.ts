@@ -1,6 +1,6 @@
 // The HTTP app: routes only. Each handler is wrapped so that the caller is authenticated first and
 // anything thrown becomes problem+json; unknown routes and methods are problem+json too.
-import { H3, type H3Event } from 'h3';
+import { H3, type H3Event, type HTTPResponse } from 'h3';
 import { AppError } from '../errors.ts';
 import { authenticate, type Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
@@ -28,7 +28,7 @@ export function createHttpApp(service: Service): H3 {
   });
 
   const limiter = createRateLimiter(ctx.clock, ctx.config.rateLimitPerSecond, ctx.config.rateLimitBurst);
-  const route = (handler: (event: H3Event, caller: Caller) => Promise<Response>) => async (event: H3Event): Promise<Response> => {
+  const route = (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) => async (event: H3Event): Promise<HTTPResponse> => {
     try {
       const caller = authenticate(ctx, event.req.headers.get('authorization'));
       setCaller(event, caller);

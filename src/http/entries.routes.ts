@@ -1,6 +1,6 @@
 // POST /v1/entries and GET /v1/entries/{entry_id}: thin handlers over entries/.
-import type { H3, H3Event } from 'h3';
-import { findCampaignById } from '../campaigns/campaigns.repo.ts';
+import type { H3, H3Event, HTTPResponse } from 'h3';
+import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { registrationClosedReason } from '../campaigns/campaigns.ts';
 import { AppError } from '../errors.ts';
 import { replayable } from '../entries/committer.ts';
@@ -18,7 +18,7 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
     const key = readIdempotencyKey(event);
     const early = findReplay(ctx, caller, key);
     if (early) return accepted(early);
-    const campaign = findCampaignById(ctx.db, caller.campaignId);
+    const campaign = findCampaignByIdCached(ctx.db, caller.campaignId);
     if (!campaign) throw new AppError(401, 'invalid_api_key', 'Missing or invalid API key.');
     const closed = registrationClosedReason(campaign, ctx.clock.now());
     if (closed) throw new AppError(403, 'registration_closed', closed);
@@ -47,7 +47,7 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
   }));
 }
 
-export type RouteWrapper = (handler: (event: H3Event, caller: import('../keys/keys.ts').Caller) => Promise<Response>) => (event: H3Event) => Promise<Response>;
+export type RouteWrapper = (handler: (event: H3Event, caller: import('../keys/keys.ts').Caller) => Promise<HTTPResponse>) => (event: H3Event) => Promise<HTTPResponse>;
 
 function readIdempotencyKey(event: H3Event): string {
   const key = event.req.headers.get('idempotency-key');
@@ -64,7 +64,7 @@ function readIdempotencyKey(event: H3Event): string {
   return key;
 }
 
-function accepted(result: IntakeResult): Response {
+function accepted(result: IntakeResult): HTTPResponse {
   const message = result.replay
     ? 'An entry already exists for this Idempotency-Key; this is a replay and the new payload was ignored.'
     : result.status === 'REJECTED'

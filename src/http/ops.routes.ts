@@ -2,7 +2,7 @@
 // contract), GET /healthz (for load balancers and supervisors) and GET /metrics (Prometheus).
 // /metrics is open, protected by its own bearer token, or absent, per CES_METRICS_TOKEN.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { H3, H3Event } from 'h3';
+import { HTTPResponse, type H3, type H3Event } from 'h3';
 import { AppError } from '../errors.ts';
 import { checkHealth } from '../metrics/health.ts';
 import type { ServiceMetrics } from '../metrics/metrics.ts';
@@ -18,7 +18,7 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
 
   app.get('/openapi.json', () => {
     document ??= JSON.stringify(buildOpenApiDocument());
-    return new Response(document, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' } });
+    return new HTTPResponse(document, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' } });
   });
 
   app.get('/healthz', () => {
@@ -33,7 +33,7 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
       return problem(new AppError(401, 'invalid_metrics_token', 'GET /metrics requires Authorization: Bearer <CES_METRICS_TOKEN>.', undefined, { 'www-authenticate': 'Bearer realm="metrics"' }));
     }
     try {
-      return new Response(metrics.render(), { status: 200, headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
+      return new HTTPResponse(metrics.render(), { status: 200, headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
     } catch (error) {
       // render() only reads counts from the database: a scrape that cannot get them fails visibly
       // (and is logged) rather than reporting zeros.

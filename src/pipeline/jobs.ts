@@ -4,6 +4,7 @@
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import { toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
+import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
 import { runLocalChecks } from './checks.ts';
@@ -72,6 +73,7 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
     // Claim and run in one transaction: local decisions commit with the claim; jobs that need the
     // verifier leave it holding their lease.
     const verifierWork = ctx.db.transaction(() => {
+      revalidateRows(ctx.db); // events below read the memoized webhook configuration
       const jobs = claimJobs(ctx.db, now, lease, size);
       stats.jobsClaimed += jobs.length;
       const work: VerifierWork[] = [];
@@ -154,6 +156,7 @@ async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string,
   const nowMs = ctx.clock.now();
   const now = toIso(nowMs);
   ctx.db.transaction(() => {
+    revalidateRows(ctx.db);
     work.forEach(({ job }, i) => {
       const answer = answers[i];
       if (answer.kind === 'unavailable') {

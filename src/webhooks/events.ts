@@ -4,7 +4,7 @@
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { insertDelivery } from './outbox.repo.ts';
-import { findWebhookConfig } from './webhook-config.repo.ts';
+import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export type EventType = 'entry.received' | 'entry.completed' | 'entry.evaluated' | 'ping';
 
@@ -36,7 +36,7 @@ export function enqueueEvent(ctx: Ctx, event: NewEvent): EventEnvelope {
     campaign_id: event.campaignId,
     data: event.data,
   };
-  const config = findWebhookConfig(ctx.db, event.campaignId);
+  const config = findWebhookConfigCached(ctx.db, event.campaignId);
   const sendable = config !== undefined && config.is_active === 1;
   insertDelivery(ctx.db, {
     id: envelope.id,
