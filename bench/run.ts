@@ -244,6 +244,7 @@ interface PipelineFigures {
   receiver: ReceiverStats;
   p99DuringDrain: LoadResult;
   drainedDuringLoad: number;
+  deliveredDuringLoad: number;
   drainActiveWholeWindow: boolean;
   underLoadAllDelivered: boolean;
   dbBytesPerEntry: number;
@@ -299,6 +300,7 @@ async function measurePipeline(): Promise<PipelineFigures> {
   const loaded = await startCes(dbPath, { tickMs: '200' });
   let p99DuringDrain: LoadResult;
   let drainedDuringLoad: number;
+  let deliveredDuringLoad = 0;
   let drainActiveWholeWindow: boolean;
   let underLoadAllDelivered: boolean;
   let expected: number;
@@ -306,11 +308,16 @@ async function measurePipeline(): Promise<PipelineFigures> {
     // The same warm-up as the idle intake figure (a just-started server compiles its code under the
     // first requests), here already with the drain running.
     await intakeLoad(loaded, campaign, { durationS: P.warmupS });
-    const before = (await receiver.stats()).evaluatedEntries;
+    const beforeStats = await receiver.stats();
+    const before = beforeStats.evaluatedEntries;
     p99DuringDrain = await intakeLoad(loaded, campaign, { durationS: P.durationS });
     requireAll2xx('intake during drain', p99DuringDrain);
-    const after = (await receiver.stats()).evaluatedEntries;
+    const afterStats = await receiver.stats();
+    const after = afterStats.evaluatedEntries;
     drainedDuringLoad = after - before;
+    // Deliveries of any type: the backlog's entry.received events are sent first, so a short window
+    // can end before its first entry.evaluated.
+    deliveredDuringLoad = afterStats.verified - beforeStats.verified;
     drainActiveWholeWindow = after < 2 * P.backlog;
     // autocannon's total leaves out the requests still in flight when its window closed, which the
     // server may have accepted all the same: wait for every entry the database holds.
@@ -345,6 +352,7 @@ async function measurePipeline(): Promise<PipelineFigures> {
     receiver: final,
     p99DuringDrain,
     drainedDuringLoad,
+    deliveredDuringLoad,
     drainActiveWholeWindow,
     underLoadAllDelivered,
     dbBytesPerEntry: bytesPerEntry(dbPath),
@@ -447,6 +455,7 @@ async function main(): Promise<void> {
     out.p99_during_drain_vs_idle = round(pipeline.p99DuringDrain.p99 / intake.intake.p99, 2);
     out.intake_rps_during_drain = round(pipeline.p99DuringDrain.rps);
     out.pipeline_entries_per_s_under_load = round(pipeline.drainedDuringLoad / pipeline.p99DuringDrain.durationS);
+    out.pipeline_deliveries_per_s_under_load = round(pipeline.deliveredDuringLoad / pipeline.p99DuringDrain.durationS);
     out.drain_active_whole_window = pipeline.drainActiveWholeWindow;
     out.db_bytes_per_entry = round(pipeline.dbBytesPerEntry);
   });

@@ -2,6 +2,8 @@
 // createLogger, startServer) in its own process, plus one switch `ces serve` does not expose:
 // BENCH_GROUP_COMMIT=0 selects the one-transaction-per-request committer, for the comparison row.
 // Usage: node --import tsx bench/server-child.ts --db PATH [--tick-ms N]
+import { appendFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
@@ -13,10 +15,19 @@ const log = createLogger('json', process.stderr, { batched: true });
 const server = await startServer(config, log, { groupCommit: process.env.BENCH_GROUP_COMMIT !== '0' });
 process.stdout.write(`listening on ${server.url}\n`);
 
+// BENCH_LOOP_DELAY=FILE: the event loop's delay percentiles, appended to FILE when the server stops.
+const loopDelay = process.env.BENCH_LOOP_DELAY ? monitorEventLoopDelay({ resolution: 5 }) : null;
+loopDelay?.enable();
+
 let stopping = false;
 process.on('SIGTERM', () => {
   if (stopping) return;
   stopping = true;
+  if (loopDelay) {
+    loopDelay.disable();
+    const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+    appendFileSync(process.env.BENCH_LOOP_DELAY!, `${JSON.stringify({ pid: process.pid, p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max), mean: ms(loopDelay.mean) })}\n`);
+  }
   server.close().then(
     () => process.exit(0),
     (error: unknown) => {

@@ -3,7 +3,7 @@
 import { toNodeHandler } from 'h3/node';
 import { listen, type Listener } from 'listhen';
 import type { ConsolaInstance } from 'consola';
-import { systemClock, type Clock } from './clock.ts';
+import { monotonicMs, systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { openDatabase } from './db/open.ts';
@@ -28,6 +28,9 @@ export interface StartOptions {
   /** Run the background tick on its timer (default true); tests drive it by hand instead. */
   tick?: boolean;
 }
+
+/** How long after its last request the server still counts as busy (see httpBusy). */
+const BUSY_LINGER_MS = 250;
 
 export async function startServer(config: Readonly<Config>, log: ConsolaInstance, options: StartOptions = {}): Promise<RunningServer> {
   const db = openDatabase(config.dbPath);
@@ -61,13 +64,21 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   releaseStaleLeases(ctx);
-  // Requests in progress, so the background tick can give intake the CPU first.
+  // Requests in progress or finished within BUSY_LINGER_MS, so the background tick gives intake the
+  // CPU first. The linger matters under load: right after a group commit answers every waiting
+  // request, none is in progress until the clients' next ones are parsed, and a tick that looked
+  // then would take the idle-sized share.
   let activeRequests = 0;
+  let lastRequestEndedAt = Number.NEGATIVE_INFINITY;
   listener.server.on('request', (_req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
     activeRequests++;
-    res.once('close', () => activeRequests--);
+    res.once('close', () => {
+      activeRequests--;
+      lastRequestEndedAt = monotonicMs();
+    });
   });
-  const ticker = createTicker(ctx, service.tick, () => activeRequests > 0);
+  const httpBusy = (): boolean => activeRequests > 0 || monotonicMs() - lastRequestEndedAt < BUSY_LINGER_MS;
+  const ticker = createTicker(ctx, service.tick, httpBusy);
   if (options.tick ?? true) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
   return {

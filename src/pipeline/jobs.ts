@@ -1,9 +1,10 @@
 // Draining the jobs table: claim a chunk, run each job in its own savepoint inside one short
 // transaction (a failing job rolls back alone and is rescheduled with backoff), and do the only
 // network step, the fiscal verifier, between two transactions while the job holds its lease.
-import { findCampaignById } from '../campaigns/campaigns.repo.ts';
-import { toIso } from '../clock.ts';
+import { findCampaignById, findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
+import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
+import type { Db } from '../db/open.ts';
 import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
@@ -31,7 +32,7 @@ export interface JobLimits {
   /** Most jobs per transaction (a function: decided again for each chunk). */
   chunkSize: number | (() => number);
   /** Awaited between chunks (default: one event-loop turn); the timer tick paces itself with it. */
-  pause?: () => Promise<void>;
+  pause?: (stepMs: number) => Promise<void>;
 }
 
 interface VerifierWork {
@@ -66,6 +67,7 @@ export const createVerifierPool = (maxCalls: number): VerifierPool => ({ running
 export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, pool?: VerifierPool): Promise<void> {
   let budget = limits.maxJobs;
   while (budget > 0) {
+    const stepStarted = monotonicMs();
     const nowMs = ctx.clock.now();
     const now = toIso(nowMs);
     const lease = toIso(nowMs + leaseMs(ctx));
@@ -79,7 +81,7 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
       const work: VerifierWork[] = [];
       for (const job of jobs) {
         try {
-          const w = ctx.db.transaction(() => runJob(ctx, job, now, lease, stats))();
+          const w = jobSavepoint(ctx.db)(ctx, job, now, lease, stats);
           if (w && pool && pool.calls + work.length >= pool.maxCalls) deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
           else if (w) work.push(w);
         } catch (error) {
@@ -88,6 +90,7 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
       }
       return { jobs: jobs.length, work };
     }).immediate();
+    const stepMs = monotonicMs() - stepStarted;
     if (verifierWork.jobs === 0) break;
     budget -= verifierWork.jobs;
     const { work } = verifierWork;
@@ -103,14 +106,29 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
     } else if (work.length > 0) {
       await finishWithVerifier(ctx, work, lease, stats);
     }
-    await (limits.pause ?? yieldToEventLoop)();
+    await (limits.pause ?? yieldToEventLoop)(stepMs);
   }
+}
+
+/**
+ * runJob in its own savepoint (a nested better-sqlite3 transaction), so a failing job rolls back
+ * alone. Built once per connection: db.transaction() makes several functions per call.
+ */
+const jobSavepoints = new WeakMap<Db, (ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobStats) => VerifierWork | null>();
+function jobSavepoint(db: Db) {
+  let run = jobSavepoints.get(db);
+  if (!run) {
+    run = db.transaction(runJob);
+    jobSavepoints.set(db, run);
+  }
+  return run;
 }
 
 /** Runs one claimed job; returns work for the verifier when the decision needs it. */
 function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobStats): VerifierWork | null {
   const entry = findEntryById(ctx.db, job.entry_id);
-  const campaign = entry && findCampaignById(ctx.db, entry.campaign_id);
+  // The campaign from the row memo: revalidated at the start of this chunk's transaction.
+  const campaign = entry && findCampaignByIdCached(ctx.db, entry.campaign_id);
   if (entry && campaign && job.kind === 'process' && entry.status === 'PENDING') {
     const reasons = runLocalChecks(ctx.db, campaign, entry, Date.parse(now));
     if (reasons.length === 0 && campaign.fiscal_verifier_url) return { job, entry, url: campaign.fiscal_verifier_url };

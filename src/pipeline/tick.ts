@@ -12,6 +12,7 @@ import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, type DeliveryP
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { createVerifierPool, drainJobs, emptyJobStats, type JobStats, type VerifierPool } from './jobs.ts';
 import { releaseJobLeases } from './jobs.repo.ts';
+import { pipelineRestMs } from './pacing.ts';
 
 export const MAX_JOBS_PER_TICK = 200;
 export const JOB_CHUNK_SIZE = 25;
@@ -26,17 +27,11 @@ export interface TickReport extends JobStats, DeliveryStats {
 export interface TickPools {
   deliveries: DeliveryPool;
   verifier: VerifierPool;
-  /** Between two job chunks: a short rest while HTTP requests are being served, else one event-loop turn. */
-  pause: () => Promise<void>;
+  /** Between two job chunks (the last took `stepMs`): see pipelineRestMs. */
+  pause: (stepMs: number) => Promise<void>;
   /** Jobs per transaction: JOB_CHUNK_SIZE while HTTP requests are being served, else IDLE_JOB_CHUNK_SIZE. */
   chunkSize: () => number;
 }
-
-/**
- * Rest between job chunks while HTTP requests are in progress: intake comes first, and a backlog
- * drains in the gaps (each chunk is a few ms of synchronous work, then this rest).
- */
-export const BUSY_PAUSE_MS = 4;
 
 /**
  * One tick. With pools (the server's timer) webhook attempts and fiscal verifier calls are started
@@ -92,7 +87,12 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
   const pools: TickPools = {
     deliveries: createDeliveryPool(httpBusy),
     verifier: createVerifierPool(ctx.config.deliveryConcurrency * 4),
-    pause: () => new Promise((resolve) => (httpBusy() ? setTimeout(resolve, BUSY_PAUSE_MS) : setImmediate(resolve))),
+    pause: (stepMs) =>
+      new Promise((resolve) => {
+        const rest = pipelineRestMs(stepMs, httpBusy());
+        if (rest > 0) setTimeout(resolve, rest);
+        else setImmediate(resolve);
+      }),
     chunkSize: () => (httpBusy() ? JOB_CHUNK_SIZE : IDLE_JOB_CHUNK_SIZE),
   };
 

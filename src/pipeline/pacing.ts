@@ -1,0 +1,21 @@
+// How the pipeline shares the one event loop with HTTP requests.
+
+/**
+ * Rest between job chunks while HTTP requests are in progress: intake comes first, and a backlog
+ * drains in the gaps (each chunk is a few ms of synchronous work, then this rest).
+ */
+export const BUSY_PAUSE_MS = 4;
+
+/**
+ * While HTTP requests are being served the pipeline gets at most this share of the event loop: after
+ * a synchronous step of t ms (a job chunk, a delivery flush) it rests t × (1 − share) / share ms,
+ * at least BUSY_PAUSE_MS. Intake keeps two thirds of the process under any backlog, so its latency
+ * stays within about 1.5 × the idle figure, and the backlog still drains at a third of its idle
+ * speed. With no request in progress the pipeline runs flat out (one event-loop turn between steps).
+ */
+export const BUSY_PIPELINE_SHARE = 1 / 4;
+
+export function pipelineRestMs(stepMs: number, busy: boolean): number {
+  if (!busy) return 0;
+  return Math.max(BUSY_PAUSE_MS, (stepMs * (1 - BUSY_PIPELINE_SHARE)) / BUSY_PIPELINE_SHARE);
+}
