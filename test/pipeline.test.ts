@@ -88,11 +88,12 @@ describe('an approved entry', () => {
     const pending = await t.request('GET', `/v1/entries/${entryId}`, { key: w.liveKey });
     assert.equal(pending.body.status, 'PENDING');
 
-    // One tick processes the entry, then (next chunk) evaluates it, then sends what is due.
+    // One tick processes the entry and evaluates it in the same job, then sends what is due.
     const first = await t.tick();
     assert.equal(first.entriesApproved, 1);
     assert.equal(first.entriesEvaluated, 1);
-    assert.equal(first.jobsProcessed, 2);
+    assert.equal(first.jobsProcessed, 1);
+    assert.equal(t.ctx.db.prepare('SELECT count(*) FROM jobs WHERE entry_id = ?').pluck().get(entryId), 0, 'no evaluate job is left behind');
     await drainAll(t);
 
     const events = eventsOf(entryId);

@@ -18,6 +18,12 @@ export interface JobRow {
 }
 
 /** Claims up to `limit` due jobs, oldest first: lease until `lockedUntil`, attempts + 1. */
+/** A job that has already failed once: it runs after `run_at` with its attempt and error kept. */
+export function insertFailedJob(db: Db, row: { kind: 'process' | 'evaluate'; entry_id: string; run_at: string; created_at: string; last_error: string }): void {
+  prepare(db, `INSERT INTO jobs (kind, entry_id, run_at, attempts, last_error, created_at) VALUES (@kind, @entry_id, @run_at, 1, @last_error, @created_at)
+    ON CONFLICT (entry_id, kind) DO NOTHING`).run(row);
+}
+
 export function claimJobs(db: Db, now: string, lockedUntil: string, limit: number): JobRow[] {
   return prepare<[string, string, string, number], JobRow>(db, `UPDATE jobs SET locked_until = ?, attempts = attempts + 1
     WHERE id IN (SELECT id FROM jobs WHERE run_at <= ? AND (locked_until IS NULL OR locked_until <= ?) ORDER BY id LIMIT ?)

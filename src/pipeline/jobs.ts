@@ -1,6 +1,7 @@
 // Draining the jobs table: claim a chunk, run each job in its own savepoint inside one short
 // transaction (a failing job rolls back alone and is rescheduled with backoff), and do the only
 // network step, the fiscal verifier, between two transactions while the job holds its lease.
+import type { Campaign } from '../campaigns/campaigns.ts';
 import { findCampaignById, findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
@@ -9,7 +10,7 @@ import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
 import { runLocalChecks } from './checks.ts';
-import { claimJobs, deferJob, deleteClaimedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
+import { claimJobs, deferJob, deleteClaimedJob, insertFailedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
 import { approveEntry, evaluateEntry, rejectEntry } from './processing.ts';
 import { callFiscalVerifier, type VerifierAnswer } from './verifier.ts';
 
@@ -132,9 +133,11 @@ function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobSta
   if (entry && campaign && job.kind === 'process' && entry.status === 'PENDING') {
     const reasons = runLocalChecks(ctx.db, campaign, entry, Date.parse(now));
     if (reasons.length === 0 && campaign.fiscal_verifier_url) return { job, entry, url: campaign.fiscal_verifier_url };
-    if (reasons.length > 0 ? rejectEntry(ctx, entry, reasons, now) : approveEntry(ctx, entry, now)) {
-      if (reasons.length > 0) stats.entriesRejected++;
-      else stats.entriesApproved++;
+    if (reasons.length > 0) {
+      if (rejectEntry(ctx, entry, reasons, now)) stats.entriesRejected++;
+    } else if (approveEntry(ctx, entry, now, false)) {
+      stats.entriesApproved++;
+      evaluateApproved(ctx, campaign, entry, now, stats);
     }
   } else if (entry && campaign && job.kind === 'evaluate') {
     if (evaluateEntry(ctx, campaign, entry, now)) stats.entriesEvaluated++;
@@ -142,6 +145,36 @@ function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobSta
   // Anything else (entry already decided, already evaluated) has nothing left to do.
   completeJob(ctx, job, lease, stats);
   return null;
+}
+
+/**
+ * Evaluates an entry right after approving it, in the approving job's transaction: one job per
+ * entry instead of a `process` job and then an `evaluate` job (in the benchmark's drain the second
+ * job was a fifth of the pipeline's database work). The evaluation runs in its own savepoint; if it
+ * throws, only it is rolled back, and an `evaluate` job retries it after a backoff, as if an
+ * evaluate job had failed its first attempt.
+ */
+function evaluateApproved(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string, stats: JobStats): void {
+  const approved: EntryRow = { ...entry, status: 'APPROVED', rejection_reasons: '[]', processed_at: now };
+  try {
+    if (evaluationSavepoint(ctx.db)(ctx, campaign, approved, now)) stats.entriesEvaluated++;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const delay = jobRetryDelayMs(1, ctx.random);
+    insertFailedJob(ctx.db, { kind: 'evaluate', entry_id: entry.id, run_at: toIso(Date.parse(now) + delay), created_at: now, last_error: message });
+    stats.jobsRetried++;
+    ctx.log.warn({ message: `evaluating entry ${entry.id} failed; retrying in ${Math.round(delay / 1000)} s: ${message}`, entry_id: entry.id });
+  }
+}
+
+const evaluationSavepoints = new WeakMap<Db, typeof evaluateEntry>();
+function evaluationSavepoint(db: Db): typeof evaluateEntry {
+  let run = evaluationSavepoints.get(db);
+  if (!run) {
+    run = db.transaction(evaluateEntry) as unknown as typeof evaluateEntry;
+    evaluationSavepoints.set(db, run);
+  }
+  return run;
 }
 
 function completeJob(ctx: Ctx, job: JobRow, lease: string, stats: JobStats): void {
@@ -191,9 +224,11 @@ async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string,
             if (reasons.length === 0 && !answer.valid) {
               reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `The fiscal verifier rejected the access key: ${answer.reason}` : 'The fiscal verifier rejected the access key.' });
             }
-            if (reasons.length > 0 ? rejectEntry(ctx, entry, reasons, now) : approveEntry(ctx, entry, now)) {
-              if (reasons.length > 0) stats.entriesRejected++;
-              else stats.entriesApproved++;
+            if (reasons.length > 0) {
+              if (rejectEntry(ctx, entry, reasons, now)) stats.entriesRejected++;
+            } else if (approveEntry(ctx, entry, now, false)) {
+              stats.entriesApproved++;
+              evaluateApproved(ctx, campaign, entry, now, stats);
             }
           }
           completeJob(ctx, job, lease, stats);

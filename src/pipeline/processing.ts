@@ -11,8 +11,11 @@ import { enqueueEvent } from '../webhooks/events.ts';
 import type { RejectionReason } from './checks.ts';
 import { finishProcessing, recordEvaluation } from './processing.repo.ts';
 
-/** PENDING -> APPROVED: entry.completed, then the evaluation job. False if no longer PENDING. */
-export function approveEntry(ctx: Ctx, entry: EntryRow, now: string): boolean {
+/**
+ * PENDING -> APPROVED: entry.completed, then (unless the caller evaluates at once) the evaluation
+ * job. False if no longer PENDING.
+ */
+export function approveEntry(ctx: Ctx, entry: EntryRow, now: string, queueEvaluation = true): boolean {
   if (!finishProcessing(ctx.db, entry.id, 'APPROVED', '[]', now)) return false;
   enqueueEvent(ctx, {
     campaignId: entry.campaign_id,
@@ -21,7 +24,7 @@ export function approveEntry(ctx: Ctx, entry: EntryRow, now: string): boolean {
     eventType: 'entry.completed',
     data: { entry_id: entry.id, enrollment_id: entry.enrollment_id, status: 'APPROVED', rejection_reasons: [] },
   });
-  insertJob(ctx.db, { kind: 'evaluate', entry_id: entry.id, run_at: now, created_at: now });
+  if (queueEvaluation) insertJob(ctx.db, { kind: 'evaluate', entry_id: entry.id, run_at: now, created_at: now });
   return true;
 }
 
