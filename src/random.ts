@@ -43,3 +43,25 @@ export function seededRandom(seed: number): Random {
     },
   };
 }
+
+/**
+ * A UUIDv7 (RFC 9562): the Unix time in milliseconds in the first 48 bits, then version, variant
+ * and 74 random bits from `random`. Rows written one after another get ids that sort together, so
+ * their primary-key and foreign-key index entries land on the right edge of the B-tree instead of
+ * on a random page of it: with a million entries stored, random v4 ids made every insert read and
+ * rewrite a different page of each such index.
+ */
+export function uuidv7(random: Random, nowMs: number): string {
+  const b = random.bytes(16);
+  const ms = Math.max(0, Math.floor(nowMs));
+  b[0] = Math.floor(ms / 2 ** 40) & 0xff;
+  b[1] = Math.floor(ms / 2 ** 32) & 0xff;
+  b[2] = (ms >>> 24) & 0xff;
+  b[3] = (ms >>> 16) & 0xff;
+  b[4] = (ms >>> 8) & 0xff;
+  b[5] = ms & 0xff;
+  b[6] = (b[6] & 0x0f) | 0x70;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

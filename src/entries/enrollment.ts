@@ -5,6 +5,7 @@ import type { Campaign, RequiredField } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
+import { uuidv7 } from '../random.ts';
 import { findEnrollmentByDocument, insertEnrollment, isEmailTaken, isPhoneTaken, updateEnrollmentProfile, type EnrollmentRow } from './enrollments.repo.ts';
 import { PROFILE_FIELDS, type Submission } from './submission.ts';
 
@@ -30,7 +31,7 @@ export function upsertEnrollment(ctx: Ctx, campaign: Campaign, caller: Caller, s
   const merged: EnrollmentRow = stored
     ? { ...stored }
     : {
-        id: ctx.random.uuid(),
+        id: uuidv7(ctx.random, ctx.clock.now()),
         campaign_id: campaign.id,
         livemode,
         document_type: document.type,

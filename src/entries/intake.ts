@@ -7,6 +7,7 @@ import type { Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { recordDeclaredWin } from '../mechanics/declared-win.ts';
+import { uuidv7 } from '../random.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { upsertEnrollment } from './enrollment.ts';
 import { findEntryByIdempotencyKey, insertConsent, insertConsentChoice, insertEntry, insertJob, type EntryStatus } from './entries.repo.ts';
@@ -41,7 +42,7 @@ export function writeEntry(ctx: Ctx, campaign: Campaign, caller: Caller, idempot
   const enrollment = upsertEnrollment(ctx, campaign, caller, submission, now);
   const failFast = checkAccessKeyFailFast(submission.evidence.access_key);
   const status: EntryStatus = failFast.length > 0 ? 'REJECTED' : 'PENDING';
-  const entryId = ctx.random.uuid();
+  const entryId = uuidv7(ctx.random, ctx.clock.now());
   insertEntry(ctx.db, {
     id: entryId,
     campaign_id: campaign.id,

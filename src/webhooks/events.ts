@@ -3,6 +3,7 @@
 // recorded as `skipped` and never sent, not even after reactivation.
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
+import { uuidv7 } from '../random.ts';
 import { insertDelivery } from './outbox.repo.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
@@ -29,7 +30,7 @@ export interface NewEvent {
 export function enqueueEvent(ctx: Ctx, event: NewEvent): EventEnvelope {
   const createdAt = nowIso(ctx.clock);
   const envelope: EventEnvelope = {
-    id: `evt_${ctx.random.uuid().replaceAll('-', '')}`,
+    id: `evt_${uuidv7(ctx.random, ctx.clock.now()).replaceAll('-', '')}`,
     event_type: event.eventType,
     created_at: createdAt,
     livemode: event.livemode,
