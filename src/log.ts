@@ -19,10 +19,28 @@ export function createLogger(format: 'pretty' | 'json', stream: NodeJS.WritableS
     return createConsola({ level, stdout: stream as NodeJS.WriteStream, stderr: stream as NodeJS.WriteStream, formatOptions: { date: true, colors: (stream as { isTTY?: boolean }).isTTY === true } });
   }
   const write = options.batched ? batchedWriter(stream) : (text: string) => void stream.write(text);
-  return createConsola({
+  const logger = createConsola({
     level,
     reporters: [{ log: (obj: LogObject) => write(`${JSON.stringify(toRecord(obj))}\n`) }],
   });
+  (logger as unknown as Record<symbol, unknown>)[JSON_LINE] = (record: Record<string, unknown>): boolean => {
+    if (logger.level < LogLevels.info) return false;
+    write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', ...record })}\n`);
+    return true;
+  };
+  return logger;
+}
+
+const JSON_LINE = Symbol('ces.jsonLine');
+
+/**
+ * Writes one info record as a JSON line straight to a JSON logger's stream, the same line
+ * `log.info(message, fields)` gives without consola's formatting pass (the request log writes one
+ * per request). False when `log` is not a JSON logger (pretty, silent); the caller then uses log.info.
+ */
+export function writeInfoRecord(log: ConsolaInstance, record: Record<string, unknown>): boolean {
+  const direct = (log as unknown as Record<symbol, ((r: Record<string, unknown>) => boolean) | undefined>)[JSON_LINE];
+  return direct !== undefined && direct(record);
 }
 
 const BATCH_LIMIT = 64 * 1024;

@@ -10,7 +10,7 @@ import { recordDeclaredWin } from '../mechanics/declared-win.ts';
 import { uuidv7 } from '../random.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { upsertEnrollment } from './enrollment.ts';
-import { findEntryByIdempotencyKey, insertConsent, insertConsentChoice, insertEntry, insertJob, type EntryStatus } from './entries.repo.ts';
+import { findEntryByIdempotencyKey, insertConsent, insertConsentChoices, insertEntry, insertJob, type EntryStatus } from './entries.repo.ts';
 import { checkAccessKeyFailFast } from './fiscal-key.ts';
 import type { Submission } from './submission.ts';
 
@@ -67,9 +67,7 @@ export function writeEntry(ctx: Ctx, campaign: Campaign, caller: Caller, idempot
     term_version: submission.consent.term_version,
     created_at: now,
   });
-  for (const choice of submission.consent.choices) {
-    insertConsentChoice(ctx.db, { consent_id: consentId, consent_type: choice.consent_type, granted: choice.granted ? 1 : 0, explicit: choice.explicit ? 1 : 0 });
-  }
+  insertConsentChoices(ctx.db, consentId, submission.consent.choices);
   if (submission.instantWin?.won) {
     recordDeclaredWin(ctx, { campaign, livemode, entryId, prizeId: submission.instantWin.prize_definition_id!, actor: `api_key:${caller.keyId}`, rejected: status === 'REJECTED', now });
   }

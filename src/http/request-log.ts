@@ -6,6 +6,7 @@ import type { H3Event } from 'h3';
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { Caller } from '../keys/keys.ts';
+import { writeInfoRecord } from '../log.ts';
 import { UNMATCHED_ROUTE, type ServiceMetrics } from '../metrics/metrics.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -45,7 +46,9 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics) {
         request_id: state.requestId,
       };
       // JSON: one record with the fields; pretty: one short line a person can scan.
-      if (ctx.config.logFormat === 'json') ctx.log.info('request', line);
+      if (ctx.config.logFormat === 'json') {
+        if (!writeInfoRecord(ctx.log, { ...line, message: 'request' })) ctx.log.info('request', line);
+      }
       else ctx.log.info(`${line.method} ${line.path} ${line.status} ${line.latency_ms}ms${line.campaign_id ? ` campaign=${line.campaign_id} ${line.mode}` : ''} req=${line.request_id}`);
     },
   };

@@ -30,3 +30,15 @@ test('a string and an object merge; an Error gives its message and stack', () =>
   assert.equal(err.error, 'boom');
   assert.match(String(err.stack), /Error: boom/);
 });
+
+test('writeInfoRecord writes the line log.info would, and declines for a logger that is not JSON', async () => {
+  const { writeInfoRecord, createSilentLogger } = await import('../../src/log.ts');
+  const viaConsola = capture();
+  createLogger('json', viaConsola.stream).info('request', { status: 202, route: '/v1/entries' });
+  const direct = capture();
+  assert.equal(writeInfoRecord(createLogger('json', direct.stream), { status: 202, route: '/v1/entries', message: 'request' }), true);
+  const strip = ({ time, ...rest }: Record<string, unknown>) => (assert.match(String(time), /^\d{4}-\d{2}-\d{2}T/), rest);
+  assert.deepEqual(strip(direct.lines()[0]), strip(viaConsola.lines()[0]));
+  assert.equal(writeInfoRecord(createSilentLogger(), { message: 'x' }), false);
+  assert.equal(writeInfoRecord(createLogger('json', capture().stream, { level: 1 }), { message: 'x' }), false);
+});
