@@ -73,6 +73,7 @@ describe('enrollment merge', () => {
       { full_name: 'Maria da Silva', email: 'maria@example.com', phone: '5511987654321', birthdate: '1990-05-17', city: 'Santos', state: 'SP', zipcode: '13010-000', country: 'BR' },
     );
     assert.equal(n.id, enrollmentOfEntry(first).id);
+    assert.equal(n.livemode, true, 'livemode as a boolean, as in the API');
     assert.equal(n.created_at, '2026-11-22T12:00:00.000Z');
   });
 

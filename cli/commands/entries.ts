@@ -5,7 +5,7 @@ import type { Ctx } from '../../src/context.ts';
 import { AppError } from '../../src/errors.ts';
 import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
 import { listEntries } from '../../src/entries/entries.repo.ts';
-import { entryToView, getEntry } from '../../src/entries/entry-view.ts';
+import { enrollmentToView, entryToView, getEntry } from '../../src/entries/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { parseMode, parseStatus } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -13,12 +13,13 @@ import { details, runCommand, table, withCommonOptions, type CommonOptions } fro
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
   const row = getEntry(ctx, entryId);
   const view = entryToView(ctx, row);
+  const enrollment = findEnrollmentById(ctx.db, row.enrollment_id);
   return {
     ...view,
     campaign_id: row.campaign_id,
     idempotency_key: row.idempotency_key,
     access_key: row.access_key,
-    enrollment: findEnrollmentById(ctx.db, row.enrollment_id) ?? null,
+    enrollment: enrollment ? enrollmentToView(enrollment) : null,
     // Every award of the entry (a reassigned one leaves its revoked predecessor), each with its history.
     awards: listEntryAwards(ctx, row.id),
   };

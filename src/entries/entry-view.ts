@@ -4,6 +4,7 @@ import { prepare } from '../db/statements.ts';
 import { notFound } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { findLatestAwardForEntry, type AwardRow } from '../mechanics/awards.repo.ts';
+import type { EnrollmentRow } from './enrollments.repo.ts';
 import { findEntryById, findScopedEntry, type EntryRow } from './entries.repo.ts';
 
 export interface AwardView {
@@ -25,6 +26,11 @@ export interface EntryView {
   created_at: string;
   processed_at: string | null;
   evaluated_at: string | null;
+}
+
+/** A stored enrollment as operators see it (CLI, LGPD export): livemode as a boolean, not 0/1. */
+export function enrollmentToView(row: EnrollmentRow): Omit<EnrollmentRow, 'livemode'> & { livemode: boolean } {
+  return { ...row, livemode: row.livemode === 1 };
 }
 
 export function awardToView(award: AwardRow): AwardView {

@@ -9,7 +9,7 @@ import { insertAuditRecord, listAuditRecordsForSubject } from '../audit/audit.re
 import { AppError, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
-import { formatLuckyNumber } from '../entries/entry-view.ts';
+import { enrollmentToView, formatLuckyNumber } from '../entries/entry-view.ts';
 import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import {
   anonymizeEnrollment, listAwardsOfEnrollment, listConsentChoices, listConsentsOfEnrollment, listDeliveriesOfEnrollment,
@@ -42,7 +42,7 @@ export function exportParticipant(ctx: Ctx, req: ParticipantRequest): Record<str
     const entries = listEntriesOfEnrollment(ctx.db, enrollment.id);
     const document = {
       request: { type: 'access', campaign_id: req.campaignId, mode: req.livemode === 1 ? 'live' : 'test', generated_at: now },
-      enrollment: { ...enrollment, livemode: enrollment.livemode === 1 },
+      enrollment: enrollmentToView(enrollment),
       entries: entries.map((e) => ({
         entry_id: e.id,
         status: e.status,
