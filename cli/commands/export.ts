@@ -76,6 +76,15 @@ export function registerExportCommand(program: Command): void {
     .option('--no-progress', 'never draw the progress bar')
     .action(async (flags: ExportFlags) => {
       let ctx: Ctx | undefined;
+      if (!flags.out) {
+        // The reader went away (`ces entries export … | head`): stop quietly with status 0, as
+        // Unix filters do. The export only reads, so there is nothing to undo; the connection,
+        // busy with the export's row iterator, is released by the exit.
+        process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EPIPE') throw error;
+          process.exit(0);
+        });
+      }
       try {
         const config = loadConfig({ db: flags.db });
         ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createSilentLogger() };
