@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import { array, boolean, enums, nullable, optional, string, type, validate, type Infer } from 'superstruct';
 import { AppError, type FieldError } from '../errors.ts';
+import { makePrintable } from '../printable.ts';
 import { parseDocument, type DocumentType } from './documents.ts';
 import { isAccessKeyFormat } from './fiscal-key.ts';
 import { normalizePhone } from './phone.ts';
@@ -100,7 +101,11 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
   const errors: FieldError[] = [];
   // superstruct is the reference and the source of every shape error; the hand check only skips it
   // for a body it would pass (most of them), which halves the cost of this function.
-  const [structError] = hasEntryShape(body as Record<string, unknown>) ? [undefined] : validate(body, EntrySubmissionStruct);
+  // The slow path may word a failure message from any value: every object must be printable,
+  // whoever parsed the JSON (the HTTP reader already does this; other callers may not).
+  const fast = hasEntryShape(body as Record<string, unknown>);
+  if (!fast) makePrintable(body);
+  const [structError] = fast ? [undefined] : validate(body, EntrySubmissionStruct);
   if (structError) {
     const failures = structError.failures().map(failureToFieldError);
     // superstruct also walks into an array sent where an object belongs; report only the parent.

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { AppError } from '../errors.ts';
+import { markPrintable } from '../printable.ts';
 
 export function requireJsonContentType(event: H3Event): void {
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -34,16 +35,10 @@ export async function readOptionalJsonBody(event: H3Event, limitBytes: number): 
   }
 }
 
-// A JSON object may carry its own "toString" or "valueOf" key, which is not a function: turning
-// such an object into text (as superstruct does to word a failure message) throws a TypeError and
-// would become a 500. A non-enumerable Symbol.toPrimitive makes it print as [object Object]; its
-// keys, values and JSON are unchanged.
-const toPrimitive = { value: () => '[object Object]' };
+// Objects with their own "toString" key are made printable as they are parsed (src/printable.ts).
 function parseJson(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && (Object.hasOwn(value, 'toString') || Object.hasOwn(value, 'valueOf'))) {
-      Object.defineProperty(value, Symbol.toPrimitive, toPrimitive);
-    }
+    markPrintable(value);
     return value;
   });
 }

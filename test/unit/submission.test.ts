@@ -91,6 +91,14 @@ describe('parseSubmission: wrong shapes are reported, never thrown as TypeError'
     });
   }
 
+  it('an object with its own "toString" key where a string belongs is a 422, not a TypeError (found by the property below)', () => {
+    const body = entryBody() as Record<string, Record<string, unknown>>;
+    body.evidence.access_key = { toString: '' };
+    const e = failure(body);
+    assert.equal(e.status, 422);
+    assert.ok(e.errors?.some((x) => x.field === 'evidence.access_key'), JSON.stringify(e.errors));
+  });
+
   it('any JSON anywhere gives a Submission or an AppError 422', () => {
     const json = fc.jsonValue();
     fc.assert(
