@@ -9,7 +9,7 @@ import type { Db } from '../db/open.ts';
 import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
-import { runLocalChecks } from './checks.ts';
+import { runLocalChecks, type RejectionReason } from './checks.ts';
 import { claimJobs, deferJob, deleteClaimedJob, insertFailedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
 import { approveEntry, evaluateEntry, rejectEntry } from './processing.ts';
 import { callFiscalVerifier, type VerifierAnswer } from './verifier.ts';
@@ -82,7 +82,7 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
       const work: VerifierWork[] = [];
       for (const job of jobs) {
         try {
-          const w = jobSavepoint(ctx.db)(ctx, job, now, lease, stats);
+          const w = inSavepoint(ctx.db, runJob)(ctx, job, now, lease, stats);
           if (w && pool && pool.calls + work.length >= pool.maxCalls) deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
           else if (w) work.push(w);
         } catch (error) {
@@ -112,17 +112,22 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
 }
 
 /**
- * runJob in its own savepoint (a nested better-sqlite3 transaction), so a failing job rolls back
- * alone. Built once per connection: db.transaction() makes several functions per call.
+ * `fn` in its own savepoint (a nested better-sqlite3 transaction), so a failure rolls back only its
+ * own writes. Built once per connection and function: db.transaction() makes several functions.
  */
-const jobSavepoints = new WeakMap<Db, (ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobStats) => VerifierWork | null>();
-function jobSavepoint(db: Db) {
-  let run = jobSavepoints.get(db);
-  if (!run) {
-    run = db.transaction(runJob);
-    jobSavepoints.set(db, run);
+const savepoints = new WeakMap<Db, Map<Function, Function>>();
+function inSavepoint<F extends (...args: never[]) => unknown>(db: Db, fn: F): F {
+  let forDb = savepoints.get(db);
+  if (!forDb) {
+    forDb = new Map();
+    savepoints.set(db, forDb);
   }
-  return run;
+  let wrapped = forDb.get(fn);
+  if (!wrapped) {
+    wrapped = db.transaction(fn as unknown as (...args: unknown[]) => unknown);
+    forDb.set(fn, wrapped);
+  }
+  return wrapped as F;
 }
 
 /** Runs one claimed job; returns work for the verifier when the decision needs it. */
@@ -133,18 +138,23 @@ function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobSta
   if (entry && campaign && job.kind === 'process' && entry.status === 'PENDING') {
     const reasons = runLocalChecks(ctx.db, campaign, entry, Date.parse(now));
     if (reasons.length === 0 && campaign.fiscal_verifier_url) return { job, entry, url: campaign.fiscal_verifier_url };
-    if (reasons.length > 0) {
-      if (rejectEntry(ctx, entry, reasons, now)) stats.entriesRejected++;
-    } else if (approveEntry(ctx, entry, now, false)) {
-      stats.entriesApproved++;
-      evaluateApproved(ctx, campaign, entry, now, stats);
-    }
+    decideEntry(ctx, campaign, entry, reasons, now, stats);
   } else if (entry && campaign && job.kind === 'evaluate') {
     if (evaluateEntry(ctx, campaign, entry, now)) stats.entriesEvaluated++;
   }
   // Anything else (entry already decided, already evaluated) has nothing left to do.
   completeJob(ctx, job, lease, stats);
   return null;
+}
+
+/** The processing verdict for a PENDING entry: rejected with its reasons, or approved and evaluated. */
+function decideEntry(ctx: Ctx, campaign: Campaign, entry: EntryRow, reasons: RejectionReason[], now: string, stats: JobStats): void {
+  if (reasons.length > 0) {
+    if (rejectEntry(ctx, entry, reasons, now)) stats.entriesRejected++;
+  } else if (approveEntry(ctx, entry, now, false)) {
+    stats.entriesApproved++;
+    evaluateApproved(ctx, campaign, entry, now, stats);
+  }
 }
 
 /**
@@ -157,7 +167,7 @@ function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobSta
 function evaluateApproved(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string, stats: JobStats): void {
   const approved: EntryRow = { ...entry, status: 'APPROVED', rejection_reasons: '[]', processed_at: now };
   try {
-    if (evaluationSavepoint(ctx.db)(ctx, campaign, approved, now)) stats.entriesEvaluated++;
+    if (inSavepoint(ctx.db, evaluateEntry)(ctx, campaign, approved, now)) stats.entriesEvaluated++;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const delay = jobRetryDelayMs(1, ctx.random);
@@ -165,16 +175,6 @@ function evaluateApproved(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: st
     stats.jobsRetried++;
     ctx.log.warn({ message: `evaluating entry ${entry.id} failed; retrying in ${Math.round(delay / 1000)} s: ${message}`, entry_id: entry.id });
   }
-}
-
-const evaluationSavepoints = new WeakMap<Db, typeof evaluateEntry>();
-function evaluationSavepoint(db: Db): typeof evaluateEntry {
-  let run = evaluationSavepoints.get(db);
-  if (!run) {
-    run = db.transaction(evaluateEntry) as unknown as typeof evaluateEntry;
-    evaluationSavepoints.set(db, run);
-  }
-  return run;
 }
 
 function completeJob(ctx: Ctx, job: JobRow, lease: string, stats: JobStats): void {
@@ -224,12 +224,7 @@ async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string,
             if (reasons.length === 0 && !answer.valid) {
               reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `The fiscal verifier rejected the access key: ${answer.reason}` : 'The fiscal verifier rejected the access key.' });
             }
-            if (reasons.length > 0) {
-              if (rejectEntry(ctx, entry, reasons, now)) stats.entriesRejected++;
-            } else if (approveEntry(ctx, entry, now, false)) {
-              stats.entriesApproved++;
-              evaluateApproved(ctx, campaign, entry, now, stats);
-            }
+            decideEntry(ctx, campaign, entry, reasons, now, stats);
           }
           completeJob(ctx, job, lease, stats);
         })();
