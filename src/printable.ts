@@ -4,8 +4,8 @@
 // as [object Object]; its keys, values and JSON are unchanged.
 const toPrimitive = { value: () => '[object Object]' };
 
-/** Makes one object safe to print (used by JSON.parse revivers, node by node). */
-export function markPrintable(value: unknown): void {
+/** Makes one object safe to print. */
+function markPrintable(value: unknown): void {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && (Object.hasOwn(value, 'toString') || Object.hasOwn(value, 'valueOf'))) {
     if (!Object.hasOwn(value, Symbol.toPrimitive)) Object.defineProperty(value, Symbol.toPrimitive, toPrimitive);
   }

@@ -8,7 +8,7 @@ import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { openDatabase } from './db/open.ts';
 import { createHttpApp } from './http/app.ts';
-import { prepareGracefulClose } from './http/graceful-close.ts';
+import { trackRequests } from './http/graceful-close.ts';
 import { createTicker, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { createService, type Service } from './service.ts';
@@ -57,8 +57,8 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     throw error;
   }
   applyTimeouts(listener.server, config.requestTimeoutMs);
-  guardShutdownTracking(listener.server, handler);
-  const closeHttp = prepareGracefulClose(listener.server);
+  dropShutdownTracking(listener.server, handler);
+  const http = trackRequests(listener.server);
   const address = listener.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -68,16 +68,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   // CPU first. The linger matters under load: right after a group commit answers every waiting
   // request, none is in progress until the clients' next ones are parsed, and a tick that looked
   // then would take the idle-sized share.
-  let activeRequests = 0;
-  let lastRequestEndedAt = Number.NEGATIVE_INFINITY;
-  listener.server.on('request', (_req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
-    activeRequests++;
-    res.once('close', () => {
-      activeRequests--;
-      lastRequestEndedAt = monotonicMs();
-    });
-  });
-  const httpBusy = (): boolean => activeRequests > 0 || monotonicMs() - lastRequestEndedAt < BUSY_LINGER_MS;
+  const httpBusy = (): boolean => http.activeRequests() > 0 || monotonicMs() - http.lastRequestEndedAt() < BUSY_LINGER_MS;
   const ticker = createTicker(ctx, service.tick, httpBusy);
   if (options.tick ?? true) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
@@ -88,7 +79,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     close: () => {
       closing ??= (async () => {
         // Stop accepting and let in-flight requests finish while the current tick completes.
-        await Promise.all([closeHttp(), ticker.stop()]);
+        await Promise.all([http.close(), ticker.stop()]);
         await service.committer.drain();
         db.close();
       })();
@@ -112,18 +103,15 @@ function applyTimeouts(server: import('node:http').Server, requestTimeoutMs: num
 }
 
 /**
- * listhen's http-shutdown marks a socket idle on the response's 'finish' through `req.socket`,
- * which Node has already set to null when it answered early and dropped the connection (a 413 to a
- * chunked upload still sending): an uncaught TypeError that would kill the server. Hand it a
- * request whose `socket` is the one captured when the request arrived.
+ * listhen decorates the server with http-shutdown, whose 'request' listener marks sockets idle on
+ * each response's 'finish' for its own `server.shutdown()`. We never call that (our graceful close
+ * is src/http/graceful-close.ts), so the listener is pure cost on every request, and it reads
+ * `req.socket` after Node has set it to null when it answered early and dropped the connection (a
+ * 413 to a chunked upload still sending): an uncaught TypeError that would kill the server. Only
+ * the app's handler stays.
  */
-function guardShutdownTracking(server: import('node:http').Server, handler: unknown): void {
+function dropShutdownTracking(server: import('node:http').Server, handler: unknown): void {
   for (const listener of server.listeners('request')) {
-    if (listener === handler) continue;
-    const original = listener as (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
-    server.removeListener('request', original);
-    server.on('request', (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
-      original(Object.create(req, { socket: { value: req.socket } }), res);
-    });
+    if (listener !== handler) server.removeListener('request', listener as (...args: unknown[]) => void);
   }
 }

@@ -8,6 +8,7 @@
 // completion and their sockets close after the response.
 import type { Server } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { monotonicMs } from '../clock.ts';
 
 interface Tracked {
   /** Has completed at least one response (an idle socket of this kind is plain keep-alive). */
@@ -16,10 +17,21 @@ interface Tracked {
   active: number;
 }
 
-/** Starts tracking connections now; returns the function that closes the server gracefully. */
-export function prepareGracefulClose(server: Server, graceMs = 500): () => Promise<void> {
+export interface RequestTracker {
+  /** Closes the server gracefully (see above). */
+  close(): Promise<void>;
+  /** Requests whose response has not closed yet. */
+  activeRequests(): number;
+  /** monotonicMs() when the last response closed (-Infinity before the first). */
+  lastRequestEndedAt(): number;
+}
+
+/** Starts tracking connections and requests now (one listener each, shared by both uses). */
+export function trackRequests(server: Server, graceMs = 500): RequestTracker {
   const sockets = new Map<Socket, Tracked>();
   let closing = false;
+  let active = 0;
+  let lastEndedAt = Number.NEGATIVE_INFINITY;
   server.on('connection', (socket: Socket) => {
     sockets.set(socket, { served: false, active: 0 });
     socket.once('close', () => sockets.delete(socket));
@@ -28,15 +40,18 @@ export function prepareGracefulClose(server: Server, graceMs = 500): () => Promi
     const socket = req.socket;
     const state = sockets.get(socket);
     if (closing && !res.headersSent) res.setHeader('connection', 'close');
-    if (!state) return;
-    state.active++;
+    active++;
+    if (state) state.active++;
     res.once('close', () => {
+      active--;
+      lastEndedAt = monotonicMs();
+      if (!state) return;
       state.active--;
       state.served = true;
       if (closing && state.active === 0) socket.destroySoon();
     });
   });
-  return () =>
+  const close = (): Promise<void> =>
     new Promise<void>((resolve) => {
       closing = true;
       const closeIdle = (includeFresh: boolean): void => {
@@ -52,4 +67,5 @@ export function prepareGracefulClose(server: Server, graceMs = 500): () => Promi
         server.close(() => resolve());
       });
     });
+  return { close, activeRequests: () => active, lastRequestEndedAt: () => lastEndedAt };
 }
