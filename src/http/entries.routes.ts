@@ -1,12 +1,13 @@
 // POST /v1/entries and GET /v1/entries/{entry_id}: thin handlers over entries/.
 import type { H3, H3Event, HTTPResponse } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
-import { registrationClosedReason } from '../campaigns/campaigns.ts';
+import { registrationClosedReason, type Campaign } from '../campaigns/campaigns.ts';
 import { AppError } from '../errors.ts';
 import { replayable } from '../entries/committer.ts';
 import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
 import { findReplay, writeEntry, type IntakeResult } from '../entries/intake.ts';
-import { parseSubmission } from '../entries/submission.ts';
+import { parseSubmission, type Submission } from '../entries/submission.ts';
+import type { Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
 import { readJsonBody, requireJsonContentType } from './body.ts';
 import { json } from './respond.ts';
@@ -16,8 +17,25 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
 
   app.post('/v1/entries', route(async (event, caller) => {
     const key = readIdempotencyKey(event);
-    const early = findReplay(ctx, caller, key);
-    if (early) return accepted(early);
+    let campaign: Campaign;
+    let submission: Submission;
+    try {
+      ({ campaign, submission } = await readNewEntry(event, caller, key));
+    } catch (error) {
+      // A request whose key already holds an entry is a replay whatever else is wrong with it now
+      // (closed registration, another body, a dropped connection): the first answer stands. Looked
+      // up only here and in the write itself, so a new entry costs no read before its write.
+      const replay = findReplay(ctx, caller, key);
+      if (replay) return accepted(replay);
+      throw error;
+    }
+    const result = await service.committer.run(replayable(ctx, (writeCtx) => writeEntry(writeCtx, campaign, caller, key, submission)));
+    return accepted(result);
+  }));
+
+  // Everything POST /v1/entries checks before its write; every failure here is answered as a replay
+  // when the key already holds an entry.
+  const readNewEntry = async (event: H3Event, caller: Caller, key: string): Promise<{ campaign: Campaign; submission: Submission }> => {
     const campaign = findCampaignByIdCached(ctx.db, caller.campaignId);
     if (!campaign) throw new AppError(401, 'invalid_api_key', 'Missing or invalid API key.');
     const closed = registrationClosedReason(campaign, ctx.clock.now());
@@ -30,16 +48,13 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
       throw new AppError(409, 'idempotency_conflict', 'Another request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'retry-after': '1' });
     }
     service.inflight.add(scope);
-    let submission;
     try {
       const body = await readJsonBody(event, ctx.config.bodyLimitBytes);
-      submission = parseSubmission(body, ctx.clock.now());
+      return { campaign, submission: parseSubmission(body, ctx.clock.now()) };
     } finally {
       service.inflight.delete(scope);
     }
-    const result = await service.committer.run(replayable(ctx, (writeCtx) => writeEntry(writeCtx, campaign, caller, key, submission)));
-    return accepted(result);
-  }));
+  };
 
   app.get('/v1/entries/:entry_id', route(async (event, caller) => {
     const row = getScopedEntry(ctx, caller, event.context.params?.entry_id ?? '');
@@ -47,7 +62,7 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
   }));
 }
 
-export type RouteWrapper = (handler: (event: H3Event, caller: import('../keys/keys.ts').Caller) => Promise<HTTPResponse>) => (event: H3Event) => Promise<HTTPResponse>;
+export type RouteWrapper = (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) => (event: H3Event) => Promise<HTTPResponse>;
 
 function readIdempotencyKey(event: H3Event): string {
   const key = event.req.headers.get('idempotency-key');
