@@ -80,7 +80,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
       closing ??= (async () => {
         // Stop accepting and let in-flight requests finish while the current tick completes.
         await Promise.all([http.close(), ticker.stop()]);
-        await service.committer.drain();
+        await service.writer.close();
         db.close();
       })();
       return closing;

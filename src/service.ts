@@ -1,12 +1,12 @@
 // The running service's state, shared by the HTTP app and the background tick: the context, the
-// intake committer, the set of Idempotency-Keys whose requests are being read right now, and when
+// intake writer, the set of Idempotency-Keys whose requests are being read right now, and when
 // the tick last ran.
 import type { Ctx } from './context.ts';
-import { createDirectCommitter, createGroupCommitter, type Committer } from './entries/committer.ts';
+import { createInlineWriter, type EntryWriter } from './entries/writer.ts';
 
 export interface Service {
   ctx: Ctx;
-  committer: Committer;
+  writer: EntryWriter;
   inflight: Set<string>;
   /** When the background tick last finished (ctx.clock ms), for GET /healthz; set by the ticker. */
   tick: TickState;
@@ -21,7 +21,7 @@ export interface TickState {
 export function createService(ctx: Ctx, options: { groupCommit?: boolean } = {}): Service {
   return {
     ctx,
-    committer: options.groupCommit === false ? createDirectCommitter(ctx.db) : createGroupCommitter(ctx.db),
+    writer: createInlineWriter(ctx, { groupCommit: options.groupCommit ?? true }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null },
   };

@@ -9,18 +9,16 @@
 // with no savepoints; writes almost never fail at this stage (validation happened before), and
 // when one does, the whole transaction is rolled back and the batch is run again, each write in its
 // own savepoint, which is exactly the per-write isolation. Writes must therefore be re-runnable:
-// `replayable` makes a write draw the same random values on a re-run, so a batch that fell back
-// stores exactly what the savepoint-only committer would have stored.
-import type { Ctx } from '../context.ts';
+// intake's writes draw every random value from their own seed (streamRandom, src/entries/writer.ts),
+// so a batch that fell back stores exactly what the savepoint-only committer would have stored.
 import type { Db } from '../db/open.ts';
 import { revalidateRows } from '../db/row-cache.ts';
-import type { Random } from '../random.ts';
 
 export interface Committer {
   /**
    * Runs `write` inside a transaction and resolves with its result once committed. `write` may be
    * called again after a rollback of its batch, so it must do the same thing on the same state
-   * (wrap it with `replayable`).
+   * (draw its random values from a seed of its own: streamRandom).
    */
   run<T>(write: () => T): Promise<T>;
   /** Resolves when nothing is queued (used by graceful shutdown). */
@@ -159,30 +157,5 @@ export function createDirectCommitter(db: Db): Committer {
       }
     },
     drain: () => Promise.resolve(),
-  };
-}
-
-/**
- * Makes `write` re-runnable for the group committer: the first run records the random values it
- * draws and every later run replays them, so a batch that is rolled back and run again stores the
- * same ids as the first attempt, and consumes the same random sequence as a single run would.
- */
-export function replayable<T>(ctx: Ctx, write: (ctx: Ctx) => T): () => T {
-  const drawn: unknown[] = [];
-  return () => {
-    let next = 0;
-    const take = <V>(draw: () => V): V => {
-      if (next < drawn.length) return drawn[next++] as V;
-      const value = draw();
-      drawn.push(value);
-      next++;
-      return value;
-    };
-    const random: Random = {
-      uuid: () => take(() => ctx.random.uuid()),
-      bytes: (n) => Buffer.from(take(() => ctx.random.bytes(n))),
-      int: (maxExclusive) => take(() => ctx.random.int(maxExclusive)),
-    };
-    return write({ ...ctx, random });
   };
 }

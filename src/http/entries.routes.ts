@@ -1,11 +1,11 @@
 // POST /v1/entries and GET /v1/entries/{entry_id}: thin handlers over entries/.
 import type { H3, H3Event, HTTPResponse } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
-import { registrationClosedReason, type Campaign } from '../campaigns/campaigns.ts';
+import { registrationClosedReason } from '../campaigns/campaigns.ts';
 import { AppError } from '../errors.ts';
-import { replayable } from '../entries/committer.ts';
 import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
-import { findReplay, writeEntry, type IntakeResult } from '../entries/intake.ts';
+import { findReplay, type IntakeResult } from '../entries/intake.ts';
+import { writeRequest } from '../entries/writer.ts';
 import { parseSubmission, type Submission } from '../entries/submission.ts';
 import type { Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
@@ -17,10 +17,9 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
 
   app.post('/v1/entries', route(async (event, caller) => {
     const key = readIdempotencyKey(event);
-    let campaign: Campaign;
     let submission: Submission;
     try {
-      ({ campaign, submission } = await readNewEntry(event, caller, key));
+      submission = await readNewEntry(event, caller, key);
     } catch (error) {
       // A request whose key already holds an entry is a replay whatever else is wrong with it now
       // (closed registration, another body, a dropped connection): the first answer stands. Looked
@@ -29,13 +28,13 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
       if (replay) return accepted(replay);
       throw error;
     }
-    const result = await service.committer.run(replayable(ctx, (writeCtx) => writeEntry(writeCtx, campaign, caller, key, submission)));
+    const result = await service.writer.write(writeRequest(ctx, caller, key, submission));
     return accepted(result);
   }));
 
   // Everything POST /v1/entries checks before its write; every failure here is answered as a replay
   // when the key already holds an entry.
-  const readNewEntry = async (event: H3Event, caller: Caller, key: string): Promise<{ campaign: Campaign; submission: Submission }> => {
+  const readNewEntry = async (event: H3Event, caller: Caller, key: string): Promise<Submission> => {
     const campaign = findCampaignByIdCached(ctx.db, caller.campaignId);
     if (!campaign) throw new AppError(401, 'invalid_api_key', 'Missing or invalid API key.');
     const closed = registrationClosedReason(campaign, ctx.clock.now());
@@ -50,7 +49,7 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
     service.inflight.add(scope);
     try {
       const body = await readJsonBody(event, ctx.config.bodyLimitBytes);
-      return { campaign, submission: parseSubmission(body, ctx.clock.now()) };
+      return parseSubmission(body, ctx.clock.now());
     } finally {
       service.inflight.delete(scope);
     }

@@ -1,0 +1,66 @@
+// How the write stage of POST /v1/entries is run. The HTTP side decides everything that needs no
+// stored data (key, campaign window, body, validation) and hands the rest to an EntryWriter as a
+// plain WriteRequest; the writer runs writeEntry in a group-commit transaction and settles once
+// the COMMIT that holds it is on disk.
+//
+// A WriteRequest is plain JSON data. It carries its own "now" and a random seed drawn from the
+// service's clock and random source when the request was accepted, so a batch that is rolled back
+// and run again draws the same ids.
+import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
+import type { Ctx } from '../context.ts';
+import type { Db } from '../db/open.ts';
+import { AppError } from '../errors.ts';
+import type { Caller } from '../keys/keys.ts';
+import { streamRandom } from '../random.ts';
+import { createDirectCommitter, createGroupCommitter, type Committer } from './committer.ts';
+import { writeEntry, type IntakeResult } from './intake.ts';
+import type { Submission } from './submission.ts';
+
+export interface WriteRequest {
+  caller: Caller;
+  idempotencyKey: string;
+  submission: Submission;
+  /** ctx.clock.now() when the request was accepted: the entry's created_at. */
+  now: number;
+  /** 16 bytes from ctx.random, in hex: every id the write draws comes from streamRandom(seed). */
+  seed: string;
+}
+
+export interface EntryWriter {
+  /** Resolves once the entry (or the replay decision) is committed; rejects with the write's error. */
+  write(request: WriteRequest): Promise<IntakeResult>;
+  /** Resolves when no write is pending. */
+  drain(): Promise<void>;
+  /** Drains, then releases what the writer holds (its thread and connection). */
+  close(): Promise<void>;
+}
+
+/** What a write needs besides the request: the connection and the settings. */
+export type WriteBase = Pick<Ctx, 'db' | 'config' | 'log'>;
+
+/** Builds the request for `submission` from the service's clock and random source. */
+export function writeRequest(ctx: Ctx, caller: Caller, idempotencyKey: string, submission: Submission): WriteRequest {
+  return { caller, idempotencyKey, submission, now: ctx.clock.now(), seed: ctx.random.bytes(16).toString('hex') };
+}
+
+/** Runs one write on `base.db`; must be called inside a transaction the caller commits. */
+export function performWrite(base: WriteBase, request: WriteRequest): IntakeResult {
+  const campaign = findCampaignByIdCached(base.db, request.caller.campaignId);
+  if (!campaign) throw new AppError(401, 'invalid_api_key', 'Missing or invalid API key.');
+  const ctx: Ctx = { ...base, clock: { now: () => request.now }, random: streamRandom(Buffer.from(request.seed, 'hex')) };
+  return writeEntry(ctx, campaign, request.caller, request.idempotencyKey, request.submission);
+}
+
+export function createCommitter(db: Db, groupCommit: boolean): Committer {
+  return groupCommit ? createGroupCommitter(db) : createDirectCommitter(db);
+}
+
+/** The write stage on the caller's own connection and thread (the default). */
+export function createInlineWriter(base: WriteBase, options: { groupCommit: boolean }): EntryWriter {
+  const committer = createCommitter(base.db, options.groupCommit);
+  return {
+    write: (request) => committer.run(() => performWrite(base, request)),
+    drain: () => committer.drain(),
+    close: () => committer.drain(),
+  };
+}
