@@ -26,6 +26,7 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
   const schemaText = readFileSync(`${ROOT}schema.sql`, 'utf8');
   const entryHasHashbang = readFileSync(entry, 'utf8').startsWith('#!');
   const banner = [...(entryHasHashbang ? [] : ['#!/usr/bin/env node']), ...REQUIRE_SHIM].join('\n');
+  const writer = await buildWriter(schemaText, minify);
   const result = await build({
     entryPoints: [entry],
     outfile,
@@ -35,7 +36,7 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
     target: 'node20',
     external: ['better-sqlite3'],
     banner: { js: banner },
-    define: { __CES_SCHEMA__: JSON.stringify(schemaText) },
+    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_WRITER_BUNDLE__: JSON.stringify(writer) },
     minify,
     sourcemap: false,
     legalComments: 'none',
@@ -44,6 +45,34 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
   });
   const output = Object.values(result.metafile.outputs)[0];
   return { outfile, bytes: output.bytes };
+}
+
+/**
+ * Intake's writer thread as its own small bundle (src/entries/writer-thread.ts and what it imports),
+ * returned as text for the main bundle to embed and start from a data: URL. No require shim: a data:
+ * URL has no file location, and nothing the writer bundles calls require(); `from "better-sqlite3"`
+ * stays external and is pointed at the installed module when the thread starts.
+ */
+async function buildWriter(schemaText, minify) {
+  const result = await build({
+    entryPoints: [`${ROOT}src/entries/writer-thread.ts`],
+    write: false,
+    outfile: 'writer.mjs',
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_WRITER_BUNDLE__: 'undefined' },
+    minify,
+    sourcemap: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const text = result.outputFiles[0].text;
+  if (!text.includes('from "better-sqlite3"')) throw new Error('writer bundle: expected an external import of better-sqlite3');
+  if (/\b__require\(["'`]/.test(text)) throw new Error('writer bundle: a bundled module calls require(), which a data: URL worker cannot serve');
+  return text;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

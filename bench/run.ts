@@ -50,7 +50,7 @@ const children = new Set<Child>();
 let rssPeak = 0;
 const yymm = currentYymm(Date.now());
 
-async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean } = {}): Promise<Child> {
+async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean; writerThread?: boolean } = {}): Promise<Child> {
   const child = await spawnChild({
     script: bundled.server,
     args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
@@ -62,14 +62,15 @@ async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: bool
       CES_ALLOW_PRIVATE_WEBHOOKS: '1',
       NODE_EXTRA_CA_CERTS: join(process.cwd(), 'test/fixtures/tls/ca.pem'),
       BENCH_GROUP_COMMIT: o.groupCommit === false ? '0' : '1',
+      CES_WRITER_THREAD: o.writerThread ? '1' : '0',
     },
   });
   children.add(child);
   return child;
 }
 
-async function stop(child: Child): Promise<void> {
-  rssPeak = Math.max(rssPeak, child.peakRssMb());
+async function stop(child: Child, o: { countRss?: boolean } = {}): Promise<void> {
+  if (o.countRss ?? true) rssPeak = Math.max(rssPeak, child.peakRssMb());
   await child.stop();
   children.delete(child);
 }
@@ -92,11 +93,17 @@ function intakeLoad(child: Child, campaign: BenchCampaign, o: { durationS?: numb
   }).then((r) => ({ ...r, tag }));
 }
 
-/** Runs `load` and adds the server's CPU time per answered request (robust to a noisy machine). */
-async function withCpu<T extends LoadResult>(child: Child, load: () => Promise<T>): Promise<T & { cpuUsPerRequest: number }> {
+/**
+ * Runs `load` and adds the CPU time per answered request of the server child (robust to a noisy
+ * machine) and of this process (the load generator, which shares the two cores with the server).
+ */
+async function withCpu<T extends LoadResult>(child: Child, load: () => Promise<T>): Promise<T & { cpuUsPerRequest: number; loadCpuUsPerRequest: number }> {
   const before = child.cpuMs();
+  const ownBefore = process.cpuUsage();
   const r = await load();
-  return { ...r, cpuUsPerRequest: r.total === 0 ? 0 : ((child.cpuMs() - before) * 1000) / r.total };
+  const own = process.cpuUsage(ownBefore);
+  const per = (us: number): number => (r.total === 0 ? 0 : us / r.total);
+  return { ...r, cpuUsPerRequest: per((child.cpuMs() - before) * 1000), loadCpuUsPerRequest: per(own.user + own.system) };
 }
 
 function requireAll2xx(name: string, r: LoadResult): void {
@@ -107,7 +114,7 @@ function requireAll2xx(name: string, r: LoadResult): void {
 
 const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number }> {
+async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number; loadCpuUsPerRequest: number }> {
   const echo = await spawnChild({ script: bundled.echo });
   children.add(echo);
   try {
@@ -124,9 +131,11 @@ async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number }> 
 }
 
 interface IntakeFigures {
-  intake: LoadResult & { cpuUsPerRequest: number };
+  intake: LoadResult & { cpuUsPerRequest: number; loadCpuUsPerRequest: number };
   replay: LoadResult;
   unbatched: LoadResult;
+  threaded: IntakeFigures['intake'];
+  threadedRssMb: number;
   intakeDbBytesPerEntry: number;
 }
 
@@ -134,7 +143,7 @@ async function measureIntake(): Promise<IntakeFigures> {
   const dbPath = join(work, 'intake.db');
   const campaign = createBenchCampaign(dbPath);
   const ces = await startCes(dbPath);
-  let intake: LoadResult & { cpuUsPerRequest: number };
+  let intake: IntakeFigures['intake'];
   let replay: LoadResult;
   try {
     const warm = await intakeLoad(ces, campaign, { durationS: P.warmupS });
@@ -172,7 +181,23 @@ async function measureIntake(): Promise<IntakeFigures> {
   } finally {
     await stop(direct);
   }
-  return { intake, replay, unbatched, intakeDbBytesPerEntry };
+
+  // The same intake with CES_WRITER_THREAD=1 (off by default): its figures and memory are reported
+  // on their own rows, and its memory is not part of rss_mb_peak, which is the default setup's.
+  const threadedPath = join(work, 'threaded.db');
+  const threadedCampaign = createBenchCampaign(threadedPath);
+  const threadedCes = await startCes(threadedPath, { writerThread: true });
+  let threaded: IntakeFigures['intake'];
+  let threadedRssMb: number;
+  try {
+    await intakeLoad(threadedCes, threadedCampaign, { durationS: P.warmupS });
+    threaded = await withCpu(threadedCes, () => intakeLoad(threadedCes, threadedCampaign, { durationS: P.durationS }));
+    requireAll2xx('intake with the writer thread', threaded);
+  } finally {
+    threadedRssMb = threadedCes.peakRssMb();
+    await stop(threadedCes, { countRss: false });
+  }
+  return { intake, replay, unbatched, threaded, threadedRssMb, intakeDbBytesPerEntry };
 }
 
 /** Size of the database (after the server closed it, so the WAL is checkpointed) per stored entry. */
@@ -415,8 +440,9 @@ async function main(): Promise<void> {
   out.echo_rps = round(echo.rps);
   out.echo_p99_ms = echo.p99;
   out.echo_server_cpu_us_per_request = round(echo.cpuUsPerRequest);
+  out.echo_load_cpu_us_per_request = round(echo.loadCpuUsPerRequest);
 
-  progress('intake, replay, unbatched intake');
+  progress('intake, replay, unbatched intake, intake with the writer thread');
   const intake = await measureIntake();
   out.intake_rps = round(intake.intake.rps);
   out.intake_p50_ms = intake.intake.p50;
@@ -424,12 +450,19 @@ async function main(): Promise<void> {
   out.intake_ratio = round(intake.intake.rps / echo.rps, 3);
   out.intake_requests = intake.intake.total;
   out.intake_server_cpu_us_per_request = round(intake.intake.cpuUsPerRequest);
+  out.intake_load_cpu_us_per_request = round(intake.intake.loadCpuUsPerRequest);
   out.intake_cpu_ratio = round(echo.cpuUsPerRequest / intake.intake.cpuUsPerRequest, 3);
   out.replay_rps = round(intake.replay.rps);
   out.replay_p99_ms = intake.replay.p99;
   out.unbatched_intake_rps = round(intake.unbatched.rps);
   out.unbatched_intake_p99_ms = intake.unbatched.p99;
   out.group_commit_gain = round(intake.intake.rps / intake.unbatched.rps, 2);
+  out.writer_thread_intake_rps = round(intake.threaded.rps);
+  out.writer_thread_intake_p50_ms = intake.threaded.p50;
+  out.writer_thread_intake_p99_ms = intake.threaded.p99;
+  out.writer_thread_intake_ratio = round(intake.threaded.rps / echo.rps, 3);
+  out.writer_thread_server_cpu_us_per_request = round(intake.threaded.cpuUsPerRequest);
+  out.writer_thread_rss_mb_peak = round(intake.threadedRssMb, 1);
 
   const errors: string[] = [];
   const attempt = async (name: string, phase: () => Promise<void>): Promise<void> => {

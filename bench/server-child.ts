@@ -1,6 +1,7 @@
 // The ces server as the benchmark runs it: the same composition root as `ces serve` (loadConfig,
 // createLogger, startServer) in its own process, plus one switch `ces serve` does not expose:
 // BENCH_GROUP_COMMIT=0 selects the one-transaction-per-request committer, for the comparison row.
+// The writer thread is chosen as operators choose it, with CES_WRITER_THREAD.
 // Usage: node --import tsx bench/server-child.ts --db PATH [--tick-ms N]
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

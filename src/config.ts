@@ -24,6 +24,8 @@ export interface Config {
   deliveryConcurrency: number;
   /** Bearer token for GET /metrics; empty = open; 'off' disables the endpoint. */
   metricsToken: string;
+  /** Intake's writes on a worker thread of their own (src/entries/writer-thread.ts). */
+  writerThread: boolean;
 }
 
 export interface ConfigFlags {
@@ -60,6 +62,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env, isTt
     requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
     deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 64, 1, 1000),
     metricsToken: env.CES_METRICS_TOKEN ?? '',
+    writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD),
   });
 }
 
@@ -67,6 +70,13 @@ function parseInteger(name: string, value: string | number, min: number, max: nu
   const n = typeof value === 'number' ? value : Number(String(value).trim());
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
   return n;
+}
+
+/** An on/off variable: unset or empty is off, `1` is on, anything else is refused. */
+function parseSwitch(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === '0') return false;
+  if (raw.trim() === '1') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 
 function parseSchedule(raw: string | undefined): number[] {

@@ -25,6 +25,8 @@ export interface StartOptions {
   clock?: Clock;
   random?: Random;
   groupCommit?: boolean;
+  /** Intake's writes on a worker thread; default config.writerThread (CES_WRITER_THREAD). */
+  writerThread?: boolean;
   /** Run the background tick on its timer (default true); tests drive it by hand instead. */
   tick?: boolean;
 }
@@ -35,7 +37,7 @@ const BUSY_LINGER_MS = 250;
 export async function startServer(config: Readonly<Config>, log: ConsolaInstance, options: StartOptions = {}): Promise<RunningServer> {
   const db = openDatabase(config.dbPath);
   const ctx: Ctx = { db, clock: options.clock ?? systemClock, random: options.random ?? cryptoRandom, config, log };
-  const service = createService(ctx, { groupCommit: options.groupCommit });
+  const service = createService(ctx, { groupCommit: options.groupCommit, writerThread: options.writerThread ?? config.writerThread });
   const app = createHttpApp(service);
   const handler = toNodeHandler(app);
   let listener: Listener;

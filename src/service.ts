@@ -3,6 +3,7 @@
 // the tick last ran.
 import type { Ctx } from './context.ts';
 import { createInlineWriter, type EntryWriter } from './entries/writer.ts';
+import { createThreadWriter } from './entries/writer-thread.ts';
 
 export interface Service {
   ctx: Ctx;
@@ -18,10 +19,18 @@ export interface TickState {
   lastTickAt: number | null;
 }
 
-export function createService(ctx: Ctx, options: { groupCommit?: boolean } = {}): Service {
+export interface ServiceOptions {
+  /** One transaction per request instead of group commit (the comparison the bench and tests make). */
+  groupCommit?: boolean;
+  /** Run intake's writes on a worker thread with its own connection, or (default) on ctx.db. */
+  writerThread?: boolean;
+}
+
+export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
+  const groupCommit = options.groupCommit ?? true;
   return {
     ctx,
-    writer: createInlineWriter(ctx, { groupCommit: options.groupCommit ?? true }),
+    writer: options.writerThread ? createThreadWriter(ctx.config, ctx.log, { groupCommit }) : createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null },
   };

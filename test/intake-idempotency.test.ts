@@ -245,7 +245,7 @@ describe('batched (group commit) and unbatched commits give identical results', 
     { parallel: true, steps: group(range(20).map(() => ({ world: 'a', key: 'storm', body: () => entryBody({}, 60) }))) },
   ];
 
-  async function runScript(server: TestServer): Promise<{ outcomes: string[]; rows: Record<string, number> }> {
+  async function runScript(server: TestServer, blocks = script): Promise<{ outcomes: string[]; rows: Record<string, number> }> {
     const worlds = { a: makeCampaign(server.ctx), b: makeCampaign(server.ctx), declared: makeCampaign(server.ctx, { instantPrize: 'INTEGRATOR_DECLARED' }) };
     const prizeId = makePrize(server.ctx, worlds.declared.campaign.id, 'live').id;
     const firstSeen = new Map<string, number>();
@@ -262,7 +262,7 @@ describe('batched (group commit) and unbatched commits give identical results', 
       return server.request('POST', '/v1/entries', { key: step.mode === 'test' ? w.testKey : w.liveKey, idempotencyKey: step.key, body: step.body({ prizeId }) });
     };
     const outcomes: string[] = [];
-    for (const block of script) {
+    for (const block of blocks) {
       if (!block.parallel) {
         const index = n++;
         outcomes.push(describe(await send(block.steps[0]), index));
@@ -298,6 +298,17 @@ describe('batched (group commit) and unbatched commits give identical results', 
       const b = await runScript(unbatched);
       assert.deepEqual(a.outcomes, b.outcomes);
       assert.deepEqual(a.rows, b.rows);
+      // The same with the writes on the writer thread (CES_WRITER_THREAD=1), batched and not.
+      for (const options of [{ writerThread: true }, { writerThread: true, groupCommit: false }]) {
+        const threaded = await startTestServer({ seed: 77, ...options });
+        try {
+          const c = await runScript(threaded);
+          assert.deepEqual(c.outcomes, a.outcomes, JSON.stringify(options));
+          assert.deepEqual(c.rows, a.rows, JSON.stringify(options));
+        } finally {
+          await threaded.close();
+        }
+      }
       // And the sequence itself means what the spec says.
       assert.deepEqual(a.outcomes.slice(0, 14), [
         '202 PENDING new',
@@ -323,6 +334,28 @@ describe('batched (group commit) and unbatched commits give identical results', 
     } finally {
       await batched.close();
       await unbatched.close();
+    }
+  });
+
+  test('the writer thread and the HTTP thread store the very same rows, ids and times included', async () => {
+    // One request at a time, so both servers draw their seeded random values in the same order.
+    const sequential = script.filter((block) => !block.parallel);
+    const dump = (server: TestServer) =>
+      ['entries', 'enrollments', 'consents', 'consent_choices', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => server.ctx.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all());
+    const threaded = await startTestServer({ seed: 91, writerThread: true });
+    const inline = await startTestServer({ seed: 91 });
+    try {
+      const a = await runScript(threaded, sequential);
+      const b = await runScript(inline, sequential);
+      assert.deepEqual(a.outcomes, b.outcomes);
+      const rowsA = dump(threaded);
+      assert.deepEqual(rowsA, dump(inline));
+      const created = a.outcomes.filter((o) => o.endsWith(' new')).length;
+      assert.ok(created >= 7, `the script creates entries (${created})`);
+      assert.equal((rowsA[0] as unknown[]).length, created);
+    } finally {
+      await threaded.close();
+      await inline.close();
     }
   });
 });

@@ -55,6 +55,8 @@ export interface StartTestServerOptions {
   env?: Record<string, string>;
   clock?: ManualClock;
   groupCommit?: boolean;
+  /** Intake's writes on the writer thread (default, as `ces serve`) or on the HTTP thread. */
+  writerThread?: boolean;
   seed?: number;
   /** Run the background tick on its timer (config.tickMs) as `ces serve` does; default false. */
   tick?: boolean;
@@ -67,7 +69,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   const dbPath = join(dir, 'ces.db');
   const config = loadConfig({ db: dbPath, port: 0, host: '127.0.0.1', logFormat: 'json' }, { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env }, false);
   const clock = options.clock ?? new ManualClock('2026-11-22T12:00:00.000Z');
-  const server = await startServer(config, createSilentLogger(), { clock, random: seededRandom(options.seed ?? seedCounter++), groupCommit: options.groupCommit, tick: options.tick ?? false });
+  const server = await startServer(config, createSilentLogger(), { clock, random: seededRandom(options.seed ?? seedCounter++), groupCommit: options.groupCommit, writerThread: options.writerThread, tick: options.tick ?? false });
   const url = server.url;
   return {
     url,
