@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/open.ts';
-import { AppError, type FieldError } from '../errors.ts';
+import { AppError, storageUnavailable, type FieldError } from '../errors.ts';
 import { createLogger } from '../log.ts';
 import type { IntakeResult } from './intake.ts';
 import { createCommitter, performWrite, type EntryWriter, type WriteBase, type WriteRequest } from './writer.ts';
@@ -46,9 +46,6 @@ interface Pending {
   resolve: (value: IntakeResult) => void;
   reject: (error: unknown) => void;
 }
-
-const writerStopped = (): AppError =>
-  new AppError(503, 'service_unavailable', 'The service is temporarily unable to store data; retry with the same Idempotency-Key.', undefined, { 'retry-after': '1' });
 
 export interface ThreadWriter extends EntryWriter {
   /** Stops the thread at once, as a crash would (tests; the next write starts a new one). */
@@ -111,7 +108,7 @@ export function createThreadWriter(config: Readonly<Config>, log: WriteBase['log
       // Idempotency-Key either stores it or replays it. The next write starts a new thread.
       const sent = pending.size - outbox.length;
       if (sent > 0) log.error({ message: 'intake writer thread stopped with writes in flight', exit_code: code, writes: sent });
-      failSent(writerStopped());
+      failSent(storageUnavailable());
     });
     return started;
   };
@@ -135,7 +132,7 @@ export function createThreadWriter(config: Readonly<Config>, log: WriteBase['log
 
   return {
     write(request) {
-      if (closing) return Promise.reject(writerStopped());
+      if (closing) return Promise.reject(storageUnavailable());
       return new Promise<IntakeResult>((resolve, reject) => {
         const id = nextId++;
         pending.set(id, { resolve, reject });

@@ -14,8 +14,7 @@
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import type { Ctx } from '../context.ts';
 import type { Db } from '../db/open.ts';
-import { AppError } from '../errors.ts';
-import type { Caller } from '../keys/keys.ts';
+import { INVALID_KEY, type Caller } from '../keys/keys.ts';
 import { streamRandom } from '../random.ts';
 import { createDirectCommitter, createGroupCommitter, type Committer } from './committer.ts';
 import { writeEntry, type IntakeResult } from './intake.ts';
@@ -51,7 +50,7 @@ export function writeRequest(ctx: Ctx, caller: Caller, idempotencyKey: string, s
 /** Runs one write on `base.db`; must be called inside a transaction the caller commits. */
 export function performWrite(base: WriteBase, request: WriteRequest): IntakeResult {
   const campaign = findCampaignByIdCached(base.db, request.caller.campaignId);
-  if (!campaign) throw new AppError(401, 'invalid_api_key', 'Missing or invalid API key.');
+  if (!campaign) throw INVALID_KEY();
   const ctx: Ctx = { ...base, clock: { now: () => request.now }, random: streamRandom(Buffer.from(request.seed, 'hex')) };
   return writeEntry(ctx, campaign, request.caller, request.idempotencyKey, request.submission);
 }

@@ -7,7 +7,7 @@ import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
 import { findReplay, type IntakeResult } from '../entries/intake.ts';
 import { writeRequest } from '../entries/writer.ts';
 import { parseSubmission, type Submission } from '../entries/submission.ts';
-import type { Caller } from '../keys/keys.ts';
+import { INVALID_KEY, type Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
 import { readJsonBody, requireJsonContentType } from './body.ts';
 import { json } from './respond.ts';
@@ -36,7 +36,7 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
   // when the key already holds an entry.
   const readNewEntry = async (event: H3Event, caller: Caller, key: string): Promise<Submission> => {
     const campaign = findCampaignByIdCached(ctx.db, caller.campaignId);
-    if (!campaign) throw new AppError(401, 'invalid_api_key', 'Missing or invalid API key.');
+    if (!campaign) throw INVALID_KEY();
     const closed = registrationClosedReason(campaign, ctx.clock.now());
     if (closed) throw new AppError(403, 'registration_closed', closed);
     requireJsonContentType(event);

@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ConsolaInstance } from 'consola';
 import { HTTPResponse } from 'h3';
-import { AppError } from '../errors.ts';
+import { AppError, storageUnavailable } from '../errors.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -52,7 +52,7 @@ export function problemFromError(error: unknown, log: ConsolaInstance): HTTPResp
   const code = (error as { code?: unknown })?.code;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_FULL' || code === 'SQLITE_IOERR') {
     log.error({ message: 'database unavailable', error: String(error) });
-    return problem(new AppError(503, 'service_unavailable', 'The service is temporarily unable to store data; retry with the same Idempotency-Key.', undefined, { 'retry-after': '1' }));
+    return problem(storageUnavailable());
   }
   log.error(error);
   return problem(new AppError(500, 'internal_error', 'An unexpected error occurred. It has been logged.'));

@@ -84,7 +84,8 @@ export function rotateKey(ctx: Ctx, keyId: string, graceSeconds = 0): { issued: 
   }).immediate();
 }
 
-const INVALID_KEY = (): AppError => new AppError(401, 'invalid_api_key', 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
+/** 401 for a key that is missing, unknown, revoked, or whose campaign is gone. */
+export const INVALID_KEY = (): AppError => new AppError(401, 'invalid_api_key', 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
 
 /** Resolves the caller from an Authorization header value; 401 unless it names a live key. */
 export function authenticate(ctx: Ctx, authorization: string | null | undefined): Caller {
