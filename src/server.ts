@@ -55,6 +55,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
       autoClose: false,
     });
   } catch (error) {
+    await service.writer.close();
     db.close();
     throw error;
   }
