@@ -17,6 +17,19 @@ const REQUIRE_SHIM = [
   'const require = __cesCreateRequire(import.meta.url);',
 ];
 
+/** esbuild options both bundles share: one ESM file for Node 20, better-sqlite3 left outside. */
+const common = (minify) => ({
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  minify,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 /**
  * Builds the bundle; returns the output path and its size in bytes. `entry` defaults to the CLI;
  * the benchmark bundles its server and echo processes the same way, so it measures the code as
@@ -28,20 +41,12 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
   const banner = [...(entryHasHashbang ? [] : ['#!/usr/bin/env node']), ...REQUIRE_SHIM].join('\n');
   const writer = await buildWriter(schemaText, minify);
   const result = await build({
+    ...common(minify),
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: ['better-sqlite3'],
     banner: { js: banner },
     define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_WRITER_BUNDLE__: JSON.stringify(writer) },
-    minify,
-    sourcemap: false,
-    legalComments: 'none',
     metafile: true,
-    logLevel: 'warning',
   });
   const output = Object.values(result.metafile.outputs)[0];
   return { outfile, bytes: output.bytes };
@@ -55,19 +60,11 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
  */
 async function buildWriter(schemaText, minify) {
   const result = await build({
+    ...common(minify),
     entryPoints: [`${ROOT}src/entries/writer-thread.ts`],
     write: false,
     outfile: 'writer.mjs',
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: ['better-sqlite3'],
     define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_WRITER_BUNDLE__: 'undefined' },
-    minify,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'warning',
   });
   const text = result.outputFiles[0].text;
   if (!text.includes('from "better-sqlite3"')) throw new Error('writer bundle: expected an external import of better-sqlite3');

@@ -112,6 +112,14 @@ function requireAll2xx(name: string, r: LoadResult): void {
   }
 }
 
+/** Warm-up, then the measured intake phase with CPU figures; any non-2xx fails the run. */
+async function measuredIntake(child: Child, campaign: BenchCampaign, name: string): Promise<IntakeFigures['intake']> {
+  await intakeLoad(child, campaign, { durationS: P.warmupS });
+  const r = await withCpu(child, () => intakeLoad(child, campaign, { durationS: P.durationS }));
+  requireAll2xx(name, r);
+  return r;
+}
+
 const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number; loadCpuUsPerRequest: number }> {
@@ -175,9 +183,7 @@ async function measureIntake(): Promise<IntakeFigures> {
   const direct = await startCes(unbatchedPath, { groupCommit: false });
   let unbatched: LoadResult;
   try {
-    await intakeLoad(direct, unbatchedCampaign, { durationS: P.warmupS });
-    unbatched = await intakeLoad(direct, unbatchedCampaign, { durationS: P.durationS });
-    requireAll2xx('unbatched intake', unbatched);
+    unbatched = await measuredIntake(direct, unbatchedCampaign, 'unbatched intake');
   } finally {
     await stop(direct);
   }
@@ -190,9 +196,7 @@ async function measureIntake(): Promise<IntakeFigures> {
   let threaded: IntakeFigures['intake'];
   let threadedRssMb: number;
   try {
-    await intakeLoad(threadedCes, threadedCampaign, { durationS: P.warmupS });
-    threaded = await withCpu(threadedCes, () => intakeLoad(threadedCes, threadedCampaign, { durationS: P.durationS }));
-    requireAll2xx('intake with the writer thread', threaded);
+    threaded = await measuredIntake(threadedCes, threadedCampaign, 'intake with the writer thread');
   } finally {
     threadedRssMb = threadedCes.peakRssMb();
     await stop(threadedCes, { countRss: false });
@@ -413,9 +417,7 @@ async function measureAtSize(): Promise<{ load: LoadResult; seedSeconds: number;
   const dbBytes = statSync(dbPath).size;
   const ces = await startCes(dbPath);
   try {
-    await intakeLoad(ces, campaign, { durationS: P.warmupS });
-    const load = await intakeLoad(ces, campaign, { durationS: P.durationS });
-    requireAll2xx(`intake at ${P.seed}`, load);
+    const load = await measuredIntake(ces, campaign, `intake at ${P.seed}`);
     return { load, seedSeconds: seconds, dbBytes };
   } finally {
     await stop(ces);

@@ -21,9 +21,8 @@ function pooledBytes(n: number): Buffer {
     randomFillSync(pool);
     poolOffset = 0;
   }
+  // A copy, and each byte of the pool is handed out once.
   const out = Buffer.from(pool.subarray(poolOffset, poolOffset + n));
-  // Each byte is handed out once.
-  pool.fill(0, poolOffset, poolOffset + n);
   poolOffset += n;
   return out;
 }
