@@ -48,6 +48,8 @@ async function buildBundles(): Promise<void> {
 }
 const children = new Set<Child>();
 let rssPeak = 0;
+/** Peak RSS of each server process by what it ran (the largest when a role ran more than once). */
+const rssByServer: Record<string, number> = {};
 const yymm = currentYymm(Date.now());
 
 async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean; writerThread?: boolean } = {}): Promise<Child> {
@@ -69,8 +71,10 @@ async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: bool
   return child;
 }
 
-async function stop(child: Child, o: { countRss?: boolean } = {}): Promise<void> {
-  if (o.countRss ?? true) rssPeak = Math.max(rssPeak, child.peakRssMb());
+async function stop(child: Child, role: string, o: { countRss?: boolean } = {}): Promise<void> {
+  const peak = child.peakRssMb();
+  rssByServer[role] = Math.max(rssByServer[role] ?? 0, Math.round(peak * 10) / 10);
+  if (o.countRss ?? true) rssPeak = Math.max(rssPeak, peak);
   await child.stop();
   children.delete(child);
 }
@@ -174,7 +178,7 @@ async function measureIntake(): Promise<IntakeFigures> {
     replay = await replayLoad(P.durationS);
     requireAll2xx('replay', replay);
   } finally {
-    await stop(ces);
+    await stop(ces, 'intake');
   }
   const intakeDbBytesPerEntry = bytesPerEntry(dbPath);
 
@@ -185,7 +189,7 @@ async function measureIntake(): Promise<IntakeFigures> {
   try {
     unbatched = await measuredIntake(direct, unbatchedCampaign, 'unbatched intake');
   } finally {
-    await stop(direct);
+    await stop(direct, 'unbatched');
   }
 
   // The same intake with CES_WRITER_THREAD=1 (off by default): its figures and memory are reported
@@ -199,7 +203,7 @@ async function measureIntake(): Promise<IntakeFigures> {
     threaded = await measuredIntake(threadedCes, threadedCampaign, 'intake with the writer thread');
   } finally {
     threadedRssMb = threadedCes.peakRssMb();
-    await stop(threadedCes, { countRss: false });
+    await stop(threadedCes, 'writer_thread', { countRss: false });
   }
   return { intake, replay, unbatched, threaded, threadedRssMb, intakeDbBytesPerEntry };
 }
@@ -296,7 +300,7 @@ async function measurePipeline(): Promise<PipelineFigures> {
       const r = await intakeLoad(ces, campaign, { amount: P.backlog });
       requireAll2xx('backlog', r);
     } finally {
-      await stop(ces);
+      await stop(ces, 'backlog_fill');
     }
   };
 
@@ -305,7 +309,7 @@ async function measurePipeline(): Promise<PipelineFigures> {
   try {
     await configureWebhook(first, campaign, receiver);
   } finally {
-    await stop(first);
+    await stop(first, 'webhook_setup');
   }
   await fill();
 
@@ -316,7 +320,7 @@ async function measurePipeline(): Promise<PipelineFigures> {
   try {
     drained = await pollUntil(async () => (await receiver.stats()).evaluatedEntries >= P.backlog, drainTimeoutMs);
   } finally {
-    await stop(ces);
+    await stop(ces, 'drain');
   }
   const afterFirst = await receiver.stats();
   // Completed: until the last entry.evaluated arrived; timed out: the rate over the whole wait.
@@ -357,7 +361,7 @@ async function measurePipeline(): Promise<PipelineFigures> {
       return (await receiver.stats()).evaluatedEntries >= expected;
     }, drainTimeoutMs);
   } finally {
-    await stop(loaded);
+    await stop(loaded, 'drain_under_load');
   }
   const final = await receiver.stats();
   await receiver.child.stop();
@@ -420,7 +424,7 @@ async function measureAtSize(): Promise<{ load: LoadResult; seedSeconds: number;
     const load = await measuredIntake(ces, campaign, `intake at ${P.seed}`);
     return { load, seedSeconds: seconds, dbBytes };
   } finally {
-    await stop(ces);
+    await stop(ces, 'intake_at_size');
   }
 }
 
@@ -506,6 +510,7 @@ async function main(): Promise<void> {
   });
 
   out.rss_mb_peak = round(rssPeak, 1);
+  out.rss_mb_by_server = rssByServer;
   out.db_bytes_per_entry ??= round(intake.intakeDbBytesPerEntry);
   out.db_bytes_per_entry_intake_only = round(intake.intakeDbBytesPerEntry);
 
