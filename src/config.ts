@@ -26,6 +26,8 @@ export interface Config {
   metricsToken: string;
   /** Intake's writes on a worker thread of their own (src/entries/writer-thread.ts). */
   writerThread: boolean;
+  /** WAL checkpoints on a thread of their own instead of inside commits (src/db/checkpointer.ts). */
+  checkpointThread: boolean;
 }
 
 export interface ConfigFlags {
@@ -62,7 +64,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env, isTt
     requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
     deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 64, 1, 1000),
     metricsToken: env.CES_METRICS_TOKEN ?? '',
-    writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD),
+    writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD, false),
+    checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
   });
 }
 
@@ -72,10 +75,12 @@ function parseInteger(name: string, value: string | number, min: number, max: nu
   return n;
 }
 
-/** An on/off variable: unset or empty is off, `1` is on, anything else is refused. */
-function parseSwitch(name: string, raw: string | undefined): boolean {
-  if (raw === undefined || raw.trim() === '' || raw.trim() === '0') return false;
-  if (raw.trim() === '1') return true;
+/** An on/off variable: `1` is on, `0` is off, unset or empty is the default, anything else is refused. */
+function parseSwitch(name: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = raw?.trim() ?? '';
+  if (value === '') return fallback;
+  if (value === '0') return false;
+  if (value === '1') return true;
   throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 

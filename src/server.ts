@@ -6,6 +6,7 @@ import type { ConsolaInstance } from 'consola';
 import { monotonicMs, systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
+import { startCheckpointer, type Checkpointer } from './db/checkpointer.ts';
 import { openDatabase } from './db/open.ts';
 import { createHttpApp } from './http/app.ts';
 import { trackRequests } from './http/graceful-close.ts';
@@ -36,6 +37,7 @@ const BUSY_LINGER_MS = 250;
 
 export async function startServer(config: Readonly<Config>, log: ConsolaInstance, options: StartOptions = {}): Promise<RunningServer> {
   const db = openDatabase(config.dbPath);
+  const checkpointer: Checkpointer | null = config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
   const ctx: Ctx = { db, clock: options.clock ?? systemClock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit, writerThread: options.writerThread ?? config.writerThread });
   const app = createHttpApp(service);
@@ -56,6 +58,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     });
   } catch (error) {
     await service.writer.close();
+    await checkpointer?.close();
     db.close();
     throw error;
   }
@@ -84,6 +87,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
         // Stop accepting and let in-flight requests finish while the current tick completes.
         await Promise.all([http.close(), ticker.stop()]);
         await service.writer.close();
+        await checkpointer?.close();
         db.close();
       })();
       return closing;

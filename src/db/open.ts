@@ -23,8 +23,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // Statement journals and savepoint sub-journals in memory instead of temp files: intake's group
   // commit falls back to one savepoint per write when a write fails (src/entries/committer.ts).
   db.pragma('temp_store = MEMORY');
-  // Checkpoint every 4000 WAL pages (16 MiB) instead of 1000: index pages that intake rewrites in
-  // every batch are copied back to the database file a quarter as often.
+  // A commit checkpoints once the WAL holds 4000 pages (16 MiB) instead of 1000: index pages that
+  // intake rewrites in every batch are copied back a quarter as often. In `ces serve` a thread of
+  // its own checkpoints long before that (src/db/checkpointer.ts); this is the fallback.
   if (!options.readonly) db.pragma('wal_autocheckpoint = 4000');
   if (!options.readonly) migrate(db);
   return db;

@@ -55,7 +55,7 @@ export interface StartTestServerOptions {
   env?: Record<string, string>;
   clock?: ManualClock;
   groupCommit?: boolean;
-  /** Intake's writes on the writer thread (default, as `ces serve`) or on the HTTP thread. */
+  /** Intake's writes on the writer thread or on the HTTP thread (default: CES_WRITER_THREAD, off, as in `ces serve`). */
   writerThread?: boolean;
   seed?: number;
   /** Run the background tick on its timer (config.tickMs) as `ces serve` does; default false. */

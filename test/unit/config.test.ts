@@ -1,4 +1,4 @@
-// CES_WRITER_THREAD (src/config.ts): off unless set to 1; anything but 1 or 0 stops `ces serve`.
+// On/off settings (src/config.ts): CES_WRITER_THREAD is off and CES_CHECKPOINT_THREAD on unless set; anything but 1 or 0 stops `ces serve`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -11,4 +11,14 @@ test('CES_WRITER_THREAD is off by default, on with 1, off with 0 or empty, refus
   assert.equal(writerThread('0'), false);
   assert.equal(writerThread(''), false);
   assert.throws(() => writerThread('yes'), (e: unknown) => e instanceof ConfigError && /CES_WRITER_THREAD must be 1 or 0, got "yes"/.test(e.message));
+});
+
+test('CES_CHECKPOINT_THREAD is on by default, off with 0, refused unless 1 or 0', () => {
+  const checkpointThread = (value?: string) => loadConfig({}, value === undefined ? {} : { CES_CHECKPOINT_THREAD: value }, false).checkpointThread;
+  assert.equal(checkpointThread(), true);
+  assert.equal(checkpointThread(''), true);
+  assert.equal(checkpointThread('1'), true);
+  assert.equal(checkpointThread('0'), false);
+  assert.equal(checkpointThread(' 0 '), false);
+  assert.throws(() => checkpointThread('off'), (e: unknown) => e instanceof ConfigError && /CES_CHECKPOINT_THREAD must be 1 or 0, got "off"/.test(e.message));
 });
