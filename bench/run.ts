@@ -514,6 +514,15 @@ async function main(): Promise<void> {
   out.db_bytes_per_entry ??= round(intake.intakeDbBytesPerEntry);
   out.db_bytes_per_entry_intake_only = round(intake.intakeDbBytesPerEntry);
 
+  await attempt('write', async () => {
+    const { measureWriteStage } = await import('./write-stage.ts');
+    const stage = await measureWriteStage(quick ? { entries: 4_000 } : {});
+    out.write_stage_us_per_entry = stage.us_per_entry;
+    out.write_stage_statements_us_per_entry = stage.statements_us_per_entry;
+    out.write_stage_commit_us_per_entry = stage.commit_us_per_entry;
+    out.write_stage_commit_p99_ms = stage.commit_p99_ms;
+  });
+
   await attempt('lucky', async () => {
     const lucky = await measureLucky();
     if (lucky) out.lucky_allocation = lucky;

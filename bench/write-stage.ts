@@ -1,0 +1,88 @@
+// Cost of intake's write stage alone, in process: the same requests the intake load sends, parsed
+// beforehand, written by performWrite (the code both writers run) in group-commit batches of 40
+// on a real file with the service's pragmas (synchronous=FULL) and, as in `ces serve`, the WAL
+// checkpoint thread beside it. No HTTP, no validation, no thread:
+// what is left is what SQLite and the write's own JavaScript cost per entry, split into the
+// statements and the batch's COMMIT (its WAL writes and fsync). With the echo's server CPU it
+// bounds what one thread can serve: 1 s / (echo + write stage + the rest of intake's HTTP work).
+//   npx tsx bench/write-stage.ts             (standalone; `npm run bench` calls measureWriteStage)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { monotonicMs } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { startCheckpointer } from '../src/db/checkpointer.ts';
+import { openDatabase } from '../src/db/open.ts';
+import { parseSubmission } from '../src/entries/submission.ts';
+import { performWrite, type WriteRequest } from '../src/entries/writer.ts';
+import type { Caller } from '../src/keys/keys.ts';
+import { createSilentLogger } from '../src/log.ts';
+import { cryptoRandom } from '../src/random.ts';
+import { createBenchCampaign, currentYymm, entryRequest } from './data.ts';
+
+export interface WriteStageResult {
+  entries: number;
+  batch: number;
+  us_per_entry: number;
+  statements_us_per_entry: number;
+  commit_us_per_entry: number;
+  commit_p99_ms: number;
+}
+
+export async function measureWriteStage(options: { entries?: number; batch?: number } = {}): Promise<WriteStageResult> {
+  const entries = options.entries ?? 20_000;
+  const batch = options.batch ?? 40;
+  const dir = mkdtempSync(join(tmpdir(), 'ces-bench-write-'));
+  const dbPath = join(dir, 'bench.db');
+  try {
+    const campaign = createBenchCampaign(dbPath);
+    const db = openDatabase(dbPath);
+    const checkpointer = startCheckpointer(dbPath, createSilentLogger());
+    try {
+      const base = { db, config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false), log: createSilentLogger() };
+      const caller: Caller = { keyId: campaign.liveKeyId, campaignId: campaign.campaignId, mode: 'live', livemode: true };
+      const yymm = currentYymm(Date.now());
+      const requests: WriteRequest[] = Array.from({ length: entries }, (_, n) => {
+        const { body, idempotencyKey } = entryRequest(n, { tag: 'write-stage', offset: 0, yymm });
+        const now = Date.now();
+        return { caller, idempotencyKey, submission: parseSubmission(JSON.parse(body), now), now, seed: cryptoRandom.bytes(16).toString('hex') };
+      });
+      const begin = db.prepare('BEGIN IMMEDIATE');
+      const commit = db.prepare('COMMIT');
+      let statementsMs = 0;
+      const commits: number[] = [];
+      for (let i = 0; i < entries; i += batch) {
+        const t0 = monotonicMs();
+        begin.run();
+        for (const request of requests.slice(i, i + batch)) performWrite(base, request);
+        const t1 = monotonicMs();
+        commit.run();
+        statementsMs += t1 - t0;
+        commits.push(monotonicMs() - t1);
+        // One turn of the event loop between batches, as between two group commits of the server.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const commitMs = commits.reduce((a, b) => a + b, 0);
+      commits.sort((a, b) => a - b);
+      const round = (n: number) => Math.round(n * 10) / 10;
+      return {
+        entries,
+        batch,
+        us_per_entry: round(((statementsMs + commitMs) * 1000) / entries),
+        statements_us_per_entry: round((statementsMs * 1000) / entries),
+        commit_us_per_entry: round((commitMs * 1000) / entries),
+        commit_p99_ms: round(commits[Math.floor(0.99 * (commits.length - 1))]),
+      };
+    } finally {
+      await checkpointer.close();
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(`${JSON.stringify(await measureWriteStage())}\n`);
+}
