@@ -1,8 +1,12 @@
 // Where deliveries may go (SSRF): only https://, and unless CES_ALLOW_PRIVATE_WEBHOOKS=1 only hosts
-// whose every DNS address is public. The resolver is injected so the table needs no network.
+// whose every DNS address is public, checked before the attempt and again by the connection's own
+// lookup (DNS rebinding). The resolver is injected so the tables need no network.
 import assert from 'node:assert/strict';
+import type { LookupAddress } from 'node:dns';
 import { test } from 'node:test';
-import { isNonPublicAddress, refuseWebhookTarget } from '../src/webhooks/ssrf.ts';
+import { postWebhook } from '../src/webhooks/delivery.ts';
+import { isNonPublicAddress, publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from '../src/webhooks/ssrf.ts';
+import { startReceiver } from './support/receiver.ts';
 
 test('non-public addresses: loopback, private, link-local, unique-local, metadata, mapped IPv4', () => {
   for (const a of ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', 'fc12::3', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '224.0.0.1']) {
@@ -40,4 +44,55 @@ test('refuseWebhookTarget: https only; private answers refused unless allowed', 
 
 test('the system resolver is used by default: localhost is refused', async () => {
   assert.match((await refuseWebhookTarget('https://localhost:9/h', false))!, /^refused: localhost resolves to (127\.0\.0\.1|::1)/);
+});
+
+test('the connection lookup refuses a non-public answer, whatever the check before it saw (rebinding)', async () => {
+  // A name that answers a public address to the first question and loopback afterwards.
+  let asked = 0;
+  const rebinding = (_host: string, _o: unknown, cb: (e: NodeJS.ErrnoException | null, a: LookupAddress[]) => void) => {
+    asked++;
+    cb(null, asked === 1 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+  };
+  const lookup = publicOnlyLookup(rebinding);
+  const ask = (all: boolean) => new Promise<{ error: Error | null; result: unknown[] }>((resolve) => {
+    lookup('rebind.example', { all }, (error: Error | null, ...result: unknown[]) => resolve({ error, result }));
+  });
+  assert.deepEqual(await ask(true), { error: null, result: [[{ address: '93.184.216.34', family: 4 }]] });
+  const second = await ask(true);
+  assert.match(second.error!.message, /^refused: rebind\.example resolves to 127\.0\.0\.1/);
+
+  const answers: Record<string, LookupAddress[]> = { 'public.example': [{ address: '93.184.216.34', family: 4 }], 'mixed.example': [{ address: '93.184.216.34', family: 4 }, { address: 'fd00::7', family: 6 }] };
+  const fixed = publicOnlyLookup((host, _o, cb) => (host in answers ? cb(null, answers[host]) : cb(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), [])));
+  const one = await new Promise<unknown[]>((resolve) => fixed('public.example', {}, (...args: unknown[]) => resolve(args)));
+  assert.deepEqual(one, [null, '93.184.216.34', 4]);
+  const mixed = await new Promise<Error>((resolve) => fixed('mixed.example', { all: true }, (e: Error | null) => resolve(e!)));
+  assert.match(mixed.message, /resolves to fd00::7/);
+  const missing = await new Promise<NodeJS.ErrnoException>((resolve) => fixed('nowhere.example', {}, (e: NodeJS.ErrnoException | null) => resolve(e!)));
+  assert.equal(missing.code, 'ENOTFOUND');
+
+  assert.match(refuseAddressLiteral('[::1]')!, /::1/);
+  assert.match(refuseAddressLiteral('169.254.169.254')!, /169\.254\.169\.254/);
+  assert.equal(refuseAddressLiteral('93.184.216.34'), null);
+  assert.equal(refuseAddressLiteral('public.example'), null);
+});
+
+test('a delivery POST that may reach public addresses only never connects to this machine', async () => {
+  const receiver = await startReceiver();
+  try {
+    const port = new URL(receiver.url).port;
+    const post = (url: string, publicOnly: boolean) => postWebhook(url, '{}', { 'content-type': 'application/json' }, { timeoutMs: 5000, publicOnly }).then(
+      (res) => res.status,
+      (error: Error) => error.message,
+    );
+    // Resolved by the connection itself, not by a check before it.
+    assert.match(String(await post(`https://localhost:${port}/hooks`, true)), /^refused: localhost resolves to (127\.0\.0\.1|::1)/);
+    assert.match(String(await post(`https://127.0.0.1:${port}/hooks`, true)), /^refused: 127\.0\.0\.1 resolves to 127\.0\.0\.1/);
+    assert.match(String(await post(`https://[::1]:${port}/hooks`, true)), /^refused: ::1/);
+    assert.equal(receiver.requests.length, 0);
+    // The same POST where private targets are allowed reaches the receiver.
+    assert.equal(await post(`https://localhost:${port}/hooks`, false), 200);
+    assert.equal(receiver.requests.length, 1);
+  } finally {
+    await receiver.close();
+  }
 });

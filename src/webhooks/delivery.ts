@@ -14,7 +14,7 @@ import { pipelineRestMs } from '../pipeline/pacing.ts';
 import { describeFetchError } from '../pipeline/verifier.ts';
 import { claimDeliveries, insertAttempt, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
 import { signDelivery } from './signing.ts';
-import { refuseWebhookTarget } from './ssrf.ts';
+import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export interface DeliveryStats {
@@ -196,7 +196,7 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
   // A duration, not a time of day: the monotonic clock is right even when tests fix ctx.clock.
   const started = monotonicMs();
   try {
-    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, ctx.config.webhookTimeoutMs);
+    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, { timeoutMs: ctx.config.webhookTimeoutMs, publicOnly: !ctx.config.allowPrivateWebhooks });
     const latencyMs = Math.round(monotonicMs() - started);
     const ok = res.status >= 200 && res.status <= 299;
     const excerpt = res.body !== '' ? res.body.slice(0, EXCERPT_CHARS) : null;
@@ -213,6 +213,8 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
  */
 const agents = { https: new https.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }), http: new http.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }) };
 
+const PUBLIC_ONLY = publicOnlyLookup();
+
 /** Bytes of the answer kept (the excerpt is at most EXCERPT_CHARS characters). */
 const MAX_BODY_BYTES = 4 * EXCERPT_CHARS;
 
@@ -221,9 +223,10 @@ const MAX_BODY_BYTES = 4 * EXCERPT_CHARS;
  * request, the largest item of a backlog drain's profile). A redirect is not followed: it could
  * lead anywhere, past the address check. Errors keep Node's codes (ECONNREFUSED, certificate
  * errors) for describeFetchError; the timeout covers the whole exchange and rejects with a
- * TimeoutError.
+ * TimeoutError. With `publicOnly` the connection resolves the host itself through publicOnlyLookup
+ * and refuses a non-public address, whatever the DNS answered a moment before.
  */
-function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; body: string }> {
+export function postWebhook(url: string, body: string, headers: Record<string, string>, o: { timeoutMs: number; publicOnly: boolean }): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const isHttps = target.protocol === 'https:';
@@ -231,17 +234,23 @@ function postWebhook(url: string, body: string, headers: Record<string, string>,
       reject(new Error(`unsupported protocol ${target.protocol}`));
       return;
     }
+    const literal = o.publicOnly ? refuseAddressLiteral(target.hostname) : null;
+    if (literal) {
+      reject(new Error(literal));
+      return;
+    }
     const payload = Buffer.from(body, 'utf8');
     const req = (isHttps ? https : http).request(target, {
       method: 'POST',
       agent: isHttps ? agents.https : agents.http,
+      ...(o.publicOnly ? { lookup: PUBLIC_ONLY } : {}),
       headers: { ...headers, 'content-length': String(payload.length), accept: '*/*' },
     });
     const timer = setTimeout(() => {
-      const error = new Error(`timed out after ${timeoutMs} ms`);
+      const error = new Error(`timed out after ${o.timeoutMs} ms`);
       error.name = 'TimeoutError';
       req.destroy(error);
-    }, timeoutMs);
+    }, o.timeoutMs);
     const fail = (error: Error): void => {
       clearTimeout(timer);
       reject(error);

@@ -2,11 +2,12 @@
 // point the service at its own network (loopback admin ports, the cloud metadata service at
 // 169.254.169.254, private ranges). Deliveries are refused for non-HTTPS URLs and, unless
 // CES_ALLOW_PRIVATE_WEBHOOKS=1, for hosts any of whose DNS addresses is not a public unicast one.
-// Known limit: the address is checked, then fetch resolves the name again; a DNS answer that
-// changes in between (rebinding) is not caught, because Node's fetch takes no pinned address
-// without the undici package.
+// The check runs twice: refuseWebhookTarget before an attempt (a clear reason in the attempt's
+// error), and publicOnlyLookup as the connection's own resolver, so that the address checked is
+// the address connected to: a DNS answer that changes between the two (rebinding) is refused too.
+import dns from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -67,8 +68,41 @@ export async function refuseWebhookTarget(url: string, allowPrivate: boolean, re
     }
   }
   const bad = addresses.find(isNonPublicAddress);
-  if (bad !== undefined || addresses.length === 0) {
-    return `refused: ${host} resolves to ${bad ?? 'no address'}, a loopback, private or link-local address (set CES_ALLOW_PRIVATE_WEBHOOKS=1 to allow)`;
-  }
+  if (bad !== undefined || addresses.length === 0) return nonPublicMessage(host, bad ?? 'no address');
   return null;
+}
+
+const nonPublicMessage = (host: string, address: string): string =>
+  `refused: ${host} resolves to ${address}, a loopback, private or link-local address (set CES_ALLOW_PRIVATE_WEBHOOKS=1 to allow)`;
+
+/** Why a connection to a host written as an IP address (which Node connects to without a lookup) is refused, or null. */
+export function refuseAddressLiteral(host: string): string | null {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return isIP(bare) && isNonPublicAddress(bare) ? nonPublicMessage(bare, bare) : null;
+}
+
+type LookupAll = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+
+/**
+ * A `lookup` for net/tls connections that may reach public addresses only: it resolves as Node
+ * would and fails the connection when any address of the answer is not public. Node skips lookup
+ * for IP literals; those are checked by refuseWebhookTarget and postWebhook.
+ */
+export function publicOnlyLookup(resolveAll: LookupAll = dns.lookup as LookupAll): LookupFunction {
+  return (hostname, options, callback) => {
+    resolveAll(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      const bad = addresses.find((a) => isNonPublicAddress(a.address));
+      if (bad !== undefined || addresses.length === 0) {
+        callback(new Error(nonPublicMessage(hostname, bad?.address ?? 'no address')), '', 0);
+        return;
+      }
+      // The caller asked for every address (Node's happy eyeballs) or for one.
+      if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      else callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
 }
