@@ -16,7 +16,10 @@ export interface Service {
 export interface TickState {
   /** When the service started: the tick is judged from here until its first run. */
   startedAt: number;
+  /** When the last tick that completed without an error ended. */
   lastTickAt: number | null;
+  /** The error of the last tick, if it failed; null once one completes. */
+  lastError: string | null;
 }
 
 export interface ServiceOptions {
@@ -32,6 +35,6 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     ctx,
     writer: options.writerThread ? createThreadWriter(ctx.config, ctx.log, { groupCommit }) : createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
-    tick: { startedAt: ctx.clock.now(), lastTickAt: null },
+    tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
   };
 }

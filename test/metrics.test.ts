@@ -244,7 +244,7 @@ describe('GET /healthz', () => {
     assert.deepEqual(res.body, {
       status: 'ok',
       db: 'ok',
-      tick: { last_tick_at: null, alive: true, interval_ms: 200 },
+      tick: { last_tick_at: null, alive: true, interval_ms: 200, last_error: null },
       backlog: { jobs: 1, deliveries_pending: 0, deliveries_failed: 0 },
     });
     await t.server.tick();
@@ -266,6 +266,33 @@ describe('GET /healthz', () => {
     assert.equal(stale.body.db, 'ok');
     await t.server.tick();
     assert.equal((await t.request('GET', '/healthz')).status, 200);
+  });
+
+  test('a tick that fails does not count as a run: its error is shown, and 503 once no tick completed for 10 intervals', async () => {
+    const t = await server({ CES_TICK_MS: '1000' });
+    const w = makeCampaign(t.ctx);
+    await t.server.tick();
+    await t.request('POST', '/v1/entries', { key: w.testKey, idempotencyKey: 'h-fail', body: entryBody({}, 5) });
+    // The job claim is refused from now on, as a broken database would refuse it.
+    t.ctx.db.exec("CREATE TRIGGER break_claims BEFORE UPDATE ON jobs BEGIN SELECT RAISE(ABORT, 'injected claim failure'); END");
+    const lastGood = new Date(t.clock.now()).toISOString();
+    t.clock.advance(5_000);
+    await assert.rejects(t.server.tick(), /injected claim failure/);
+    const failing = await t.request('GET', '/healthz');
+    assert.equal(failing.status, 200, 'within 10 intervals of the last completed tick');
+    assertStruct(failing.body, HealthStruct);
+    assert.deepEqual(failing.body.tick, { last_tick_at: lastGood, alive: true, interval_ms: 1000, last_error: 'injected claim failure' });
+    t.clock.advance(5_001);
+    await assert.rejects(t.server.tick(), /injected claim failure/);
+    const dead = await t.request('GET', '/healthz');
+    assert.equal(dead.status, 503);
+    assert.equal(dead.body.tick.alive, false);
+    assert.equal(dead.body.tick.last_tick_at, lastGood);
+    t.ctx.db.exec('DROP TRIGGER break_claims');
+    await t.server.tick();
+    const healed = await t.request('GET', '/healthz');
+    assert.equal(healed.status, 200);
+    assert.equal(healed.body.tick.last_error, null);
   });
 
   test('503 with db "error" when the database does not answer; /metrics answers 503 too', async () => {

@@ -5,13 +5,13 @@ import { toIso } from '../clock.ts';
 import type { Service } from '../service.ts';
 import { countJobs, countOutboxBacklog } from './metrics.repo.ts';
 
-/** The tick is considered dead after this many intervals without a finished run. */
+/** The tick is considered dead after this many intervals without a run that completed. */
 export const TICK_STALE_INTERVALS = 10;
 
 export interface Health {
   status: 'ok' | 'unavailable';
   db: 'ok' | 'error';
-  tick: { last_tick_at: string | null; alive: boolean; interval_ms: number };
+  tick: { last_tick_at: string | null; alive: boolean; interval_ms: number; last_error: string | null };
   backlog: { jobs: number; deliveries_pending: number; deliveries_failed: number } | null;
 }
 
@@ -25,13 +25,13 @@ export function checkHealth(service: Service): Health {
     ctx.log.error('health check: database read failed', { error: error instanceof Error ? error.message : String(error) });
   }
   const intervalMs = ctx.config.tickMs;
-  const { startedAt, lastTickAt } = service.tick;
+  const { startedAt, lastTickAt, lastError } = service.tick;
   const alive = ctx.clock.now() - (lastTickAt ?? startedAt) <= TICK_STALE_INTERVALS * intervalMs;
   const db = backlog ? 'ok' : 'error';
   return {
     status: db === 'ok' && alive ? 'ok' : 'unavailable',
     db,
-    tick: { last_tick_at: lastTickAt === null ? null : toIso(lastTickAt), alive, interval_ms: intervalMs },
+    tick: { last_tick_at: lastTickAt === null ? null : toIso(lastTickAt), alive, interval_ms: intervalMs, last_error: lastError },
     backlog,
   };
 }

@@ -102,7 +102,7 @@ export const WebhookConfigCreatedStruct = object({
 export const HealthStruct = object({
   status: enums(['ok', 'unavailable']),
   db: enums(['ok', 'error']),
-  tick: object({ last_tick_at: nullable(dateTime()), alive: boolean(), interval_ms: describedInteger({ minimum: 1 }) }),
+  tick: object({ last_tick_at: nullable(dateTime()), alive: boolean(), interval_ms: describedInteger({ minimum: 1 }), last_error: nullable(string()) }),
   backlog: nullable(object({
     jobs: describedInteger({ minimum: 0 }),
     deliveries_pending: describedInteger({ minimum: 0 }),

@@ -76,7 +76,8 @@ export function releaseStaleLeases(ctx: Ctx): { jobs: number; deliveries: number
 }
 
 /**
- * `state.lastTickAt` (GET /healthz) is set when each tick ends, whether it ran by timer or by hand.
+ * `state` (GET /healthz) records when each tick that completed ended, and the error of one that
+ * failed, whether it ran by timer or by hand.
  * `httpBusy` tells whether HTTP requests are in progress (the timer tick then rests between chunks).
  */
 export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolean = () => false): Ticker {
@@ -97,9 +98,19 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
   };
 
   const tick = (detached = false): Promise<TickReport> => {
-    const run = chain.then(() => runTick(ctx, detached ? pools : undefined)).finally(() => {
-      if (state) state.lastTickAt = ctx.clock.now();
-    });
+    const run = chain.then(() => runTick(ctx, detached ? pools : undefined)).then(
+      (report) => {
+        if (state) {
+          state.lastTickAt = ctx.clock.now();
+          state.lastError = null;
+        }
+        return report;
+      },
+      (error: unknown) => {
+        if (state) state.lastError = error instanceof Error ? error.message : String(error);
+        throw error;
+      },
+    );
     chain = run.catch(() => undefined);
     return run;
   };
