@@ -198,13 +198,12 @@ async function measureIntake(): Promise<IntakeFigures> {
   const threadedCampaign = createBenchCampaign(threadedPath);
   const threadedCes = await startCes(threadedPath, { writerThread: true });
   let threaded: IntakeFigures['intake'];
-  let threadedRssMb: number;
   try {
     threaded = await measuredIntake(threadedCes, threadedCampaign, 'intake with the writer thread');
   } finally {
-    threadedRssMb = threadedCes.peakRssMb();
     await stop(threadedCes, 'writer_thread', { countRss: false });
   }
+  const threadedRssMb = rssByServer.writer_thread;
   return { intake, replay, unbatched, threaded, threadedRssMb, intakeDbBytesPerEntry };
 }
 

@@ -57,7 +57,7 @@ export async function refuseWebhookTarget(url: string, allowPrivate: boolean, re
   }
   if (parsed.protocol !== 'https:') return `refused: only https:// endpoints receive deliveries (got ${parsed.protocol})`;
   if (allowPrivate) return null;
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = unbracketed(parsed.hostname);
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
@@ -67,18 +67,22 @@ export async function refuseWebhookTarget(url: string, allowPrivate: boolean, re
       return `refused: cannot resolve ${host} (${(error as { code?: string }).code ?? (error as Error).message})`;
     }
   }
-  const bad = addresses.find(isNonPublicAddress);
-  if (bad !== undefined || addresses.length === 0) return nonPublicMessage(host, bad ?? 'no address');
-  return null;
+  return refuseAddresses(host, addresses);
 }
 
-const nonPublicMessage = (host: string, address: string): string =>
-  `refused: ${host} resolves to ${address}, a loopback, private or link-local address (set CES_ALLOW_PRIVATE_WEBHOOKS=1 to allow)`;
+/** Why `host`, answering these addresses, may not be reached: null when every one is public. */
+function refuseAddresses(host: string, addresses: readonly string[]): string | null {
+  const bad = addresses.find(isNonPublicAddress);
+  if (bad === undefined && addresses.length > 0) return null;
+  return `refused: ${host} resolves to ${bad ?? 'no address'}, a loopback, private or link-local address (set CES_ALLOW_PRIVATE_WEBHOOKS=1 to allow)`;
+}
+
+const unbracketed = (hostname: string): string => hostname.replace(/^\[(.*)\]$/, '$1');
 
 /** Why a connection to a host written as an IP address (which Node connects to without a lookup) is refused, or null. */
-export function refuseAddressLiteral(host: string): string | null {
-  const bare = host.replace(/^\[(.*)\]$/, '$1');
-  return isIP(bare) && isNonPublicAddress(bare) ? nonPublicMessage(bare, bare) : null;
+export function refuseAddressLiteral(hostname: string): string | null {
+  const host = unbracketed(hostname);
+  return isIP(host) ? refuseAddresses(host, [host]) : null;
 }
 
 type LookupAll = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
@@ -95,9 +99,9 @@ export function publicOnlyLookup(resolveAll: LookupAll = dns.lookup as LookupAll
         callback(error, '', 0);
         return;
       }
-      const bad = addresses.find((a) => isNonPublicAddress(a.address));
-      if (bad !== undefined || addresses.length === 0) {
-        callback(new Error(nonPublicMessage(hostname, bad?.address ?? 'no address')), '', 0);
+      const refused = refuseAddresses(hostname, addresses.map((a) => a.address));
+      if (refused) {
+        callback(new Error(refused), '', 0);
         return;
       }
       // The caller asked for every address (Node's happy eyeballs) or for one.
