@@ -100,6 +100,8 @@ CREATE TABLE consents (
 ) STRICT;
 CREATE INDEX consents_enrollment ON consents (enrollment_id);
 
+-- Version 3 (src/db/migrate.ts) moves these rows into consents.choices, a JSON array of
+-- {consent_type, granted, explicit}, and drops this table.
 CREATE TABLE consent_choices (
   consent_id   INTEGER NOT NULL REFERENCES consents (id),
   consent_type TEXT NOT NULL CHECK (consent_type IN ('regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other')),

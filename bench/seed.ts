@@ -1,6 +1,6 @@
 // Fast, direct seeding of a large campaign for the "cost with size" figure: rows shaped like the
 // ones intake and the pipeline write (an enrollment per two entries, the entry already evaluated,
-// its consent with four choices, and its three delivered webhook events), inserted with prepared
+// its consent with its four choices, and its three delivered webhook events), inserted with prepared
 // statements in big transactions. synchronous=OFF is for this offline seed only; the server that
 // is measured afterwards opens the file with its own pragmas (synchronous=FULL).
 import Database from 'better-sqlite3';
@@ -33,9 +33,13 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
     const insertEntry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
       access_key, rejection_reasons, mechanics, created_at, processed_at, evaluated_at)
       VALUES (?, ?, 1, ?, ?, ?, 'APPROVED', 'fiscal_key', ?, '[]', '[]', ?, ?, ?)`);
-    const insertConsent = db.prepare(`INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, created_at)
-      VALUES (?, ?, '2026-11-20T09:00:00-03:00', '203.0.113.7', 'Mozilla/5.0 (X11; Linux x86_64) ces-bench', 'v1', ?)`);
-    const insertChoice = db.prepare('INSERT INTO consent_choices (consent_id, consent_type, granted, explicit) VALUES (?, ?, 1, ?)');
+    // What intake stores for the bench's bodies: marketing granted explicitly, the three implicit ones.
+    const choices = JSON.stringify([
+      { consent_type: 'marketing', granted: true, explicit: true },
+      ...['regulation', 'privacy_policy', 'transactional'].map((consent_type) => ({ consent_type, granted: true, explicit: false })),
+    ]);
+    const insertConsent = db.prepare(`INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, choices, created_at)
+      VALUES (?, ?, '2026-11-20T09:00:00-03:00', '203.0.113.7', 'Mozilla/5.0 (X11; Linux x86_64) ces-bench', 'v1', ?, ?)`);
     const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, attempts, created_at, delivered_at)
       VALUES (?, ?, 1, ?, ?, ?, 'delivered', 1, ?, ?)`);
     const base = Date.parse('2026-11-01T00:00:00.000Z');
@@ -52,9 +56,7 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
           }
           const entryId = randomUUID();
           insertEntry.run(entryId, o.campaignId, `seed-${n}`, enrollmentId, o.apiKeyId, accessKey(i, o.yymm), at, at, at);
-          const consentId = Number(insertConsent.run(entryId, enrollmentId, at).lastInsertRowid);
-          insertChoice.run(consentId, 'marketing', 1);
-          for (const implicit of ['regulation', 'privacy_policy', 'transactional']) insertChoice.run(consentId, implicit, 0);
+          insertConsent.run(entryId, enrollmentId, choices, at);
           for (const [eventType, data] of [
             ['entry.received', { entry_id: entryId, enrollment_id: enrollmentId, status: 'PENDING' }],
             ['entry.completed', { entry_id: entryId, enrollment_id: enrollmentId, status: 'APPROVED', rejection_reasons: [] }],

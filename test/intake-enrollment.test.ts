@@ -25,7 +25,7 @@ function enrollmentOfEntry(entryId: string): Record<string, unknown> {
   return s.ctx.db.prepare('SELECT n.* FROM entries e JOIN enrollments n ON n.id = e.enrollment_id WHERE e.id = ?').get(entryId) as Record<string, unknown>;
 }
 const count = (table: string): number => (s.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-const counts = (): number[] => ['entries', 'enrollments', 'consents', 'consent_choices', 'jobs', 'webhook_deliveries'].map(count);
+const counts = (): number[] => ['entries', 'enrollments', 'consents', 'jobs', 'webhook_deliveries'].map(count);
 
 function assertProblem(res: TestResponse, code: string, fields: Array<[string, string]>): void {
   assert.equal(res.status, 422, res.text);
@@ -211,7 +211,10 @@ describe('email and phone are unique per campaign and mode', () => {
 describe('consent record', () => {
   function consentOf(entryId: string): { consent: Record<string, unknown>; choices: Array<Record<string, unknown>> } {
     const consent = s.ctx.db.prepare('SELECT * FROM consents WHERE entry_id = ?').get(entryId) as Record<string, unknown>;
-    const choices = s.ctx.db.prepare('SELECT consent_type, granted, explicit FROM consent_choices WHERE consent_id = ? ORDER BY consent_type').all(consent.id) as Array<Record<string, unknown>>;
+    // Stored as JSON booleans; compared in the 0/1 form of the columns they replaced (migration 3).
+    const choices = (JSON.parse(consent.choices as string) as Array<{ consent_type: string; granted: boolean; explicit: boolean }>)
+      .map((c) => ({ consent_type: c.consent_type, granted: c.granted ? 1 : 0, explicit: c.explicit ? 1 : 0 }))
+      .sort((a, b) => (a.consent_type < b.consent_type ? -1 : 1));
     return { consent, choices };
   }
 

@@ -40,7 +40,7 @@ describe('replays', () => {
   test('a replay with a different payload returns the original entry and stores nothing of the new one', async () => {
     const w = makeCampaign(s.ctx);
     const first = await post(w.liveKey, 'k', entryBody({ enrollment: { full_name: 'Maria da Silva' } }, 1));
-    const tables = ['entries', 'enrollments', 'consents', 'consent_choices', 'jobs', 'webhook_deliveries'];
+    const tables = ['entries', 'enrollments', 'consents', 'jobs', 'webhook_deliveries'];
     const snapshot = (): number[] => tables.map((t) => count(t));
     const before = snapshot();
     const enrollment = s.ctx.db.prepare('SELECT * FROM enrollments WHERE campaign_id = ?').all(w.campaign.id);
@@ -285,7 +285,7 @@ describe('batched (group commit) and unbatched commits give identical results', 
       }
     }
     const rows = Object.fromEntries(
-      ['entries', 'enrollments', 'consents', 'consent_choices', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => [t, (server.ctx.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
+      ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => [t, (server.ctx.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
     );
     return { outcomes, rows };
   }
@@ -341,7 +341,7 @@ describe('batched (group commit) and unbatched commits give identical results', 
     // One request at a time, so both servers draw their seeded random values in the same order.
     const sequential = script.filter((block) => !block.parallel);
     const dump = (server: TestServer) =>
-      ['entries', 'enrollments', 'consents', 'consent_choices', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => server.ctx.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all());
+      ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => server.ctx.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all());
     const threaded = await startTestServer({ seed: 91, writerThread: true });
     const inline = await startTestServer({ seed: 91 });
     try {

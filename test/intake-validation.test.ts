@@ -27,7 +27,7 @@ before(async () => {
 });
 after(() => s.close());
 
-const TABLES = ['entries', 'enrollments', 'consents', 'consent_choices', 'jobs', 'awards', 'webhook_deliveries'];
+const TABLES = ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'webhook_deliveries'];
 function rowCounts(): Record<string, number> {
   return Object.fromEntries(TABLES.map((t) => [t, (s.ctx.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
 }
@@ -295,7 +295,9 @@ describe('accepted submissions and their normalisation', () => {
     assert.equal(status, 'PENDING');
     assert.equal(res.body.message, 'Entry accepted for processing.');
     const after = rowCounts();
-    assert.deepEqual(after, { ...before, entries: before.entries + 1, enrollments: before.enrollments + 1, consents: before.consents + 1, consent_choices: before.consent_choices + 3, jobs: before.jobs + 1, webhook_deliveries: before.webhook_deliveries + 1 });
+    assert.deepEqual(after, { ...before, entries: before.entries + 1, enrollments: before.enrollments + 1, consents: before.consents + 1, jobs: before.jobs + 1, webhook_deliveries: before.webhook_deliveries + 1 });
+    const choices = JSON.parse(s.ctx.db.prepare('SELECT choices FROM consents WHERE entry_id = ?').pluck().get(id) as string) as Array<{ consent_type: string }>;
+    assert.deepEqual(choices.map((c) => c.consent_type).sort(), ['privacy_policy', 'regulation', 'transactional'], 'the three implicit choices');
     const job = s.ctx.db.prepare('SELECT kind FROM jobs WHERE entry_id = ?').all(id);
     assert.deepEqual(job, [{ kind: 'process' }]);
     const events = s.ctx.db.prepare('SELECT event_type FROM webhook_deliveries WHERE entry_id = ?').all(id);

@@ -4,6 +4,7 @@
 // the backlog, and turns 503 when the tick stalls or the database is gone.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { countEntriesByStatus } from '../src/metrics/metrics.repo.ts';
 import { HealthStruct } from '../src/openapi/schemas.ts';
@@ -198,14 +199,14 @@ describe('GET /metrics', () => {
     const truth = t.ctx.db.prepare(`SELECT status, livemode, COUNT(*) AS n FROM entries GROUP BY status, livemode ORDER BY status, livemode`).all();
     assert.deepEqual(countEntriesByStatus(t.ctx.db), truth);
     assert.deepEqual(truth, [{ status: 'APPROVED', livemode: 1, n: 3 }, { status: 'PENDING', livemode: 1, n: 1 }]);
-    // A database from before migration 2: its counts are built from the rows already there.
+    // A database from before migration 2: its counts are built from the rows already there. Only
+    // migration 2 is run again (the later ones changed other tables, which stay as they are).
     await t.server.close();
     const db = openDatabase(t.dbPath);
     db.exec(`DROP TRIGGER entry_counts_insert; DROP TRIGGER entry_counts_status; DROP TRIGGER entry_counts_delete; DROP TABLE entry_counts; PRAGMA user_version = 1;`);
+    migrate(db, 2);
+    assert.deepEqual(countEntriesByStatus(db), truth);
     db.close();
-    const reopened = openDatabase(t.dbPath);
-    assert.deepEqual(countEntriesByStatus(reopened), truth);
-    reopened.close();
   });
 
   test('CES_METRICS_TOKEN: empty = open, a value = Bearer required (401 problem+json), "off" = 404', async () => {

@@ -42,7 +42,7 @@ function ledgerCounts(db: Db): Record<string, number> {
     entries: count('SELECT count(*) FROM entries'),
     enrollments: count('SELECT count(*) FROM enrollments'),
     consents: count('SELECT count(*) FROM consents'),
-    consent_choices: count('SELECT count(*) FROM consent_choices'),
+    consent_choices: count('SELECT coalesce(sum(json_array_length(choices)), 0) FROM consents'),
     awards: count('SELECT count(*) FROM awards'),
     award_history: count('SELECT count(*) FROM award_history'),
     lucky_numbers: count('SELECT count(*) FROM lucky_numbers'),

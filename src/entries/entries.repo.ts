@@ -1,4 +1,4 @@
-// SQL of entries, consents, consent_choices and the jobs queue rows that intake writes.
+// SQL of entries, consents (with their choices) and the jobs queue rows that intake writes.
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
@@ -46,22 +46,18 @@ export function insertEntry(db: Db, row: Omit<EntryRow, 'mechanics' | 'evaluated
     @access_key, @rejection_reasons, @declared_win, @created_at, @processed_at)`).run(row);
 }
 
-export function insertConsent(db: Db, row: { entry_id: string; enrollment_id: string; granted_at: string; ip_address: string; user_agent: string; term_version: string; created_at: string }): number {
-  return Number(prepare(db, `INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, created_at)
-    VALUES (@entry_id, @enrollment_id, @granted_at, @ip_address, @user_agent, @term_version, @created_at)`).run(row).lastInsertRowid);
+/** A consent choice as stored in consents.choices (JSON) and shown by the LGPD export. */
+export interface ConsentChoiceRecord {
+  consent_type: string;
+  granted: boolean;
+  explicit: boolean;
 }
 
-/** All the choices of one consent in one statement (one statement per choice was 4 of intake's ~15). */
-export function insertConsentChoices(db: Db, consentId: number, choices: ReadonlyArray<{ consent_type: string; granted: boolean; explicit: boolean }>): void {
-  if (choices.length === 0) return;
-  const values: Array<number | string> = [];
-  for (const c of choices) values.push(consentId, c.consent_type, c.granted ? 1 : 0, c.explicit ? 1 : 0);
-  prepare(db, `INSERT INTO consent_choices (consent_id, consent_type, granted, explicit) VALUES ${CHOICE_ROWS[choices.length] ?? choiceRows(choices.length)}`).run(values);
+export function insertConsent(db: Db, row: { entry_id: string; enrollment_id: string; granted_at: string; ip_address: string; user_agent: string; term_version: string; choices: readonly ConsentChoiceRecord[]; created_at: string }): void {
+  prepare(db, `INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, choices, created_at)
+    VALUES (@entry_id, @enrollment_id, @granted_at, @ip_address, @user_agent, @term_version, @choices, @created_at)`)
+    .run({ ...row, choices: JSON.stringify(row.choices) });
 }
-
-const choiceRows = (n: number): string => Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ');
-/** The VALUES lists, built once per count (there are at most seven consent types). */
-const CHOICE_ROWS = Array.from({ length: 8 }, (_, n) => choiceRows(n));
 
 export function insertJob(db: Db, row: { kind: 'process' | 'evaluate'; entry_id: string; run_at: string; created_at: string }): void {
   prepare(db, `INSERT INTO jobs (kind, entry_id, run_at, created_at) VALUES (@kind, @entry_id, @run_at, @created_at)

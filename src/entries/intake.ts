@@ -10,7 +10,7 @@ import { recordDeclaredWin } from '../mechanics/declared-win.ts';
 import { uuidv7 } from '../random.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { upsertEnrollment } from './enrollment.ts';
-import { findEntryByIdempotencyKey, insertConsent, insertConsentChoices, insertEntry, insertJob, type EntryStatus } from './entries.repo.ts';
+import { findEntryByIdempotencyKey, insertConsent, insertEntry, insertJob, type EntryStatus } from './entries.repo.ts';
 import { checkAccessKeyFailFast } from './fiscal-key.ts';
 import type { Submission } from './submission.ts';
 
@@ -58,16 +58,16 @@ export function writeEntry(ctx: Ctx, campaign: Campaign, caller: Caller, idempot
     created_at: now,
     processed_at: status === 'REJECTED' ? now : null,
   });
-  const consentId = insertConsent(ctx.db, {
+  insertConsent(ctx.db, {
     entry_id: entryId,
     enrollment_id: enrollment.id,
     granted_at: submission.consent.granted_at,
     ip_address: submission.consent.ip_address,
     user_agent: submission.consent.user_agent,
     term_version: submission.consent.term_version,
+    choices: submission.consent.choices,
     created_at: now,
   });
-  insertConsentChoices(ctx.db, consentId, submission.consent.choices);
   if (submission.instantWin?.won) {
     recordDeclaredWin(ctx, { campaign, livemode, entryId, prizeId: submission.instantWin.prize_definition_id!, actor: `api_key:${caller.keyId}`, rejected: status === 'REJECTED', now });
   }

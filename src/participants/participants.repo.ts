@@ -17,17 +17,14 @@ export interface ConsentRow {
   ip_address: string;
   user_agent: string;
   term_version: string;
+  /** JSON: ConsentChoiceRecord[] (src/entries/entries.repo.ts). */
+  choices: string;
   created_at: string;
 }
 
 export function listConsentsOfEnrollment(db: Db, enrollmentId: string): ConsentRow[] {
-  return prepare<[string], ConsentRow>(db, `SELECT id, entry_id, granted_at, ip_address, user_agent, term_version, created_at
+  return prepare<[string], ConsentRow>(db, `SELECT id, entry_id, granted_at, ip_address, user_agent, term_version, choices, created_at
     FROM consents WHERE enrollment_id = ? ORDER BY id`).all(enrollmentId);
-}
-
-export function listConsentChoices(db: Db, consentId: number): Array<{ consent_type: string; granted: number; explicit: number }> {
-  return prepare<[number], { consent_type: string; granted: number; explicit: number }>(db, `SELECT consent_type, granted, explicit
-    FROM consent_choices WHERE consent_id = ? ORDER BY consent_type`).all(consentId);
 }
 
 export interface ParticipantAwardRow {

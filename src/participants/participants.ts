@@ -8,11 +8,12 @@ import type { Ctx } from '../context.ts';
 import { insertAuditRecord, listAuditRecordsForSubject } from '../audit/audit.repo.ts';
 import { AppError, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
+import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { enrollmentToView, formatLuckyNumber } from '../entries/entry-view.ts';
 import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import {
-  anonymizeEnrollment, listAwardsOfEnrollment, listConsentChoices, listConsentsOfEnrollment, listDeliveriesOfEnrollment,
+  anonymizeEnrollment, listAwardsOfEnrollment, listConsentsOfEnrollment, listDeliveriesOfEnrollment,
   listEntriesOfEnrollment, listLuckyNumbersOfEnrollment, redactConsentsOfEnrollment,
 } from './participants.repo.ts';
 
@@ -63,7 +64,7 @@ export function exportParticipant(ctx: Ctx, req: ParticipantRequest): Record<str
         user_agent: c.user_agent,
         term_version: c.term_version,
         recorded_at: c.created_at,
-        choices: listConsentChoices(ctx.db, c.id).map((ch) => ({ consent_type: ch.consent_type, granted: ch.granted === 1, explicit: ch.explicit === 1 })),
+        choices: (JSON.parse(c.choices) as ConsentChoiceRecord[]).sort((a, b) => (a.consent_type < b.consent_type ? -1 : 1)),
       })),
       awards: listAwardsOfEnrollment(ctx.db, enrollment.id).map((a) => ({ ...a, beyond_pool: a.beyond_pool === 1, history: listAwardHistory(ctx.db, a.id) })),
       lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).map((l) => ({ entry_id: l.entry_id, ...formatLuckyNumber(l.series, l.order_number), source: l.source, created_at: l.created_at })),

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { insertEnrollment } from '../../src/entries/enrollments.repo.ts';
-import { insertConsent, insertConsentChoices, insertEntry, type EntryStatus } from '../../src/entries/entries.repo.ts';
+import { insertConsent, insertEntry, type EntryStatus } from '../../src/entries/entries.repo.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { insertAward } from '../../src/mechanics/awards.repo.ts';
 import { insertLuckyNumber } from '../../src/mechanics/lucky-numbers.repo.ts';
@@ -69,8 +69,10 @@ export function seedEntries(ctx: Ctx, spec: SeedSpec): string[] {
         status, evidence_type: 'fiscal_key', access_key: String(i).padStart(44, '3'),
         rejection_reasons: JSON.stringify(spec.rejection?.(i) ?? []), declared_win: null, created_at: at, processed_at: status === 'PENDING' ? null : at,
       });
-      const consentId = insertConsent(ctx.db, { entry_id: entryId, enrollment_id: enrollmentId, granted_at: at, ip_address: '203.0.113.7', user_agent: 'seed', term_version: 'v1', created_at: at });
-      insertConsentChoices(ctx.db, consentId, [{ consent_type: 'regulation', granted: true, explicit: false }]);
+      insertConsent(ctx.db, {
+        entry_id: entryId, enrollment_id: enrollmentId, granted_at: at, ip_address: '203.0.113.7', user_agent: 'seed', term_version: 'v1',
+        choices: [{ consent_type: 'regulation', granted: true, explicit: false }], created_at: at,
+      });
       const prizeId = spec.award?.(i) ?? null;
       if (prizeId) {
         insertAward(ctx.db, { id: `awd-${entryId}`, entry_id: entryId, campaign_id: spec.campaignId, livemode, prize_id: prizeId, source: 'declared', window_id: null, status: 'awarded', beyond_pool: 0, created_at: at, updated_at: at });
