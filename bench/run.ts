@@ -402,7 +402,12 @@ function countEntries(dbPath: string): number {
 }
 
 /** Intake on a database that already holds P.seed entries. */
-async function measureAtSize(): Promise<{ load: LoadResult; seedSeconds: number; dbBytes: number }> {
+/**
+ * Intake on a seeded database of P.seed entries, and on an empty one measured right before it: the
+ * pair is taken a few seconds apart, so its ratio shows the cost of size without the drift of a
+ * shared machine between the intake phase and this one (minutes apart).
+ */
+async function measureAtSize(): Promise<{ load: LoadResult; fresh: LoadResult; seedSeconds: number; dbBytes: number }> {
   const dbPath = join(work, 'large.db');
   const campaign = createBenchCampaign(dbPath);
   progress(`seeding ${P.seed} entries`);
@@ -418,10 +423,19 @@ async function measureAtSize(): Promise<{ load: LoadResult; seedSeconds: number;
     },
   });
   const dbBytes = statSync(dbPath).size;
+  const freshPath = join(work, 'fresh-beside-large.db');
+  const freshCampaign = createBenchCampaign(freshPath);
+  const freshCes = await startCes(freshPath);
+  let fresh: LoadResult;
+  try {
+    fresh = await measuredIntake(freshCes, freshCampaign, 'intake on an empty database beside the seeded one');
+  } finally {
+    await stop(freshCes, 'intake');
+  }
   const ces = await startCes(dbPath);
   try {
     const load = await measuredIntake(ces, campaign, `intake at ${P.seed}`);
-    return { load, seedSeconds: seconds, dbBytes };
+    return { load, fresh, seedSeconds: seconds, dbBytes };
   } finally {
     await stop(ces, 'intake_at_size');
   }
@@ -505,6 +519,8 @@ async function main(): Promise<void> {
     out.intake_rps_at_1m = round(large.load.rps);
     out.intake_p99_ms_at_1m = large.load.p99;
     out.intake_at_1m_ratio = round(large.load.rps / intake.intake.rps, 3);
+    out.intake_rps_empty_beside_1m = round(large.fresh.rps);
+    out.intake_at_1m_vs_empty_beside = round(large.load.rps / large.fresh.rps, 3);
     out.db_bytes_per_entry_at_1m = round(large.dbBytes / P.seed);
   });
 
