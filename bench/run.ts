@@ -401,7 +401,6 @@ function countEntries(dbPath: string): number {
   }
 }
 
-/** Intake on a database that already holds P.seed entries. */
 /**
  * Intake on a seeded database of P.seed entries, and on an empty one measured right before it: the
  * pair is taken a few seconds apart, so its ratio shows the cost of size without the drift of a

@@ -11,7 +11,6 @@ export function listEntriesOfEnrollment(db: Db, enrollmentId: string): EntryRow[
 }
 
 export interface ConsentRow {
-  id: number;
   entry_id: string;
   granted_at: string;
   ip_address: string;
@@ -23,7 +22,7 @@ export interface ConsentRow {
 }
 
 export function listConsentsOfEnrollment(db: Db, enrollmentId: string): ConsentRow[] {
-  return prepare<[string], ConsentRow>(db, `SELECT id, entry_id, granted_at, ip_address, user_agent, term_version, choices, created_at
+  return prepare<[string], ConsentRow>(db, `SELECT entry_id, granted_at, ip_address, user_agent, term_version, choices, created_at
     FROM consents WHERE enrollment_id = ? ORDER BY id`).all(enrollmentId);
 }
 
