@@ -52,7 +52,7 @@ let rssPeak = 0;
 const rssByServer: Record<string, number> = {};
 const yymm = currentYymm(Date.now());
 
-async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean; writerThread?: boolean } = {}): Promise<Child> {
+async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean; writerThread?: boolean; storage?: boolean } = {}): Promise<Child> {
   const child = await spawnChild({
     script: bundled.server,
     args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
@@ -65,6 +65,7 @@ async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: bool
       NODE_EXTRA_CA_CERTS: join(process.cwd(), 'test/fixtures/tls/ca.pem'),
       BENCH_GROUP_COMMIT: o.groupCommit === false ? '0' : '1',
       CES_WRITER_THREAD: o.writerThread ? '1' : '0',
+      BENCH_WRITE: o.storage === false ? 'none' : '',
     },
   });
   children.add(child);
@@ -148,6 +149,7 @@ interface IntakeFigures {
   unbatched: LoadResult;
   threaded: IntakeFigures['intake'];
   threadedRssMb: number;
+  noStorage: IntakeFigures['intake'];
   intakeDbBytesPerEntry: number;
 }
 
@@ -204,19 +206,36 @@ async function measureIntake(): Promise<IntakeFigures> {
     await stop(threadedCes, 'writer_thread', { countRss: false });
   }
   const threadedRssMb = rssByServer.writer_thread;
-  return { intake, replay, unbatched, threaded, threadedRssMb, intakeDbBytesPerEntry };
+
+  // The same intake with the write left out (BENCH_WRITE=none, see bench/server-child.ts): what
+  // everything but storage costs, so the gap between intake and the echo can be split in two.
+  const noStoragePath = join(work, 'no-storage.db');
+  const noStorageCampaign = createBenchCampaign(noStoragePath);
+  const noStorageCes = await startCes(noStoragePath, { storage: false });
+  let noStorage: IntakeFigures['intake'];
+  try {
+    noStorage = await measuredIntake(noStorageCes, noStorageCampaign, 'intake without storage');
+  } finally {
+    await stop(noStorageCes, 'no_storage', { countRss: false });
+  }
+  if (storedEntries(noStoragePath) !== 0) throw new Error('intake without storage stored entries: BENCH_WRITE=none was not applied');
+  return { intake, replay, unbatched, threaded, threadedRssMb, noStorage, intakeDbBytesPerEntry };
+}
+
+function storedEntries(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 /** Size of the database (after the server closed it, so the WAL is checkpointed) per stored entry. */
 function bytesPerEntry(dbPath: string): number {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const { n } = db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number };
-    const size = statSync(dbPath).size + (existsSync(`${dbPath}-wal`) ? statSync(`${dbPath}-wal`).size : 0);
-    return n === 0 ? 0 : size / n;
-  } finally {
-    db.close();
-  }
+  const n = storedEntries(dbPath);
+  const size = statSync(dbPath).size + (existsSync(`${dbPath}-wal`) ? statSync(`${dbPath}-wal`).size : 0);
+  return n === 0 ? 0 : size / n;
 }
 
 interface Receiver {
@@ -460,7 +479,7 @@ async function main(): Promise<void> {
   out.echo_server_cpu_us_per_request = round(echo.cpuUsPerRequest);
   out.echo_load_cpu_us_per_request = round(echo.loadCpuUsPerRequest);
 
-  progress('intake, replay, unbatched intake, intake with the writer thread');
+  progress('intake, replay, unbatched intake, intake with the writer thread, intake without storage');
   const intake = await measureIntake();
   out.intake_rps = round(intake.intake.rps);
   out.intake_p50_ms = intake.intake.p50;
@@ -481,6 +500,10 @@ async function main(): Promise<void> {
   out.writer_thread_intake_ratio = round(intake.threaded.rps / echo.rps, 3);
   out.writer_thread_server_cpu_us_per_request = round(intake.threaded.cpuUsPerRequest);
   out.writer_thread_rss_mb_peak = round(intake.threadedRssMb, 1);
+  out.no_storage_intake_rps = round(intake.noStorage.rps);
+  out.no_storage_intake_ratio = round(intake.noStorage.rps / echo.rps, 3);
+  out.no_storage_server_cpu_us_per_request = round(intake.noStorage.cpuUsPerRequest);
+  out.storage_server_cpu_us_per_request = round(intake.intake.cpuUsPerRequest - intake.noStorage.cpuUsPerRequest);
 
   const errors: string[] = [];
   const attempt = async (name: string, phase: () => Promise<void>): Promise<void> => {

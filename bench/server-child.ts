@@ -1,12 +1,16 @@
 // The ces server as the benchmark runs it: the same composition root as `ces serve` (loadConfig,
 // createLogger, startServer) in its own process, plus one switch `ces serve` does not expose:
 // BENCH_GROUP_COMMIT=0 selects the one-transaction-per-request committer, for the comparison row.
-// The writer thread is chosen as operators choose it, with CES_WRITER_THREAD.
+// The writer thread is chosen as operators choose it, with CES_WRITER_THREAD. BENCH_WRITE=none is
+// an experiment, never a mode of ces: POST /v1/entries does everything but its write (no
+// transaction, no row) and answers in the next event-loop turn, as a group commit would. It
+// measures what intake costs without storage, so that the storage's share is a figure of the run.
 // Usage: node --import tsx bench/server-child.ts --db PATH [--tick-ms N]
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
+import type { EntryWriter } from '../src/entries/writer.ts';
 import { createLogger } from '../src/log.ts';
 import { startServer } from '../src/server.ts';
 
@@ -14,11 +18,24 @@ const { values } = parseArgs({ options: { db: { type: 'string' }, 'tick-ms': { t
 const config = loadConfig({ db: values.db, port: 0, host: '127.0.0.1', tickMs: values['tick-ms'], logFormat: 'json' });
 const log = createLogger('json', process.stderr, { batched: true });
 const server = await startServer(config, log, { groupCommit: process.env.BENCH_GROUP_COMMIT !== '0' });
+if (process.env.BENCH_WRITE === 'none') server.service.writer = storageFreeWriter(server.service.writer);
 process.stdout.write(`listening on ${server.url}\n`);
 
 // BENCH_LOOP_DELAY=FILE: the event loop's delay percentiles, appended to FILE when the server stops.
 const loopDelay = process.env.BENCH_LOOP_DELAY ? monitorEventLoopDelay({ resolution: 5 }) : null;
 loopDelay?.enable();
+
+/** Answers every write in the next turn with an id that is never stored; closes the real writer. */
+function storageFreeWriter(real: EntryWriter): EntryWriter {
+  let n = 0;
+  return {
+    write: (request) => new Promise((resolve) => {
+      setImmediate(() => resolve({ entry_id: `not-stored-${request.seed}-${n++}`, status: 'PENDING', replay: false }));
+    }),
+    drain: () => Promise.resolve(),
+    close: () => real.close(),
+  };
+}
 
 let stopping = false;
 process.on('SIGTERM', () => {
