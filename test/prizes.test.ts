@@ -119,5 +119,11 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
       ['awarded', 'system', 'entry approved'],
       ['revoked', `api_key:${w.liveKeyId}`, 'duplicate receipt found by audit'],
     ]);
+    // Its webhook events, oldest first (no webhook is configured here, so each was skipped).
+    assert.deepEqual(show.json.deliveries.map((d: { event_type: string; entry_id: string; status: string; last_error: string }) => [d.event_type, d.entry_id, d.status, d.last_error]), [
+      ['entry.received', id, 'skipped', 'no webhook configuration'],
+      ['entry.completed', id, 'skipped', 'no webhook configuration'],
+      ['entry.evaluated', id, 'skipped', 'no webhook configuration'],
+    ]);
   });
 });

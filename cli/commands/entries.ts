@@ -7,6 +7,7 @@ import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
 import { listEntries } from '../../src/entries/entries.repo.ts';
 import { enrollmentToView, entryToView, getEntry } from '../../src/entries/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
+import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
 import { parseMode, parseStatus } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -22,6 +23,8 @@ export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
     enrollment: enrollment ? enrollmentToView(enrollment) : null,
     // Every award of the entry (a reassigned one leaves its revoked predecessor), each with its history.
     awards: listEntryAwards(ctx, row.id),
+    // The webhook events about the entry, oldest first, as `ces webhook deliveries` shows them.
+    deliveries: listEntryDeliveryViews(ctx, row.id),
   };
 }
 

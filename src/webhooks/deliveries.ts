@@ -5,7 +5,7 @@
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
-import { findDeliveryById, listAttempts, listDeliveries, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
+import { findDeliveryById, listAttempts, listDeliveries, listDeliveriesOfEntry, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
@@ -55,6 +55,11 @@ export function listDeliveryViews(ctx: Ctx, campaignId: string, status: string |
     throw new AppError(422, 'invalid_option', `--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
   }
   return listDeliveries(ctx.db, campaignId, (status as DeliveryStatus | undefined) ?? null, limit).map(toDeliveryView);
+}
+
+/** Every event queued about one entry, oldest first (`ces entries show`). */
+export function listEntryDeliveryViews(ctx: Ctx, entryId: string): DeliveryView[] {
+  return listDeliveriesOfEntry(ctx.db, entryId).map(toDeliveryView);
 }
 
 export function getDeliveryWithAttempts(ctx: Ctx, id: string): DeliveryView & { attempt_log: ReturnType<typeof listAttempts> } {

@@ -107,11 +107,19 @@ export interface DeliveryListRow extends DeliveryRow {
   last_response_excerpt: string | null;
 }
 
-export function listDeliveries(db: Db, campaignId: string, status: DeliveryStatus | null, limit: number): DeliveryListRow[] {
-  return prepare<[string, string | null, string | null, number], DeliveryListRow>(db, `SELECT ${DELIVERY_COLUMNS},
+const DELIVERY_LIST_COLUMNS = `${DELIVERY_COLUMNS},
       (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) AS attempt_count,
-      (SELECT a.response_excerpt FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id ORDER BY a.id DESC LIMIT 1) AS last_response_excerpt
+      (SELECT a.response_excerpt FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id ORDER BY a.id DESC LIMIT 1) AS last_response_excerpt`;
+
+export function listDeliveries(db: Db, campaignId: string, status: DeliveryStatus | null, limit: number): DeliveryListRow[] {
+  return prepare<[string, string | null, string | null, number], DeliveryListRow>(db, `SELECT ${DELIVERY_LIST_COLUMNS}
     FROM webhook_deliveries WHERE campaign_id = ? AND (? IS NULL OR status = ?) ORDER BY seq DESC LIMIT ?`).all(campaignId, status, status, limit);
+}
+
+/** The events about one entry, in the order they were queued (webhook_deliveries_entry). */
+export function listDeliveriesOfEntry(db: Db, entryId: string): DeliveryListRow[] {
+  return prepare<[string], DeliveryListRow>(db, `SELECT ${DELIVERY_LIST_COLUMNS}
+    FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq`).all(entryId);
 }
 
 export function listAttempts(db: Db, deliveryId: string): AttemptRow[] {
