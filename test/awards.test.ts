@@ -152,6 +152,40 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal((await revoke(w.liveKey, a, {})).status, 200, 'the owner can still revoke');
   });
 
+  test('a win moves once: reassigning again from the entry it left is 404 and copies nothing; a win revoked by the integrator can be re-registered once', async () => {
+    const { w, p, a, b, c } = await world();
+    // A's win moves to B.
+    const moved = await reassign(w.liveKey, a, { target_entry_id: b, prize_definition_id: p });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(stockOf(s, p).current_stock, 1);
+
+    // Again from A (its latest award is the revoked one that moved): refused, nothing changes.
+    const again = await reassign(w.liveKey, a, { target_entry_id: c, prize_definition_id: p });
+    assert.equal(again.status, 404, again.text);
+    assert.equal(again.body.code, 'not_found');
+    assert.match(again.body.detail, new RegExp(`reassigned to entry ${b}`));
+    const sameEntry = await reassign(w.liveKey, a, { prize_definition_id: p });
+    assert.equal(sameEntry.status, 404, 'nor back onto A itself');
+    assert.equal((await viewEntry(s, w.liveKey, c)).award, null);
+    assert.equal(stockOf(s, p).current_stock, 1, 'no unit taken');
+    const live = s.ctx.db.prepare("SELECT count(*) FROM awards WHERE campaign_id = ? AND status IN ('pending', 'awarded')").pluck().get(w.campaign.id);
+    assert.equal(live, 1, 'one live win, on B');
+    // Revoking A again is still the idempotent 200.
+    assert.equal((await revoke(w.liveKey, a, {})).status, 200);
+
+    // B's integrator revokes the win, then re-registers it on C: allowed once, from B.
+    assert.equal((await revoke(w.liveKey, b, { reason: 'ineligible' })).status, 200);
+    const regiven = await reassign(w.liveKey, b, { target_entry_id: c, prize_definition_id: p });
+    assert.equal(regiven.status, 200, regiven.text);
+    assert.equal((await reassign(w.liveKey, b, { prize_definition_id: p })).status, 404, 'B\'s win already went to C');
+    assert.equal(stockOf(s, p).current_stock, 1);
+
+    // The database holds at most one re-registration of an award, whatever the code does.
+    const source = listAwardsOfEntry(s.ctx.db, a)[0].id;
+    assert.throws(() => s.ctx.db.prepare(`INSERT INTO awards (id, entry_id, campaign_id, livemode, prize_id, source, status, created_at, updated_at, reassigned_from)
+      VALUES ('copy', ?, ?, 1, ?, 'reassign', 'revoked', 'x', 'x', ?)`).run(c, w.campaign.id, p, source), /UNIQUE constraint failed: awards.reassigned_from/);
+  });
+
   test('422 instant_prize_not_declared in campaigns without the declared mechanic (none, WINDOW)', async () => {
     for (const mode of ['none', 'WINDOW']) {
       const w = makeCampaign(s.ctx, { instantPrize: mode });

@@ -20,9 +20,15 @@ export interface AwardRow {
 
 const COLUMNS = 'id, entry_id, campaign_id, livemode, prize_id, source, window_id, status, beyond_pool, created_at, updated_at';
 
-export function insertAward(db: Db, row: AwardRow): void {
-  prepare(db, `INSERT INTO awards (${COLUMNS}) VALUES (@id, @entry_id, @campaign_id, @livemode, @prize_id, @source, @window_id,
-    @status, @beyond_pool, @created_at, @updated_at)`).run(row);
+/** `reassignedFrom`: the award a reassignment re-registers (at most once: awards_reassigned_from). */
+export function insertAward(db: Db, row: AwardRow, reassignedFrom: string | null = null): void {
+  prepare(db, `INSERT INTO awards (${COLUMNS}, reassigned_from) VALUES (@id, @entry_id, @campaign_id, @livemode, @prize_id, @source, @window_id,
+    @status, @beyond_pool, @created_at, @updated_at, @reassigned_from)`).run({ ...row, reassigned_from: reassignedFrom });
+}
+
+/** The award that re-registered `awardId` through a reassignment, if one did. */
+export function findReassignmentOf(db: Db, awardId: string): AwardRow | undefined {
+  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE reassigned_from = ?`).get(awardId);
 }
 
 export function insertAwardHistory(db: Db, row: { award_id: string; from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }): void {

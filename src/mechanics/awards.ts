@@ -59,7 +59,11 @@ export function revokeAward(ctx: Ctx, award: AwardRow, now: string, actor: strin
 /** A new win registered directly as `awarded` (a window claim or a reassignment); takes a unit. */
 export function createAwardedAward(
   ctx: Ctx,
-  input: { entryId: string; campaignId: string; livemode: number; prizeId: string; source: 'window' | 'reassign'; windowId: number | null; now: string; actor: string; reason: string },
+  input: {
+    entryId: string; campaignId: string; livemode: number; prizeId: string; source: 'window' | 'reassign'; windowId: number | null; now: string; actor: string; reason: string;
+    /** For a reassignment: the award it re-registers. */
+    reassignedFrom?: string;
+  },
 ): AwardRow {
   const beyond = takeUnit(ctx, input.prizeId);
   const row: AwardRow = {
@@ -75,7 +79,7 @@ export function createAwardedAward(
     created_at: input.now,
     updated_at: input.now,
   };
-  insertAward(ctx.db, row);
+  insertAward(ctx.db, row, input.reassignedFrom ?? null);
   insertAwardHistory(ctx.db, { award_id: row.id, from_status: null, to_status: 'awarded', at: input.now, actor: input.actor, reason: input.reason });
   return row;
 }

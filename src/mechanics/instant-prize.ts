@@ -11,7 +11,7 @@ import { awardToView, type AwardView } from '../entries/entry-view.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { createAwardedAward, revokeAward } from './awards.ts';
-import { findLatestAwardForEntry, findLiveAwardForEntry, type AwardRow } from './awards.repo.ts';
+import { findLatestAwardForEntry, findLiveAwardForEntry, findReassignmentOf, type AwardRow } from './awards.repo.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { nullable, optional, string, type } from 'superstruct';
 import { describedString, enforceStruct } from '../openapi/described.ts';
@@ -61,6 +61,12 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
   const input = parseReassignBody(body);
   return ctx.db.transaction(() => {
     const { entry, campaign, award } = loadSource(ctx, caller, entryId);
+    // A win moves once: an award that a reassignment already re-registered (on another entry) is
+    // no longer this entry's to give; reassigning it again would copy the win.
+    const successor = findReassignmentOf(ctx.db, award.id);
+    if (successor) {
+      throw new AppError(404, 'not_found', `The entry has no award to act on: its win was reassigned to entry ${successor.entry_id}; act on that entry.`);
+    }
     const livemode = caller.livemode ? 1 : 0;
     const prize = findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode);
     if (!prize) {
@@ -89,7 +95,7 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
     try {
       const created = createAwardedAward(ctx, {
         entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign', windowId: null, now,
-        actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`,
+        actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`, reassignedFrom: award.id,
       });
       return awardObject(created);
     } catch (error) {

@@ -41,3 +41,36 @@ describe('migration 3: consent choices move into consents.choices', () => {
     db.close();
   });
 });
+
+describe('migration 4: a reassigned award names the award it re-registers', () => {
+  test('existing reassignments are linked from their history, the earliest copy only; a second link is refused', () => {
+    const db = new Database(join(dir, 'v3.db'));
+    migrate(db, 3);
+    db.pragma('foreign_keys = OFF');
+    const award = db.prepare(`INSERT INTO awards (id, entry_id, campaign_id, livemode, prize_id, source, status, created_at, updated_at)
+      VALUES (?, ?, 'cmp', 1, 'prz', ?, ?, ?, ?)`);
+    const history = db.prepare(`INSERT INTO award_history (award_id, from_status, to_status, at, actor, reason) VALUES (?, ?, ?, 'x', 'api_key:k', ?)`);
+    award.run('declared-a', 'entry-a', 'declared', 'revoked', '2026-11-20T10:00:00.000Z', '2026-11-20T11:00:00.000Z');
+    history.run('declared-a', null, 'pending', 'declared at intake');
+    // Two copies of A's win (what reassign allowed before version 4), then a same-entry move on C.
+    award.run('to-b', 'entry-b', 'reassign', 'awarded', '2026-11-20T11:00:00.000Z', '2026-11-20T11:00:00.000Z');
+    history.run('to-b', null, 'awarded', 'reassigned from award declared-a of entry entry-a');
+    award.run('to-c', 'entry-c', 'reassign', 'revoked', '2026-11-20T12:00:00.000Z', '2026-11-20T13:00:00.000Z');
+    history.run('to-c', null, 'awarded', 'reassigned from award declared-a of entry entry-a');
+    history.run('to-c', 'awarded', 'revoked', 'reassigned to prize prz');
+    award.run('c-again', 'entry-c', 'reassign', 'awarded', '2026-11-20T13:00:00.000Z', '2026-11-20T13:00:00.000Z');
+    history.run('c-again', null, 'awarded', 'reassigned from award to-c of entry entry-c');
+
+    migrate(db);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    const links = db.prepare('SELECT id, reassigned_from FROM awards ORDER BY created_at').all();
+    assert.deepEqual(links, [
+      { id: 'declared-a', reassigned_from: null },
+      { id: 'to-b', reassigned_from: 'declared-a' },
+      { id: 'to-c', reassigned_from: null },
+      { id: 'c-again', reassigned_from: 'to-c' },
+    ]);
+    assert.throws(() => db.prepare("UPDATE awards SET reassigned_from = 'declared-a' WHERE id = 'to-c'").run(), /UNIQUE constraint failed/);
+    db.close();
+  });
+});
