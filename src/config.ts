@@ -40,12 +40,22 @@ export interface ConfigFlags {
 
 type Env = Record<string, string | undefined>;
 
+const FLAG_NAMES: Record<keyof ConfigFlags, string> = { db: 'db', host: 'host', port: 'port', tickMs: 'tick-ms', logFormat: 'log-format' };
+
 export const DEFAULT_DB_PATH = './data/ces.db';
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export class ConfigError extends Error {}
 
-export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env, isTty = Boolean(process.stdout.isTTY)): Readonly<Config> {
+export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, isTty = Boolean(process.stdout.isTTY)): Readonly<Config> {
+  // An empty variable (`CES_HOST=` in a unit file) is an unset one: it must not become host '' (every
+  // interface), db '' (SQLite's temporary database, gone at exit) or port 0 (a random port).
+  const env: Env = {};
+  for (const [name, value] of Object.entries(rawEnv)) if (value !== undefined && value.trim() !== '') env[name] = value;
+  // A flag given empty is a mistake in a script; refused rather than read as one of those.
+  for (const [name, value] of Object.entries(flags)) {
+    if (typeof value === 'string' && value.trim() === '') throw new ConfigError(`--${FLAG_NAMES[name as keyof ConfigFlags]} must not be empty`);
+  }
   const logFormat = flags.logFormat ?? env.CES_LOG_FORMAT ?? (isTty ? 'pretty' : 'json');
   if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`--log-format must be pretty or json, got "${logFormat}"`);
   return Object.freeze({

@@ -1,7 +1,9 @@
-// On/off settings (src/config.ts): CES_WRITER_THREAD is off and CES_CHECKPOINT_THREAD on unless set; anything but 1 or 0 stops `ces serve`.
+// Configuration (src/config.ts; CONTRACT: Configuration): every default, every variable, a flag over
+// its variable, CES_PORT over PORT, the TTY default of the log format, and the one-line refusals.
+// On/off settings: CES_WRITER_THREAD is off and CES_CHECKPOINT_THREAD on unless set; anything but 1 or 0 stops `ces serve`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig, type ConfigFlags } from '../../src/config.ts';
 
 test('CES_WRITER_THREAD is off by default, on with 1, off with 0 or empty, refused otherwise', () => {
   const writerThread = (value?: string) => loadConfig({}, value === undefined ? {} : { CES_WRITER_THREAD: value }, false).writerThread;
@@ -21,4 +23,180 @@ test('CES_CHECKPOINT_THREAD is on by default, off with 0, refused unless 1 or 0'
   assert.equal(checkpointThread('0'), false);
   assert.equal(checkpointThread(' 0 '), false);
   assert.throws(() => checkpointThread('off'), (e: unknown) => e instanceof ConfigError && /CES_CHECKPOINT_THREAD must be 1 or 0, got "off"/.test(e.message));
+});
+
+// CONTRACT (Configuration): every setting of `ces serve` is a flag and an environment variable,
+// the flag wins over the variable and the variable over the default.
+
+const DEFAULTS = {
+  dbPath: './data/ces.db',
+  host: '127.0.0.1',
+  port: 3000,
+  tickMs: 200,
+  webhookRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
+  webhookTimeoutMs: 15000,
+  verifierTimeoutMs: 10000,
+  allowPrivateWebhooks: false,
+  logFormat: 'json',
+  bodyLimitBytes: 65536,
+  rateLimitPerSecond: 1000,
+  rateLimitBurst: 2000,
+  requestTimeoutMs: 30000,
+  deliveryConcurrency: 64,
+  metricsToken: '',
+  writerThread: false,
+  checkpointThread: true,
+};
+
+test('with no flag and no variable every setting has its documented default, frozen', () => {
+  const config = loadConfig({}, {}, false);
+  assert.deepEqual(config, DEFAULTS);
+  assert.ok(Object.isFrozen(config));
+});
+
+// [setting, variable, variable's value, what it gives]
+const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
+  ['dbPath', 'CES_DB', '/var/lib/ces/env.db', '/var/lib/ces/env.db'],
+  ['host', 'CES_HOST', '0.0.0.0', '0.0.0.0'],
+  ['port', 'CES_PORT', '8080', 8080],
+  ['port', 'CES_PORT', '0', 0],
+  ['port', 'PORT', '4000', 4000],
+  ['tickMs', 'CES_TICK_MS', '50', 50],
+  ['logFormat', 'CES_LOG_FORMAT', 'pretty', 'pretty'],
+  ['webhookRetrySchedule', 'CES_WEBHOOK_RETRY_SCHEDULE', '1, 2,3', [1, 2, 3]],
+  ['webhookTimeoutMs', 'CES_WEBHOOK_TIMEOUT_MS', '500', 500],
+  ['verifierTimeoutMs', 'CES_VERIFIER_TIMEOUT_MS', '750', 750],
+  ['allowPrivateWebhooks', 'CES_ALLOW_PRIVATE_WEBHOOKS', '1', true],
+  ['allowPrivateWebhooks', 'CES_ALLOW_PRIVATE_WEBHOOKS', '0', false],
+  ['bodyLimitBytes', 'CES_BODY_LIMIT_BYTES', '2048', 2048],
+  ['rateLimitPerSecond', 'CES_RATE_LIMIT_RPS', '0', 0],
+  ['rateLimitBurst', 'CES_RATE_LIMIT_BURST', '5', 5],
+  ['requestTimeoutMs', 'CES_REQUEST_TIMEOUT_MS', '1000', 1000],
+  ['deliveryConcurrency', 'CES_DELIVERY_CONCURRENCY', '8', 8],
+  ['metricsToken', 'CES_METRICS_TOKEN', 'scrape-me', 'scrape-me'],
+];
+for (const [setting, variable, value, expected] of FROM_ENV) {
+  test(`${variable}=${value} sets ${setting} and nothing else`, () => {
+    assert.deepEqual(loadConfig({}, { [variable]: value }, false), { ...DEFAULTS, [setting]: expected });
+  });
+}
+
+// [setting, flag, flag's value, what it gives, the variable it beats]; the variable's value is
+// invalid in the second run, to show that a flag means the variable is not even read.
+const FLAG_BEATS_ENV: Array<[keyof typeof DEFAULTS, keyof ConfigFlags, string | number, unknown, Record<string, string>, Record<string, string>]> = [
+  ['dbPath', 'db', '/tmp/flag.db', '/tmp/flag.db', { CES_DB: '/tmp/env.db' }, { CES_DB: '/tmp/env.db' }],
+  ['host', 'host', '::1', '::1', { CES_HOST: '0.0.0.0' }, { CES_HOST: '0.0.0.0' }],
+  ['port', 'port', '9090', 9090, { CES_PORT: '8080', PORT: '4000' }, { CES_PORT: 'bogus', PORT: 'bogus' }],
+  ['port', 'port', 0, 0, { CES_PORT: '8080' }, { CES_PORT: '-1' }],
+  ['tickMs', 'tickMs', '25', 25, { CES_TICK_MS: '50' }, { CES_TICK_MS: '0' }],
+  ['logFormat', 'logFormat', 'json', 'json', { CES_LOG_FORMAT: 'pretty' }, { CES_LOG_FORMAT: 'xml' }],
+  ['logFormat', 'logFormat', 'pretty', 'pretty', { CES_LOG_FORMAT: 'json' }, { CES_LOG_FORMAT: 'xml' }],
+];
+for (const [setting, flag, value, expected, env, invalidEnv] of FLAG_BEATS_ENV) {
+  test(`--${flag} ${value} wins over ${Object.keys(env).join(' and ')}`, () => {
+    assert.deepEqual(loadConfig({ [flag]: value }, env, false), { ...DEFAULTS, [setting]: expected });
+    assert.deepEqual(loadConfig({ [flag]: value }, invalidEnv, false), { ...DEFAULTS, [setting]: expected });
+  });
+}
+
+test('the port: --port, then CES_PORT, then PORT, then 3000', () => {
+  const port = (flags: ConfigFlags, env: Record<string, string>) => loadConfig(flags, env, false).port;
+  assert.equal(port({}, {}), 3000);
+  assert.equal(port({}, { PORT: '4000' }), 4000);
+  assert.equal(port({}, { CES_PORT: '5000', PORT: '4000' }), 5000);
+  assert.equal(port({}, { CES_PORT: '5000', PORT: 'bogus' }), 5000, 'PORT is not read when CES_PORT is set');
+  assert.equal(port({ port: '6000' }, { CES_PORT: '5000', PORT: '4000' }), 6000);
+});
+
+test('the log format: --log-format, then CES_LOG_FORMAT, then pretty on a TTY and json otherwise', () => {
+  const format = (flags: ConfigFlags, env: Record<string, string>, tty: boolean) => loadConfig(flags, env, tty).logFormat;
+  assert.equal(format({}, {}, true), 'pretty');
+  assert.equal(format({}, {}, false), 'json');
+  assert.equal(format({}, { CES_LOG_FORMAT: 'json' }, true), 'json');
+  assert.equal(format({}, { CES_LOG_FORMAT: 'pretty' }, false), 'pretty');
+  assert.equal(format({ logFormat: 'json' }, { CES_LOG_FORMAT: 'pretty' }, true), 'json');
+});
+
+test('without explicit arguments it reads process.env and whether stdout is a TTY, as `ces serve` calls it', () => {
+  const saved = { host: process.env.CES_HOST, format: process.env.CES_LOG_FORMAT, tty: Object.getOwnPropertyDescriptor(process.stdout, 'isTTY') };
+  try {
+    process.env.CES_HOST = '10.1.2.3';
+    delete process.env.CES_LOG_FORMAT;
+    Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true, writable: true });
+    assert.deepEqual([loadConfig().host, loadConfig().logFormat], ['10.1.2.3', 'pretty']);
+    Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true, writable: true });
+    assert.equal(loadConfig({ host: '127.0.0.2' }).host, '127.0.0.2');
+    assert.equal(loadConfig().logFormat, 'json');
+  } finally {
+    if (saved.host === undefined) delete process.env.CES_HOST;
+    else process.env.CES_HOST = saved.host;
+    if (saved.format !== undefined) process.env.CES_LOG_FORMAT = saved.format;
+    if (saved.tty) Object.defineProperty(process.stdout, 'isTTY', saved.tty);
+    else delete (process.stdout as { isTTY?: boolean }).isTTY;
+  }
+});
+
+// [flags, env, the one-line message `ces serve` prints]
+const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
+  [{ port: 'abc' }, {}, '--port must be an integer from 0 to 65535, got "abc"'],
+  [{ port: '80.5' }, {}, '--port must be an integer from 0 to 65535, got "80.5"'],
+  [{}, { CES_PORT: '65536' }, '--port must be an integer from 0 to 65535, got "65536"'],
+  [{}, { PORT: '-1' }, '--port must be an integer from 0 to 65535, got "-1"'],
+  [{ tickMs: '0' }, {}, '--tick-ms must be an integer from 1 to 3600000, got "0"'],
+  [{}, { CES_TICK_MS: 'fast' }, '--tick-ms must be an integer from 1 to 3600000, got "fast"'],
+  [{ logFormat: 'xml' }, {}, '--log-format must be pretty or json, got "xml"'],
+  [{}, { CES_LOG_FORMAT: 'text' }, '--log-format must be pretty or json, got "text"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,soon"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,-1' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,-1"'],
+  [{}, { CES_WEBHOOK_TIMEOUT_MS: '0' }, 'CES_WEBHOOK_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
+  [{}, { CES_VERIFIER_TIMEOUT_MS: '600001' }, 'CES_VERIFIER_TIMEOUT_MS must be an integer from 1 to 600000, got "600001"'],
+  [{}, { CES_BODY_LIMIT_BYTES: '1023' }, 'CES_BODY_LIMIT_BYTES must be an integer from 1024 to 67108864, got "1023"'],
+  [{}, { CES_DELIVERY_CONCURRENCY: '0' }, 'CES_DELIVERY_CONCURRENCY must be an integer from 1 to 1000, got "0"'],
+];
+for (const [flags, env, message] of INVALID) {
+  test(`refused: ${JSON.stringify({ ...flags, ...env })}`, () => {
+    assert.throws(() => loadConfig(flags, env, false), (e: unknown) => e instanceof ConfigError && e.message === message);
+  });
+}
+
+// An empty variable (`CES_HOST=` in a unit file or .env) is either not set, as the switches and the
+// retry schedule read it, or a bad value that stops `ces serve` (README: "Bad values stop `ces
+// serve` with a one-line message"). It must never become a setting of its own: port 0 is a random
+// port, host '' listens on every interface instead of 127.0.0.1, and db '' is SQLite's anonymous
+// temporary database, deleted when the server stops.
+test('an empty variable gives its default or is refused, never 0, an empty host or an empty path', () => {
+  const EMPTY: Array<[string, keyof typeof DEFAULTS]> = [
+    ['CES_DB', 'dbPath'],
+    ['CES_HOST', 'host'],
+    ['CES_PORT', 'port'],
+    ['PORT', 'port'],
+    ['CES_TICK_MS', 'tickMs'],
+    ['CES_LOG_FORMAT', 'logFormat'],
+    ['CES_WEBHOOK_RETRY_SCHEDULE', 'webhookRetrySchedule'],
+    ['CES_WEBHOOK_TIMEOUT_MS', 'webhookTimeoutMs'],
+    ['CES_RATE_LIMIT_RPS', 'rateLimitPerSecond'],
+  ];
+  const wrong: string[] = [];
+  for (const [variable, setting] of EMPTY) {
+    try {
+      const got = loadConfig({}, { [variable]: '' }, false)[setting];
+      if (JSON.stringify(got) !== JSON.stringify(DEFAULTS[setting])) wrong.push(`${variable}= gives ${setting} ${JSON.stringify(got)}`);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('a flag given empty is refused with its name, whatever the environment says', () => {
+  const cases: Array<[ConfigFlags, string]> = [
+    [{ db: '' }, '--db must not be empty'],
+    [{ host: ' ' }, '--host must not be empty'],
+    [{ port: '' }, '--port must not be empty'],
+    [{ tickMs: '' }, '--tick-ms must not be empty'],
+    [{ logFormat: '' }, '--log-format must not be empty'],
+  ];
+  for (const [flags, message] of cases) {
+    assert.throws(() => loadConfig(flags, { CES_DB: '/srv/ces.db', CES_HOST: '0.0.0.0', CES_PORT: '8080' }, false), (e: unknown) => e instanceof ConfigError && e.message === message, message);
+  }
 });

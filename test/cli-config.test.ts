@@ -1,0 +1,84 @@
+// Configuration through the real `ces` program (CONTRACT: Configuration): --db on every command
+// (env CES_DB; its folder is created if missing; the flag wins), and `ces serve` reading its flags
+// and variables: a bad value stops it with one line on stderr, a flag wins over a bad variable.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { runCli } from './support/harness.ts';
+import { killServe, spawnServe, type ServeProcess } from './support/serve-process.ts';
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ces-cli-config-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('--db in folders that do not exist yet: they and the database are created', async () => {
+  const dbPath = join(dir, 'a', 'b', 'ces.db');
+  assert.equal(existsSync(join(dir, 'a')), false);
+  const r = await runCli(['campaign', 'list', '--json'], { dbPath });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json, []);
+  assert.ok(existsSync(dbPath), `${dbPath} exists`);
+  // A real ces database: the next command on it sees what the first one stored.
+  const created = await runCli(['campaign', 'create', '--name', 'Nested', '--json'], { dbPath });
+  assert.equal(created.code, 0, created.stderr);
+  const listed = await runCli(['campaign', 'list', '--json'], { dbPath });
+  assert.deepEqual(listed.json.map((c: { id: string }) => c.id), [created.json.id]);
+});
+
+test('CES_DB names the database when --db is absent, and --db wins over it', async () => {
+  const fromEnv = join(dir, 'env', 'c', 'ces.db');
+  const fromFlag = join(dir, 'flag', 'ces.db');
+  const viaEnv = await runCli(['campaign', 'create', '--name', 'From env', '--json'], { env: { CES_DB: fromEnv } });
+  assert.equal(viaEnv.code, 0, viaEnv.stderr);
+  assert.ok(existsSync(fromEnv));
+
+  const viaFlag = await runCli(['campaign', 'list', '--json'], { dbPath: fromFlag, env: { CES_DB: fromEnv } });
+  assert.equal(viaFlag.code, 0, viaFlag.stderr);
+  assert.deepEqual(viaFlag.json, [], 'the flag’s database, not the one CES_DB names');
+  assert.ok(existsSync(fromFlag));
+  const envAgain = await runCli(['campaign', 'list', '--json'], { env: { CES_DB: fromEnv } });
+  assert.deepEqual(envAgain.json.map((c: { name: string }) => c.name), ['From env']);
+});
+
+// [arguments after `serve`, environment, the one line on stderr]
+const REFUSED: Array<[string[], Record<string, string>, string]> = [
+  [['--port', 'abc'], {}, '--port must be an integer from 0 to 65535, got "abc"'],
+  [[], { CES_PORT: '70000' }, '--port must be an integer from 0 to 65535, got "70000"'],
+  [[], { PORT: 'http' }, '--port must be an integer from 0 to 65535, got "http"'],
+  [['--tick-ms', '0'], {}, '--tick-ms must be an integer from 1 to 3600000, got "0"'],
+  [[], { CES_LOG_FORMAT: 'xml' }, '--log-format must be pretty or json, got "xml"'],
+  [[], { CES_WEBHOOK_RETRY_SCHEDULE: '5,later' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,later"'],
+];
+for (const [args, env, message] of REFUSED) {
+  test(`ces serve ${[...args, ...Object.entries(env).map(([k, v]) => `(${k}=${v})`)].join(' ')} stops with one line, before opening the database`, { timeout: 60_000 }, async () => {
+    const dbPath = join(dir, `refused-${REFUSED.findIndex((r) => r[2] === message)}`, 'ces.db');
+    const r = await runCli(['serve', ...args], { dbPath, env });
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(r.stderr, `ces: ${message}\n`);
+    assert.equal(r.stdout, '');
+    assert.equal(existsSync(dbPath), false);
+  });
+}
+
+test('ces serve: flags win over bad variables, and CES_HOST is read when --host is absent', { timeout: 90_000 }, async () => {
+  let serve: ServeProcess | undefined;
+  try {
+    // spawnServe passes --port 0 --tick-ms 20 --log-format json (and no --host).
+    serve = await spawnServe({ dbPath: join(dir, 'serve', 'ces.db'), env: { CES_PORT: 'bogus', PORT: 'bogus', CES_TICK_MS: '0', CES_LOG_FORMAT: 'xml', CES_HOST: 'localhost' } });
+    assert.match(serve.url, /^http:\/\/localhost:\d+$/);
+    assert.notEqual(new URL(serve.url).port, '3000');
+    const listening = serve.output().split('\n').find((line) => line.includes('listening on'))!;
+    assert.equal(JSON.parse(listening).url, serve.url, 'a JSON log record (--log-format json beat CES_LOG_FORMAT=xml)');
+    const health = await fetch(`${serve.url}/healthz`);
+    assert.equal(health.status, 200);
+    assert.equal(((await health.json()) as { tick: { interval_ms: number } }).tick.interval_ms, 20);
+    serve.child.kill('SIGTERM');
+    assert.deepEqual(await serve.exited, { code: 0, signal: null });
+  } finally {
+    await killServe(serve);
+  }
+});
