@@ -3,6 +3,7 @@
 // WINDOW (time-gated windows claimed atomically, earliest first, one winner per window).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { listAwardHistory, findLatestAwardForEntry } from '../src/mechanics/awards.repo.ts';
 import { addWindows, listPrizeWindows } from '../src/mechanics/windows.ts';
 import { entryBody, makeCampaign, makePrize, startTestServer, type TestServer } from './support/harness.ts';
@@ -72,6 +73,37 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     ]);
     const evaluated = s.ctx.db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`).get(id) as { n: number };
     assert.equal(evaluated.n, 0);
+  });
+
+  test('an entry rejected at intake (fail-fast access key) voids its declared win at once: no stock moves', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const prize = makePrize(s.ctx, w.campaign.id, 'live', 4);
+    const i = nextIndex();
+    const body = entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', model: '99', number: String(100000000 + i).slice(-9) }) }, instant_win: { won: true, prize_definition_id: prize.id } }, i);
+    const atIntake = new Date(s.clock.now()).toISOString();
+    const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `ff-win-${i}`, body });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.status, 'REJECTED');
+    const id = res.body.entry_id as string;
+
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).award, { entry_id: id, won: true, prize_definition_id: prize.id, status: 'voided' });
+    assert.equal(s.ctx.db.prepare('SELECT count(*) FROM awards WHERE entry_id = ?').pluck().get(id), 1);
+    const award = findLatestAwardForEntry(s.ctx.db, id)!;
+    assert.deepEqual(listAwardHistory(s.ctx.db, award.id), [
+      { from_status: null, to_status: 'pending', at: atIntake, actor: `api_key:${w.liveKeyId}`, reason: 'declared at intake' },
+      { from_status: 'pending', to_status: 'voided', at: atIntake, actor: 'system', reason: 'entry rejected' },
+    ]);
+    assert.deepEqual(stockOf(s, prize.id), { current_stock: 4, awarded_beyond_pool: 0 });
+
+    // Nothing is queued for it: the pipeline leaves the award and the stock as they are.
+    await settle(s);
+    const view = await viewEntry(s, w.liveKey, id);
+    assert.equal(view.status, 'REJECTED');
+    assert.equal(view.mechanics, null);
+    assert.equal(view.award.status, 'voided');
+    assert.deepEqual(stockOf(s, prize.id), { current_stock: 4, awarded_beyond_pool: 0 });
+    const prizes = await s.request('GET', '/v1/prizes', { key: w.liveKey });
+    assert.equal(prizes.body.find((p: { id: string }) => p.id === prize.id).current_stock, 4);
   });
 
   test('a win is never blocked by an empty pool: stock stays 0 and the extra wins are counted beyond the pool', async () => {

@@ -149,6 +149,35 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
     await expectRejected(w, accepted.entry_id, ['access_key_invalid_check_digit']);
   });
 
+  // CONTRACT (Event envelope): entry.received carries "the status at acceptance, PENDING, or
+  // REJECTED for an entry that failed fast"; entry.completed(REJECTED) follows with the reasons.
+  const failFastKeys: Array<[string, string, string[]]> = [
+    ['model 99', makeAccessKey({ model: '99', number: '000000778' }), ['access_key_invalid_model']],
+    ['state code 00', makeAccessKey({ uf: '00', number: '000000779' }), ['access_key_invalid_state']],
+  ];
+  for (const [what, accessKey, codes] of failFastKeys) {
+    test(`fail-fast (${what}): entry.received data is {entry_id, enrollment_id, status: REJECTED}, then entry.completed(REJECTED)`, async () => {
+      const w = await campaign();
+      const accepted = await submitEntry(t, w.liveKey, entryBody({ evidence: { access_key: accessKey } }, 1), `ff-${what}`);
+      assert.equal(accepted.status, 'REJECTED');
+      const read = await t.request('GET', `/v1/entries/${accepted.entry_id}`, { key: w.liveKey });
+      const enrollmentId = read.body.enrollment_id;
+      assert.match(enrollmentId, /^[0-9a-f-]{36}$/);
+
+      // Stored in the outbox at intake, in the same transaction as the entry...
+      const stored = t.ctx.db.prepare('SELECT event_type, payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq').all(accepted.entry_id) as Array<{ event_type: string; payload: string }>;
+      assert.deepEqual(stored.map((d) => d.event_type), ['entry.received', 'entry.completed']);
+      assert.deepEqual(JSON.parse(stored[0].payload).data, { entry_id: accepted.entry_id, enrollment_id: enrollmentId, status: 'REJECTED' });
+
+      // ...and delivered as stored, received first.
+      await expectRejected(w, accepted.entry_id, codes);
+      const [received, completed] = eventsOf(accepted.entry_id).map((e) => e.json);
+      assert.deepEqual(received.data, { entry_id: accepted.entry_id, enrollment_id: enrollmentId, status: 'REJECTED' });
+      assert.deepEqual(completed.data, { entry_id: accepted.entry_id, enrollment_id: enrollmentId, status: 'REJECTED', rejection_reasons: read.body.rejection_reasons });
+      assert.deepEqual(completed.data.rejection_reasons.map((r: { code: string }) => r.code), codes);
+    });
+  }
+
   test('an access key issued in a month that has not started (clock: 2026-11-22)', async () => {
     const w = await campaign();
     const id = await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2612' }) } }, 0));
