@@ -60,7 +60,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
   if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`--log-format must be pretty or json, got "${logFormat}"`);
   return Object.freeze({
     dbPath: flags.db ?? env.CES_DB ?? DEFAULT_DB_PATH,
-    host: flags.host ?? env.CES_HOST ?? '127.0.0.1',
+    host: parseHost(flags.host ?? env.CES_HOST ?? '127.0.0.1'),
     port: parseInteger('--port', flags.port ?? env.CES_PORT ?? env.PORT ?? 3000, 0, 65535),
     tickMs: parseInteger('--tick-ms', flags.tickMs ?? env.CES_TICK_MS ?? 200, 1, 3_600_000),
     webhookRetrySchedule: parseSchedule(env.CES_WEBHOOK_RETRY_SCHEDULE),
@@ -77,6 +77,15 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD, false),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
   });
+}
+
+// What the HTTP listener (listhen, through get-port-please) accepts as a host. Anything else it
+// silently replaces by 0.0.0.0, every interface, while the log still shows the name asked for.
+const HOST_RE = /^(?!-)[\d.:A-Za-z-]{1,63}(?<!-)$/;
+
+function parseHost(host: string): string {
+  if (!HOST_RE.test(host)) throw new ConfigError(`--host must be an IP address or a host name (letters, digits, '.', ':' and '-', at most 63 characters), got "${host}"`);
+  return host;
 }
 
 function parseInteger(name: string, value: string | number, min: number, max: number): number {

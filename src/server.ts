@@ -62,6 +62,16 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     db.close();
     throw error;
   }
+  const bound = listener.server.address();
+  if (config.port !== 0 && (typeof bound !== 'object' || bound?.port !== config.port)) {
+    // get-port-please swaps a port it deems unsafe (those browsers block: 6667, 10080...) for 3000
+    // without a word; an operator who asks for a port gets that port or an error.
+    await listener.close();
+    await service.writer.close();
+    await checkpointer?.close();
+    db.close();
+    throw new Error(`port ${config.port} is refused by the HTTP listener (a port browsers block); choose another one`);
+  }
   applyTimeouts(listener.server, config.requestTimeoutMs);
   dropShutdownTracking(listener.server, handler);
   const http = trackRequests(listener.server);

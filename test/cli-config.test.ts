@@ -52,6 +52,9 @@ const REFUSED: Array<[string[], Record<string, string>, string]> = [
   [['--tick-ms', '0'], {}, '--tick-ms must be an integer from 1 to 3600000, got "0"'],
   [[], { CES_LOG_FORMAT: 'xml' }, '--log-format must be pretty or json, got "xml"'],
   [[], { CES_WEBHOOK_RETRY_SCHEDULE: '5,later' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,later"'],
+  // The listener would silently listen on every interface instead of a host it cannot parse.
+  [['--host', 'api_internal'], {}, '--host must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "api_internal"'],
+  [[], { CES_HOST: 'fe80::1%eth0' }, '--host must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "fe80::1%eth0"'],
 ];
 for (const [args, env, message] of REFUSED) {
   test(`ces serve ${[...args, ...Object.entries(env).map(([k, v]) => `(${k}=${v})`)].join(' ')} stops with one line, before opening the database`, { timeout: 60_000 }, async () => {
@@ -81,4 +84,20 @@ test('ces serve: flags win over bad variables, and CES_HOST is read when --host 
   } finally {
     await killServe(serve);
   }
+});
+
+test('ces serve --port on a port the listener refuses (6667, which browsers block) fails instead of listening on 3000; --json adds the error document', { timeout: 60_000 }, async () => {
+  const dbPath = join(dir, 'unsafe-port', 'ces.db');
+  const r = await runCli(['serve', '--port', '6667', '--json'], { dbPath });
+  assert.equal(r.code, 1, r.stdout);
+  const message = 'cannot start: port 6667 is refused by the HTTP listener (a port browsers block); choose another one';
+  assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').at(-1)!), { error: { code: 'cannot_start', message } });
+  assert.match(r.stderr, new RegExp(`^(.*\\n)?ces: ${message.replace(/[()]/g, '\\$&')}\\n$`, 's'));
+});
+
+test('ces serve --json with a bad value prints the error document on stdout too', { timeout: 60_000 }, async () => {
+  const r = await runCli(['serve', '--port', 'abc', '--json'], { dbPath: join(dir, 'json-refused', 'ces.db') });
+  assert.equal(r.code, 1);
+  assert.deepEqual(JSON.parse(r.stdout), { error: { code: 'invalid_config', message: '--port must be an integer from 0 to 65535, got "abc"' } });
+  assert.equal(r.stderr, 'ces: --port must be an integer from 0 to 65535, got "abc"\n');
 });

@@ -1,8 +1,10 @@
 // ces serve: run the HTTP server and the background tick until SIGINT/SIGTERM.
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { AppError } from '../../src/errors.ts';
 import { createLogger } from '../../src/log.ts';
 import { startServer } from '../../src/server.ts';
+import { fail } from '../output.ts';
 
 interface ServeFlags {
   db?: string;
@@ -29,8 +31,7 @@ export function registerServeCommand(program: Command): void {
         config = loadConfig({ db: flags.db, host: flags.host, port: flags.port, tickMs: flags.tickMs, logFormat: flags.logFormat ?? (flags.json ? 'json' : undefined) });
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        process.stderr.write(`ces: ${error.message}\n`);
-        process.exitCode = 1;
+        fail({ json: flags.json }, error);
         return;
       }
       const log = createLogger(config.logFormat, process.stdout, { batched: true });
@@ -38,8 +39,7 @@ export function registerServeCommand(program: Command): void {
       try {
         server = await startServer(config, log);
       } catch (error) {
-        process.stderr.write(`ces: cannot start: ${(error as Error).message}\n`);
-        process.exitCode = 1;
+        fail({ json: flags.json }, new AppError(500, 'cannot_start', `cannot start: ${(error as Error).message}`));
         return;
       }
       log.info({ message: `ces listening on ${server.url}`, url: server.url, db: config.dbPath });

@@ -200,3 +200,13 @@ test('a flag given empty is refused with its name, whatever the environment says
     assert.throws(() => loadConfig(flags, { CES_DB: '/srv/ces.db', CES_HOST: '0.0.0.0', CES_PORT: '8080' }, false), (e: unknown) => e instanceof ConfigError && e.message === message, message);
   }
 });
+
+test('--host takes IP addresses and host names the listener can bind, and refuses the rest', () => {
+  for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'api.example.internal', '10.0.0.5']) {
+    assert.equal(loadConfig({ host }, {}, false).host, host);
+  }
+  for (const host of ['api_internal', 'fe80::1%eth0', '-leading', 'trailing-', 'a'.repeat(64), 'two words']) {
+    assert.throws(() => loadConfig({ host }, {}, false), (e: unknown) => e instanceof ConfigError && e.message.startsWith('--host must be an IP address or a host name'), host);
+    assert.throws(() => loadConfig({}, { CES_HOST: host }, false), ConfigError, `CES_HOST=${host}`);
+  }
+});
