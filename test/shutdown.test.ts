@@ -113,3 +113,31 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     });
   });
 }
+
+// CONTRACT's operator starts the service with `npm start`. npm passes SIGTERM to the script's
+// shell; Debian's /bin/sh (dash) dies of it without passing it on, so the script execs node: the
+// signal then reaches ces itself, which stops gracefully, and npm exits 0 with it.
+describe('npm start', () => {
+  let dir: string;
+  let serve: ServeProcess | undefined;
+  after(async () => {
+    await killServe(serve);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('SIGTERM to npm reaches ces: it stops gracefully, npm exits 0, and nothing keeps listening', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ces-npm-start-'));
+    const dbPath = join(dir, 'ces.db');
+    serve = await spawnServe({ dbPath, npmStart: true });
+    const health = await fetch(`${serve.url}/healthz`);
+    assert.equal(health.status, 200);
+    serve.child.kill('SIGTERM');
+    const exit = await serve.exited;
+    assert.deepEqual(exit, { code: 0, signal: null }, serve.output().slice(-2000));
+    assert.match(serve.output(), /SIGTERM received/);
+    assert.match(serve.output(), /"message":"stopped"/);
+    // No server left behind by a shell that died of the signal.
+    const after = await fetch(`${serve.url}/healthz`).then(() => 'answered', (error: { cause?: { code?: string } }) => error.cause?.code);
+    assert.equal(after, 'ECONNREFUSED');
+  });
+});

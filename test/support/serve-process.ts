@@ -20,11 +20,16 @@ export interface SpawnServeOptions {
   env?: Record<string, string>;
   /** How long to wait for the "listening on" line. */
   startTimeoutMs?: number;
+  /** Start it the way CONTRACT's operator does, `npm start -- …`: the child is then npm. */
+  npmStart?: boolean;
 }
 
 export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
-  const args = ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', '--port', '0', '--db', options.dbPath, '--tick-ms', String(options.tickMs ?? 20), '--log-format', 'json'];
-  const child = spawn(process.execPath, args, {
+  const serveArgs = ['--port', '0', '--db', options.dbPath, '--tick-ms', String(options.tickMs ?? 20), '--log-format', 'json'];
+  const [command, args] = options.npmStart
+    ? ['npm', ['start', '--silent', '--', ...serveArgs]]
+    : [process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,9 +60,15 @@ export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
 
 /** Stops a child for good (used in `after` hooks): SIGKILL unless it has already exited. */
 export async function killServe(p: ServeProcess | undefined): Promise<void> {
-  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGKILL');
-  await p.exited;
+  if (!p) return;
+  if (p.child.exitCode === null && p.child.signalCode === null) {
+    p.child.kill('SIGKILL');
+    await p.exited;
+  }
+  // A grandchild that outlived the child (npm start's server, when the signal did not reach it)
+  // would hold the pipes open and keep the test process alive.
+  p.child.stdout?.destroy();
+  p.child.stderr?.destroy();
 }
 
 /**
