@@ -106,7 +106,7 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
 function parseSchedule(raw: string | undefined): number[] {
   if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_SCHEDULE];
   return raw.split(',').map((part) => {
-    const n = Number(part.trim());
+    const n = part.trim() === '' ? Number.NaN : Number(part.trim());
     if (!Number.isFinite(n) || n < 0) throw new ConfigError(`CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "${raw}"`);
     return n;
   });

@@ -148,6 +148,9 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
   [{}, { CES_LOG_FORMAT: 'text' }, '--log-format must be pretty or json, got "text"'],
   [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,soon"'],
   [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,-1' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,-1"'],
+  // A doubled comma is a typo, not a retry after 0 seconds.
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,,300' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,,300"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,300,' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,300,"'],
   [{}, { CES_WEBHOOK_TIMEOUT_MS: '0' }, 'CES_WEBHOOK_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
   [{}, { CES_VERIFIER_TIMEOUT_MS: '600001' }, 'CES_VERIFIER_TIMEOUT_MS must be an integer from 1 to 600000, got "600001"'],
   [{}, { CES_BODY_LIMIT_BYTES: '1023' }, 'CES_BODY_LIMIT_BYTES must be an integer from 1024 to 67108864, got "1023"'],
