@@ -148,3 +148,26 @@ describe('npm pack', () => {
     assert.match(JSON.parse(stdout).campaign.id, /^[0-9a-f-]{36}$/);
   });
 });
+
+describe('the ces bin in a checkout', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ces-bin-checkout-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // `npx ces` / `npm exec ces` in the repository: bin/ces.mjs registers tsx and runs cli/ces.ts, so
+  // the code being edited is what runs, whatever an old dist/ces.mjs holds (in a clean clone, as in
+  // CI, there is no dist/ at all, so only the sources can answer).
+  test('bin/ces.mjs runs the sources through tsx: --version, and a command on a database', async () => {
+    const bin = join(ROOT, 'bin/ces.mjs');
+    const { stdout: version } = await run(process.execPath, [bin, '--version'], { cwd: dir });
+    assert.equal(version.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const { stdout } = await run(process.execPath, [bin, 'demo', '--json', '--db', join(dir, 'ces.db')], { cwd: dir });
+    assert.match(JSON.parse(stdout).campaign.id, /^[0-9a-f-]{36}$/);
+    // A failing command keeps the CLI's rules through the bin: exit 1 and one `ces:` line.
+    const failed = await run(process.execPath, [bin, 'entries', 'show', 'not-an-id', '--db', join(dir, 'ces.db')], { cwd: dir }).then(() => null, (error: { code: number; stderr: string }) => error);
+    assert.equal(failed?.code, 1);
+    assert.match(failed!.stderr, /^ces: Entry not found\.$/m);
+  });
+});
