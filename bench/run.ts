@@ -188,44 +188,29 @@ async function measureIntake(): Promise<IntakeFigures> {
   return { intake, replay, intakeDbBytesPerEntry: bytesPerEntry(dbPath) };
 }
 
+/** A fresh database and a server started with `options`, measured as the intake phase is. */
+async function measureFresh(file: string, role: string, label: string, options: Parameters<typeof startCes>[1], countRss = true): Promise<{ figures: IntakeFigures['intake']; dbPath: string }> {
+  const dbPath = join(work, file);
+  const campaign = createBenchCampaign(dbPath);
+  const ces = await startCes(dbPath, options);
+  try {
+    return { figures: await measuredIntake(ces, campaign, label), dbPath };
+  } finally {
+    await stop(ces, role, { countRss });
+  }
+}
+
 /** The same load on other set-ups: one transaction per request, the writer thread, no storage. */
 async function measureVariants(): Promise<VariantFigures> {
-  const unbatchedPath = join(work, 'unbatched.db');
-  const unbatchedCampaign = createBenchCampaign(unbatchedPath);
-  const direct = await startCes(unbatchedPath, { groupCommit: false });
-  let unbatched: LoadResult;
-  try {
-    unbatched = await measuredIntake(direct, unbatchedCampaign, 'unbatched intake');
-  } finally {
-    await stop(direct, 'unbatched');
-  }
-
-  // The same intake with CES_WRITER_THREAD=1 (off by default): its figures and memory are reported
-  // on their own rows, and its memory is not part of rss_mb_peak, which is the default setup's.
-  const threadedPath = join(work, 'threaded.db');
-  const threadedCampaign = createBenchCampaign(threadedPath);
-  const threadedCes = await startCes(threadedPath, { writerThread: true });
-  let threaded: IntakeFigures['intake'];
-  try {
-    threaded = await measuredIntake(threadedCes, threadedCampaign, 'intake with the writer thread');
-  } finally {
-    await stop(threadedCes, 'writer_thread', { countRss: false });
-  }
-  const threadedRssMb = rssByServer.writer_thread;
-
-  // The same intake with the write left out (BENCH_WRITE=none, see bench/server-child.ts): what
-  // everything but storage costs, so the gap between intake and the echo can be split in two.
-  const noStoragePath = join(work, 'no-storage.db');
-  const noStorageCampaign = createBenchCampaign(noStoragePath);
-  const noStorageCes = await startCes(noStoragePath, { storage: false });
-  let noStorage: IntakeFigures['intake'];
-  try {
-    noStorage = await measuredIntake(noStorageCes, noStorageCampaign, 'intake without storage');
-  } finally {
-    await stop(noStorageCes, 'no_storage', { countRss: false });
-  }
-  if (storedEntries(noStoragePath) !== 0) throw new Error('intake without storage stored entries: BENCH_WRITE=none was not applied');
-  return { unbatched, threaded, threadedRssMb, noStorage };
+  const unbatched = await measureFresh('unbatched.db', 'unbatched', 'unbatched intake', { groupCommit: false });
+  // CES_WRITER_THREAD=1 (off by default): its figures and memory are reported on their own rows,
+  // and its memory is not part of rss_mb_peak, which is the default setup's.
+  const threaded = await measureFresh('threaded.db', 'writer_thread', 'intake with the writer thread', { writerThread: true }, false);
+  // The write left out (BENCH_WRITE=none, see bench/server-child.ts): what everything but storage
+  // costs, so the gap between intake and the echo can be split in two.
+  const noStorage = await measureFresh('no-storage.db', 'no_storage', 'intake without storage', { storage: false }, false);
+  if (storedEntries(noStorage.dbPath) !== 0) throw new Error('intake without storage stored entries: BENCH_WRITE=none was not applied');
+  return { unbatched: unbatched.figures, threaded: threaded.figures, threadedRssMb: rssByServer.writer_thread, noStorage: noStorage.figures };
 }
 
 function storedEntries(dbPath: string): number {
