@@ -56,13 +56,24 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
   for (const [name, value] of Object.entries(flags)) {
     if (typeof value === 'string' && value.trim() === '') throw new ConfigError(`--${FLAG_NAMES[name as keyof ConfigFlags]} must not be empty`);
   }
-  const logFormat = flags.logFormat ?? env.CES_LOG_FORMAT ?? (isTty ? 'pretty' : 'json');
-  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`--log-format must be pretty or json, got "${logFormat}"`);
+  // A setting that has a flag: the flag, else the first variable set, else the default; the name is
+  // where the value came from, so that a refusal names what the operator has to change.
+  const pick = (flag: keyof ConfigFlags, variables: string[], fallback: string | number): { name: string; value: string | number } => {
+    if (flags[flag] !== undefined) return { name: `--${FLAG_NAMES[flag]}`, value: flags[flag] };
+    const variable = variables.find((v) => env[v] !== undefined);
+    return variable ? { name: variable, value: env[variable]! } : { name: `--${FLAG_NAMES[flag]}`, value: fallback };
+  };
+  const format = pick('logFormat', ['CES_LOG_FORMAT'], isTty ? 'pretty' : 'json');
+  const logFormat = format.value;
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`${format.name} must be pretty or json, got "${logFormat}"`);
+  const host = pick('host', ['CES_HOST'], '127.0.0.1');
+  const port = pick('port', ['CES_PORT', 'PORT'], 3000);
+  const tickMs = pick('tickMs', ['CES_TICK_MS'], 200);
   return Object.freeze({
-    dbPath: flags.db ?? env.CES_DB ?? DEFAULT_DB_PATH,
-    host: parseHost(flags.host ?? env.CES_HOST ?? '127.0.0.1'),
-    port: parseInteger('--port', flags.port ?? env.CES_PORT ?? env.PORT ?? 3000, 0, 65535),
-    tickMs: parseInteger('--tick-ms', flags.tickMs ?? env.CES_TICK_MS ?? 200, 1, 3_600_000),
+    dbPath: String(pick('db', ['CES_DB'], DEFAULT_DB_PATH).value),
+    host: parseHost(host.name, String(host.value)),
+    port: parseInteger(port.name, port.value, 0, 65535),
+    tickMs: parseInteger(tickMs.name, tickMs.value, 1, 3_600_000),
     webhookRetrySchedule: parseSchedule(env.CES_WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: parseInteger('CES_WEBHOOK_TIMEOUT_MS', env.CES_WEBHOOK_TIMEOUT_MS ?? 15000, 1, 600_000),
     verifierTimeoutMs: parseInteger('CES_VERIFIER_TIMEOUT_MS', env.CES_VERIFIER_TIMEOUT_MS ?? 10000, 1, 600_000),
@@ -83,8 +94,8 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
 // silently replaces by 0.0.0.0, every interface, while the log still shows the name asked for.
 const HOST_RE = /^(?!-)[\d.:A-Za-z-]{1,63}(?<!-)$/;
 
-function parseHost(host: string): string {
-  if (!HOST_RE.test(host)) throw new ConfigError(`--host must be an IP address or a host name (letters, digits, '.', ':' and '-', at most 63 characters), got "${host}"`);
+function parseHost(name: string, host: string): string {
+  if (!HOST_RE.test(host)) throw new ConfigError(`${name} must be an IP address or a host name (letters, digits, '.', ':' and '-', at most 63 characters), got "${host}"`);
   return host;
 }
 

@@ -47,14 +47,14 @@ test('CES_DB names the database when --db is absent, and --db wins over it', asy
 // [arguments after `serve`, environment, the one line on stderr]
 const REFUSED: Array<[string[], Record<string, string>, string]> = [
   [['--port', 'abc'], {}, '--port must be an integer from 0 to 65535, got "abc"'],
-  [[], { CES_PORT: '70000' }, '--port must be an integer from 0 to 65535, got "70000"'],
-  [[], { PORT: 'http' }, '--port must be an integer from 0 to 65535, got "http"'],
+  [[], { CES_PORT: '70000' }, 'CES_PORT must be an integer from 0 to 65535, got "70000"'],
+  [[], { PORT: 'http' }, 'PORT must be an integer from 0 to 65535, got "http"'],
   [['--tick-ms', '0'], {}, '--tick-ms must be an integer from 1 to 3600000, got "0"'],
-  [[], { CES_LOG_FORMAT: 'xml' }, '--log-format must be pretty or json, got "xml"'],
+  [[], { CES_LOG_FORMAT: 'xml' }, 'CES_LOG_FORMAT must be pretty or json, got "xml"'],
   [[], { CES_WEBHOOK_RETRY_SCHEDULE: '5,later' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,later"'],
   // The listener would silently listen on every interface instead of a host it cannot parse.
   [['--host', 'api_internal'], {}, '--host must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "api_internal"'],
-  [[], { CES_HOST: 'fe80::1%eth0' }, '--host must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "fe80::1%eth0"'],
+  [[], { CES_HOST: 'fe80::1%eth0' }, 'CES_HOST must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "fe80::1%eth0"'],
 ];
 for (const [args, env, message] of REFUSED) {
   test(`ces serve ${[...args, ...Object.entries(env).map(([k, v]) => `(${k}=${v})`)].join(' ')} stops with one line, before opening the database`, { timeout: 60_000 }, async () => {

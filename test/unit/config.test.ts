@@ -140,12 +140,12 @@ test('without explicit arguments it reads process.env and whether stdout is a TT
 const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
   [{ port: 'abc' }, {}, '--port must be an integer from 0 to 65535, got "abc"'],
   [{ port: '80.5' }, {}, '--port must be an integer from 0 to 65535, got "80.5"'],
-  [{}, { CES_PORT: '65536' }, '--port must be an integer from 0 to 65535, got "65536"'],
-  [{}, { PORT: '-1' }, '--port must be an integer from 0 to 65535, got "-1"'],
+  [{}, { CES_PORT: '65536' }, 'CES_PORT must be an integer from 0 to 65535, got "65536"'],
+  [{}, { PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
   [{ tickMs: '0' }, {}, '--tick-ms must be an integer from 1 to 3600000, got "0"'],
-  [{}, { CES_TICK_MS: 'fast' }, '--tick-ms must be an integer from 1 to 3600000, got "fast"'],
+  [{}, { CES_TICK_MS: 'fast' }, 'CES_TICK_MS must be an integer from 1 to 3600000, got "fast"'],
   [{ logFormat: 'xml' }, {}, '--log-format must be pretty or json, got "xml"'],
-  [{}, { CES_LOG_FORMAT: 'text' }, '--log-format must be pretty or json, got "text"'],
+  [{}, { CES_LOG_FORMAT: 'text' }, 'CES_LOG_FORMAT must be pretty or json, got "text"'],
   [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,soon"'],
   [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,-1' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,-1"'],
   // A doubled comma is a typo, not a retry after 0 seconds.
