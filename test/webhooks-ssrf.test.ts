@@ -12,8 +12,20 @@ test('non-public addresses: loopback, private, link-local, unique-local, metadat
   for (const a of ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', 'fc12::3', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '224.0.0.1']) {
     assert.equal(isNonPublicAddress(a), true, a);
   }
-  for (const a of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+  for (const a of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888', '2a00:1450:4001::200e']) {
     assert.equal(isNonPublicAddress(a), false, a);
+  }
+});
+
+test('non-public addresses: IPv6 forms that carry or translate an IPv4 address', () => {
+  for (const a of [
+    '::7f00:1', '::127.0.0.1', '::a00:5', // IPv4-compatible (::/96)
+    '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe', // IPv4-translated (::ffff:0:0:0/96)
+    '64:ff9b::a00:5', '64:ff9b::7f00:1', '64:ff9b:1::a00:5', // NAT64, well-known and local-use
+    '2002:7f00:1::1', '2002:a00:5::', '2002:808:808::1', // 6to4 (even of a public IPv4: refused as a whole)
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+  ]) {
+    assert.equal(isNonPublicAddress(a), true, a);
   }
 });
 
