@@ -3,6 +3,7 @@
 // any table, keeps the campaign's ledger (entries, awards, lucky numbers, consent records) intact,
 // and both are recorded in audit_log. The data is made through the real server and pipeline.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Db } from '../src/db/open.ts';
 import { configureWebhook, cpf, drainAll, entryBody, makeCampaign, makePrize, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
@@ -171,5 +172,44 @@ describe('ces participant export and anonymize', () => {
       assert.equal(res.code, 1, args.join(' '));
       assert.equal(res.json.error.code, code, args.join(' '));
     }
+  });
+});
+
+// "No personal field left" is also a property of the file: SQL no longer shows the values, and the
+// bytes that held them (rows rewritten by a merge, index entries, the consent's IP address, copies
+// of pages in the WAL) are zeroed, so neither the database file nor a backup taken afterwards holds
+// them in their free space.
+describe('ces participant anonymize leaves nothing in the file', () => {
+  let t: TestServer;
+  let w: World;
+  const ROSA = { document_number: cpf(917), full_name: 'Rosa Zimbrão Tavares', email: 'rosa.zimbrao.tavares@example.org', birthdate: '1979-08-21' };
+  const NEEDLES = [ROSA.document_number, 'Zimbr', 'rosa.zimbrao', '5521998761234', '1979-08-21', '203.0.113.77', 'RosaPhone/2.0'];
+  const holds = (bytes: Buffer): string[] => NEEDLES.filter((n) => bytes.includes(Buffer.from(n, 'utf8')) || bytes.includes(Buffer.from(n.toLowerCase(), 'utf8')));
+  const fileBytes = (path: string): Buffer => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0));
+
+  before(async () => {
+    t = await startTestServer();
+    w = makeCampaign(t.ctx);
+  });
+  after(() => t.close());
+
+  test('after anonymization neither the database file, its WAL nor a backup holds the participant\'s data', async () => {
+    const consent = { ip_address: '203.0.113.77', user_agent: 'RosaPhone/2.0' };
+    // The second entry fills the phone in: the enrollment row is rewritten, leaving its old copy behind in the page.
+    await submitEntry(t, w.liveKey, entryBody({ enrollment: ROSA, consent }, 0), 'rosa-1');
+    await submitEntry(t, w.liveKey, entryBody({ enrollment: { document_number: ROSA.document_number, phone: '+55 21 99876-1234' }, consent }, 1), 'rosa-2');
+    await drainAll(t);
+    t.ctx.db.pragma('wal_checkpoint(TRUNCATE)');
+    assert.deepEqual(holds(Buffer.concat([fileBytes(t.dbPath), fileBytes(`${t.dbPath}-wal`)])).sort(), [...NEEDLES].sort(), 'the search finds every value before');
+
+    const res = await runCli(['participant', 'anonymize', '--campaign', w.campaign.id, '--document', ROSA.document_number, '--json'], { dbPath: t.dbPath });
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(holds(fileBytes(t.dbPath)), [], 'the database file');
+    assert.deepEqual(holds(fileBytes(`${t.dbPath}-wal`)), [], 'the WAL');
+
+    const backupPath = `${t.dbPath}.backup`;
+    const backup = await runCli(['backup', backupPath, '--json'], { dbPath: t.dbPath });
+    assert.equal(backup.code, 0, backup.stderr);
+    assert.deepEqual(holds(fileBytes(backupPath)), [], 'a backup taken afterwards');
   });
 });

@@ -20,6 +20,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (!options.readonly) db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
+  // Row content that is deleted or replaced is zeroed inside its page, so personal data that an
+  // update or an anonymization replaced does not linger in the file's free space (LGPD). FAST
+  // skips zeroing whole freed pages (no extra writes); the anonymization turns that on too.
+  if (!options.readonly) db.pragma('secure_delete = FAST');
   // Statement journals and savepoint sub-journals in memory instead of temp files: intake's group
   // commit falls back to one savepoint per write when a write fails (src/entries/committer.ts).
   db.pragma('temp_store = MEMORY');

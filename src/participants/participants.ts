@@ -97,6 +97,22 @@ export interface AnonymizeResult {
  * records themselves stay for the campaign's audit.
  */
 export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }): AnonymizeResult {
+  // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
+  // the WAL, which still holds earlier copies of those pages, is copied back and emptied. If another
+  // process holds a read open that long, the truncation waits up to the busy timeout and is then
+  // skipped: the server's own checkpoints overwrite those frames as the WAL is reused.
+  ctx.db.pragma('secure_delete = ON');
+  let result: AnonymizeResult;
+  try {
+    result = anonymizeInTransaction(ctx, req);
+  } finally {
+    ctx.db.pragma('secure_delete = FAST');
+  }
+  ctx.db.pragma('wal_checkpoint(TRUNCATE)');
+  return result;
+}
+
+function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }): AnonymizeResult {
   return ctx.db.transaction(() => {
     const enrollment = findParticipant(ctx, req);
     const now = nowIso(ctx.clock);
