@@ -199,15 +199,66 @@ describe('delivery', () => {
     assert.deepEqual([redeliver.code, redeliver.json.error.code], [1, 'delivery_skipped']);
   });
 
-  test('paused after the event was queued: the pending delivery is skipped at send time', async () => {
-    const s = await setup();
-    await submit(s, 0);
-    await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: false } });
-    const report = await s.t.tick();
-    assert.equal(report.deliveriesAttempted, 0);
-    assert.ok(report.deliveriesSkipped >= 1);
+  test('paused after events were queued: they wait, never attempted, and go out in order once delivery is back on', async () => {
+    let up = false;
+    const s = await setup({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '1,60' }, receiver: { respond: () => (up ? 204 : 503) } });
+    const id = await submit(s, 0);
+    // One attempt fails (503): the entry's first event is now between retries when delivery is paused.
+    await s.t.tick();
+    assert.ok(s.receiver.requests.length >= 1);
+    const sentBefore = s.receiver.requests.length;
+    const paused = await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: false } });
+    assert.equal(paused.status, 200, paused.text);
+    up = true;
     await drainAll(s.t);
-    assert.equal(s.receiver.requests.length, 0);
+    assert.equal(s.receiver.requests.length, sentBefore, 'nothing is sent while paused');
+    const held = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).filter((d) => d.entry_id === id);
+    assert.ok(held.length >= 1);
+    assert.ok(held.every((d) => d.status === 'pending' && d.held && d.next_attempt_at === null), JSON.stringify(held));
+    const waiting = held[0];
+
+    // An event that happens while paused is skipped (CONTRACT), the queued ones are not.
+    const during = await submit(s, 1);
+    await drainAll(s.t);
+    assert.deepEqual(listDeliveryViews(s.t.ctx, s.w.campaign.id, 'skipped', 10).map((d) => [d.entry_id, d.event_type]),
+      [[during, 'entry.evaluated'], [during, 'entry.completed'], [during, 'entry.received']]);
+
+    const resumed = await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: true } });
+    assert.equal(resumed.status, 200, resumed.text);
+    await drainAll(s.t);
+    const delivered = s.receiver.requests.filter((r) => r.status === 204);
+    assert.deepEqual(delivered.map((r) => r.json.data.entry_id), delivered.map(() => id), 'only the events queued before the pause');
+    assert.deepEqual(delivered.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated'], 'in the order they happened');
+    assert.ok(delivered.every((r) => r.signatureMatches));
+    const row = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).find((d) => d.id === waiting.id)!;
+    assert.deepEqual([row.status, row.held], ['delivered', false]);
+    assert.equal(row.attempts, waiting.attempts + 1, 'being held counted no attempt');
+  });
+
+  test('a redelivery asked for while paused waits too, and goes out once delivery is back on', async () => {
+    let up = false;
+    const s = await setup({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '1' }, receiver: { respond: () => (up ? 204 : 503) } });
+    const id = await submit(s, 0);
+    await drainAll(s.t);
+    assert.equal(listDeliveryViews(s.t.ctx, s.w.campaign.id, 'failed', 10).length, 3);
+    assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: false } })).status, 200);
+    up = true;
+    const sentBefore = s.receiver.requests.length;
+    const requeued = await runCli(['webhook', 'redeliver', '--campaign', s.w.campaign.id, '--failed', '--json'], { dbPath: s.t.dbPath });
+    assert.equal(requeued.code, 0, requeued.stderr);
+    assert.equal(requeued.json.length, 3);
+    // Re-queued while paused: held at once, no tick attempts them.
+    assert.ok(requeued.json.every((d: { status: string; held: boolean }) => d.status === 'pending' && d.held));
+    await drainAll(s.t);
+    assert.equal(s.receiver.requests.length, sentBefore);
+    const held = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10);
+    assert.ok(held.every((d) => d.status === 'pending' && d.held && d.attempts === 2), `the two attempts before the pause, none since: ${JSON.stringify(held)}`);
+
+    assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: true } })).status, 200);
+    await drainAll(s.t);
+    const delivered = s.receiver.requests.slice(sentBefore);
+    assert.deepEqual(delivered.map((r) => [r.status, r.json.data.entry_id, r.json.event_type]), [[204, id, 'entry.received'], [204, id, 'entry.completed'], [204, id, 'entry.evaluated']]);
+    assert.ok(listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).every((d) => d.status === 'delivered' && !d.held));
   });
 
   test('rotating the secret changes the signing key of every later attempt', async () => {

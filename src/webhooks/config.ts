@@ -5,6 +5,7 @@ import { isHttpsUrl } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
+import { holdCampaignDeliveries, releaseCampaignDeliveries } from './outbox.repo.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { findWebhookConfig, insertWebhookConfig, updateWebhookConfig, updateWebhookSecret, type WebhookConfigRow } from './webhook-config.repo.ts';
 import { boolean, optional, type } from 'superstruct';
@@ -92,6 +93,10 @@ export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpoi
       next.updated_at = now;
       updateWebhookConfig(ctx.db, next);
     }
+    // Events queued while delivery was on wait through a pause and go out once it is back on
+    // (only events that happen while it is off are skipped, CONTRACT).
+    if (current.is_active === 1 && next.is_active === 0) holdCampaignDeliveries(ctx.db, campaignId);
+    if (current.is_active === 0 && next.is_active === 1) releaseCampaignDeliveries(ctx.db, campaignId, now);
     return { created: false, config: toView({ ...current, ...next }) };
   }).immediate();
 }

@@ -5,7 +5,8 @@
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
-import { findDeliveryById, listAttempts, listDeliveries, listDeliveriesOfEntry, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
+import { findWebhookConfig } from './webhook-config.repo.ts';
+import { findDeliveryById, HELD_UNTIL_REACTIVATED, listAttempts, listDeliveries, listDeliveriesOfEntry, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
@@ -25,6 +26,8 @@ export interface DeliveryView {
   last_response_excerpt: string | null;
   last_error: string | null;
   next_attempt_at: string | null;
+  /** Pending, and waiting for the campaign's delivery to be switched back on (is_active). */
+  held: boolean;
   created_at: string;
   delivered_at: string | null;
 }
@@ -44,7 +47,8 @@ function toDeliveryView(row: DeliveryListRow): DeliveryView {
     last_status_code: row.last_status_code,
     last_response_excerpt: row.last_response_excerpt,
     last_error: row.last_error,
-    next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
+    next_attempt_at: row.status === 'pending' && row.next_attempt_at !== HELD_UNTIL_REACTIVATED ? row.next_attempt_at : null,
+    held: row.status === 'pending' && row.next_attempt_at === HELD_UNTIL_REACTIVATED,
     created_at: row.created_at,
     delivered_at: row.delivered_at,
   };
@@ -70,14 +74,19 @@ export function getDeliveryWithAttempts(ctx: Ctx, id: string): DeliveryView & { 
   return { ...toDeliveryView({ ...row, attempt_count: attemptLog.length, last_response_excerpt: lastResponse }), attempt_log: attemptLog };
 }
 
-/** Re-queues one delivery, due now. */
+/** When a re-queued delivery is due: now, or held until reactivation while the campaign's delivery is paused. */
+function requeueAt(ctx: Ctx, campaignId: string): string {
+  return findWebhookConfig(ctx.db, campaignId)?.is_active === 0 ? HELD_UNTIL_REACTIVATED : nowIso(ctx.clock);
+}
+
+/** Re-queues one delivery, due now (or held while delivery is paused). */
 export function redeliver(ctx: Ctx, id: string): DeliveryView {
   return ctx.db.transaction(() => {
     const row = findDeliveryById(ctx.db, id);
     if (!row) throw notFound('Delivery');
     if (row.status === 'skipped') throw new AppError(409, 'delivery_skipped', `Delivery ${id} was skipped (no active webhook configuration when the event happened) and is never sent.`);
     if (row.status === 'pending') throw new AppError(409, 'delivery_pending', `Delivery ${id} is already queued.`);
-    requeueDelivery(ctx.db, id, nowIso(ctx.clock));
+    requeueDelivery(ctx.db, id, requeueAt(ctx, row.campaign_id));
     return getDeliveryWithAttempts(ctx, id);
   }).immediate();
 }
@@ -85,9 +94,9 @@ export function redeliver(ctx: Ctx, id: string): DeliveryView {
 /** Re-queues every failed delivery of the campaign. */
 export function redeliverFailed(ctx: Ctx, campaignId: string): DeliveryView[] {
   return ctx.db.transaction(() => {
-    const now = nowIso(ctx.clock);
+    const at = requeueAt(ctx, campaignId);
     return listFailedDeliveryIds(ctx.db, campaignId).map((id) => {
-      requeueDelivery(ctx.db, id, now);
+      requeueDelivery(ctx.db, id, at);
       const { attempt_log: _log, ...view } = getDeliveryWithAttempts(ctx, id);
       return view;
     });

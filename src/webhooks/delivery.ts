@@ -12,7 +12,7 @@ import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { pipelineRestMs } from '../pipeline/pacing.ts';
 import { describeFetchError } from '../pipeline/verifier.ts';
-import { claimDeliveries, insertAttempt, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
+import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
 import { signDelivery } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
@@ -32,6 +32,8 @@ const USER_AGENT = 'ces/0.1';
 
 export type Outcome =
   | { kind: 'skipped'; reason: string }
+  /** Delivery is paused: nothing sent; the delivery waits for reactivation. */
+  | { kind: 'paused' }
   | { kind: 'attempt'; attemptedAt: string; url: string; ok: boolean; statusCode: number | null; latencyMs: number | null; error: string | null; excerpt: string | null };
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -182,7 +184,7 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
   // next event-loop turn on.
   const config = findWebhookConfigCached(ctx.db, delivery.campaign_id);
   if (!config) return { kind: 'skipped', reason: 'no webhook configuration at send time' };
-  if (config.is_active !== 1) return { kind: 'skipped', reason: 'delivery paused (is_active false) at send time' };
+  if (config.is_active !== 1) return { kind: 'paused' };
   const attemptedMs = ctx.clock.now();
   const base = { kind: 'attempt' as const, attemptedAt: toIso(attemptedMs), url: config.endpoint_url };
   const refused = await refuseWebhookTarget(config.endpoint_url, ctx.config.allowPrivateWebhooks);
@@ -274,6 +276,13 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
 }
 
 function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: Outcome, stats: DeliveryStats): void {
+  if (outcome.kind === 'paused') {
+    // Claimed as delivery was paused (the pause held the unclaimed ones): held too, and so is
+    // anything of the campaign that became due since (not an attempt: the count is taken back).
+    settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'pending', next_attempt_at: HELD_UNTIL_REACTIVATED, last_error: delivery.last_error, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 });
+    holdCampaignDeliveries(ctx.db, delivery.campaign_id);
+    return;
+  }
   if (outcome.kind === 'skipped') {
     // Not an attempt: nothing was sent, so the claim's count is taken back.
     if (settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'skipped', next_attempt_at: null, last_error: outcome.reason, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 })) {

@@ -85,15 +85,33 @@ export function leaseDeliveryById(db: Db, id: string, lockedUntil: string): Deli
     WHERE id = ? AND status = 'pending' AND locked_until IS NULL RETURNING ${DELIVERY_COLUMNS}`).get(lockedUntil, id);
 }
 
+/**
+ * next_attempt_at of a pending delivery held while its campaign's delivery is paused (is_active
+ * false): never due, so the claim's walk of webhook_deliveries_due does not even see it.
+ */
+export const HELD_UNTIL_REACTIVATED = '9999-12-31T23:59:59.999Z';
+
+/** Holds every pending delivery of the campaign (pause); the claim no longer takes them. */
+export function holdCampaignDeliveries(db: Db, campaignId: string): number {
+  return prepare(db, `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE campaign_id = ? AND status = 'pending' AND locked_until IS NULL`)
+    .run(HELD_UNTIL_REACTIVATED, campaignId).changes;
+}
+
+/** Makes the campaign's held deliveries due now (reactivation), in their original order. */
+export function releaseCampaignDeliveries(db: Db, campaignId: string, now: string): number {
+  return prepare(db, `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at = ?`)
+    .run(now, campaignId, HELD_UNTIL_REACTIVATED).changes;
+}
+
 /** At start-up no other server holds a lease on this file: leases of a killed process are stale. */
 export function releaseDeliveryLeases(db: Db): number {
   return prepare(db, `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`).run().changes;
 }
 
-/** The earliest instant some pending delivery becomes claimable, or null when none is pending. */
+/** The earliest instant some pending delivery becomes claimable, or null when none is (held ones never are). */
 export function nextDeliveryDueAt(db: Db): string | null {
-  const row = prepare<[], { at: string | null }>(db, `SELECT min(max(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS at
-    FROM webhook_deliveries WHERE status = 'pending'`).get();
+  const row = prepare<[string], { at: string | null }>(db, `SELECT min(max(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS at
+    FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <> ?`).get(HELD_UNTIL_REACTIVATED);
   return row?.at ?? null;
 }
 

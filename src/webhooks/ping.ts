@@ -42,9 +42,11 @@ export async function sendTestPing(ctx: Ctx, campaignId: string, livemode: boole
   const outcome = await attemptDelivery(ctx, queued.leased);
   return ctx.db.transaction((): PingResult => {
     const base = { delivery_id: queued.id, url: config.endpoint_url };
-    if (outcome.kind === 'skipped') {
-      settleDelivery(ctx.db, { id: queued.id, locked_until: lease, status: 'skipped', next_attempt_at: null, last_error: outcome.reason, last_status_code: null, delivered_at: null, attempts_delta: -1 });
-      return { ...base, result: 'skipped', status_code: null, latency_ms: null, error: outcome.reason, response_excerpt: null, attempted_at: null };
+    if (outcome.kind === 'skipped' || outcome.kind === 'paused') {
+      // A ping is sent now or never: paused meanwhile, it is skipped like one queued while paused.
+      const reason = outcome.kind === 'paused' ? 'delivery paused (is_active false) at send time' : outcome.reason;
+      settleDelivery(ctx.db, { id: queued.id, locked_until: lease, status: 'skipped', next_attempt_at: null, last_error: reason, last_status_code: null, delivered_at: null, attempts_delta: -1 });
+      return { ...base, result: 'skipped', status_code: null, latency_ms: null, error: reason, response_excerpt: null, attempted_at: null };
     }
     insertAttempt(ctx.db, {
       delivery_id: queued.id, attempted_at: outcome.attemptedAt, url: outcome.url, status_code: outcome.statusCode,
