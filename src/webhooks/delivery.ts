@@ -4,8 +4,9 @@
 // -> retried after CES_WEBHOOK_RETRY_SCHEDULE[n] seconds, and `failed` once the schedule is spent.
 // The event id (envelope id, webhook-id header) never changes; the signature is computed at send
 // time with the campaign's current secret, so a rotated secret applies to every later attempt.
-// A delivery whose configuration was deleted or paused after the event was queued is marked
-// `skipped` at send time, like one queued while paused.
+// A delivery whose campaign's delivery was paused after the event was queued is held (pending,
+// never due: HELD_UNTIL_REACTIVATED) until it is switched back on; one with no configuration at
+// send time is marked `skipped`, like an event that happened while paused.
 import http from 'node:http';
 import https from 'node:https';
 import { monotonicMs, toIso } from '../clock.ts';
