@@ -411,11 +411,7 @@ function countEntries(dbPath: string): number {
   }
 }
 
-/**
- * Intake on a seeded database of P.seed entries, and on an empty one measured right before it: the
- * pair is taken a few seconds apart, so its ratio shows the cost of size without the drift of a
- * shared machine between the intake phase and this one (minutes apart).
- */
+/** The seeded database of P.seed entries, written before the echo (see main). */
 interface Seeded {
   dbPath: string;
   campaign: BenchCampaign;

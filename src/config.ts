@@ -63,9 +63,8 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     const variable = variables.find((v) => env[v] !== undefined);
     return variable ? { name: variable, value: env[variable]! } : { name: `--${FLAG_NAMES[flag]}`, value: fallback };
   };
-  const format = pick('logFormat', ['CES_LOG_FORMAT'], isTty ? 'pretty' : 'json');
-  const logFormat = format.value;
-  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`${format.name} must be pretty or json, got "${logFormat}"`);
+  const { name: formatName, value: logFormat } = pick('logFormat', ['CES_LOG_FORMAT'], isTty ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`${formatName} must be pretty or json, got "${logFormat}"`);
   const host = pick('host', ['CES_HOST'], '127.0.0.1');
   const port = pick('port', ['CES_PORT', 'PORT'], 3000);
   const tickMs = pick('tickMs', ['CES_TICK_MS'], 200);

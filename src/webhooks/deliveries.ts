@@ -5,8 +5,8 @@
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
-import { findWebhookConfig } from './webhook-config.repo.ts';
 import { findDeliveryById, HELD_UNTIL_REACTIVATED, listAttempts, listDeliveries, listDeliveriesOfEntry, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
+import { findWebhookConfig } from './webhook-config.repo.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
@@ -35,6 +35,7 @@ export interface DeliveryView {
 const BODY_EXCERPT_CHARS = 200;
 
 function toDeliveryView(row: DeliveryListRow): DeliveryView {
+  const held = row.status === 'pending' && row.next_attempt_at === HELD_UNTIL_REACTIVATED;
   return {
     id: row.id,
     campaign_id: row.campaign_id,
@@ -47,8 +48,8 @@ function toDeliveryView(row: DeliveryListRow): DeliveryView {
     last_status_code: row.last_status_code,
     last_response_excerpt: row.last_response_excerpt,
     last_error: row.last_error,
-    next_attempt_at: row.status === 'pending' && row.next_attempt_at !== HELD_UNTIL_REACTIVATED ? row.next_attempt_at : null,
-    held: row.status === 'pending' && row.next_attempt_at === HELD_UNTIL_REACTIVATED,
+    next_attempt_at: row.status === 'pending' && !held ? row.next_attempt_at : null,
+    held,
     created_at: row.created_at,
     delivered_at: row.delivered_at,
   };
