@@ -1,7 +1,10 @@
 // What the benchmark sends and stores: valid, distinct entry bodies (every request its own
 // Idempotency-Key and fiscal access key; participants send two entries each, so half of the
 // requests create an enrollment and half merge into one), and the campaign it targets, made with
-// the same domain functions the CLI uses.
+// the same domain functions the CLI uses. The values a client chooses (Idempotency-Keys as UUIDv4,
+// CPFs, access keys) fall all over their indexes, as they do when thousands of people in thousands
+// of shops take part: in sequence, they would cost the database far less than real traffic does.
+import { createHash } from 'node:crypto';
 import { createCampaign } from '../src/campaigns/campaigns.ts';
 import { systemClock } from '../src/clock.ts';
 import type { Ctx } from '../src/context.ts';
@@ -12,9 +15,21 @@ import { createSilentLogger } from '../src/log.ts';
 import { loadConfig } from '../src/config.ts';
 import { cryptoRandom } from '../src/random.ts';
 
-/** A valid CPF for every i in [0, 10^8): the 9-digit base is i spread by a prime, then the two check digits. */
+/**
+ * A bijection of [0, 10^9): i times 387,420,489 (3^18, prime to 10^9) modulo 10^9, computed in two
+ * halves so that no product leaves the safe integers. Consecutive numbers land far apart, as the
+ * documents and access keys of real participants do; numbered in sequence, every insert of a run
+ * went to the same few pages of each index, which hid what a large database costs.
+ */
+function scatter(i: number): number {
+  const m = 1_000_000_000;
+  const x = i % m;
+  return ((((x * 3874) % m) * 100_000) % m + ((x * 20_489) % m)) % m;
+}
+
+/** A valid CPF for every i in [0, 10^9): the 9-digit base is i scattered, then the two check digits. */
 export function cpf(i: number): string {
-  const base = String((100_000_000 + i * 7919) % 1_000_000_000).padStart(9, '0');
+  const base = String(scatter(i)).padStart(9, '0');
   const digits = base.split('').map(Number);
   if (digits.every((d) => d === digits[0])) digits[8] = (digits[8] + 1) % 10; // 111.111.111-xx is invalid
   for (const len of [9, 10]) {
@@ -31,9 +46,9 @@ export function currentYymm(nowMs: number): string {
   return new Date(nowMs).toISOString().slice(2, 7).replace('-', '');
 }
 
-/** A distinct, valid NFC-e access key for every n in [0, 10^17). */
+/** A distinct, valid NFC-e access key for every n in [0, 10^17), its number scattered. */
 export function accessKey(n: number, yymm: string): string {
-  return makeAccessKey({ yymm, number: String(n % 1_000_000_000).padStart(9, '0'), cnf: String(10_000_000 + (Math.floor(n / 1_000_000_000) % 90_000_000)) });
+  return makeAccessKey({ yymm, number: String(scatter(n)).padStart(9, '0'), cnf: String(10_000_000 + (Math.floor(n / 1_000_000_000) % 90_000_000)) });
 }
 
 export interface BodyOptions {
@@ -42,6 +57,18 @@ export interface BodyOptions {
   /** Offset of participant and access-key numbers (distinct per phase). */
   offset: number;
   yymm: string;
+}
+
+/**
+ * A UUIDv4 made from `label` by hashing: random across the index, like the v4 keys SPEC recommends
+ * to integrators, and the same for the same label, so a replay phase can send a key again.
+ */
+export function labelUuid(label: string): string {
+  const b = createHash('md5').update(label).digest();
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 /** The body and Idempotency-Key of request n of a phase. */
@@ -58,7 +85,7 @@ export function entryRequest(n: number, o: BodyOptions): { body: string; idempot
     },
     evidence: { type: 'fiscal_key', access_key: accessKey(i, o.yymm) },
   };
-  return { body: JSON.stringify(body), idempotencyKey: `${o.tag}-${n}` };
+  return { body: JSON.stringify(body), idempotencyKey: labelUuid(`${o.tag}-${n}`) };
 }
 
 export interface BenchCampaign {

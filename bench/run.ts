@@ -176,7 +176,7 @@ async function measureIntake(): Promise<IntakeFigures> {
       durationS,
       next: (n) => {
         const { body, idempotencyKey } = entryRequest(n % warm.total, { ...warmBody, offset: 0 });
-        return { body, headers: { 'idempotency-key': idempotencyKey.replace(/^echo/, warm.tag) } };
+        return { body, headers: { 'idempotency-key': idempotencyKey } };
       },
     });
     await replayLoad(P.warmupS);

@@ -1,12 +1,14 @@
 // Fast, direct seeding of a large campaign for the "cost with size" figure: rows shaped like the
 // ones intake and the pipeline write (an enrollment per two entries, the entry already evaluated,
 // its consent with its four choices, and its three delivered webhook events), inserted with prepared
-// statements in big transactions. synchronous=OFF is for this offline seed only; the server that
-// is measured afterwards opens the file with its own pragmas (synchronous=FULL).
+// statements in big transactions, with ids made as the server makes them (UUIDv7 of the row's
+// time) and client values scattered like the load's (./data.ts). synchronous=OFF is for this
+// offline seed only; the server that is measured afterwards opens the file with its own pragmas
+// (synchronous=FULL).
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
-import { accessKey, cpf } from './data.ts';
+import { cryptoRandom, uuidv7 } from '../src/random.ts';
+import { accessKey, cpf, labelUuid } from './data.ts';
 
 export interface SeedOptions {
   dbPath: string;
@@ -50,20 +52,21 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
       db.transaction(() => {
         for (let n = start; n < Math.min(start + batch, o.entries); n++) {
           const i = o.offset + n;
-          const at = new Date(base + n * 1000).toISOString();
+          const atMs = base + n * 1000;
+          const at = new Date(atMs).toISOString();
           if (n % 2 === 0) {
-            enrollmentId = randomUUID();
+            enrollmentId = uuidv7(cryptoRandom, atMs);
             insertEnrollment.run(enrollmentId, o.campaignId, cpf(Math.floor(i / 2)), at, at);
           }
-          const entryId = randomUUID();
-          insertEntry.run(entryId, o.campaignId, `seed-${n}`, enrollmentId, o.apiKeyId, accessKey(i, o.yymm), at, at, at);
+          const entryId = uuidv7(cryptoRandom, atMs);
+          insertEntry.run(entryId, o.campaignId, labelUuid(`seed-${n}`), enrollmentId, o.apiKeyId, accessKey(i, o.yymm), at, at, at);
           insertConsent.run(entryId, enrollmentId, choices, at);
           for (const [eventType, data] of [
             ['entry.received', { entry_id: entryId, enrollment_id: enrollmentId, status: 'PENDING' }],
             ['entry.completed', { entry_id: entryId, enrollment_id: enrollmentId, status: 'APPROVED', rejection_reasons: [] }],
             ['entry.evaluated', { entry_id: entryId, enrollment_id: enrollmentId, mechanics: [] }],
           ] as const) {
-            const id = `evt_${randomUUID().replaceAll('-', '')}`;
+            const id = `evt_${uuidv7(cryptoRandom, atMs).replaceAll('-', '')}`;
             const payload = JSON.stringify({ id, event_type: eventType, created_at: at, livemode: true, campaign_id: o.campaignId, data });
             insertDelivery.run(id, o.campaignId, entryId, eventType, payload, at, at);
           }
