@@ -29,7 +29,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   db.pragma('temp_store = MEMORY');
   // A commit checkpoints once the WAL holds 4000 pages (16 MiB) instead of 1000: index pages that
   // intake rewrites in every batch are copied back a quarter as often. In `ces serve` a thread of
-  // its own checkpoints long before that (src/db/checkpointer.ts); this is the fallback.
+  // its own copies pages back all along (src/db/checkpointer.ts), so the commit that reaches this
+  // limit has little left to copy before it starts the WAL over.
   if (!options.readonly) db.pragma('wal_autocheckpoint = 4000');
   if (!options.readonly) migrate(db);
   return db;

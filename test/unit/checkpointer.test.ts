@@ -1,14 +1,15 @@
 // The WAL checkpoint thread (src/db/checkpointer.ts) on a real database file: with the writing
 // connection's own checkpoints turned off, committed pages still reach the database file, and only
-// when the thread runs; a thread that cannot work says so in the log and still closes; `ces serve`
-// starts it unless CES_CHECKPOINT_THREAD=0.
+// when the thread runs; passes run back to back while the WAL is large and they get somewhere; a
+// thread that cannot work says so in the log and still closes; `ces serve` starts it unless
+// CES_CHECKPOINT_THREAD=0.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { startCheckpointer } from '../../src/db/checkpointer.ts';
+import { CATCH_UP_FRAMES, CHECKPOINT_INTERVAL_MS, nextPassDelay, startCheckpointer } from '../../src/db/checkpointer.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { createLogger, createSilentLogger } from '../../src/log.ts';
 import { entryBody, makeCampaign, startTestServer, submitEntry } from '../support/harness.ts';
@@ -58,6 +59,26 @@ test('committed pages reach the database file through the thread, not the commit
   } finally {
     w.cleanup();
   }
+});
+
+test('passes run back to back while the WAL is large and they get somewhere, else after the interval', () => {
+  const delay = (result: [number, number, number], previous: [number, number, number]) =>
+    nextPassDelay({ busy: result[0], log: result[1], checkpointed: result[2] }, { busy: previous[0], log: previous[1], checkpointed: previous[2] }, 25, 500);
+  // A large WAL, copied further than the last pass got: at once.
+  assert.equal(delay([0, 900, 900], [0, 600, 600]), 0);
+  assert.equal(delay([0, 500, 480], [0, 0, 0]), 0);
+  // The WAL started over and is large again (log went down): at once.
+  assert.equal(delay([0, 700, 700], [0, 3000, 3000]), 0);
+  // Small WAL: the interval, however much was copied.
+  assert.equal(delay([0, 499, 499], [0, 100, 100]), 25);
+  assert.equal(delay([0, 0, 0], [0, 0, 0]), 25);
+  // A reader pins the WAL: nothing more was copied, so no spinning while it reads.
+  assert.equal(delay([0, 4000, 1200], [0, 3800, 1200]), 25);
+  // A commit is checkpointing by itself (busy, -1 / -1).
+  assert.equal(delay([1, -1, -1], [0, 900, 900]), 25);
+  // And the service's own settings: 25 ms, 500 pages (2 MiB).
+  assert.equal(CHECKPOINT_INTERVAL_MS, 25);
+  assert.equal(CATCH_UP_FRAMES, 500);
 });
 
 test('a thread that cannot open the database logs why and closes cleanly', async () => {
