@@ -76,9 +76,15 @@ test('passes run back to back while the WAL is large and they get somewhere, els
   assert.equal(delay([0, 4000, 1200], [0, 3800, 1200]), 25);
   // A commit is checkpointing by itself (busy, -1 / -1).
   assert.equal(delay([1, -1, -1], [0, 900, 900]), 25);
-  // And the service's own settings: 25 ms, 500 pages (2 MiB).
+  // And the service's own settings: 25 ms, 2000 pages (8 MiB, half of wal_autocheckpoint).
   assert.equal(CHECKPOINT_INTERVAL_MS, 25);
-  assert.equal(CATCH_UP_FRAMES, 500);
+  assert.equal(CATCH_UP_FRAMES, 2000);
+  const db = openDatabase(':memory:');
+  try {
+    assert.equal(CATCH_UP_FRAMES * 2, db.pragma('wal_autocheckpoint', { simple: true }));
+  } finally {
+    db.close();
+  }
 });
 
 test('a thread that cannot open the database logs why and closes cleanly', async () => {
