@@ -15,6 +15,8 @@ export interface Child {
   peakRssMb(): number;
   /** CPU time (user + system) the child has used so far, in ms. */
   cpuMs(): number;
+  /** CPU time of its main thread alone (the event loop that serves HTTP), in ms. */
+  mainThreadCpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -68,7 +70,8 @@ export function spawnChild(options: SpawnOptions): Promise<Child> {
         pid: child.pid!,
         process: child,
         peakRssMb: () => readPeakRssMb(child.pid!),
-        cpuMs: () => readCpuMs(child.pid!),
+        cpuMs: () => readCpuMs(`/proc/${child.pid!}/stat`),
+        mainThreadCpuMs: () => readCpuMs(`/proc/${child.pid!}/task/${child.pid!}/stat`),
         stop: async () => {
           if (child.exitCode !== null || child.signalCode !== null) return;
           child.kill('SIGTERM');
@@ -92,9 +95,10 @@ function readPeakRssMb(pid: number): number {
 }
 
 /** utime + stime from /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
-function readCpuMs(pid: number): number {
+/** utime + stime of a /proc stat file (a process's, or one thread's under task/), in ms. */
+function readCpuMs(statPath: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statPath, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {

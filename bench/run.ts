@@ -98,17 +98,27 @@ function intakeLoad(child: Child, campaign: BenchCampaign, o: { durationS?: numb
   }).then((r) => ({ ...r, tag }));
 }
 
+type WithCpu<T> = T & { cpuUsPerRequest: number; mainThreadCpuUsPerRequest: number; loadCpuUsPerRequest: number };
+
 /**
  * Runs `load` and adds the CPU time per answered request of the server child (robust to a noisy
- * machine) and of this process (the load generator, which shares the two cores with the server).
+ * machine), of its main thread alone (the event loop, which bounds what one server can answer;
+ * the rest is the checkpoint thread, the writer thread if any and V8's helpers) and of this
+ * process (the load generator, which shares the two cores with the server).
  */
-async function withCpu<T extends LoadResult>(child: Child, load: () => Promise<T>): Promise<T & { cpuUsPerRequest: number; loadCpuUsPerRequest: number }> {
+async function withCpu<T extends LoadResult>(child: Child, load: () => Promise<T>): Promise<WithCpu<T>> {
   const before = child.cpuMs();
+  const mainBefore = child.mainThreadCpuMs();
   const ownBefore = process.cpuUsage();
   const r = await load();
   const own = process.cpuUsage(ownBefore);
   const per = (us: number): number => (r.total === 0 ? 0 : us / r.total);
-  return { ...r, cpuUsPerRequest: per((child.cpuMs() - before) * 1000), loadCpuUsPerRequest: per(own.user + own.system) };
+  return {
+    ...r,
+    cpuUsPerRequest: per((child.cpuMs() - before) * 1000),
+    mainThreadCpuUsPerRequest: per((child.mainThreadCpuMs() - mainBefore) * 1000),
+    loadCpuUsPerRequest: per(own.user + own.system),
+  };
 }
 
 function requireAll2xx(name: string, r: LoadResult): void {
@@ -127,7 +137,7 @@ async function measuredIntake(child: Child, campaign: BenchCampaign, name: strin
 
 const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number; loadCpuUsPerRequest: number }> {
+async function measureEcho(): Promise<WithCpu<LoadResult>> {
   const echo = await spawnChild({ script: bundled.echo });
   children.add(echo);
   try {
@@ -144,7 +154,7 @@ async function measureEcho(): Promise<LoadResult & { cpuUsPerRequest: number; lo
 }
 
 interface IntakeFigures {
-  intake: LoadResult & { cpuUsPerRequest: number; loadCpuUsPerRequest: number };
+  intake: WithCpu<LoadResult>;
   replay: LoadResult;
   intakeDbBytesPerEntry: number;
 }
@@ -496,6 +506,7 @@ async function main(): Promise<void> {
   out.intake_ratio = round(intake.intake.rps / echo.rps, 3);
   out.intake_requests = intake.intake.total;
   out.intake_server_cpu_us_per_request = round(intake.intake.cpuUsPerRequest);
+  out.intake_main_thread_cpu_us_per_request = round(intake.intake.mainThreadCpuUsPerRequest);
   out.intake_load_cpu_us_per_request = round(intake.intake.loadCpuUsPerRequest);
   out.intake_cpu_ratio = round(echo.cpuUsPerRequest / intake.intake.cpuUsPerRequest, 3);
   out.replay_rps = round(intake.replay.rps);
@@ -525,6 +536,7 @@ async function main(): Promise<void> {
   out.writer_thread_intake_p99_ms = variants.threaded.p99;
   out.writer_thread_intake_ratio = round(variants.threaded.rps / echo.rps, 3);
   out.writer_thread_server_cpu_us_per_request = round(variants.threaded.cpuUsPerRequest);
+  out.writer_thread_main_thread_cpu_us_per_request = round(variants.threaded.mainThreadCpuUsPerRequest);
   out.writer_thread_rss_mb_peak = round(variants.threadedRssMb, 1);
   out.no_storage_intake_rps = round(variants.noStorage.rps);
   out.no_storage_intake_ratio = round(variants.noStorage.rps / echo.rps, 3);
