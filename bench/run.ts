@@ -128,7 +128,7 @@ function requireAll2xx(name: string, r: LoadResult): void {
 }
 
 /** Warm-up, then the measured intake phase with CPU figures; any non-2xx fails the run. */
-async function measuredIntake(child: Child, campaign: BenchCampaign, name: string): Promise<IntakeFigures['intake']> {
+async function measuredIntake(child: Child, campaign: BenchCampaign, name: string): Promise<WithCpu<LoadResult>> {
   await intakeLoad(child, campaign, { durationS: P.warmupS });
   const r = await withCpu(child, () => intakeLoad(child, campaign, { durationS: P.durationS }));
   requireAll2xx(name, r);
@@ -161,16 +161,16 @@ interface IntakeFigures {
 
 interface VariantFigures {
   unbatched: LoadResult;
-  threaded: IntakeFigures['intake'];
+  threaded: WithCpu<LoadResult>;
   threadedRssMb: number;
-  noStorage: IntakeFigures['intake'];
+  noStorage: WithCpu<LoadResult>;
 }
 
 async function measureIntake(): Promise<IntakeFigures> {
   const dbPath = join(work, 'intake.db');
   const campaign = createBenchCampaign(dbPath);
   const ces = await startCes(dbPath);
-  let intake: IntakeFigures['intake'];
+  let intake: WithCpu<LoadResult>;
   let replay: LoadResult;
   try {
     const warm = await intakeLoad(ces, campaign, { durationS: P.warmupS });
@@ -199,7 +199,7 @@ async function measureIntake(): Promise<IntakeFigures> {
 }
 
 /** A fresh database and a server started with `options`, measured as the intake phase is. */
-async function measureFresh(file: string, role: string, label: string, options: Parameters<typeof startCes>[1], countRss = true): Promise<{ figures: IntakeFigures['intake']; dbPath: string }> {
+async function measureFresh(file: string, role: string, label: string, options: Parameters<typeof startCes>[1], countRss = true): Promise<{ figures: WithCpu<LoadResult>; dbPath: string }> {
   const dbPath = join(work, file);
   const campaign = createBenchCampaign(dbPath);
   const ces = await startCes(dbPath, options);

@@ -42,6 +42,12 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const service = createService(ctx, { groupCommit: options.groupCommit, writerThread: options.writerThread ?? config.writerThread });
   const app = createHttpApp(service);
   const handler = toNodeHandler(app);
+  // What the server holds besides its listener, let go of when it stops or cannot start.
+  const release = async (): Promise<void> => {
+    await service.writer.close();
+    await checkpointer?.close();
+    db.close();
+  };
   let listener: Listener;
   try {
     listener = await listen(handler, {
@@ -57,26 +63,22 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
       autoClose: false,
     });
   } catch (error) {
-    await service.writer.close();
-    await checkpointer?.close();
-    db.close();
+    await release();
     throw error;
   }
-  const bound = listener.server.address();
-  if (config.port !== 0 && (typeof bound !== 'object' || bound?.port !== config.port)) {
+  const address = listener.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : null;
+  if (config.port !== 0 && boundPort !== config.port) {
     // get-port-please swaps a port it deems unsafe (those browsers block: 6667, 10080...) for 3000
     // without a word; an operator who asks for a port gets that port or an error.
     await listener.close();
-    await service.writer.close();
-    await checkpointer?.close();
-    db.close();
+    await release();
     throw new Error(`port ${config.port} is refused by the HTTP listener (a port browsers block); choose another one`);
   }
   applyTimeouts(listener.server, config.requestTimeoutMs);
   dropShutdownTracking(listener.server, handler);
   const http = trackRequests(listener.server);
-  const address = listener.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const port = boundPort ?? config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   releaseStaleLeases(ctx);
@@ -96,9 +98,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
       closing ??= (async () => {
         // Stop accepting and let in-flight requests finish while the current tick completes.
         await Promise.all([http.close(), ticker.stop()]);
-        await service.writer.close();
-        await checkpointer?.close();
-        db.close();
+        await release();
       })();
       return closing;
     },

@@ -14,6 +14,14 @@ import { ROOT } from './support/harness.ts';
 
 const run = promisify(execFile);
 
+/** `ces --version` through `bin` prints package.json's version, and `ces demo` creates a campaign in a database under `cwd`. */
+async function assertBinRunsCommands(bin: string, cwd: string): Promise<void> {
+  const { stdout: version } = await run(process.execPath, [bin, '--version'], { cwd });
+  assert.equal(version.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  const { stdout } = await run(process.execPath, [bin, 'demo', '--json', '--db', join(cwd, 'ces.db')], { cwd });
+  assert.match(JSON.parse(stdout).campaign.id, /^[0-9a-f-]{36}$/);
+}
+
 interface BuildModule {
   buildBundle(options: { outfile: string }): Promise<{ outfile: string; bytes: number }>;
 }
@@ -141,11 +149,7 @@ describe('npm pack', () => {
 
   test('the unpacked bin runs commands through the bundle with only better-sqlite3 installed', async () => {
     // node_modules sits above package/, as for a package installed under a prefix's lib/node_modules.
-    const bin = join(install, 'package/bin/ces.mjs');
-    const { stdout: version } = await run(process.execPath, [bin, '--version'], { cwd: install });
-    assert.equal(version.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    const { stdout } = await run(process.execPath, [bin, 'demo', '--json', '--db', join(install, 'ces.db')], { cwd: install });
-    assert.match(JSON.parse(stdout).campaign.id, /^[0-9a-f-]{36}$/);
+    await assertBinRunsCommands(join(install, 'package/bin/ces.mjs'), install);
   });
 });
 
@@ -161,10 +165,7 @@ describe('the ces bin in a checkout', () => {
   // CI, there is no dist/ at all, so only the sources can answer).
   test('bin/ces.mjs runs the sources through tsx: --version, and a command on a database', async () => {
     const bin = join(ROOT, 'bin/ces.mjs');
-    const { stdout: version } = await run(process.execPath, [bin, '--version'], { cwd: dir });
-    assert.equal(version.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    const { stdout } = await run(process.execPath, [bin, 'demo', '--json', '--db', join(dir, 'ces.db')], { cwd: dir });
-    assert.match(JSON.parse(stdout).campaign.id, /^[0-9a-f-]{36}$/);
+    await assertBinRunsCommands(bin, dir);
     // A failing command keeps the CLI's rules through the bin: exit 1 and one `ces:` line.
     const failed = await run(process.execPath, [bin, 'entries', 'show', 'not-an-id', '--db', join(dir, 'ces.db')], { cwd: dir }).then(() => null, (error: { code: number; stderr: string }) => error);
     assert.equal(failed?.code, 1);
