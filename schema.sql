@@ -83,6 +83,7 @@ CREATE TABLE entries (
   evaluated_at      TEXT,
   UNIQUE (campaign_id, livemode, idempotency_key)
 ) STRICT;
+-- Version 5 (src/db/migrate.ts) replaces this index with the table receipts, which processing fills.
 CREATE INDEX entries_access_key ON entries (campaign_id, livemode, access_key);
 CREATE INDEX entries_enrollment ON entries (enrollment_id, created_at);
 CREATE INDEX entries_campaign_status ON entries (campaign_id, livemode, status, created_at);

@@ -1,6 +1,7 @@
 // Fast, direct seeding of a large campaign for the "cost with size" figure: rows shaped like the
 // ones intake and the pipeline write (an enrollment per two entries, the entry already evaluated,
-// its consent with its four choices, and its three delivered webhook events), inserted with prepared
+// its consent with its four choices, its three delivered webhook events and its access key in
+// receipts, as processing leaves them), inserted with prepared
 // statements in big transactions, with ids made as the server makes them (UUIDv7 of the row's
 // time) and client values scattered like the load's (./data.ts). synchronous=OFF is for this
 // offline seed only; the server that is measured afterwards opens the file with its own pragmas
@@ -45,6 +46,7 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
       VALUES (?, ?, '2026-11-20T09:00:00-03:00', '203.0.113.7', 'Mozilla/5.0 (X11; Linux x86_64) ces-bench', 'v1', ?, ?)`);
     const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, attempts, created_at, delivered_at)
       VALUES (?, ?, 1, ?, ?, ?, 'delivered', 1, ?, ?)`);
+    const insertReceipt = db.prepare(`INSERT INTO receipts (campaign_id, livemode, access_key, entry_rowid) VALUES (?, 1, ?, ?)`);
     const base = Date.parse('2026-11-01T00:00:00.000Z');
     const batch = 20_000;
     let enrollmentId = '';
@@ -59,7 +61,9 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
             insertEnrollment.run(enrollmentId, o.campaignId, cpf(Math.floor(i / 2)), at, at);
           }
           const entryId = uuidv7(cryptoRandom, atMs);
-          insertEntry.run(entryId, o.campaignId, labelUuid(`seed-${n}`), enrollmentId, o.apiKeyId, accessKey(i, o.yymm), at, at, at);
+          const key = accessKey(i, o.yymm);
+          const { lastInsertRowid } = insertEntry.run(entryId, o.campaignId, labelUuid(`seed-${n}`), enrollmentId, o.apiKeyId, key, at, at, at);
+          insertReceipt.run(o.campaignId, key, lastInsertRowid);
           insertConsent.run(entryId, enrollmentId, choices, at);
           for (const [eventType, data] of [
             ['entry.received', { entry_id: entryId, enrollment_id: enrollmentId, status: 'PENDING' }],
@@ -74,6 +78,7 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
       })();
       o.onProgress?.(Math.min(start + batch, o.entries));
     }
+    db.prepare(`UPDATE receipts_indexed SET through_rowid = (SELECT max(rowid) FROM entries) WHERE id = 1`).run();
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();

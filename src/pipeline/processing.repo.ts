@@ -5,12 +5,34 @@ import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 
+/** How many entries past the one being checked a catch-up of `receipts` takes in, when they exist. */
+export const RECEIPTS_AHEAD = 1024;
+
+/**
+ * Completes `receipts` (migration 5) through the entry with `rowid`: the access keys of every entry
+ * up to it, and of up to RECEIPTS_AHEAD entries after it, so that a chunk of jobs (claimed in
+ * entry order) catches up once rather than once per entry. Entries are numbered in commit order,
+ * so the entries up to `rowid` are all there. Runs in the caller's write transaction: no entry is
+ * committed between reading max(rowid) and moving the mark.
+ */
+export function indexReceiptsThrough(db: Db, rowid: number): void {
+  const through = prepare<[], { through_rowid: number }>(db, `SELECT through_rowid FROM receipts_indexed WHERE id = 1`).get()!.through_rowid;
+  if (through >= rowid) return;
+  const last = prepare<[], { n: number | null }>(db, `SELECT max(rowid) AS n FROM entries`).get()!.n ?? 0;
+  const target = Math.min(last, rowid + RECEIPTS_AHEAD);
+  prepare(db, `INSERT INTO receipts (campaign_id, livemode, access_key, entry_rowid)
+    SELECT campaign_id, livemode, access_key, rowid FROM entries WHERE rowid > ? AND rowid <= ?`).run(through, target);
+  prepare(db, `UPDATE receipts_indexed SET through_rowid = ? WHERE id = 1`).run(target);
+}
+
 /** Another non-rejected entry of the same campaign and mode, committed earlier, with this key. */
 export function findEarlierEntryWithAccessKey(db: Db, entry: Pick<EntryRow, 'id' | 'campaign_id' | 'livemode' | 'access_key'>): string | null {
-  const row = prepare<[string, number, string, string], { id: string }>(db, `SELECT id FROM entries
-    WHERE campaign_id = ? AND livemode = ? AND access_key = ? AND status <> 'REJECTED'
-      AND rowid < (SELECT rowid FROM entries WHERE id = ?)
-    ORDER BY rowid LIMIT 1`).get(entry.campaign_id, entry.livemode, entry.access_key, entry.id);
+  const rowid = prepare<[string], { rowid: number }>(db, `SELECT rowid FROM entries WHERE id = ?`).get(entry.id)?.rowid;
+  if (rowid === undefined) return null;
+  indexReceiptsThrough(db, rowid);
+  const row = prepare<[string, number, string, number], { id: string }>(db, `SELECT e.id FROM receipts r JOIN entries e ON e.rowid = r.entry_rowid
+    WHERE r.campaign_id = ? AND r.livemode = ? AND r.access_key = ? AND r.entry_rowid < ? AND e.status <> 'REJECTED'
+    ORDER BY r.entry_rowid LIMIT 1`).get(entry.campaign_id, entry.livemode, entry.access_key, rowid);
   return row?.id ?? null;
 }
 

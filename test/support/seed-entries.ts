@@ -45,6 +45,8 @@ export interface SeedSpec {
   /** Lucky numbers [series, order] for the entry. */
   lucky?: (i: number) => Array<[number, number]>;
   rejection?: (i: number) => Array<{ code: string; message: string }>;
+  /** The entry's fiscal access key (default: one of its own, from i). */
+  accessKey?: (i: number) => string;
 }
 
 export function seedEntries(ctx: Ctx, spec: SeedSpec): string[] {
@@ -66,7 +68,7 @@ export function seedEntries(ctx: Ctx, spec: SeedSpec): string[] {
       const status = spec.status?.(i) ?? 'APPROVED';
       insertEntry(ctx.db, {
         id: entryId, campaign_id: spec.campaignId, livemode, idempotency_key: `idem-${i}`, enrollment_id: enrollmentId, api_key_id: null,
-        status, evidence_type: 'fiscal_key', access_key: String(i).padStart(44, '3'),
+        status, evidence_type: 'fiscal_key', access_key: spec.accessKey?.(i) ?? String(i).padStart(44, '3'),
         rejection_reasons: JSON.stringify(spec.rejection?.(i) ?? []), declared_win: null, created_at: at, processed_at: status === 'PENDING' ? null : at,
       });
       insertConsent(ctx.db, {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { migrate, SCHEMA_VERSION } from '../../src/db/migrate.ts';
+import { findEarlierEntryWithAccessKey } from '../../src/pipeline/processing.repo.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -71,6 +72,43 @@ describe('migration 4: a reassigned award names the award it re-registers', () =
       { id: 'c-again', reassigned_from: 'to-c' },
     ]);
     assert.throws(() => db.prepare("UPDATE awards SET reassigned_from = 'declared-a' WHERE id = 'to-c'").run(), /UNIQUE constraint failed/);
+    db.close();
+  });
+});
+
+describe('migration 5: the access keys of entries move from an index into receipts', () => {
+  test('every existing entry is copied in, the mark is the last entry, the index is gone, and a check needs no catch-up', () => {
+    const db = new Database(join(dir, 'v4.db'));
+    migrate(db, 4);
+    db.pragma('foreign_keys = OFF');
+    const entry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
+      VALUES (?, ?, ?, ?, 'enr', ?, 'fiscal_key', ?, '2026-11-20T12:00:00.000Z')`);
+    const key = '3'.repeat(44);
+    entry.run('first', 'cmp', 1, 'k1', 'APPROVED', key);
+    entry.run('other-mode', 'cmp', 0, 'k2', 'PENDING', key);
+    entry.run('second', 'cmp', 1, 'k3', 'PENDING', key);
+    entry.run('own-key', 'cmp', 1, 'k4', 'PENDING', '4'.repeat(44));
+
+    migrate(db);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare('SELECT campaign_id, livemode, access_key, entry_rowid FROM receipts ORDER BY entry_rowid').all(), [
+      { campaign_id: 'cmp', livemode: 1, access_key: key, entry_rowid: 1 },
+      { campaign_id: 'cmp', livemode: 0, access_key: key, entry_rowid: 2 },
+      { campaign_id: 'cmp', livemode: 1, access_key: key, entry_rowid: 3 },
+      { campaign_id: 'cmp', livemode: 1, access_key: '4'.repeat(44), entry_rowid: 4 },
+    ]);
+    assert.equal(db.prepare('SELECT through_rowid FROM receipts_indexed').pluck().get(), 4);
+    assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'entries_access_key'").pluck().get(), 0);
+    const found = db.transaction(() => findEarlierEntryWithAccessKey(db, { id: 'second', campaign_id: 'cmp', livemode: 1, access_key: key })).immediate();
+    assert.equal(found, 'first');
+    assert.equal(db.prepare('SELECT count(*) FROM receipts').pluck().get(), 4);
+    db.close();
+  });
+
+  test('an empty database starts with the mark at 0', () => {
+    const db = new Database(join(dir, 'empty-v5.db'));
+    migrate(db);
+    assert.equal(db.prepare('SELECT through_rowid FROM receipts_indexed').pluck().get(), 0);
     db.close();
   });
 });
