@@ -99,6 +99,7 @@ CREATE TABLE consents (
   term_version  TEXT NOT NULL,
   created_at    TEXT NOT NULL
 ) STRICT;
+-- Dropped by version 6: consents are looked up by enrollment through its entries.
 CREATE INDEX consents_enrollment ON consents (enrollment_id);
 
 -- Version 3 (src/db/migrate.ts) moves these rows into consents.choices, a JSON array of

@@ -22,8 +22,11 @@ export interface ConsentRow {
 }
 
 export function listConsentsOfEnrollment(db: Db, enrollmentId: string): ConsentRow[] {
-  return prepare<[string], ConsentRow>(db, `SELECT entry_id, granted_at, ip_address, user_agent, term_version, choices, created_at
-    FROM consents WHERE enrollment_id = ? ORDER BY id`).all(enrollmentId);
+  // Through the entries of the enrollment (entries_enrollment, then consents' entry_id): consents
+  // have no index on enrollment_id since schema version 6.
+  return prepare<{ id: string }, ConsentRow>(db, `SELECT c.entry_id, c.granted_at, c.ip_address, c.user_agent, c.term_version, c.choices, c.created_at
+    FROM entries e JOIN consents c ON c.entry_id = e.id
+    WHERE e.enrollment_id = @id AND c.enrollment_id = @id ORDER BY c.id`).all({ id: enrollmentId });
 }
 
 export interface ParticipantAwardRow {
@@ -85,5 +88,6 @@ export function anonymizeEnrollment(db: Db, id: string, token: string, now: stri
 
 /** The consent records stay as the legal record of what was agreed and when; the device identifiers go. */
 export function redactConsentsOfEnrollment(db: Db, enrollmentId: string): number {
-  return prepare(db, `UPDATE consents SET ip_address = '${REDACTED}', user_agent = '${REDACTED}' WHERE enrollment_id = ?`).run(enrollmentId).changes;
+  return prepare(db, `UPDATE consents SET ip_address = '${REDACTED}', user_agent = '${REDACTED}'
+    WHERE entry_id IN (SELECT id FROM entries WHERE enrollment_id = @id) AND enrollment_id = @id`).run({ id: enrollmentId }).changes;
 }

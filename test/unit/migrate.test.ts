@@ -112,3 +112,20 @@ describe('migration 5: the access keys of entries move from an index into receip
     db.close();
   });
 });
+
+describe('migration 6: no index on consents.enrollment_id', () => {
+  test('the index is gone, and the LGPD look-up reaches consents through the entries of the enrollment', () => {
+    const db = new Database(join(dir, 'v5.db'));
+    migrate(db, 5);
+    assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'consents_enrollment'").pluck().get(), 1);
+    migrate(db);
+    assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'consents_enrollment'").pluck().get(), 0);
+    // The look-up of src/participants/participants.repo.ts: searches by index, never a scan.
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT c.entry_id, c.choices FROM entries e JOIN consents c ON c.entry_id = e.id
+      WHERE e.enrollment_id = @id AND c.enrollment_id = @id ORDER BY c.id`).all({ id: 'enr' }).map((r) => (r as { detail: string }).detail);
+    assert.match(plan[0], /^SEARCH e USING INDEX entries_enrollment \(enrollment_id=\?\)$/);
+    assert.match(plan[1], /^SEARCH c USING (COVERING )?INDEX sqlite_autoindex_consents_1 \(entry_id=\?\)$/);
+    assert.ok(plan.every((step) => !step.startsWith('SCAN')), plan.join('; '));
+    db.close();
+  });
+});
