@@ -74,7 +74,8 @@ const MIGRATIONS: Migration[] = [
   // intake paid for a random insert into the largest index of the file (99 MB at a million
   // entries): a page of its own in every group commit, and a read from disk once the index no
   // longer fits in the page cache. `receipts_indexed` holds the rowid of entries up to which
-  // `receipts` is complete. Existing entries are copied in, all of them.
+  // `receipts` is complete. Existing entries are copied in, but for rejected ones (a rejection is
+  // final, and the check ignores rejected entries).
   (db) => db.exec(`
     CREATE TABLE receipts (
       campaign_id TEXT NOT NULL,
@@ -88,7 +89,7 @@ const MIGRATIONS: Migration[] = [
       through_rowid INTEGER NOT NULL
     ) STRICT;
     INSERT INTO receipts (campaign_id, livemode, access_key, entry_rowid)
-      SELECT campaign_id, livemode, access_key, rowid FROM entries ORDER BY campaign_id, livemode, access_key, rowid;
+      SELECT campaign_id, livemode, access_key, rowid FROM entries WHERE status <> 'REJECTED' ORDER BY campaign_id, livemode, access_key, rowid;
     INSERT INTO receipts_indexed (id, through_rowid) VALUES (1, (SELECT coalesce(max(rowid), 0) FROM entries));
     DROP INDEX entries_access_key;
   `),

@@ -12,8 +12,10 @@ export const RECEIPTS_AHEAD = 1024;
  * Completes `receipts` (migration 5) through the entry with `rowid`: the access keys of every entry
  * up to it, and of up to RECEIPTS_AHEAD entries after it, so that a chunk of jobs (claimed in
  * entry order) catches up once rather than once per entry. Entries are numbered in commit order,
- * so the entries up to `rowid` are all there. Runs in the caller's write transaction: no entry is
- * committed between reading max(rowid) and moving the mark.
+ * so the entries up to `rowid` are all there. Entries already rejected are left out: a rejection
+ * is final, and the check ignores rejected entries (intake's fail-fast rejections have no job, so
+ * a flood of them would otherwise all be copied by the next check). Runs in the caller's write
+ * transaction: no entry is committed between reading max(rowid) and moving the mark.
  */
 export function indexReceiptsThrough(db: Db, rowid: number): void {
   const through = prepare<[], { through_rowid: number }>(db, `SELECT through_rowid FROM receipts_indexed WHERE id = 1`).get()!.through_rowid;
@@ -21,7 +23,7 @@ export function indexReceiptsThrough(db: Db, rowid: number): void {
   const last = prepare<[], { n: number | null }>(db, `SELECT max(rowid) AS n FROM entries`).get()!.n ?? 0;
   const target = Math.min(last, rowid + RECEIPTS_AHEAD);
   prepare(db, `INSERT INTO receipts (campaign_id, livemode, access_key, entry_rowid)
-    SELECT campaign_id, livemode, access_key, rowid FROM entries WHERE rowid > ? AND rowid <= ?`).run(through, target);
+    SELECT campaign_id, livemode, access_key, rowid FROM entries WHERE rowid > ? AND rowid <= ? AND status <> 'REJECTED'`).run(through, target);
   prepare(db, `UPDATE receipts_indexed SET through_rowid = ? WHERE id = 1`).run(target);
 }
 

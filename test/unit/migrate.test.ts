@@ -77,7 +77,7 @@ describe('migration 4: a reassigned award names the award it re-registers', () =
 });
 
 describe('migration 5: the access keys of entries move from an index into receipts', () => {
-  test('every existing entry is copied in, the mark is the last entry, the index is gone, and a check needs no catch-up', () => {
+  test('every existing entry but the rejected ones is copied in, the mark is the last entry, the index is gone, and a check needs no catch-up', () => {
     const db = new Database(join(dir, 'v4.db'));
     migrate(db, 4);
     db.pragma('foreign_keys = OFF');
@@ -88,6 +88,7 @@ describe('migration 5: the access keys of entries move from an index into receip
     entry.run('other-mode', 'cmp', 0, 'k2', 'PENDING', key);
     entry.run('second', 'cmp', 1, 'k3', 'PENDING', key);
     entry.run('own-key', 'cmp', 1, 'k4', 'PENDING', '4'.repeat(44));
+    entry.run('rejected', 'cmp', 1, 'k5', 'REJECTED', key);
 
     migrate(db);
     assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
@@ -97,7 +98,7 @@ describe('migration 5: the access keys of entries move from an index into receip
       { campaign_id: 'cmp', livemode: 1, access_key: key, entry_rowid: 3 },
       { campaign_id: 'cmp', livemode: 1, access_key: '4'.repeat(44), entry_rowid: 4 },
     ]);
-    assert.equal(db.prepare('SELECT through_rowid FROM receipts_indexed').pluck().get(), 4);
+    assert.equal(db.prepare('SELECT through_rowid FROM receipts_indexed').pluck().get(), 5);
     assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'entries_access_key'").pluck().get(), 0);
     const found = db.transaction(() => findEarlierEntryWithAccessKey(db, { id: 'second', campaign_id: 'cmp', livemode: 1, access_key: key })).immediate();
     assert.equal(found, 'first');
