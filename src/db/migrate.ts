@@ -70,7 +70,7 @@ const MIGRATIONS: Migration[] = [
   },
   // 5: the access keys used by entries move from an index on entries (entries_access_key) to a
   // table of their own that processing fills, in entry order, before its duplicate_receipt check
-  // (src/pipeline/receipts.repo.ts). Only that check reads them; as an index on entries, every
+  // (src/pipeline/processing.repo.ts). Only that check reads them; as an index on entries, every
   // intake paid for a random insert into the largest index of the file (99 MB at a million
   // entries): a page of its own in every group commit, and a read from disk once the index no
   // longer fits in the page cache. `receipts_indexed` holds the rowid of entries up to which

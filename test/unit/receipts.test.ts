@@ -28,13 +28,13 @@ const earlier = (ctx: Ctx, campaignId: string, id: string, livemode = 1): string
   ctx.db.transaction(() => findEarlierEntryWithAccessKey(ctx.db, { id, campaign_id: campaignId, livemode, access_key: KEY })).immediate();
 
 describe('receipts: the access keys processing checks for duplicates', () => {
-  test('intake writes none; the first check takes in every entry up to the checked one and at most RECEIPTS_AHEAD more', () => {
+  test('entries as intake writes them have no receipts; the first check takes in every entry up to the checked one and at most RECEIPTS_AHEAD more', () => {
     const { ctx, campaignId } = fresh();
     const count = 2 * RECEIPTS_AHEAD + 500;
     const ids = seedEntries(ctx, { campaignId, count, status: () => 'PENDING', accessKey: (i) => (i === 5 || i === count - 1 ? KEY : String(i).padStart(44, '4')) });
     assert.equal(receiptRows(ctx), 0);
     assert.equal(indexedThrough(ctx), 0);
-    // The last entry shares its key with the sixth, 2,5k entries back.
+    // The last entry shares its key with the sixth, more than 2,000 entries back.
     assert.equal(earlier(ctx, campaignId, ids[count - 1]), ids[5]);
     assert.equal(indexedThrough(ctx), rowidOf(ctx, ids[count - 1]));
     assert.equal(receiptRows(ctx), count);
