@@ -449,7 +449,7 @@ function seedLarge(): Seeded {
 }
 
 /** Intake on the seeded database, measured right after the intake phase so that both see the same machine. */
-async function measureAtSize(seeded: Seeded): Promise<LoadResult> {
+async function measureAtSize(seeded: Seeded): Promise<WithCpu<LoadResult>> {
   const ces = await startCes(seeded.dbPath);
   try {
     return await measuredIntake(ces, seeded.campaign, `intake at ${P.seed}`);
@@ -521,6 +521,8 @@ async function main(): Promise<void> {
       sizeFigures.seed_s = round(large.seedSeconds, 1);
       sizeFigures.intake_rps_at_1m = round(load.rps);
       sizeFigures.intake_p99_ms_at_1m = load.p99;
+      sizeFigures.intake_server_cpu_us_per_request_at_1m = round(load.cpuUsPerRequest);
+      sizeFigures.intake_main_thread_cpu_us_per_request_at_1m = round(load.mainThreadCpuUsPerRequest);
       sizeFigures.intake_at_1m_ratio = round(load.rps / intake.intake.rps, 3);
       sizeFigures.db_bytes_per_entry_at_1m = round(large.dbBytes / P.seed);
     });
