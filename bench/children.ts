@@ -94,8 +94,10 @@ function readPeakRssMb(pid: number): number {
   }
 }
 
-/** utime + stime from /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
-/** utime + stime of a /proc stat file (a process's, or one thread's under task/), in ms. */
+/**
+ * utime + stime of a /proc stat file (a process's, or one thread's under task/), in ms: fields 14
+ * and 15, in clock ticks of 10 ms on Linux.
+ */
 function readCpuMs(statPath: string): number {
   try {
     const stat = readFileSync(statPath, 'utf8');

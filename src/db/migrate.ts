@@ -73,9 +73,9 @@ const MIGRATIONS: Migration[] = [
   // (src/pipeline/processing.repo.ts). Only that check reads them; as an index on entries, every
   // intake paid for a random insert into the largest index of the file (99 MB at a million
   // entries): a page of its own in every group commit's WAL writes, copied back by the
-  // checkpoint to a random place in the file. `receipts_indexed` holds the rowid of entries up to which
-  // `receipts` is complete. Existing entries are copied in, but for rejected ones (a rejection is
-  // final, and the check ignores rejected entries).
+  // checkpoint to a random place in the file. `receipts_indexed` holds the rowid of entries up to
+  // which `receipts` is complete. Existing entries are copied in, but for rejected ones (a
+  // rejection is final, and the check ignores rejected entries).
   (db) => db.exec(`
     CREATE TABLE receipts (
       campaign_id TEXT NOT NULL,

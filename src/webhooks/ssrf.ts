@@ -15,11 +15,11 @@ for (const [net, prefix] of [
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
   ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) blocked.addSubnet(net, prefix, 'ipv4');
-// Besides loopback (::1, inside ::/96), local, multicast and documentation ranges, every IPv6 form that carries or
-// translates an IPv4 address (other than ::ffff:a.b.c.d, checked as the IPv4 address it carries):
-// IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and its local-use
-// 64:ff9b:1::/48, 6to4 2002::/16 and Teredo 2001::/32. Behind a gateway for any of them, such an
-// address reaches whatever IPv4 address it names, private ones included.
+// Besides loopback (::1, inside ::/96), local, multicast and documentation ranges, every IPv6
+// form that carries or translates an IPv4 address (other than ::ffff:a.b.c.d, checked as the IPv4
+// address it carries): IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96
+// and its local-use 64:ff9b:1::/48, 6to4 2002::/16 and Teredo 2001::/32. Behind a gateway for
+// any of them, such an address reaches whatever IPv4 address it names, private ones included.
 for (const [net, prefix] of [
   ['::', 96], ['::ffff:0:0:0', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96],
   ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['2001:db8::', 32], ['100::', 64],
