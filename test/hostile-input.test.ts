@@ -1,8 +1,9 @@
 // Hostile input at every endpoint (fast-check): arbitrary JSON, wrong types at each field of a valid
-// body, prototype-pollution keys, 10k-deep nesting, huge strings, invalid UTF-8, wrong or missing
-// content types, odd Idempotency-Keys, odd ids in the path. The rules: never a 5xx; every error is
-// problem+json with a stable snake_case `code`; a rejected request changes no row (a checksum of
-// every table before and after); Object.prototype is untouched; the server is healthy afterwards.
+// body, prototype-pollution keys, 10k-deep nesting (arrays 30k deep inside a field too), huge
+// strings, invalid UTF-8, wrong or missing content types, odd Idempotency-Keys, odd ids in the path.
+// The rules: never a 5xx; every error is problem+json with a stable snake_case `code`; a rejected
+// request changes no row (a checksum of every table before and after); Object.prototype is
+// untouched; the server is healthy afterwards.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -202,6 +203,37 @@ describe('hostile input at every endpoint', () => {
       );
     });
   }
+
+  // Printing such a value for a message recursed once per level (src/printable.ts): a 500 at
+  // 5,000 levels, and at 30,000 the walk that guards printing overflowed and said "not valid JSON".
+  test('a field holding arrays nested thousands deep is a 422 on that field, at every field and endpoint', async () => {
+    const valid = entryBody({ instant_win: { won: false } }, 8);
+    for (const levels of [5_000, 30_000]) {
+      const deep = '['.repeat(levels) + ']'.repeat(levels);
+      for (const path of paths(valid).filter((p) => p.length > 0)) {
+        const label = `${levels} levels at ${path.join('.')}`;
+        const json = JSON.stringify(setAt(valid, path, 'DEEP')).replace('"DEEP"', deep);
+        const beforeSum = tableChecksum(s);
+        const res = await send(ENDPOINTS[0], '', Buffer.from(json), 'application/json', `deep-${levels}-${path.join('.')}`);
+        check(res, beforeSum, label);
+        assert.equal(res.status, 422, `${label}: ${res.text.slice(0, 300)}`);
+        const body = JSON.parse(res.text);
+        assert.equal(body.code, 'validation_failed', label);
+        assert.ok(body.errors.some((e: { field: string }) => e.field === path.join('.')), `${label}: ${res.text.slice(0, 300)}`);
+      }
+      const others: Array<[Endpoint, string]> = [
+        [ENDPOINTS[2], `{"numbers":[{"series":${deep},"order_number":"00001"}]}`],
+        [ENDPOINTS[4], `{"reason":${deep}}`],
+        [ENDPOINTS[5], `{"prize_definition_id":${deep}}`],
+        [ENDPOINTS[7], `{"endpoint_url":${deep},"is_active":true}`],
+      ];
+      for (const [ep, json] of others) {
+        const beforeSum = tableChecksum(s);
+        const res = await send(ep, entryIds[1], Buffer.from(json), 'application/json', undefined);
+        check(res, beforeSum, `${ep.method} ${ep.path(':id')} with ${levels} levels`);
+      }
+    }
+  });
 
   test('wrong methods, no key and malformed Authorization headers are problem+json too', async () => {
     const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
