@@ -113,11 +113,19 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
   throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 
+/**
+ * The longest wait between two attempts: 30 days. Without a bound, a typo such as 1e13 passed here
+ * and made the time of the next attempt an invalid date when a failure was recorded.
+ */
+export const MAX_RETRY_WAIT_S = 30 * 24 * 3600;
+
 function parseSchedule(raw: string | undefined): number[] {
   if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_SCHEDULE];
   return raw.split(',').map((part) => {
     const n = part.trim() === '' ? Number.NaN : Number(part.trim());
-    if (!Number.isFinite(n) || n < 0) throw new ConfigError(`CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "${raw}"`);
+    if (!Number.isFinite(n) || n < 0 || n > MAX_RETRY_WAIT_S) {
+      throw new ConfigError(`CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to ${MAX_RETRY_WAIT_S} (30 days), got "${raw}"`);
+    }
     return n;
   });
 }

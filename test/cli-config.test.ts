@@ -51,7 +51,7 @@ const REFUSED: Array<[string[], Record<string, string>, string]> = [
   [[], { PORT: 'http' }, 'PORT must be an integer from 0 to 65535, got "http"'],
   [['--tick-ms', '0'], {}, '--tick-ms must be an integer from 1 to 3600000, got "0"'],
   [[], { CES_LOG_FORMAT: 'xml' }, 'CES_LOG_FORMAT must be pretty or json, got "xml"'],
-  [[], { CES_WEBHOOK_RETRY_SCHEDULE: '5,later' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,later"'],
+  [[], { CES_WEBHOOK_RETRY_SCHEDULE: '5,later' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,later"'],
   // The listener would silently listen on every interface instead of a host it cannot parse.
   [['--host', 'api_internal'], {}, '--host must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "api_internal"'],
   [[], { CES_HOST: 'fe80::1%eth0' }, 'CES_HOST must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "fe80::1%eth0"'],

@@ -64,6 +64,7 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['tickMs', 'CES_TICK_MS', '50', 50],
   ['logFormat', 'CES_LOG_FORMAT', 'pretty', 'pretty'],
   ['webhookRetrySchedule', 'CES_WEBHOOK_RETRY_SCHEDULE', '1, 2,3', [1, 2, 3]],
+  ['webhookRetrySchedule', 'CES_WEBHOOK_RETRY_SCHEDULE', '0,2592000', [0, 2_592_000]],
   ['webhookTimeoutMs', 'CES_WEBHOOK_TIMEOUT_MS', '500', 500],
   ['verifierTimeoutMs', 'CES_VERIFIER_TIMEOUT_MS', '750', 750],
   ['allowPrivateWebhooks', 'CES_ALLOW_PRIVATE_WEBHOOKS', '1', true],
@@ -146,11 +147,15 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
   [{}, { CES_TICK_MS: 'fast' }, 'CES_TICK_MS must be an integer from 1 to 3600000, got "fast"'],
   [{ logFormat: 'xml' }, {}, '--log-format must be pretty or json, got "xml"'],
   [{}, { CES_LOG_FORMAT: 'text' }, 'CES_LOG_FORMAT must be pretty or json, got "text"'],
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,soon"'],
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,-1' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,-1"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,soon"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,-1' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,-1"'],
   // A doubled comma is a typo, not a retry after 0 seconds.
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,,300' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,,300"'],
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,300,' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "5,300,"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,,300' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,,300"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,300,' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,300,"'],
+  // Beyond 30 days: 1e13 seconds made the next attempt's time an invalid date (a throw when a
+  // failure was recorded, which lost the outcomes recorded with it).
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,1e13' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,1e13"'],
+  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '2592001' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "2592001"'],
   [{}, { CES_WEBHOOK_TIMEOUT_MS: '0' }, 'CES_WEBHOOK_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
   [{}, { CES_VERIFIER_TIMEOUT_MS: '600001' }, 'CES_VERIFIER_TIMEOUT_MS must be an integer from 1 to 600000, got "600001"'],
   [{}, { CES_BODY_LIMIT_BYTES: '1023' }, 'CES_BODY_LIMIT_BYTES must be an integer from 1024 to 67108864, got "1023"'],
