@@ -235,6 +235,62 @@ describe('delivery', () => {
     assert.equal(row.attempts, waiting.attempts + 1, 'being held counted no attempt');
   });
 
+  // A claimed delivery that finds its campaign paused comes back as 'paused' and is held when the
+  // tick records its outcome, after the tick's other attempts. Reactivation in between released
+  // nothing (that row was claimed, not held), so holding it then kept the campaign's events from
+  // ever going out although delivery was on.
+  test('delivery turned back on while a paused outcome waits to be recorded: nothing stays held, all go out in order', async () => {
+    const t = await startTestServer({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '5,5,5' } });
+    // A receiver's requests are listed once answered; these gates say when one arrived and hold
+    // its answer until the test opens them.
+    const gate = () => {
+      let arrive!: () => void;
+      let open!: () => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { arrived, opened, open, hold: async () => (arrive(), await opened) };
+    };
+    const firstB = gate();
+    const answerA = gate();
+    let bUp = false;
+    const receiverB = await startReceiver({ respond: async () => (bUp ? 204 : (await firstB.hold(), 503)) });
+    const receiverA = await startReceiver({ respond: async () => (await answerA.hold(), 204) });
+    try {
+      const a = makeCampaign(t.ctx, { name: 'A' });
+      const b = makeCampaign(t.ctx, { name: 'B' });
+      await configureWebhook(t, b.liveKey, receiverB.url);
+      const { entry_id: id } = await submitEntry(t, b.liveKey, entryBody({}, 1), 'b-1');
+      // B's first event is in flight when delivery is paused, so the pause does not hold it: it
+      // fails (503) and waits for its retry like any other.
+      const first = t.tick();
+      await firstB.arrived;
+      assert.equal((await t.request('PATCH', '/v1/webhook', { key: b.liveKey, body: { is_active: false } })).status, 200);
+      firstB.open();
+      await first;
+      // The retry is claimed by a tick whose other attempt (campaign A) is still waiting for its
+      // answer; meanwhile B is turned back on.
+      await configureWebhook(t, a.liveKey, receiverA.url);
+      await submitEntry(t, a.liveKey, entryBody({}, 2), 'a-1');
+      t.clock.advance(6_000);
+      bUp = true;
+      const second = t.tick();
+      await answerA.arrived;
+      assert.equal((await t.request('PATCH', '/v1/webhook', { key: b.liveKey, body: { is_active: true } })).status, 200);
+      answerA.open();
+      await second;
+
+      await drainAll(t);
+      const views = listDeliveryViews(t.ctx, b.campaign.id, undefined, 10);
+      assert.ok(views.every((d) => d.status === 'delivered' && !d.held), JSON.stringify(views));
+      const delivered = receiverB.requests.filter((r) => r.status === 204);
+      assert.deepEqual(delivered.map((r) => [r.json.data.entry_id, r.json.event_type]), [[id, 'entry.received'], [id, 'entry.completed'], [id, 'entry.evaluated']]);
+    } finally {
+      await receiverA.close();
+      await receiverB.close();
+      await t.close();
+    }
+  });
+
   test('a redelivery asked for while paused waits too, and goes out once delivery is back on', async () => {
     let up = false;
     const s = await setup({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '1' }, receiver: { respond: () => (up ? 204 : 503) } });

@@ -16,7 +16,7 @@ import { describeFetchError } from '../pipeline/verifier.ts';
 import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
 import { signDelivery } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
-import { findWebhookConfigCached } from './webhook-config.repo.ts';
+import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export interface DeliveryStats {
   deliveriesAttempted: number;
@@ -280,8 +280,13 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
   if (outcome.kind === 'paused') {
     // Claimed as delivery was paused (the pause held the unclaimed ones): held too, and so is
     // anything of the campaign that became due since (not an attempt: the count is taken back).
-    settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'pending', next_attempt_at: HELD_UNTIL_REACTIVATED, last_error: delivery.last_error, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 });
-    holdCampaignDeliveries(ctx.db, delivery.campaign_id);
+    // Unless delivery was turned back on since the attempt looked: that reactivation released
+    // nothing of this claimed row, and holding now would keep the campaign's events back while
+    // delivery is on. Read from the table, not the memo: this transaction holds the write lock.
+    const stillPaused = findWebhookConfig(ctx.db, delivery.campaign_id)?.is_active === 0;
+    const nextAttemptAt = stillPaused ? HELD_UNTIL_REACTIVATED : toIso(ctx.clock.now());
+    settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'pending', next_attempt_at: nextAttemptAt, last_error: delivery.last_error, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 });
+    if (stillPaused) holdCampaignDeliveries(ctx.db, delivery.campaign_id);
     return;
   }
   if (outcome.kind === 'skipped') {
