@@ -3,6 +3,7 @@
 // WINDOW (time-gated windows claimed atomically, earliest first, one winner per window).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { listAwardHistory, findLatestAwardForEntry } from '../src/mechanics/awards.repo.ts';
 import { addWindows, listPrizeWindows } from '../src/mechanics/windows.ts';
@@ -74,6 +75,37 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     const evaluated = s.ctx.db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`).get(id) as { n: number };
     assert.equal(evaluated.n, 0);
   });
+
+  // `ces campaign update` may change the mechanic while a declared win waits for evaluation. The
+  // win was never confirmed: it is voided, and the entry is evaluated under the campaign's
+  // mechanic as it is then. Before, the award stayed pending for good (none), or every evaluation
+  // failed on the one-live-award index and was retried without end (WINDOW).
+  for (const [after, mechanic] of [['none', undefined], ['WINDOW', { mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: '', prize_name: 'Window prize', award_status: 'AWARDED' } }]] as const) {
+    test(`a declared win whose campaign turned ${after} before evaluation is voided; the entry is evaluated once, under ${after}`, async () => {
+      const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+      const prize = makePrize(s.ctx, w.campaign.id, 'live', 2, 'Declared prize');
+      const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: prize.id } });
+      updateCampaign(s.ctx, w.campaign.id, { instantPrize: after });
+      const windowPrize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Window prize');
+      if (after === 'WINDOW') addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() });
+      await settle(s);
+      const view = await viewEntry(s, w.liveKey, id);
+      assert.equal(view.status, 'APPROVED');
+      assert.deepEqual(view.mechanics, mechanic ? [{ ...mechanic, outcome: { ...mechanic.outcome, prize_definition_id: windowPrize.id } }] : []);
+      const awards = s.ctx.db.prepare('SELECT source, status, prize_id FROM awards WHERE entry_id = ? ORDER BY created_at, rowid').all(id);
+      assert.deepEqual(awards, [
+        { source: 'declared', status: 'voided', prize_id: prize.id },
+        ...(after === 'WINDOW' ? [{ source: 'window', status: 'awarded', prize_id: windowPrize.id }] : []),
+      ]);
+      const declared = s.ctx.db.prepare(`SELECT id FROM awards WHERE entry_id = ? AND source = 'declared'`).get(id) as { id: string };
+      assert.deepEqual(listAwardHistory(s.ctx.db, declared.id).slice(-1).map((h) => [h.from_status, h.to_status, h.actor, h.reason]), [['pending', 'voided', 'system', 'the campaign no longer takes declared wins']]);
+      assert.deepEqual(stockOf(s, prize.id), { current_stock: 2, awarded_beyond_pool: 0 });
+      assert.equal(stockOf(s, windowPrize.id).current_stock, after === 'WINDOW' ? 2 : 3);
+      const evaluated = s.ctx.db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`).get(id) as { n: number };
+      assert.equal(evaluated.n, 1);
+      assert.equal(s.ctx.db.prepare('SELECT count(*) AS n FROM jobs WHERE entry_id = ?').pluck().get(id), 0, 'no evaluation left to retry');
+    });
+  }
 
   test('an entry rejected at intake (fail-fast access key) voids its declared win at once: no stock moves', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });

@@ -88,10 +88,10 @@ export function createAwardedAward(
  * A rejected entry's pending declared win becomes `voided`; no stock moves (nothing was taken).
  * Synchronous; runs in the caller's transaction. No-op when the entry has no pending award.
  */
-export function voidPendingAward(ctx: Ctx, entryId: string, now: string): void {
+export function voidPendingAward(ctx: Ctx, entryId: string, now: string, reason = 'entry rejected'): void {
   const award = findLiveAwardForEntry(ctx.db, entryId);
   if (!award || award.status !== 'pending') return;
-  transition(ctx, award, 'voided', now, 'system', 'entry rejected');
+  transition(ctx, award, 'voided', now, 'system', reason);
 }
 
 export const AWARD_STATUSES: readonly AwardStatus[] = ['pending', 'awarded', 'revoked', 'declined', 'voided'];

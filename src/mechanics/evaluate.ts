@@ -4,7 +4,7 @@
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
-import { confirmAward, createAwardedAward } from './awards.ts';
+import { confirmAward, createAwardedAward, voidPendingAward } from './awards.ts';
 import { findLatestAwardForEntry, type AwardRow } from './awards.repo.ts';
 import { allocateLuckyNumbers } from './lucky-numbers.ts';
 import { formatPair, PAIRS_PER_SERIES } from './lucky-pairs.ts';
@@ -26,6 +26,13 @@ export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow,
     results.push({ mechanic_type: 'lucky_numbers', status: 'APPROVED', outcome: { quantity: campaign.lucky_quantity, series_count: campaign.series_count } });
   } else if (campaign.lucky_numbers === 'auto') {
     results.push(evaluateAutoLuckyNumbers(ctx, campaign, entry, now));
+  }
+  if (campaign.instant_prize !== 'INTEGRATOR_DECLARED') {
+    // A win declared at intake, but the campaign no longer takes declared wins (`ces campaign
+    // update` since): it is voided, never confirmed, and the entry is evaluated under the mechanic
+    // the campaign has now. Left pending it could never be resolved, and a WINDOW claim beside it
+    // would break the one-live-award rule on every retry.
+    voidPendingAward(ctx, entry.id, now, 'the campaign no longer takes declared wins');
   }
   if (campaign.instant_prize === 'INTEGRATOR_DECLARED') {
     const result = evaluateDeclaredWin(ctx, entry, now);
