@@ -263,6 +263,25 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     assert.equal((await post(w.liveKey, id, pairs(['0', '00001']))).status, 201);
   });
 
+  // SPEC: 409 when "the entry has not yet been evaluated for lucky numbers". An entry evaluated
+  // while the campaign took no lucky numbers never got outcome.quantity; switched to manual
+  // afterwards, it was accepted under the campaign's current terms.
+  test('409 not_evaluated for an entry evaluated before the campaign took manual numbers', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'none' });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).mechanics, []);
+    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'manual' });
+    const res = await post(w.liveKey, id, pairs(['0', '00001']));
+    assert.equal(res.status, 409, res.text);
+    assert.equal(res.body.code, 'not_evaluated');
+    assert.equal(s.ctx.db.prepare('SELECT count(*) FROM lucky_numbers WHERE entry_id = ?').pluck().get(id), 0);
+    // An entry evaluated from then on takes its numbers.
+    const later = await submitEntry(s, w.liveKey);
+    await settle(s);
+    assert.equal((await post(w.liveKey, later, pairs(['0', '00001']))).status, 201);
+  });
+
   test('422 validation_failed names each bad field', async () => {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 2 });
     const id = await submitEntry(s, w.liveKey);

@@ -42,7 +42,10 @@ export function submitManualLuckyNumbers(ctx: Ctx, caller: Caller, entryId: stri
     if (countLuckyNumbersForEntry(ctx.db, entry.id) > 0) {
       throw new AppError(409, 'lucky_numbers_already_submitted', 'Lucky numbers were already submitted for this entry; the first accepted submission is final.');
     }
-    const terms = manualTerms(entry, campaign.lucky_quantity, campaign.series_count);
+    const terms = manualTerms(entry);
+    if (!terms) {
+      throw new AppError(409, 'not_evaluated', 'The entry was not evaluated for manual lucky numbers: its entry.evaluated has no lucky_numbers outcome with quantity and series_count (the campaign took no manual numbers then).');
+    }
     const pairs = parseNumbers(body);
     if (pairs.length !== terms.quantity) {
       throw new AppError(422, 'quantity_mismatch', `Send exactly ${terms.quantity} lucky number(s) (outcome.quantity); got ${pairs.length}.`, [
@@ -82,13 +85,17 @@ export function submitManualLuckyNumbers(ctx: Ctx, caller: Caller, entryId: stri
   }).immediate();
 }
 
-/** quantity and series_count as the integrator saw them in entry.evaluated (else the campaign's). */
-function manualTerms(entry: EntryRow, quantity: number, seriesCount: number): { quantity: number; series_count: number } {
+/**
+ * quantity and series_count as the integrator saw them in entry.evaluated (SPEC: submit exactly
+ * outcome.quantity); null when that event carried no manual lucky-numbers outcome, as for an entry
+ * evaluated while the campaign had no manual mechanic and changed to manual afterwards.
+ */
+function manualTerms(entry: EntryRow): { quantity: number; series_count: number } | null {
   const mechanics = entry.mechanics === null ? [] : (JSON.parse(entry.mechanics) as Array<{ mechanic_type: string; outcome: Record<string, unknown> }>);
   const lucky = mechanics.find((m) => m.mechanic_type === 'lucky_numbers');
   const q = lucky?.outcome.quantity;
   const s = lucky?.outcome.series_count;
-  return { quantity: typeof q === 'number' ? q : quantity, series_count: typeof s === 'number' ? s : seriesCount };
+  return typeof q === 'number' && typeof s === 'number' ? { quantity: q, series_count: s } : null;
 }
 
 interface ParsedPair {
