@@ -37,7 +37,8 @@ export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T
 export function fail(opts: CommonOptions, error: unknown): void {
   const { code, message } = describeError(error);
   if (opts.json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  process.stderr.write(`ces: ${message}\n`);
+  // One line (CONTRACT), even when the message quotes a value the operator typed with a line break.
+  process.stderr.write(`ces: ${message.replace(/\r\n|\r|\n/g, '\\n')}\n`);
   process.exitCode = 1;
 }
 

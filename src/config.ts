@@ -1,5 +1,6 @@
 // Flags + environment -> one frozen Config. The only reader of process.env; a flag always wins over
 // its variable, and the variable over the default (CONTRACT.md, Configuration).
+import { parseDecimal } from './numbers.ts';
 
 export interface Config {
   dbPath: string;
@@ -99,7 +100,7 @@ function parseHost(name: string, host: string): string {
 }
 
 function parseInteger(name: string, value: string | number, min: number, max: number): number {
-  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  const n = parseDecimal(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
   return n;
 }
@@ -122,7 +123,7 @@ export const MAX_RETRY_WAIT_S = 30 * 24 * 3600;
 function parseSchedule(raw: string | undefined): number[] {
   if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_SCHEDULE];
   return raw.split(',').map((part) => {
-    const n = part.trim() === '' ? Number.NaN : Number(part.trim());
+    const n = parseDecimal(part);
     if (!Number.isFinite(n) || n < 0 || n > MAX_RETRY_WAIT_S) {
       throw new ConfigError(`CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to ${MAX_RETRY_WAIT_S} (30 days), got "${raw}"`);
     }

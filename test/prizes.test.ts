@@ -66,6 +66,15 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
     assert.equal(bad.code, 1);
     assert.equal(bad.json.error.code, 'invalid_prize');
     assert.match(bad.stderr, /--unit-value.*--stock|--stock/);
+    // Blank values are not 0, as Number('') would read them: refused like any other non-number.
+    const blank = await runCli(['prize', 'add', '--campaign', w.campaign.id, '--mode', 'live', '--name', 'X', '--type', 't', '--unit-value', '', '--stock', ' ', '--json'], { dbPath: s.dbPath });
+    assert.deepEqual([blank.code, blank.json.error.code], [1, 'invalid_prize'], blank.stdout);
+    assert.match(blank.stderr, /--unit-value.*--stock/);
+    // A value typed with a line break is quoted on one line of stderr (CONTRACT: a one-line message).
+    const broken = await runCli(['prize', 'list', '--campaign', w.campaign.id, '--mode', 'li\nve', '--json'], { dbPath: s.dbPath });
+    assert.equal(broken.code, 1);
+    assert.equal(broken.stderr.split('\n').filter(Boolean).length, 1, broken.stderr);
+    assert.match(broken.stderr, /got "li\\nve"/);
   });
 
   test('window add --count --every prints the windows; a WINDOW entry then claims the first; award list shows it with history', async () => {

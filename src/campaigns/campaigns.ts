@@ -4,6 +4,7 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
 import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
+import { parseDecimal } from '../numbers.ts';
 
 export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'city', 'state'] as const;
 export type RequiredField = (typeof REQUIRED_FIELDS)[number];
@@ -163,7 +164,7 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
     else next.lucky_numbers = o.luckyNumbers as Campaign['lucky_numbers'];
   }
   const integer = (field: string, value: string | number, min: number, max: number): number | undefined => {
-    const n = typeof value === 'number' ? value : Number(value);
+    const n = parseDecimal(value);
     if (!Number.isInteger(n) || n < min || n > max) {
       fail(field, `${field} must be an integer from ${min} to ${max}, got "${value}"`);
       return undefined;

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import { parseMode, type Mode } from '../keys/keys.ts';
 import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
+import { parseDecimal } from '../numbers.ts';
 
 /** The integrator-facing prize (GET /v1/prizes). */
 export interface Prize {
@@ -37,8 +38,8 @@ export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; na
   const mode: Mode = parseMode(input.mode);
   getCampaign(ctx, input.campaignId);
   const errors: FieldError[] = [];
-  const unitValue = Number(input.unitValue);
-  const stock = Number(input.stock);
+  const unitValue = parseDecimal(input.unitValue);
+  const stock = parseDecimal(input.stock);
   if (input.name.trim() === '') errors.push({ field: 'name', code: 'required', message: '--name must not be empty' });
   if (input.type.trim() === '') errors.push({ field: 'type', code: 'required', message: '--type must not be empty' });
   if (!Number.isFinite(unitValue) || unitValue < 0) errors.push({ field: 'unit_value', code: 'invalid_option', message: '--unit-value must be a number >= 0' });

@@ -9,6 +9,7 @@ import { AppError, type FieldError } from '../errors.ts';
 import { parseMode } from '../keys/keys.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
+import { parseDecimal } from '../numbers.ts';
 
 export interface PrizeWindow {
   id: number;
@@ -50,12 +51,12 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
   if (!findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode)) fail('prize', `--prize is not a prize of this campaign in ${mode} mode`);
   const opensMs = parseInstant(input.opensAt);
   if (opensMs === null) fail('opens_at', `--opens-at must be an ISO 8601 date-time, got "${input.opensAt}"`);
-  const count = input.count === undefined ? 1 : Number(input.count);
+  const count = input.count === undefined ? 1 : parseDecimal(input.count);
   if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD) fail('count', `--count must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
   if (input.every !== undefined && input.until !== undefined) fail('every', 'give --every or --until, not both');
   let stepMs = 0;
   if (input.every !== undefined) {
-    const every = Number(input.every);
+    const every = parseDecimal(input.every);
     if (!Number.isFinite(every) || every <= 0) fail('every', '--every must be a number of seconds > 0');
     else stepMs = every * 1000;
   }
