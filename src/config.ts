@@ -118,7 +118,7 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
  * The longest wait between two attempts: 30 days. Without a bound, a typo such as 1e13 passed here
  * and made the time of the next attempt an invalid date when a failure was recorded.
  */
-export const MAX_RETRY_WAIT_S = 30 * 24 * 3600;
+const MAX_RETRY_WAIT_S = 30 * 24 * 3600;
 
 function parseSchedule(raw: string | undefined): number[] {
   if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_SCHEDULE];

@@ -7,7 +7,7 @@
 //   turn, and that recursion overflows the stack (a RangeError) long before the body limit.
 //
 // Either would become a 500. A non-enumerable Symbol.toPrimitive makes such an object print as
-// [object Object], and an array MAX_PRINT_DEPTH levels down print as "[...]", which stops the
+// [object Object], and an array MAX_PRINT_DEPTH levels down prints as "[...]", which stops the
 // recursion there; keys, values and JSON are unchanged. The walk itself keeps its own stack, so
 // no nesting that JSON.parse accepts can overflow it.
 const objectPrimitive = { value: () => '[object Object]' };

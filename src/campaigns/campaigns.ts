@@ -3,8 +3,8 @@
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
-import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 import { parseDecimal } from '../numbers.ts';
+import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 
 export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'city', 'state'] as const;
 export type RequiredField = (typeof REQUIRED_FIELDS)[number];

@@ -5,8 +5,8 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import { parseMode, type Mode } from '../keys/keys.ts';
-import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
 import { parseDecimal } from '../numbers.ts';
+import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
 
 /** The integrator-facing prize (GET /v1/prizes). */
 export interface Prize {

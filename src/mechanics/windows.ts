@@ -7,9 +7,9 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import { parseMode } from '../keys/keys.ts';
+import { parseDecimal } from '../numbers.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
-import { parseDecimal } from '../numbers.ts';
 
 export interface PrizeWindow {
   id: number;
