@@ -27,7 +27,7 @@ export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow,
   } else if (campaign.lucky_numbers === 'auto') {
     results.push(evaluateAutoLuckyNumbers(ctx, campaign, entry, now));
   }
-  if (campaign.instant_prize !== 'INTEGRATOR_DECLARED') {
+  if (campaign.instant_prize !== 'INTEGRATOR_DECLARED' && entry.declared_win !== null) {
     // A win declared at intake, but the campaign no longer takes declared wins (`ces campaign
     // update` since): it is voided, never confirmed, and the entry is evaluated under the mechanic
     // the campaign has now. Left pending it could never be resolved, and a WINDOW claim beside it

@@ -12,13 +12,18 @@ import { findEarlierEntryWithAccessKey } from '../../src/pipeline/processing.rep
 const dir = mkdtempSync(join(tmpdir(), 'ces-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A new database file migrated only up to `version`, with foreign keys off so rows need no parents. */
+function atVersion(file: string, version: number): Database.Database {
+  const db = new Database(join(dir, file));
+  migrate(db, version);
+  assert.equal(db.pragma('user_version', { simple: true }), version);
+  db.pragma('foreign_keys = OFF');
+  return db;
+}
+
 describe('migration 3: consent choices move into consents.choices', () => {
   test('each consent gets its rows as JSON booleans ordered by consent_type, a consent without rows gets [], and consent_choices is gone', () => {
-    const db = new Database(join(dir, 'v2.db'));
-    migrate(db, 2);
-    assert.equal(db.pragma('user_version', { simple: true }), 2);
-    // The consents need no entries for this test.
-    db.pragma('foreign_keys = OFF');
+    const db = atVersion('v2.db', 2);
     const consent = db.prepare(`INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, created_at)
       VALUES (?, 'enr', '2026-11-20T09:00:00-03:00', '203.0.113.7', 'ua', 'v1', '2026-11-20T12:00:00.000Z')`);
     const withChoices = Number(consent.run('entry-1').lastInsertRowid);
@@ -45,9 +50,7 @@ describe('migration 3: consent choices move into consents.choices', () => {
 
 describe('migration 4: a reassigned award names the award it re-registers', () => {
   test('existing reassignments are linked from their history, the earliest copy only; a second link is refused', () => {
-    const db = new Database(join(dir, 'v3.db'));
-    migrate(db, 3);
-    db.pragma('foreign_keys = OFF');
+    const db = atVersion('v3.db', 3);
     const award = db.prepare(`INSERT INTO awards (id, entry_id, campaign_id, livemode, prize_id, source, status, created_at, updated_at)
       VALUES (?, ?, 'cmp', 1, 'prz', ?, ?, ?, ?)`);
     const history = db.prepare(`INSERT INTO award_history (award_id, from_status, to_status, at, actor, reason) VALUES (?, ?, ?, 'x', 'api_key:k', ?)`);
@@ -78,9 +81,7 @@ describe('migration 4: a reassigned award names the award it re-registers', () =
 
 describe('migration 5: the access keys of entries move from an index into receipts', () => {
   test('every existing entry but the rejected ones is copied in, the mark is the last entry, the index is gone, and a check needs no catch-up', () => {
-    const db = new Database(join(dir, 'v4.db'));
-    migrate(db, 4);
-    db.pragma('foreign_keys = OFF');
+    const db = atVersion('v4.db', 4);
     const entry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
       VALUES (?, ?, ?, ?, 'enr', ?, 'fiscal_key', ?, '2026-11-20T12:00:00.000Z')`);
     const key = '3'.repeat(44);
@@ -116,8 +117,7 @@ describe('migration 5: the access keys of entries move from an index into receip
 
 describe('migration 6: no index on consents.enrollment_id', () => {
   test('the index is gone, and the LGPD look-up reaches consents through the entries of the enrollment', () => {
-    const db = new Database(join(dir, 'v5.db'));
-    migrate(db, 5);
+    const db = atVersion('v5.db', 5);
     assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'consents_enrollment'").pluck().get(), 1);
     migrate(db);
     assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'consents_enrollment'").pluck().get(), 0);
