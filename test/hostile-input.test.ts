@@ -243,6 +243,12 @@ describe('hostile input at every endpoint', () => {
         const res = await send(ep, entryIds[0], Buffer.from('{}'), 'application/json', 'm-1', method);
         if (method === ep.method) continue;
         check(res, beforeSum, `${method} ${ep.path(entryIds[0])}`);
+        // A path that is served, asked with a method it does not serve: 405, never "no such endpoint".
+        const served = ENDPOINTS.filter((other) => other.path('x') === ep.path('x')).map((other) => other.method);
+        if (!served.includes(method)) {
+          assert.equal(res.status, 405, `${method} ${ep.path(entryIds[0])}: ${res.text}`);
+          assert.equal(JSON.parse(res.text).code, 'method_not_allowed');
+        }
       }
       for (const auth of ['', 'Bearer', 'Bearer ', 'Basic abc', `Bearer ${w.liveKey}x`, `Bearer ${'service_live_'.padEnd(5000, 'a')}`, `bearer\t${w.liveKey}`]) {
         const beforeSum = tableChecksum(s);
@@ -251,6 +257,29 @@ describe('hostile input at every endpoint', () => {
         check(out, beforeSum, `${ep.method} ${ep.path('x')} auth=${auth.slice(0, 30)}`);
         assert.equal(out.status, 401);
       }
+    }
+  });
+
+  test('405 names the methods a path takes in Allow; an unknown path is 404', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['DELETE', '/v1/webhook', 'GET, HEAD, PATCH'],
+      ['PUT', `/v1/entries/${entryIds[0]}`, 'GET, HEAD'],
+      ['GET', `/v1/entries/${entryIds[0]}/instant-prize/reassign`, 'POST'],
+      ['OPTIONS', '/v1/entries', 'POST'],
+      ['POST', '/healthz', 'GET, HEAD'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await fetch(s.url + path, { method, headers: { authorization: `Bearer ${w.liveKey}` } });
+      assert.equal(res.status, 405, `${method} ${path}`);
+      assert.equal(res.headers.get('allow'), allow, `${method} ${path}`);
+      const body = (await res.json()) as { code: string; detail: string };
+      assert.equal(body.code, 'method_not_allowed');
+      assert.match(body.detail, new RegExp(`^${method} is not served on this endpoint`));
+    }
+    for (const path of ['/v1/nothing', `/v1/entries/${entryIds[0]}/other`, '/v1/entries/a/b/c/d']) {
+      const res = await fetch(s.url + path, { method: 'POST', headers: { authorization: `Bearer ${w.liveKey}` } });
+      assert.equal(res.status, 404, path);
+      assert.equal(((await res.json()) as { code: string }).code, 'not_found');
     }
   });
 

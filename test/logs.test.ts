@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
@@ -13,7 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { seededRandom } from '../src/random.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
-import { entryBody, makeCampaign, request, type TestResponse } from './support/harness.ts';
+import { entryBody, makeCampaign, rawRequest, request, type TestResponse } from './support/harness.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -107,6 +108,38 @@ describe('request logs', () => {
     const denied = await s.call('GET', '/v1/webhook', { key: 'service_live_nope', headers: { 'x-request-id': 'trace-42' } });
     assert.equal(denied.status, 401);
     assert.equal(denied.headers.get('x-request-id'), 'trace-42');
+  });
+
+  test('a malformed URL (bad percent-encoding) is answered with its X-Request-Id, logged and counted', async () => {
+    const s = await loggedServer('json');
+    const res = await rawRequest(s.server.url, ['GET /v1/entries/%zz HTTP/1.1', 'Host: ces', 'X-Request-Id: probe-400']);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.headers['x-request-id'], 'probe-400');
+    const line = s.requests().find((r) => r.request_id === 'probe-400');
+    assert.equal(line?.status, 400);
+    const metrics = await s.call('GET', '/metrics');
+    assert.match(metrics.text, /ces_http_requests_total\{route="unmatched",method="GET",status="400"\} 1/);
+  });
+
+  test('a client that hangs up mid-body is logged as 499 (client closed request), not as a server error', async () => {
+    const s = await loggedServer('json');
+    const w = makeCampaign(s.server.service.ctx);
+    const head = ['POST /v1/entries HTTP/1.1', 'Host: ces', `Authorization: Bearer ${w.liveKey}`, 'Content-Type: application/json', 'Idempotency-Key: gone-1', 'X-Request-Id: probe-499'];
+    // Content-Length says 200 bytes; 10 are sent, then the connection is closed.
+    const socket = connect(Number(new URL(s.server.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write([...head, 'Content-Length: 200', '', '{"enrollm'].join('\r\n'));
+    // Hang up once the server is reading the body (the key is held while it is read).
+    while (s.server.service.inflight.size === 0) await new Promise((resolve) => setImmediate(resolve));
+    socket.destroy();
+    const logged = () => s.requests().find((r) => r.request_id === 'probe-499');
+    for (let i = 0; i < 200 && !logged(); i++) await new Promise((r) => setImmediate(r));
+    assert.equal(logged()?.status, 499);
+    assert.equal(s.lines.filter((l) => /"level":"error"|internal_error|aborted/.test(l)).length, 0, s.lines.join('\n'));
+    const metrics = await s.call('GET', '/metrics');
+    assert.match(metrics.text, /ces_http_requests_total\{route="\/v1\/entries",method="POST",status="499"\} 1/);
+    assert.doesNotMatch(metrics.text, /status="500"/);
+    assert.equal(s.server.service.ctx.db.prepare('SELECT count(*) AS n FROM entries').pluck().get(), 0);
   });
 
   test('API keys, Authorization, webhook secrets and the metrics token never reach the log', async () => {

@@ -18,9 +18,14 @@ export function createHttpApp(service: Service): H3 {
   const metrics = createServiceMetrics(ctx);
   const app = new H3({
     ...createRequestHooks(ctx, metrics),
-    onError: (error) => {
+    onError: (error, event) => {
       const status = (error as { status?: number }).status;
-      if (status === 404) return problem(new AppError(404, 'not_found', 'No such endpoint.'));
+      if (status === 404) {
+        // h3 answers a path it serves with another method as 404 too; the client is told which.
+        const allowed = allowedMethods(app, event.url.pathname);
+        if (allowed.length === 0) return problem(new AppError(404, 'not_found', 'No such endpoint.'));
+        return problem(new AppError(405, 'method_not_allowed', `${event.req.method} is not served on this endpoint; it takes ${allowed.join(', ')}.`, undefined, { allow: allowed.join(', ') }));
+      }
       if (status === 405) return problem(new AppError(405, 'method_not_allowed', 'Method not allowed on this endpoint.'));
       if (status === 400) return problem(new AppError(400, 'bad_request', 'Malformed request.'));
       return problemFromError(error.cause ?? error, ctx.log);
@@ -44,4 +49,27 @@ export function createHttpApp(service: Service): H3 {
   registerMechanicsRoutes(app, service, route);
   registerWebhookRoutes(app, service, route);
   return app;
+}
+
+/** The methods the app serves on `pathname` (GET implies HEAD, which h3 answers with the GET route). */
+export function allowedMethods(app: H3, pathname: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app['~routes']) {
+    // A route for every method (h3's `all`, stored without one) is never a reason for 405.
+    if (route.method && route.route !== undefined && routePattern(route.route).test(pathname)) methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+const patterns = new Map<string, RegExp>();
+/** "/v1/entries/:entry_id" as a regular expression: a parameter is one non-empty segment. */
+function routePattern(route: string): RegExp {
+  let pattern = patterns.get(route);
+  if (!pattern) {
+    const source = route.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    pattern = new RegExp(`^${source}/?$`);
+    patterns.set(route, pattern);
+  }
+  return pattern;
 }

@@ -53,7 +53,16 @@ async function readTextBody(event: H3Event, limitBytes: number): Promise<string>
   // Node's parser already bounds the body, so read the IncomingMessage directly instead of
   // through a web ReadableStream. Chunked bodies take the streaming path that counts bytes.
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-  const bytes = node && header !== null && Number.isInteger(declared) && !node.readableDidRead ? await readNodeBody(node) : await readWebBody(event, limitBytes);
+  let bytes: Uint8Array;
+  try {
+    bytes = node && header !== null && Number.isInteger(declared) && !node.readableDidRead ? await readNodeBody(node) : await readWebBody(event, limitBytes);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The stream failed: the client hung up (or its socket broke) before the body was complete.
+    // Nobody reads the answer; the request is logged and counted as 499, nginx's "client closed
+    // request", not as a server error.
+    throw new AppError(499, 'client_closed_request', 'The client closed the connection before the body was complete.');
+  }
   // fatal: invalid UTF-8 is the client's error, not something to store as replacement characters.
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -21,15 +21,20 @@ interface RequestState {
 const STATE = Symbol('ces.request');
 
 export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics) {
+  const startRequest = (event: H3Event): RequestState => {
+    const sent = event.req.headers.get(REQUEST_ID_HEADER);
+    const requestId = sent !== null && SANE_REQUEST_ID.test(sent) ? sent : ctx.random.uuid();
+    const state = { requestId, startedAt: monotonicMs() };
+    (event.context as Record<symbol, RequestState>)[STATE] = state;
+    return state;
+  };
   return {
     onRequest(event: H3Event): void {
-      const sent = event.req.headers.get(REQUEST_ID_HEADER);
-      const requestId = sent !== null && SANE_REQUEST_ID.test(sent) ? sent : ctx.random.uuid();
-      (event.context as Record<symbol, RequestState>)[STATE] = { requestId, startedAt: monotonicMs() };
+      startRequest(event);
     },
     onResponse(response: Response, event: H3Event): void {
-      const state = (event.context as Record<symbol, RequestState | undefined>)[STATE];
-      if (!state) return;
+      // A request h3 refused before its onRequest hook (a malformed URL) is logged and counted too.
+      const state = (event.context as Record<symbol, RequestState | undefined>)[STATE] ?? startRequest(event);
       const latencyMs = monotonicMs() - state.startedAt;
       response.headers.set(REQUEST_ID_HEADER, state.requestId);
       const route = matchedRoute(event);

@@ -32,8 +32,8 @@ interface Operation {
   errors: ErrorCodes;
 }
 
-/** Problems any request can get before it reaches an endpoint: a malformed URL, an unknown path or method. */
-export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['not_found'] };
+/** Problems any request can get before it reaches an endpoint: a malformed URL, an unknown path, a method the path does not take. */
+export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['not_found'], 405: ['method_not_allowed'] };
 
 // Errors any authenticated endpoint can give, merged into each operation's own list.
 const AUTHENTICATED: ErrorCodes = { 401: ['invalid_api_key'], 429: ['rate_limited'], 500: ['internal_error'], 503: ['service_unavailable'] };
@@ -198,7 +198,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Campaign Entry Service (ces)',
       version: '1.0.0',
       summary: 'Submit entries to Brazilian promotional campaigns; receive their lifecycle as signed webhooks.',
-      description: 'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`; each operation lists its codes per status, and any request may also get 400 `bad_request` (malformed URL) or 404 `not_found` (no such path or method). Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
+      description: 'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`; each operation lists its codes per status, and any request may also get 400 `bad_request` (malformed URL), 404 `not_found` (no such path) or 405 `method_not_allowed` (a path served with other methods, listed in `Allow`). Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [

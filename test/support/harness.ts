@@ -3,6 +3,7 @@
 // process on the same file. Every test builds its own world; nothing is shared between tests.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
@@ -104,6 +105,56 @@ export async function request(baseUrl: string, method: string, path: string, o: 
     parsed = undefined;
   }
   return { status: res.status, headers: res.headers, text, body: parsed };
+}
+
+export interface RawResponse {
+  status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  text: string;
+}
+
+/**
+ * One HTTP/1.1 request written byte for byte on a fresh connection, for what fetch cannot send
+ * (a header line twice, UTF-8 bytes in a header). `head` is the request line and header lines
+ * without the blank line; Content-Length and Connection: close are added. `beforeBody` runs once
+ * the head is sent and the body is not, and then the body is sent.
+ */
+export async function rawRequest(baseUrl: string, head: string[], body: Buffer | string = '', beforeBody?: (socket: Socket) => Promise<void>): Promise<RawResponse> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => socket.once('close', () => resolve()).once('error', reject));
+  const payload = typeof body === 'string' ? Buffer.from(body) : body;
+  socket.write(Buffer.concat([Buffer.from([...head, `Content-Length: ${payload.length}`, 'Connection: close', '', ''].join('\r\n'), 'latin1')]));
+  if (beforeBody) await beforeBody(socket);
+  socket.write(payload);
+  await ended;
+  const all = Buffer.concat(received).toString('utf8');
+  const [headText, ...rest] = all.split('\r\n\r\n');
+  const [statusLine, ...lines] = headText.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    const name = line.slice(0, at).toLowerCase();
+    const value = line.slice(at + 1).trim();
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
+  let text = rest.join('\r\n\r\n');
+  if (headers['transfer-encoding'] === 'chunked') {
+    let out = '';
+    for (let at = 0; ;) {
+      const eol = text.indexOf('\r\n', at);
+      const size = parseInt(text.slice(at, eol), 16);
+      if (!(size > 0)) break;
+      out += text.slice(eol + 2, eol + 2 + size);
+      at = eol + 2 + size + 2;
+    }
+    text = out;
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, text };
 }
 
 /** A campaign with one live and one test key, made through the same domain code the CLI uses. */
