@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { entryBody, makeCampaign } from './support/harness.ts';
+import { connect } from 'node:net';
+import { entryBody, makeCampaign, startTestServer } from './support/harness.ts';
 import { killServe, openFileCtx, spawnServe, type ServeProcess } from './support/serve-process.ts';
 
 interface Outcome {
@@ -113,6 +114,30 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     });
   });
 }
+
+describe('closing while a request is in flight', () => {
+  test('the request that was mid-body is answered in full (202), with Connection: close', async () => {
+    const s = await startTestServer();
+    const w = makeCampaign(s.ctx);
+    const body = JSON.stringify(entryBody({}, 1));
+    const socket = connect(Number(new URL(s.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    // A keep-alive request (HTTP/1.1, no Connection header) whose body is cut in two.
+    const head = ['POST /v1/entries HTTP/1.1', 'Host: ces', `Authorization: Bearer ${w.liveKey}`, 'Content-Type: application/json', 'Idempotency-Key: mid-close', `Content-Length: ${body.length}`, '', ''];
+    socket.write(head.join('\r\n') + body.slice(0, 10));
+    while (s.server.service.inflight.size === 0) await new Promise((resolve) => setImmediate(resolve));
+    const closed = s.close();
+    socket.write(body.slice(10));
+    await ended;
+    const response = Buffer.concat(received).toString('utf8');
+    assert.match(response, /^HTTP\/1\.1 202 /, response);
+    assert.match(response, /\r\nconnection: close\r\n/i, response);
+    await closed;
+  });
+});
 
 // CONTRACT's operator starts the service with `npm start`. npm passes SIGTERM to the script's
 // shell; Debian's /bin/sh (dash) dies of it without passing it on, so the script execs node: the

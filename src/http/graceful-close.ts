@@ -6,7 +6,7 @@
 // keep-alive connections that sit idle after a response are closed at once, and connections that
 // have not sent their first request yet get a short grace to do so. Requests in progress run to
 // completion and their sockets close after the response.
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { monotonicMs } from '../clock.ts';
 
@@ -31,6 +31,9 @@ export function trackRequests(server: Server, graceMs = 500): RequestTracker {
   const sockets = new Map<Socket, Tracked>();
   let closing = false;
   let active = 0;
+  // Responses in progress: the ones whose headers are not out yet say `Connection: close` once
+  // closing begins, like every response after it.
+  const responses = new Set<ServerResponse>();
   let lastEndedAt = Number.NEGATIVE_INFINITY;
   server.on('connection', (socket: Socket) => {
     sockets.set(socket, { served: false, active: 0 });
@@ -41,9 +44,11 @@ export function trackRequests(server: Server, graceMs = 500): RequestTracker {
     const state = sockets.get(socket);
     if (closing && !res.headersSent) res.setHeader('connection', 'close');
     active++;
+    responses.add(res);
     if (state) state.active++;
     res.once('close', () => {
       active--;
+      responses.delete(res);
       lastEndedAt = monotonicMs();
       if (!state) return;
       state.active--;
@@ -54,6 +59,7 @@ export function trackRequests(server: Server, graceMs = 500): RequestTracker {
   const close = (): Promise<void> =>
     new Promise<void>((resolve) => {
       closing = true;
+      for (const res of responses) if (!res.headersSent) res.setHeader('connection', 'close');
       const closeIdle = (includeFresh: boolean): void => {
         for (const [socket, state] of sockets) {
           if (state.active === 0 && (state.served || includeFresh)) socket.destroySoon();
