@@ -139,6 +139,23 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal((await reassign(w.liveKey, b, { prize_definition_id: p })).status, 404);
   });
 
+  test('ids are uuids read case-insensitively: upper-case entry ids in the path and the body, and prize ids, act on the same rows', async () => {
+    const { w, p, q, a, b } = await world();
+    const A = a.toUpperCase();
+    const read = await s.request('GET', `/v1/entries/${A}`, { key: w.liveKey });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.entry_id, a);
+    const same = await reassign(w.liveKey, A, { prize_definition_id: q.toUpperCase() });
+    assert.equal(same.status, 200, same.text);
+    assert.deepEqual([same.body.entry_id, same.body.prize_definition_id, same.body.status], [a, q, 'awarded']);
+    const moved = await reassign(w.liveKey, a, { prize_definition_id: p.toUpperCase(), target_entry_id: b.toUpperCase() });
+    assert.equal(moved.status, 200, moved.text);
+    assert.deepEqual([moved.body.entry_id, moved.body.prize_definition_id], [b, p]);
+    const revoked = await revoke(w.liveKey, b.toUpperCase(), {});
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.equal(revoked.body.status, 'revoked');
+  });
+
   test('revoke and reassign: 404 for no award, unknown ids, another campaign and the other mode', async () => {
     const { w, p, a, b } = await world();
     const other = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });

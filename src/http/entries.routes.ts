@@ -56,7 +56,7 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
   };
 
   app.get('/v1/entries/:entry_id', route(async (event, caller) => {
-    const row = getScopedEntry(ctx, caller, event.context.params?.entry_id ?? '');
+    const row = getScopedEntry(ctx, caller, entryIdParam(event));
     return json(200, entryToView(ctx, row));
   }));
 }
@@ -65,6 +65,11 @@ export type RouteWrapper = (handler: (event: H3Event, caller: Caller) => Promise
 
 function readIdempotencyKey(event: H3Event): string {
   const key = event.req.headers.get('idempotency-key');
+/** The {entry_id} of the path. Entry ids are uuids, which RFC 9562 reads case-insensitively. */
+export function entryIdParam(event: H3Event): string {
+  return (event.context.params?.entry_id ?? '').toLowerCase();
+}
+
   if (key === null || key === '') {
     throw new AppError(422, 'idempotency_key_missing', 'The Idempotency-Key header is required (1 to 128 characters; a UUID is recommended).', [
       { field: 'Idempotency-Key', code: 'required', message: 'header is required' },

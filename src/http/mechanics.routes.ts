@@ -8,7 +8,7 @@ import { rowToPrize } from '../mechanics/prizes.ts';
 import { listPrizes } from '../mechanics/prizes.repo.ts';
 import type { Service } from '../service.ts';
 import { readJsonBody, readOptionalJsonBody, requireJsonContentType } from './body.ts';
-import type { RouteWrapper } from './entries.routes.ts';
+import { entryIdParam, type RouteWrapper } from './entries.routes.ts';
 import { json } from './respond.ts';
 
 export function registerMechanicsRoutes(app: H3, service: Service, route: RouteWrapper): void {
@@ -18,7 +18,7 @@ export function registerMechanicsRoutes(app: H3, service: Service, route: RouteW
   app.post('/v1/entries/:entry_id/lucky-numbers', route(async (event, caller) => {
     requireJsonContentType(event);
     const body = await readJsonBody(event, limit);
-    const result = submitManualLuckyNumbers(ctx, caller, event.context.params?.entry_id ?? '', body, nowIso(ctx.clock));
+    const result = submitManualLuckyNumbers(ctx, caller, entryIdParam(event), body, nowIso(ctx.clock));
     return json(201, result);
   }));
 
@@ -29,12 +29,12 @@ export function registerMechanicsRoutes(app: H3, service: Service, route: RouteW
   // The revoke body is optional ({reason?}): an empty body is {}.
   app.post('/v1/entries/:entry_id/instant-prize/revoke', route(async (event, caller) => {
     const body = await readOptionalJsonBody(event, limit);
-    return json(200, revokeInstantPrize(ctx, caller, event.context.params?.entry_id ?? '', body, nowIso(ctx.clock)));
+    return json(200, revokeInstantPrize(ctx, caller, entryIdParam(event), body, nowIso(ctx.clock)));
   }));
 
   app.post('/v1/entries/:entry_id/instant-prize/reassign', route(async (event, caller) => {
     requireJsonContentType(event);
     const body = await readJsonBody(event, limit);
-    return json(200, reassignInstantPrize(ctx, caller, event.context.params?.entry_id ?? '', body, nowIso(ctx.clock)));
+    return json(200, reassignInstantPrize(ctx, caller, entryIdParam(event), body, nowIso(ctx.clock)));
   }));
 }

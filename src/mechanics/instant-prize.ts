@@ -159,5 +159,6 @@ function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: str
   if (errors.length > 0) throw validationFailed(errors);
   enforceStruct(b, ReassignBodyStruct);
   // A prize id that is not a uuid is simply not in the pool: unknown_prize, after the entry checks.
-  return { prizeId: prizeId as string, targetEntryId: typeof target === 'string' && target !== '' ? target : null };
+  // Ids are uuids, stored in lower case and read case-insensitively (RFC 9562), as intake does.
+  return { prizeId: (prizeId as string).toLowerCase(), targetEntryId: typeof target === 'string' && target !== '' ? target.toLowerCase() : null };
 }
