@@ -62,6 +62,8 @@ CREATE TABLE enrollments (
   updated_at      TEXT NOT NULL,
   UNIQUE (campaign_id, livemode, document_number)
 ) STRICT;
+-- Version 7 (src/db/migrate.ts) replaces this index with enrollments_email_key on a new column,
+-- email_key: the email folded by src/entries/email-key.ts, since lower() folds only A-Z.
 CREATE UNIQUE INDEX enrollments_email ON enrollments (campaign_id, livemode, lower(email)) WHERE email IS NOT NULL;
 CREATE UNIQUE INDEX enrollments_phone ON enrollments (campaign_id, livemode, phone) WHERE phone IS NOT NULL;
 

@@ -208,6 +208,49 @@ describe('email and phone are unique per campaign and mode', () => {
   });
 });
 
+// SQLite's lower() folds only A-Z; the key is folded in JavaScript (src/entries/email-key.ts).
+describe('email case is folded beyond ASCII', () => {
+  test('an email that differs from another participant\'s only in the case of a non-ASCII letter, or in how it is spelled, is email_taken', async () => {
+    const w = makeCampaign(s.ctx);
+    await accepted(w.liveKey, entryBody({ enrollment: { email: 'joão.silva@example.com' } }, 24));
+    // Upper case, mixed case, and `ã` written as `a` followed by a combining tilde (U+0303).
+    for (const email of ['JOÃO.SILVA@example.com', 'JOãO.SILVA@example.com', 'Joa\u0303o.Silva@Example.COM']) {
+      const before = counts();
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 25)), 'email_taken', [['enrollment.email', 'email_taken']]);
+      assert.deepEqual(counts(), before, email);
+    }
+    await accepted(w.liveKey, entryBody({ enrollment: { email: 'JOÃO.SILVA@example.com' } }, 24));
+    await accepted(w.liveKey, entryBody({ enrollment: { email: 'joao.silva@example.com' } }, 25));
+  });
+
+  test('an email filled in by a later entry is folded too: another participant\'s spelling of it is email_taken', async () => {
+    const w = makeCampaign(s.ctx);
+    await accepted(w.liveKey, entryBody({}, 26));
+    const filled = await accepted(w.liveKey, entryBody({ enrollment: { email: 'ÉLODIE@example.com' } }, 26));
+    assert.equal(enrollmentOfEntry(filled).email, 'ÉLODIE@example.com', 'stored as sent');
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'élodie@example.com' } }, 27)), 'email_taken', [['enrollment.email', 'email_taken']]);
+    await accepted(w.liveKey, entryBody({}, 27));
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'Élodie@EXAMPLE.com' } }, 27)), 'email_taken', [['enrollment.email', 'email_taken']]);
+  });
+
+  test('an anonymized participant\'s email is free again, in any case', async () => {
+    const w = makeCampaign(s.ctx);
+    await accepted(w.liveKey, entryBody({ enrollment: { email: 'Zoë.Araújo@example.com' } }, 28));
+    await accepted(w.liveKey, entryBody({ enrollment: { email: 'Maria@Example.com' } }, 29));
+    for (const email of ['ZOË.ARAÚJO@example.com', 'maria@example.com']) {
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 30)), 'email_taken', [['enrollment.email', 'email_taken']]);
+    }
+    for (const n of [28, 29]) {
+      const res = await runCli(['participant', 'anonymize', '--campaign', w.campaign.id, '--document', cpf(n), '--json'], { dbPath: s.dbPath });
+      assert.equal(res.code, 0, res.stderr);
+    }
+    const zoe = await accepted(w.liveKey, entryBody({ enrollment: { email: 'ZOË.ARAÚJO@example.com' } }, 30));
+    const maria = await accepted(w.liveKey, entryBody({ enrollment: { email: 'maria@example.com' } }, 31));
+    assert.equal(enrollmentOfEntry(zoe).email, 'ZOË.ARAÚJO@example.com');
+    assert.equal(enrollmentOfEntry(maria).email, 'maria@example.com');
+  });
+});
+
 describe('consent record', () => {
   function consentOf(entryId: string): { consent: Record<string, unknown>; choices: Array<Record<string, unknown>> } {
     const consent = s.ctx.db.prepare('SELECT * FROM consents WHERE entry_id = ?').get(entryId) as Record<string, unknown>;

@@ -124,7 +124,7 @@ describe('ces participant export and anonymize', () => {
 
     // Only the live record of Maria: test mode keeps its own copy (another participant record).
     const leftovers = allTextValues(db).filter((v) => MARIA_NEEDLES.some((n) => v.value.toLowerCase().includes(n.toLowerCase())))
-      .filter((v) => !(v.table === 'enrollments' && v.value && db.prepare('SELECT 1 FROM enrollments WHERE livemode = 0 AND (full_name = ? OR email = ? OR phone = ? OR document_number = ? OR birthdate = ? OR address_line_1 = ? OR address_line_2 = ? OR neighborhood = ? OR zipcode = ?)').get(v.value, v.value, v.value, v.value, v.value, v.value, v.value, v.value, v.value))
+      .filter((v) => !(v.table === 'enrollments' && v.value && db.prepare('SELECT 1 FROM enrollments WHERE livemode = 0 AND (full_name = ? OR email = ? OR email_key = ? OR phone = ? OR document_number = ? OR birthdate = ? OR address_line_1 = ? OR address_line_2 = ? OR neighborhood = ? OR zipcode = ?)').get(v.value, v.value, v.value, v.value, v.value, v.value, v.value, v.value, v.value, v.value))
         && !(v.table === 'consents' && db.prepare(`SELECT 1 FROM consents c JOIN enrollments n ON n.id = c.enrollment_id WHERE n.livemode = 0 AND (c.ip_address = ? OR c.user_agent = ?)`).get(v.value, v.value)));
     assert.deepEqual(leftovers, [], 'no column of any table still holds Maria\'s live personal data');
 
@@ -132,7 +132,7 @@ describe('ces participant export and anonymize', () => {
     const anon = db.prepare(`SELECT * FROM enrollments WHERE id = (SELECT enrollment_id FROM entries WHERE id = ?)`).get(mariaEntries[0]) as Record<string, unknown>;
     assert.equal(anon.document_number, res.json.document_token);
     assert.equal(anon.anonymized_at, res.json.anonymized_at);
-    assert.deepEqual([anon.full_name, anon.email, anon.phone, anon.birthdate, anon.address_line_1, anon.address_line_2, anon.neighborhood, anon.city, anon.zipcode], Array(9).fill(null));
+    assert.deepEqual([anon.full_name, anon.email, anon.email_key, anon.phone, anon.birthdate, anon.address_line_1, anon.address_line_2, anon.neighborhood, anon.city, anon.zipcode], Array(10).fill(null));
     assert.deepEqual([anon.state, anon.country, anon.document_type], ['SP', 'BR', 'cpf'], 'coarse region kept for the campaign\'s regional figures');
     const consents = db.prepare(`SELECT ip_address, user_agent, term_version, granted_at FROM consents WHERE enrollment_id = ?`).all(anon.id) as Array<Record<string, string>>;
     assert.ok(consents.every((c) => c.ip_address === '[redacted]' && c.user_agent === '[redacted]' && c.term_version === 'v1' && c.granted_at !== ''));

@@ -77,10 +77,11 @@ export const REDACTED = '[redacted]';
 
 /**
  * Replaces the enrollment's personal fields: the document by an opaque token, identifying fields
- * by NULL. state and country stay (see README, LGPD). Guarded on anonymized_at so it runs once.
+ * by NULL (email_key too: it is the email folded, and it would keep the address taken). state and
+ * country stay (see README, LGPD). Guarded on anonymized_at so it runs once.
  */
 export function anonymizeEnrollment(db: Db, id: string, token: string, now: string): boolean {
-  return prepare(db, `UPDATE enrollments SET document_number = @token, full_name = NULL, email = NULL, phone = NULL, birthdate = NULL,
+  return prepare(db, `UPDATE enrollments SET document_number = @token, full_name = NULL, email = NULL, email_key = NULL, phone = NULL, birthdate = NULL,
       address_line_1 = NULL, address_line_2 = NULL, neighborhood = NULL, city = NULL, zipcode = NULL,
       anonymized_at = @now, updated_at = @now
     WHERE id = @id AND anonymized_at IS NULL`).run({ id, token, now }).changes === 1;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { migrate, SCHEMA_VERSION } from '../../src/db/migrate.ts';
+import { isEmailTaken } from '../../src/entries/enrollments.repo.ts';
 import { findEarlierEntryWithAccessKey } from '../../src/pipeline/processing.repo.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-migrate-'));
@@ -127,6 +128,60 @@ describe('migration 6: no index on consents.enrollment_id', () => {
     assert.match(plan[0], /^SEARCH e USING INDEX entries_enrollment \(enrollment_id=\?\)$/);
     assert.match(plan[1], /^SEARCH c USING (COVERING )?INDEX sqlite_autoindex_consents_1 \(entry_id=\?\)$/);
     assert.ok(plan.every((step) => !step.startsWith('SCAN')), plan.join('; '));
+    db.close();
+  });
+});
+
+describe('migration 7: emails are unique on email_key, folded beyond ASCII', () => {
+  test('every email gets its key, folds that already collide keep their emails and one key, and the new unique index serves the check', () => {
+    const db = atVersion('v6.db', 6);
+    const enrollment = db.prepare(`INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, email, created_at, updated_at)
+      VALUES (?, ?, ?, 'cpf', ?, ?, ?, ?)`);
+    const rows: Array<[string, string, number, string | null, string]> = [
+      // [id, campaign, mode, email, created_at]
+      ['ascii', 'cmp', 1, 'Maria@Example.com', '2026-11-20T10:00:00.000Z'],
+      ['no-email', 'cmp', 1, null, '2026-11-20T10:00:00.000Z'],
+      // What version 6 let in: two participants with one address, in the case of a non-ASCII letter.
+      // The earlier enrollment keeps the key, though lower() of the later one is that very key.
+      ['joao-upper', 'cmp', 1, 'JOÃO.SILVA@example.com', '2026-11-20T11:00:00.000Z'],
+      ['joao-lower', 'cmp', 1, 'joão.silva@example.com', '2026-11-20T12:00:00.000Z'],
+      // `ã` spelled as `a` + combining tilde, the earliest of three spellings: it keeps the key.
+      ['decomposed', 'cmp', 1, 'Ana.Gonc\u0327alves@example.com', '2026-11-20T09:00:00.000Z'],
+      ['precomposed', 'cmp', 1, 'ANA.GONÇALVES@example.com', '2026-11-20T13:00:00.000Z'],
+      // The Kelvin sign folds to an ASCII k: the all-ASCII email keeps the key, though it is later.
+      ['kelvin', 'cmp', 1, '\u212Aatia@example.com', '2026-11-20T09:00:00.000Z'],
+      ['katia', 'cmp', 1, 'Katia@example.com', '2026-11-20T14:00:00.000Z'],
+      // Keys are per campaign and mode: the same address elsewhere gets its own.
+      ['test-mode', 'cmp', 0, 'joão.silva@example.com', '2026-11-20T12:00:00.000Z'],
+      ['other-campaign', 'cmp2', 1, 'JOÃO.SILVA@EXAMPLE.COM', '2026-11-20T12:00:00.000Z'],
+    ];
+    for (const [n, [id, campaign, mode, email, at]] of rows.entries()) enrollment.run(id, campaign, mode, String(n), email, at, at);
+
+    migrate(db);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare('SELECT id, email, email_key FROM enrollments ORDER BY rowid').all(), [
+      { id: 'ascii', email: 'Maria@Example.com', email_key: 'maria@example.com' },
+      { id: 'no-email', email: null, email_key: null },
+      { id: 'joao-upper', email: 'JOÃO.SILVA@example.com', email_key: 'joão.silva@example.com' },
+      { id: 'joao-lower', email: 'joão.silva@example.com', email_key: null },
+      { id: 'decomposed', email: 'Ana.Gonc\u0327alves@example.com', email_key: 'ana.gonçalves@example.com' },
+      { id: 'precomposed', email: 'ANA.GONÇALVES@example.com', email_key: null },
+      { id: 'kelvin', email: '\u212Aatia@example.com', email_key: null },
+      { id: 'katia', email: 'Katia@example.com', email_key: 'katia@example.com' },
+      { id: 'test-mode', email: 'joão.silva@example.com', email_key: 'joão.silva@example.com' },
+      { id: 'other-campaign', email: 'JOÃO.SILVA@EXAMPLE.COM', email_key: 'joão.silva@example.com' },
+    ]);
+    assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'enrollments_email'").pluck().get(), 0);
+    assert.match(db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'enrollments_email_key'").pluck().get() as string,
+      /^CREATE UNIQUE INDEX enrollments_email_key ON enrollments \(campaign_id, livemode, email_key\) WHERE email_key IS NOT NULL$/);
+    assert.throws(() => db.prepare("UPDATE enrollments SET email_key = 'joão.silva@example.com' WHERE id = 'ascii'").run(), /UNIQUE constraint failed/);
+    // The check of src/entries/enrollments.repo.ts: the held keys are found, through the index.
+    assert.equal(isEmailTaken(db, 'cmp', 1, 'JOãO.SILVA@example.com', null), true);
+    assert.equal(isEmailTaken(db, 'cmp', 1, 'ana.gonçalves@EXAMPLE.com', null), true);
+    assert.equal(isEmailTaken(db, 'cmp', 1, 'katia@example.com', 'katia'), false);
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM enrollments WHERE campaign_id = ? AND livemode = ? AND email_key = ? AND id IS NOT ? LIMIT 1`)
+      .all('cmp', 1, 'x', null).map((r) => (r as { detail: string }).detail);
+    assert.deepEqual(plan, ['SEARCH enrollments USING INDEX enrollments_email_key (campaign_id=? AND livemode=? AND email_key=?)']);
     db.close();
   });
 });
