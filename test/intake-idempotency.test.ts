@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { entryBody, makeCampaign, makePrize, startTestServer, type TestResponse, type TestServer, type World } from './support/harness.ts';
+import { entryBody, makeCampaign, makePrize, rawRequest, startTestServer, type TestResponse, type TestServer, type World } from './support/harness.ts';
 
 let s: TestServer;
 before(async () => {
@@ -95,6 +95,55 @@ describe('replays', () => {
     }
     // fetch/undici trims the trailing space of a header value, so 'order-7 ' is 'order-7' on the wire.
     assert.equal(ids.size, 3);
+  });
+});
+
+describe('the Idempotency-Key header as sent on the wire', () => {
+  // Header bytes written as they are: UTF-8 for a key typed in a terminal (curl), Latin-1 for what
+  // fetch sends, and the header line twice.
+  const postRaw = (w: World, keyLines: Buffer[], i: number) => {
+    const head = [`POST /v1/entries HTTP/1.1`, 'Host: ces', `Authorization: Bearer ${w.liveKey}`, 'Content-Type: application/json'];
+    const lines = keyLines.map((bytes) => `Idempotency-Key: ${bytes.toString('latin1')}`);
+    return rawRequest(s.url, [...head, ...lines], JSON.stringify(entryBody({}, i)));
+  };
+  const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+  const entriesWithKey = (key: string): number => count('entries WHERE idempotency_key = ?', key);
+
+  test('a key of 128 characters is accepted however many bytes they take in UTF-8, and stored as the text sent', async () => {
+    const w = makeCampaign(s.ctx);
+    const key = '\u00e9'.repeat(127) + '\u{1F600}'; // 128 characters, 258 bytes
+    const ok = await postRaw(w, [utf8(key)], 30);
+    assert.equal(ok.status, 202, ok.text);
+    assert.equal(entriesWithKey(key), 1);
+    const long = await postRaw(w, [utf8('\u00e9'.repeat(129))], 31);
+    assert.equal(long.status, 422, long.text);
+    assert.equal(JSON.parse(long.text).code, 'idempotency_key_invalid');
+    assert.equal(entriesWithKey('\u00e9'.repeat(129)), 0);
+  });
+
+  test('one key sent as UTF-8 (curl) or as Latin-1 (fetch) names one entry', async () => {
+    const w = makeCampaign(s.ctx);
+    const first = await postRaw(w, [utf8('pedido-caf\u00e9-1')], 32);
+    assert.equal(first.status, 202, first.text);
+    const again = await post(w.liveKey, 'pedido-caf\u00e9-1', entryBody({}, 32)); // fetch: the byte E9
+    assert.equal(again.status, 202, again.text);
+    assert.equal(again.body.entry_id, JSON.parse(first.text).entry_id);
+    assert.match(again.body.message, /replay/);
+    assert.equal(entriesWithKey('pedido-caf\u00e9-1'), 1);
+  });
+
+  test('the header sent twice is refused, whether the two keys differ or are both empty; nothing is stored', async () => {
+    const w = makeCampaign(s.ctx);
+    for (const pair of [['r1', 'r2'], ['', ''], ['same', 'same']]) {
+      const res = await postRaw(w, pair.map(utf8), 33);
+      assert.equal(res.status, 422, `${JSON.stringify(pair)}: ${res.text}`);
+      assert.equal(JSON.parse(res.text).code, 'idempotency_key_invalid');
+    }
+    assert.equal(count('entries WHERE campaign_id = ?', w.campaign.id), 0);
+    // One header line whose key contains a comma is one key.
+    const comma = await postRaw(w, [utf8('order 7, line 2')], 33);
+    assert.equal(comma.status, 202, comma.text);
+    assert.equal(entriesWithKey('order 7, line 2'), 1);
   });
 });
 

@@ -1,9 +1,11 @@
 // POST /v1/entries and GET /v1/entries/{entry_id}: thin handlers over entries/.
+import type { IncomingMessage } from 'node:http';
 import type { H3, H3Event, HTTPResponse } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { registrationClosedReason } from '../campaigns/campaigns.ts';
 import { AppError } from '../errors.ts';
 import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
+import { parseIdempotencyKey } from '../entries/idempotency-key.ts';
 import { findReplay, type IntakeResult } from '../entries/intake.ts';
 import { writeRequest } from '../entries/writer.ts';
 import { parseSubmission, type Submission } from '../entries/submission.ts';
@@ -63,24 +65,22 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
 
 export type RouteWrapper = (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) => (event: H3Event) => Promise<HTTPResponse>;
 
-function readIdempotencyKey(event: H3Event): string {
-  const key = event.req.headers.get('idempotency-key');
 /** The {entry_id} of the path. Entry ids are uuids, which RFC 9562 reads case-insensitively. */
 export function entryIdParam(event: H3Event): string {
   return (event.context.params?.entry_id ?? '').toLowerCase();
 }
 
-  if (key === null || key === '') {
-    throw new AppError(422, 'idempotency_key_missing', 'The Idempotency-Key header is required (1 to 128 characters; a UUID is recommended).', [
-      { field: 'Idempotency-Key', code: 'required', message: 'header is required' },
-    ]);
-  }
-  if (key.length > 128) {
-    throw new AppError(422, 'idempotency_key_invalid', 'The Idempotency-Key header must be 1 to 128 characters.', [
-      { field: 'Idempotency-Key', code: 'too_long', message: 'at most 128 characters' },
-    ]);
-  }
-  return key;
+function readIdempotencyKey(event: H3Event): string {
+  return parseIdempotencyKey(event.req.headers.get('idempotency-key'), () => headerCount(event, 'idempotency-key'));
+}
+
+/** How many times a header was sent (Node joins the repeats of most headers into one value). */
+function headerCount(event: H3Event, name: string): number {
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  if (!node) return 1;
+  let count = 0;
+  for (let i = 0; i < node.rawHeaders.length; i += 2) if (node.rawHeaders[i].toLowerCase() === name) count++;
+  return count;
 }
 
 function accepted(result: IntakeResult): HTTPResponse {

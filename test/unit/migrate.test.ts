@@ -8,6 +8,8 @@ import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { migrate, SCHEMA_VERSION } from '../../src/db/migrate.ts';
 import { isEmailTaken } from '../../src/entries/enrollments.repo.ts';
+import { findEntryByIdempotencyKey } from '../../src/entries/entries.repo.ts';
+import { parseIdempotencyKey } from '../../src/entries/idempotency-key.ts';
 import { findEarlierEntryWithAccessKey } from '../../src/pipeline/processing.repo.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-migrate-'));
@@ -182,6 +184,43 @@ describe('migration 7: emails are unique on email_key, folded beyond ASCII', () 
     const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM enrollments WHERE campaign_id = ? AND livemode = ? AND email_key = ? AND id IS NOT ? LIMIT 1`)
       .all('cmp', 1, 'x', null).map((r) => (r as { detail: string }).detail);
     assert.deepEqual(plan, ['SEARCH enrollments USING INDEX enrollments_email_key (campaign_id=? AND livemode=? AND email_key=?)']);
+    db.close();
+  });
+});
+
+describe('migration 8: Idempotency-Keys stored as the text the client sent', () => {
+  test('a key stored as Node read its UTF-8 bytes (Latin-1) becomes that text; ASCII, Latin-1 and colliding keys stay', () => {
+    const db = atVersion('v7.db', 7);
+    const entry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
+      VALUES (?, ?, 1, ?, 'enr', 'PENDING', 'fiscal_key', 'k', '2026-11-20T12:00:00.000Z')`);
+    const asRead = (text: string): string => Buffer.from(text, 'utf8').toString('latin1'); // curl's bytes, as Node reads them
+    const rows: Array<[string, string, string]> = [
+      ['uuid', 'cmp', 'c5d4cc98-1b08-411a-bf7e-e467b21eec35'],
+      ['curl', 'cmp', asRead('pedido-café-7')],
+      ['emoji', 'cmp', asRead('pedido-\u{1F600}')],
+      // fetch sent é as the byte E9: not valid UTF-8, so it stays (and is what intake reads it as).
+      ['fetch', 'cmp', 'caf\u00e9'],
+      // The same key both ways in one scope: the entry stored as E9 holds it; the other stays as it was.
+      ['held', 'cmp2', 'a\u00e7a\u00ed'],
+      ['collides', 'cmp2', asRead('a\u00e7a\u00ed')],
+    ];
+    for (const [id, campaign, key] of rows) entry.run(id, campaign, key);
+
+    migrate(db);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare('SELECT id, idempotency_key AS key FROM entries ORDER BY rowid').all(), [
+      { id: 'uuid', key: 'c5d4cc98-1b08-411a-bf7e-e467b21eec35' },
+      { id: 'curl', key: 'pedido-café-7' },
+      { id: 'emoji', key: 'pedido-\u{1F600}' },
+      { id: 'fetch', key: 'caf\u00e9' },
+      { id: 'held', key: 'a\u00e7a\u00ed' },
+      { id: 'collides', key: asRead('a\u00e7a\u00ed') },
+    ]);
+    // Intake's lookup of the curl request after the upgrade finds its entry.
+    const found = findEntryByIdempotencyKey(db, 'cmp', 1, parseIdempotencyKey(asRead('pedido-café-7'), () => 1));
+    assert.equal(found?.id, 'curl');
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT rowid, idempotency_key AS key FROM entries WHERE idempotency_key GLOB '*[^ -~]*'`).all().map((r) => (r as { detail: string }).detail);
+    assert.match(plan.join(), /USING COVERING INDEX/);
     db.close();
   });
 });
