@@ -1,5 +1,6 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
+import { isUnsafePort } from 'get-port-please';
 import { toNodeHandler } from 'h3/node';
 import { listen, type Listener } from 'listhen';
 import type { ConsolaInstance } from 'consola';
@@ -32,10 +33,16 @@ export interface StartOptions {
   tick?: boolean;
 }
 
+const refusedPort = (port: number): Error => new Error(`port ${port} is refused by the HTTP listener (a port browsers block); choose another one`);
+
 /** How long after its last request the server still counts as busy (see httpBusy). */
 const BUSY_LINGER_MS = 250;
 
 export async function startServer(config: Readonly<Config>, log: ConsolaInstance, options: StartOptions = {}): Promise<RunningServer> {
+  // get-port-please (under listhen) swaps a port it deems unsafe (those browsers block: 6667,
+  // 10080...) for 3000 without a word, or, with 3000 taken, says it found no free port. Asked
+  // first, with its own list, so the operator hears the real reason and no file is opened.
+  if (config.port !== 0 && isUnsafePort(config.port)) throw refusedPort(config.port);
   const db = openDatabase(config.dbPath);
   const checkpointer: Checkpointer | null = config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
   const ctx: Ctx = { db, clock: options.clock ?? systemClock, random: options.random ?? cryptoRandom, config, log };
@@ -69,11 +76,10 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const address = listener.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : null;
   if (config.port !== 0 && boundPort !== config.port) {
-    // get-port-please swaps a port it deems unsafe (those browsers block: 6667, 10080...) for 3000
-    // without a word; an operator who asks for a port gets that port or an error.
+    // Not expected after the check above; an operator who asks for a port gets it or an error.
     await listener.close();
     await release();
-    throw new Error(`port ${config.port} is refused by the HTTP listener (a port browsers block); choose another one`);
+    throw refusedPort(config.port);
   }
   applyTimeouts(listener.server, config.requestTimeoutMs);
   dropShutdownTracking(listener.server, handler);

@@ -3,6 +3,7 @@
 // and variables: a bad value stops it with one line on stderr, a flag wins over a bad variable.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -86,10 +87,19 @@ test('ces serve: flags win over bad variables, and CES_HOST is read when --host 
   }
 });
 
-test('ces serve --port on a port the listener refuses (6667, which browsers block) fails instead of listening on 3000; --json adds the error document', { timeout: 60_000 }, async () => {
+test('ces serve --port on a port the listener refuses (6667, which browsers block) fails instead of listening on 3000, even with 3000 taken; --json adds the error document', { timeout: 60_000 }, async () => {
   const dbPath = join(dir, 'unsafe-port', 'ces.db');
-  const r = await runCli(['serve', '--port', '6667', '--json'], { dbPath });
+  // With 3000 busy, the listener's fallback used to report "no available port" instead of the reason.
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.once('error', () => resolve()).listen(3000, '127.0.0.1', () => resolve()));
+  let r;
+  try {
+    r = await runCli(['serve', '--port', '6667', '--json'], { dbPath });
+  } finally {
+    if (taken.listening) await new Promise((resolve) => taken.close(resolve));
+  }
   assert.equal(r.code, 1, r.stdout);
+  assert.equal(existsSync(dbPath), false, 'refused before the database is opened');
   const message = 'cannot start: port 6667 is refused by the HTTP listener (a port browsers block); choose another one';
   assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').at(-1)!), { error: { code: 'cannot_start', message } });
   assert.match(r.stderr, new RegExp(`^(.*\\n)?ces: ${message.replace(/[()]/g, '\\$&')}\\n$`, 's'));
