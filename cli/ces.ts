@@ -2,7 +2,7 @@
 // The `ces` program: one commander program, one file per noun under commands/.
 import { Command, CommanderError } from 'commander';
 import { AppError } from '../src/errors.ts';
-import { fail } from './output.ts';
+import { endQuietlyWhenReaderLeaves, fail } from './output.ts';
 import { registerCampaignCommands } from './commands/campaign.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerEntryCommands } from './commands/entries.ts';
@@ -25,7 +25,12 @@ const program = new Command('ces')
   // usage errors (unknown option, missing --name...) go through the catch at the end instead of
   // printing the help text.
   .configureOutput({ outputError: () => {} })
-  .exitOverride();
+  .exitOverride()
+  // Every command may print into a pipe that closes early (`ces … | head`); not `ces serve`, whose
+  // stdout is its log and which stops only on a signal.
+  .hook('preAction', (_program, command) => {
+    if (command.name() !== 'serve') endQuietlyWhenReaderLeaves();
+  });
 
 registerServeCommand(program);
 registerCampaignCommands(program);
@@ -50,6 +55,7 @@ try {
     process.exitCode = error.exitCode;
   } else {
     const message = `${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see --help)`;
+    endQuietlyWhenReaderLeaves();
     fail({ json: process.argv.includes('--json') }, new AppError(400, 'invalid_usage', message));
   }
 }

@@ -1,6 +1,7 @@
 // How every CLI command opens the database, prints, and fails (CONTRACT: Operator CLI): with --json
 // exactly one JSON document on stdout; otherwise readable text. Failures: one line on stderr, exit 1
-// (and {"error": {code, message}} on stdout with --json).
+// (and {"error": {code, message}} on stdout with --json). A reader that stops early ends the
+// command quietly.
 import type { Command } from 'commander';
 import { systemClock } from '../src/clock.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -17,6 +18,27 @@ export interface CommonOptions {
 
 export function withCommonOptions(cmd: Command): Command {
   return cmd.option('--db <path>', 'database file (env CES_DB, default ./data/ces.db)').option('--json', 'print one JSON document on stdout');
+}
+
+let stdoutWatched = false;
+
+/**
+ * A reader that stops early (`ces entries list … | head -1`) closes the pipe, and the next write to
+ * stdout fails with EPIPE, an 'error' event that would otherwise crash the command with a stack
+ * trace. The command ends there instead, quietly, with the status it already had (0 unless it had
+ * failed), as Unix filters do. What it committed stays committed (a participant export's audit
+ * record, say): transactions are synchronous, so none is open when the event arrives, and the exit
+ * releases the database. Any other write error on stdout (a full disk behind `>`) is a failure.
+ * Installed once, before any command's action (cli/ces.ts); not for `ces serve`, whose stdout is its log.
+ */
+export function endQuietlyWhenReaderLeaves(): void {
+  if (stdoutWatched) return;
+  stdoutWatched = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit();
+    process.stderr.write(`ces: cannot write to stdout: ${error.message}\n`);
+    process.exit(1);
+  });
 }
 
 /** Opens a context for one command, runs it, prints its result, closes the database. */

@@ -75,16 +75,10 @@ export function registerExportCommand(program: Command): void {
     .option('--status <status>', 'PENDING | APPROVED | REJECTED')
     .option('--no-progress', 'never draw the progress bar')
     .action(async (flags: ExportFlags) => {
+      // A reader that goes away (`ces entries export … | head`) ends the export quietly with status
+      // 0 (endQuietlyWhenReaderLeaves, for every command): it only reads, so nothing is left half
+      // done, and the connection, busy with the export's row iterator, is released by the exit.
       let ctx: Ctx | undefined;
-      if (!flags.out) {
-        // The reader went away (`ces entries export … | head`): stop quietly with status 0, as
-        // Unix filters do. The export only reads, so there is nothing to undo; the connection,
-        // busy with the export's row iterator, is released by the exit.
-        process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EPIPE') throw error;
-          process.exit(0);
-        });
-      }
       try {
         const config = loadConfig({ db: flags.db });
         ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createSilentLogger() };

@@ -230,6 +230,20 @@ export function runCli(args: string[], options: { dbPath?: string; env?: Record<
   });
 }
 
+/**
+ * Runs `ces … | head -1` in bash with pipefail: the real CLI writing into a real pipe (64 KiB) that
+ * `head` closes after the first line. Resolves with that line, the pipeline's status (the CLI's,
+ * unless it is 0) and the CLI's stderr.
+ */
+export function runCliIntoHead(args: string[], options: { dbPath?: string } = {}): Promise<{ firstLine: string; code: number | null; stderr: string }> {
+  const finalArgs = options.dbPath ? [...args, '--db', options.dbPath] : args;
+  return new Promise((resolve) => {
+    execFile('bash', ['-o', 'pipefail', '-c', '"$@" | head -1', 'bash', process.execPath, '--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs], { cwd: ROOT }, (error, stdout, stderr) => {
+      resolve({ firstLine: stdout.replace(/\n$/, ''), code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr });
+    });
+  });
+}
+
 export interface DrainSummary {
   ticks: number;
   /** Total milliseconds the ManualClock was moved forward to reach retries and backoffs. */

@@ -47,6 +47,8 @@ export interface SeedSpec {
   rejection?: (i: number) => Array<{ code: string; message: string }>;
   /** The entry's fiscal access key (default: one of its own, from i). */
   accessKey?: (i: number) => string;
+  /** Every entry by one participant with this (valid) document number, instead of one participant per entry. */
+  oneParticipant?: string;
 }
 
 export function seedEntries(ctx: Ctx, spec: SeedSpec): string[] {
@@ -57,10 +59,10 @@ export function seedEntries(ctx: Ctx, spec: SeedSpec): string[] {
     for (let k = start; k < end; k++) {
       const i = (spec.from ?? 0) + k;
       const at = spec.createdAt?.(i) ?? '2026-11-22T12:00:00.000Z';
-      const enrollmentId = `enr-${spec.campaignId.slice(0, 8)}-${livemode}-${i}`;
+      const enrollmentId = `enr-${spec.campaignId.slice(0, 8)}-${livemode}-${spec.oneParticipant ?? i}`;
       const entryId = `ent-${spec.campaignId.slice(0, 8)}-${livemode}-${i}`;
-      insertEnrollment(ctx.db, {
-        id: enrollmentId, campaign_id: spec.campaignId, livemode, document_type: 'cpf', document_number: String(10000000000 + i),
+      if (!spec.oneParticipant || k === 0) insertEnrollment(ctx.db, {
+        id: enrollmentId, campaign_id: spec.campaignId, livemode, document_type: 'cpf', document_number: spec.oneParticipant ?? String(10000000000 + i),
         full_name: spec.name ? spec.name(i) : `Participant ${i}`, email: `p${i}@example.com`, phone: String(5511900000000 + i), birthdate: '1990-01-01',
         address_line_1: null, address_line_2: null, neighborhood: null, city: 'São Paulo', state: 'SP', zipcode: null, country: 'BR',
         created_at: at, updated_at: at,
