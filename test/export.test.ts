@@ -35,6 +35,8 @@ describe('entries export: format and filters', () => {
       award: (i) => (i === 0 ? prizeId : null),
       lucky: (i) => (i === 0 ? [[1, 7], [0, 42]] : i === 1 ? [[0, 1]] : []),
       rejection: (i) => (i % 4 === 3 ? [{ code: 'fiscal_key_invalid', message: 'x' }, { code: 'duplicate_access_key', message: 'y, z' }] : []),
+      // Stored as the integrator sent it; exported in UTC like every other timestamp.
+      grantedAt: (i) => (i === 0 ? '2026-11-22T09:00:00-03:00' : i === 1 ? '2026-11-22t14:30:00.123456789+0530' : '2026-11-22T12:00:00.000Z'),
     });
     seedEntries(ctx, { campaignId, livemode: 0, count: 5, from: 100 });
     // Another campaign's entries never leak into this export.
@@ -62,7 +64,8 @@ describe('entries export: format and filters', () => {
     assert.equal(rows[1].lucky_numbers, '0-00001');
     assert.equal(rows[3].rejection_reasons, 'fiscal_key_invalid;duplicate_access_key');
     assert.equal(rows[0].consent_term_version, 'v1');
-    assert.equal(rows[0].consent_granted_at, '2026-11-22T12:00:00.000Z');
+    assert.equal(rows[0].consent_granted_at, '2026-11-22T12:00:00.000Z', 'sent as 2026-11-22T09:00:00-03:00');
+    assert.equal(rows[1].consent_granted_at, '2026-11-22T09:00:00.123Z', 'sent as 2026-11-22t14:30:00.123456789+0530');
     assert.deepEqual(rows.map((r) => r.livemode), [...Array(20).fill('true'), ...Array(5).fill('false')]);
     assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp')), [], 'no temp file left behind');
   });
@@ -76,6 +79,10 @@ describe('entries export: format and filters', () => {
     assert.deepEqual(Object.keys(lines[0]), [...EXPORT_COLUMNS]);
     assert.deepEqual(lines[0].lucky_numbers, [{ series: '0', order_number: '00042' }, { series: '1', order_number: '00007' }]);
     assert.equal(lines[0].full_name, TRICKY_NAMES[0]);
+    assert.deepEqual(lines.slice(0, 2).map((l) => l.consent_granted_at), ['2026-11-22T12:00:00.000Z', '2026-11-22T09:00:00.123Z'], 'in UTC, as every timestamp');
+    for (const l of lines) {
+      for (const column of EXPORT_COLUMNS.filter((c) => c.endsWith('_at'))) assert.ok(l[column] === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(l[column]), `${column} ${l[column]}`);
+    }
     assert.match(res.stderr, /^exported 10 entries in \d+ ms\n$/, 'stderr has the summary and, not being a TTY, no progress bar');
     const rejected = await runCli(['entries', 'export', '--campaign', campaignId, '--format', 'jsonl', '--status', 'REJECTED'], { dbPath });
     const reasons = rejected.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).rejection_reasons);

@@ -93,6 +93,11 @@ describe('ces participant export and anonymize', () => {
     assert.ok(doc.entries.every((e: { status: string }) => e.status === 'APPROVED'));
     assert.equal(doc.consents.length, 2);
     assert.equal(doc.consents[0].ip_address, '198.51.100.23');
+    // granted_at in UTC like every timestamp of the document, and the record as the integrator sent it.
+    assert.equal(doc.consents[0].granted_at, '2026-11-22T12:00:00.000Z');
+    assert.equal(doc.consents[0].granted_at_as_sent, '2026-11-22T09:00:00-03:00');
+    const notUtc = JSON.stringify(doc, (key, value) => (key === 'granted_at_as_sent' ? undefined : value)).match(/"\d{4}-\d{2}-\d{2}T[^"]*"/g)!.filter((t) => !t.endsWith('Z"'));
+    assert.deepEqual(notUtc, [], 'every other timestamp is in UTC');
     assert.deepEqual(doc.consents[0].choices.map((c: { consent_type: string; granted: boolean; explicit: boolean }) => `${c.consent_type}:${c.granted}:${c.explicit}`).sort(),
       ['image_use:false:true', 'marketing:true:true', 'privacy_policy:true:false', 'regulation:true:false', 'transactional:true:false']);
     assert.equal(doc.awards.length, 1);

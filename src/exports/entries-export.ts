@@ -2,6 +2,7 @@
 // writable with backpressure, so memory stays flat whatever the number of rows. The columns are the
 // entry, its enrollment, its consent record, its latest award and its lucky numbers (README, Exports).
 import type { Ctx } from '../context.ts';
+import { toUtcTimestamp } from '../timestamps.ts';
 import { csvRecord } from './csv.ts';
 import { countExportRows, iterateExportRows, type ExportFilter, type ExportRow } from './exports.repo.ts';
 
@@ -47,6 +48,7 @@ function toCsv(row: ExportRow): string {
   return csvRecord(EXPORT_COLUMNS.map((column) => {
     if (column === 'livemode') return row.livemode === 1 ? 'true' : 'false';
     if (column === 'rejection_reasons') return (JSON.parse(row.rejection_reasons) as Array<{ code: string }>).map((r) => r.code).join(';');
+    if (column === 'consent_granted_at') return grantedAtUtc(row);
     return row[column];
   }));
 }
@@ -56,11 +58,21 @@ function toJsonLine(row: ExportRow): string {
   for (const column of EXPORT_COLUMNS) record[column] = row[column];
   record.livemode = row.livemode === 1;
   record.rejection_reasons = JSON.parse(row.rejection_reasons);
+  record.consent_granted_at = grantedAtUtc(row);
   record.lucky_numbers = row.lucky_numbers === null ? [] : row.lucky_numbers.split(' ').map((pair) => {
     const [series, order_number] = pair.split('-');
     return { series, order_number };
   });
   return `${JSON.stringify(record)}\n`;
+}
+
+/**
+ * The consent's granted_at in UTC, like every other timestamp of the export. It is stored as the
+ * integrator sent it (with its offset), which intake only accepts in a form toUtcTimestamp reads;
+ * anything else would be printed as stored rather than lost.
+ */
+function grantedAtUtc(row: ExportRow): string | null {
+  return row.consent_granted_at === null ? null : (toUtcTimestamp(row.consent_granted_at) ?? row.consent_granted_at);
 }
 
 /** Writes a chunk and, when the stream's buffer is full, waits for it to drain (or fail). */

@@ -47,6 +47,8 @@ export interface SeedSpec {
   rejection?: (i: number) => Array<{ code: string; message: string }>;
   /** The entry's fiscal access key (default: one of its own, from i). */
   accessKey?: (i: number) => string;
+  /** The consent's granted_at as the integrator sent it (default: the entry's created_at, in UTC). */
+  grantedAt?: (i: number) => string;
   /** Every entry by one participant with this (valid) document number, instead of one participant per entry. */
   oneParticipant?: string;
 }
@@ -74,7 +76,7 @@ export function seedEntries(ctx: Ctx, spec: SeedSpec): string[] {
         rejection_reasons: JSON.stringify(spec.rejection?.(i) ?? []), declared_win: null, created_at: at, processed_at: status === 'PENDING' ? null : at,
       });
       insertConsent(ctx.db, {
-        entry_id: entryId, enrollment_id: enrollmentId, granted_at: at, ip_address: '203.0.113.7', user_agent: 'seed', term_version: 'v1',
+        entry_id: entryId, enrollment_id: enrollmentId, granted_at: spec.grantedAt?.(i) ?? at, ip_address: '203.0.113.7', user_agent: 'seed', term_version: 'v1',
         choices: [{ consent_type: 'regulation', granted: true, explicit: false }], created_at: at,
       });
       const prizeId = spec.award?.(i) ?? null;

@@ -1,0 +1,40 @@
+// Date-times as integrators send them, in the UTC form every output uses (CONTRACT: "Timestamps
+// are ISO 8601 in UTC"). A consent's granted_at is stored as sent, offset and all, because it is the
+// legal record; exports print it converted. Date.parse is not the converter: ECMAScript defines it
+// only for its own simplified format, and offsets without a colon (+0300), a lower-case z or nine
+// fractional digits are left to the engine. This reads every form intake accepts, exactly.
+
+/** The date-time forms POST /v1/entries accepts for consent.granted_at (src/entries/submission.ts). */
+const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
+
+/**
+ * The instant as `YYYY-MM-DDTHH:MM:SS.mmmZ`, or null when the text is not a real date-time of that
+ * form. Digits beyond the millisecond are cut, not rounded, as Date.parse and toISOString do, so the
+ * UTC time never passes the instant sent. `24:00` (with nothing after it) is the end of the day, as
+ * ISO 8601 allows and Date.parse reads it; offsets run up to ±23:59.
+ */
+export function toUtcTimestamp(value: string): string | null {
+  const m = DATE_TIME_WITH_ZONE.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute] = m.slice(1, 6).map(Number);
+  const second = Number(m[6] ?? 0);
+  const fraction = m[7] ?? '';
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && /^0*$/.test(fraction);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return null;
+  const offsetHours = Number(m[9] ?? 0);
+  const offsetMinutes = Number(m[10] ?? 0);
+  if (offsetHours > 23 || offsetMinutes > 59) return null;
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, Number(fraction.padEnd(3, '0').slice(0, 3)));
+  const offsetMs = (m[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return new Date(date.getTime() - offsetMs).toISOString();
+}
+
+function daysInMonth(year: number, month: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, 0);
+  return date.getUTCDate();
+}
