@@ -112,6 +112,28 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
     assert.match(text.stdout, new RegExp(`${add.json[0].id}\\s+live\\s+${prize.id}\\s+\\S+\\s+${id}`));
   });
 
+  test('window add: a window past 9999-12-31 (a huge --every, or --opens-at, --until at the end of 9999) is refused as invalid_window, not a crash', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'WINDOW' });
+    const prize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Mug');
+    const base = ['window', 'add', '--campaign', w.campaign.id, '--mode', 'live', '--prize', prize.id, '--json'];
+    const cases: Array<[string[], string]> = [
+      [['--opens-at', '2026-12-01T00:00:00Z', '--count', '2', '--every', '99999999999999'], '--every 99999999999999 puts the last of 2 windows after 9999-12-31T23:59:59.999Z, the latest a window can open'],
+      [['--opens-at', '9999-12-31T00:00:00Z', '--count', '2', '--every', '86400'], '--every 86400 puts the last of 2 windows after 9999-12-31T23:59:59.999Z, the latest a window can open'],
+      [['--opens-at', '9999-12-31T23:00:00-03:00'], '--opens-at must be no later than 9999-12-31T23:59:59.999Z'],
+      [['--opens-at', '9999-12-31T00:00:00Z', '--count', '2', '--until', '9999-12-31T23:00:00-03:00'], '--until must be no later than 9999-12-31T23:59:59.999Z'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli([...base, ...args], { dbPath: s.dbPath })));
+    results.forEach((res, i) => {
+      assert.equal(res.code, 1, cases[i][0].join(' '));
+      assert.deepEqual(res.json, { error: { code: 'invalid_window', message: cases[i][1] } });
+      assert.equal(res.stderr, `ces: ${cases[i][1]}\n`);
+    });
+    // The last second of 9999 is still a time a window can open at.
+    const latest = await runCli([...base, '--opens-at', '9999-12-31T22:00:00Z', '--count', '2', '--every', '3600'], { dbPath: s.dbPath });
+    assert.equal(latest.code, 0, latest.stderr);
+    assert.deepEqual(latest.json.map((x: { opens_at: string }) => x.opens_at), ['9999-12-31T22:00:00.000Z', '9999-12-31T23:00:00.000Z']);
+  });
+
   test('entries show includes the mechanics outcome, the award with its history and the lucky numbers', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'auto', luckyQuantity: 2 });
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Bike');

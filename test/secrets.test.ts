@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashKey, rotateKey } from '../src/keys/keys.ts';
 import { entryBody, makeCampaign, request, runCli, startTestServer, type World } from './support/harness.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
+import { openTestCtx } from './support/seed-entries.ts';
 import { killServe, openFileCtx, spawnServe, type ServeProcess } from './support/serve-process.ts';
 
 describe('no full key or HMAC secret in logs, listings or the database file', () => {
@@ -102,6 +103,34 @@ describe('no full key or HMAC secret in logs, listings or the database file', ()
     }
     // What is stored is the SHA-256 of each key.
     assert.ok(files[0].indexOf(hashKey(newLive)) >= 0, 'the key hash is stored');
+  });
+});
+
+describe('ces key rotate --grace: whole seconds from 0 to 30 days', () => {
+  test('a grace out of range or not written in digits is invalid_option (one line, nothing rotated); 30 days is accepted', async () => {
+    const { ctx, dir, dbPath } = openTestCtx();
+    const w = makeCampaign(ctx);
+    ctx.db.close();
+    try {
+      // 99999999999999 s made revoked_at an invalid date: internal_error "Invalid time value".
+      const bad = ['99999999999999', '2592001', '-1', '1.5', '', '0x10', '1e3'];
+      const results = await Promise.all(bad.map((grace) => runCli(['key', 'rotate', w.liveKeyId, '--grace', grace, '--json'], { dbPath })));
+      results.forEach((res, i) => {
+        const message = `--grace must be a whole number of seconds from 0 to 2592000 (30 days), got "${bad[i]}"`;
+        assert.equal(res.code, 1, bad[i]);
+        assert.deepEqual(res.json, { error: { code: 'invalid_option', message } }, bad[i]);
+        assert.equal(res.stderr, `ces: ${message}\n`);
+      });
+      const list = await runCli(['key', 'list', '--campaign', w.campaign.id, '--json'], { dbPath });
+      assert.deepEqual(list.json.map((k: { revoked_at: string | null }) => k.revoked_at), [null, null], 'no key issued or revoked');
+      const t0 = Date.now();
+      const month = await runCli(['key', 'rotate', w.liveKeyId, '--grace', '2592000', '--json'], { dbPath });
+      assert.equal(month.code, 0, month.stderr);
+      const revokedAt = Date.parse(month.json.revoked.revoked_at);
+      assert.ok(revokedAt >= t0 + 2_592_000_000 && revokedAt <= Date.now() + 2_592_000_000, month.json.revoked.revoked_at);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,7 +1,6 @@
 // ces key issue|list|revoke|rotate
 import type { Command } from 'commander';
 import { issueKey, listKeys, revokeKey, rotateKey, type ApiKey } from '../../src/keys/keys.ts';
-import { AppError } from '../../src/errors.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerKeyCommands(program: Command): void {
@@ -30,12 +29,10 @@ export function registerKeyCommands(program: Command): void {
     });
 
   withCommonOptions(key.command('rotate').description('issue a new key of the same campaign and mode and revoke the old one').argument('<key_id>'))
-    .option('--grace <seconds>', 'keep the old key working this long', '0')
+    .option('--grace <seconds>', 'keep the old key working this long (at most 2592000, 30 days)', '0')
     .action(async (keyId: string, flags: CommonOptions & { grace: string }) => {
       await runCommand(flags, (ctx) => {
-        const grace = Number(flags.grace);
-        if (!Number.isInteger(grace) || grace < 0) throw new AppError(422, 'invalid_option', '--grace must be a whole number of seconds');
-        const { issued, revoked } = rotateKey(ctx, keyId, grace);
+        const { issued, revoked } = rotateKey(ctx, keyId, flags.grace);
         return { key: { id: issued.id, campaign_id: issued.campaign_id, mode: issued.mode, key: issued.key, prefix: issued.prefix, created_at: issued.created_at }, revoked };
       }, (r) => `${details(r.key)}\n\nold key ${r.revoked.id} revoked at ${r.revoked.revoked_at}`);
     });

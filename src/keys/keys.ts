@@ -5,6 +5,7 @@ import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
+import { parseDecimal } from '../numbers.ts';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, listApiKeys, setApiKeyRevokedAt, type ApiKeyRow } from './keys.repo.ts';
 
 export type Mode = 'live' | 'test';
@@ -71,8 +72,19 @@ export function revokeKey(ctx: Ctx, keyId: string, graceSeconds = 0): ApiKey {
   }).immediate();
 }
 
+/**
+ * The longest grace period of a rotation: 30 days, as long as the longest wait between two webhook
+ * attempts. Unbounded, a typo such as 99999999999999 made revoked_at an invalid date: a crash
+ * (internal_error) instead of a refusal.
+ */
+export const MAX_GRACE_SECONDS = 30 * 24 * 3600;
+
 /** Issues a new key of the same campaign and mode and revokes the old one after the grace period. */
-export function rotateKey(ctx: Ctx, keyId: string, graceSeconds = 0): { issued: IssuedKey; revoked: ApiKey } {
+export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number = 0): { issued: IssuedKey; revoked: ApiKey } {
+  const grace = parseDecimal(graceSeconds);
+  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
+    throw new AppError(422, 'invalid_option', `--grace must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days), got "${graceSeconds}"`);
+  }
   return ctx.db.transaction(() => {
     const old = findApiKeyById(ctx.db, keyId);
     if (!old) throw notFound('API key');
@@ -80,7 +92,7 @@ export function rotateKey(ctx: Ctx, keyId: string, graceSeconds = 0): { issued: 
       throw new AppError(409, 'key_revoked', 'That key is already revoked; issue a new one instead.');
     }
     const issued = issueKey(ctx, { campaignId: old.campaign_id, mode: old.mode, label: old.label });
-    return { issued, revoked: revokeKey(ctx, keyId, graceSeconds) };
+    return { issued, revoked: revokeKey(ctx, keyId, grace) };
   }).immediate();
 }
 

@@ -29,6 +29,13 @@ export function rowToWindow(row: PrizeWindowRow): PrizeWindow {
 /** Most windows one command creates. */
 export const MAX_WINDOWS_PER_ADD = 100_000;
 
+/**
+ * The latest a window can open: the end of the last four-digit year. Beyond it a time is no longer
+ * ISO 8601 as stored (+010000-…), and a large --every overflowed JavaScript's dates altogether, a
+ * crash (internal_error) instead of a refusal.
+ */
+export const LATEST_OPENS_AT = '9999-12-31T23:59:59.999Z';
+
 export interface AddWindowsInput {
   campaignId: string;
   mode: string;
@@ -65,6 +72,12 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
     if (untilMs === null) fail('until', `--until must be an ISO 8601 date-time, got "${input.until}"`);
     else if (opensMs !== null && untilMs < opensMs) fail('until', '--until must not be before --opens-at');
     else if (opensMs !== null && count > 1) stepMs = (untilMs - opensMs) / (count - 1);
+  }
+  const latestMs = Date.parse(LATEST_OPENS_AT);
+  if (errors.length === 0 && opensMs! + (count - 1) * stepMs > latestMs) {
+    if (opensMs! > latestMs) fail('opens_at', `--opens-at must be no later than ${LATEST_OPENS_AT}`);
+    else if (input.until !== undefined) fail('until', `--until must be no later than ${LATEST_OPENS_AT}`);
+    else fail('every', `--every ${input.every} puts the last of ${count} windows after ${LATEST_OPENS_AT}, the latest a window can open`);
   }
   if (errors.length > 0) throw new AppError(422, 'invalid_window', errors.map((e) => e.message).join('; '), errors);
   const now = nowIso(ctx.clock);
