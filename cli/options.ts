@@ -1,6 +1,7 @@
-// Option parsers shared by the commands of exports, stats and participant requests: bad values are
-// AppErrors with code invalid_option, which the CLI prints as one line and exit 1.
+// Option parsers shared by the commands of exports, stats, listings and participant requests: bad
+// values are AppErrors with code invalid_option, which the CLI prints as one line and exit 1.
 import { AppError } from '../src/errors.ts';
+import { parseDecimal } from '../src/numbers.ts';
 
 /** --mode live|test as livemode 1|0; undefined (both modes) when absent. */
 export function parseMode(mode: string | undefined): number | undefined {
@@ -19,4 +20,17 @@ export function parseStatus(status: string | undefined): 'PENDING' | 'APPROVED' 
   const upper = status.toUpperCase();
   if (upper !== 'PENDING' && upper !== 'APPROVED' && upper !== 'REJECTED') throw new AppError(422, 'invalid_option', '--status must be PENDING, APPROVED or REJECTED');
   return upper;
+}
+
+/**
+ * The most rows a listing prints; more is what `ces entries export` is for. Unbounded, a --limit of
+ * 99999999999999999999 reached SQLite as a REAL and failed as database_error "datatype mismatch".
+ */
+export const MAX_LIST_LIMIT = 100_000;
+
+/** --limit N of the listings: an integer from 1 to MAX_LIST_LIMIT, written in digits. */
+export function parseLimit(value: string): number {
+  const n = parseDecimal(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIST_LIMIT) throw new AppError(422, 'invalid_option', `--limit must be an integer from 1 to ${MAX_LIST_LIMIT}, got "${value}"`);
+  return n;
 }

@@ -292,6 +292,12 @@ describe('ces entries', () => {
       [['entries', 'list', '--campaign', c.id, '--status', 'DONE'], 'invalid_option'],
       [['entries', 'list', '--campaign', c.id, '--mode', 'prod'], 'invalid_option'],
       [['entries', 'list', '--campaign', c.id, '--limit', '0'], 'invalid_option'],
+      // --limit 1 to 100000, in digits: a huge one reached SQLite as a REAL (database_error), 1e3 and 0x10 passed.
+      [['entries', 'list', '--campaign', c.id, '--limit', '99999999999999999999'], 'invalid_option'],
+      [['entries', 'list', '--campaign', c.id, '--limit', '100001'], 'invalid_option'],
+      [['entries', 'list', '--campaign', c.id, '--limit', '1e3'], 'invalid_option'],
+      [['webhook', 'deliveries', '--campaign', c.id, '--limit', '99999999999999999999'], 'invalid_option'],
+      [['webhook', 'deliveries', '--campaign', c.id, '--limit', '0x10'], 'invalid_option'],
       [['entries', 'list'], 'invalid_usage'],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(...args, '--json')));

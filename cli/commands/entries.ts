@@ -2,13 +2,12 @@
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import type { Ctx } from '../../src/context.ts';
-import { AppError } from '../../src/errors.ts';
 import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
 import { listEntries } from '../../src/entries/entries.repo.ts';
 import { enrollmentToView, entryToView, getEntry } from '../../src/entries/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
-import { parseMode, parseStatus } from '../options.ts';
+import { parseLimit, parseMode, parseStatus } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
@@ -35,19 +34,17 @@ export function registerEntryCommands(program: Command): void {
     .requiredOption('--campaign <id>', 'campaign id')
     .option('--mode <mode>', 'live | test')
     .option('--status <status>', 'PENDING | APPROVED | REJECTED')
-    .option('--limit <n>', 'at most this many', '50')
+    .option('--limit <n>', 'at most this many (1 to 100000)', '50')
     .action(async (flags: CommonOptions & { campaign: string; mode?: string; status?: string; limit: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
         const livemode = parseMode(flags.mode);
         const status = parseStatus(flags.status);
-        const limit = Number(flags.limit);
-        if (!Number.isInteger(limit) || limit < 1) throw new AppError(422, 'invalid_option', '--limit must be a positive integer');
         return listEntries(ctx.db, {
           campaignId: flags.campaign,
           livemode,
           status,
-          limit,
+          limit: parseLimit(flags.limit),
         }).map((row) => entryToView(ctx, row));
       }, (list) => table(list.map((e) => ({ ...e, mode: e.livemode ? 'live' : 'test', reasons: e.rejection_reasons.map((r) => r.code).join(',') })), ['entry_id', 'mode', 'status', 'reasons', 'created_at']));
     });

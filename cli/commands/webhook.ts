@@ -6,6 +6,7 @@ import { getWebhookConfig, rotateWebhookSecret } from '../../src/webhooks/config
 import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { parseMode } from '../../src/keys/keys.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
+import { parseLimit } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'body', 'response'];
@@ -43,13 +44,11 @@ export function registerWebhookCommands(program: Command): void {
   withCommonOptions(webhook.command('deliveries').description('the campaign\'s webhook deliveries, newest first, with attempts and last error'))
     .requiredOption('--campaign <id>', 'campaign id')
     .option('--status <status>', 'pending | delivered | failed | skipped')
-    .option('--limit <n>', 'at most this many', '100')
+    .option('--limit <n>', 'at most this many (1 to 100000)', '100')
     .action(async (flags: CommonOptions & { campaign: string; status?: string; limit: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
-        const limit = Number(flags.limit);
-        if (!Number.isInteger(limit) || limit < 1) throw new AppError(422, 'invalid_option', '--limit must be a positive integer');
-        return listDeliveryViews(ctx, flags.campaign, flags.status, limit);
+        return listDeliveryViews(ctx, flags.campaign, flags.status, parseLimit(flags.limit));
       }, renderDeliveries);
     });
 
