@@ -84,7 +84,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 2000, 1, 10_000_000),
     requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
     deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 64, 1, 1000),
-    metricsToken: env.CES_METRICS_TOKEN ?? '',
+    metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
     writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD, false),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
   });
@@ -112,6 +112,22 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
   if (value === '0') return false;
   if (value === '1') return true;
   throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
+}
+
+// RFC 7235 token68, what `Authorization: Bearer <token>` carries: letters, digits, -._~+/ and then
+// only trailing '='. A token with a space or any other character can never be presented, so
+// GET /metrics would refuse every scrape for ever while the server looked healthy.
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Empty (unset) = open, `off` = disabled, anything else a bearer token. A refusal names the first
+ * character that cannot be sent (a space, a CR from a Windows .env file…) but never the token itself.
+ */
+function parseMetricsToken(raw: string | undefined): string {
+  if (raw === undefined || raw === 'off' || TOKEN68.test(raw)) return raw ?? '';
+  const chars = [...raw];
+  const at = chars.findIndex((c, i) => !/[A-Za-z0-9\-._~+/=]/.test(c) || (c === '=' && chars.slice(i).some((d) => d !== '=')));
+  throw new ConfigError(`CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character ${at + 1} is ${JSON.stringify(chars[at])}`);
 }
 
 /**

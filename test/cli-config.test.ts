@@ -56,6 +56,8 @@ const REFUSED: Array<[string[], Record<string, string>, string]> = [
   // The listener would silently listen on every interface instead of a host it cannot parse.
   [['--host', 'api_internal'], {}, '--host must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "api_internal"'],
   [[], { CES_HOST: 'fe80::1%eth0' }, 'CES_HOST must be an IP address or a host name (letters, digits, \'.\', \':\' and \'-\', at most 63 characters), got "fe80::1%eth0"'],
+  // `Authorization: Bearer my token` can never match: the server would refuse every scrape for ever.
+  [[], { CES_METRICS_TOKEN: 'my token' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 3 is " "'],
 ];
 for (const [args, env, message] of REFUSED) {
   test(`ces serve ${[...args, ...Object.entries(env).map(([k, v]) => `(${k}=${v})`)].join(' ')} stops with one line, before opening the database`, { timeout: 60_000 }, async () => {

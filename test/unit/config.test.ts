@@ -75,6 +75,8 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['requestTimeoutMs', 'CES_REQUEST_TIMEOUT_MS', '1000', 1000],
   ['deliveryConcurrency', 'CES_DELIVERY_CONCURRENCY', '8', 8],
   ['metricsToken', 'CES_METRICS_TOKEN', 'scrape-me', 'scrape-me'],
+  ['metricsToken', 'CES_METRICS_TOKEN', 'aZ09-._~+/==', 'aZ09-._~+/=='],
+  ['metricsToken', 'CES_METRICS_TOKEN', 'off', 'off'],
 ];
 for (const [setting, variable, value, expected] of FROM_ENV) {
   test(`${variable}=${value} sets ${setting} and nothing else`, () => {
@@ -160,6 +162,12 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
   [{}, { CES_VERIFIER_TIMEOUT_MS: '600001' }, 'CES_VERIFIER_TIMEOUT_MS must be an integer from 1 to 600000, got "600001"'],
   [{}, { CES_BODY_LIMIT_BYTES: '1023' }, 'CES_BODY_LIMIT_BYTES must be an integer from 1024 to 67108864, got "1023"'],
   [{}, { CES_DELIVERY_CONCURRENCY: '0' }, 'CES_DELIVERY_CONCURRENCY must be an integer from 1 to 1000, got "0"'],
+  // `Authorization: Bearer <token>` carries a token68 only: with a space, a CR (from a Windows .env
+  // file) or an '=' before the end, every scrape would get 401 for ever. The token is never echoed.
+  [{}, { CES_METRICS_TOKEN: 'my token' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 3 is " "'],
+  [{}, { CES_METRICS_TOKEN: 's3cret\r' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 7 is "\\r"'],
+  [{}, { CES_METRICS_TOKEN: 'a=b' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 2 is "="'],
+  [{}, { CES_METRICS_TOKEN: 'tokén' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 4 is "é"'],
 ];
 for (const [flags, env, message] of INVALID) {
   test(`refused: ${JSON.stringify({ ...flags, ...env })}`, () => {
