@@ -105,8 +105,9 @@ const MIGRATIONS: Migration[] = [
   // A-Z, so `JOÃO@x.com` and `joão@x.com` could be held by two participants. An all-ASCII email
   // folds to what lower() gives, so those are keyed in SQL, and the old index guarantees their keys
   // are distinct; the others (GLOB '*[^ -~]*': a character outside printable ASCII), few, are
-  // folded here one by one in the order the enrollments were created. Where the database already holds emails that fold alike (they differ only in the case
-  // of a non-ASCII letter, or spell a letter two ways), the first to get the key keeps it (an
+  // folded here one by one in the order the enrollments were created. Where the database already
+  // holds emails that fold alike (they differ only in the case of a non-ASCII letter, or spell a
+  // letter two ways), the first to get the key keeps it (an
   // all-ASCII email before any other, then the earlier enrollment) and the other enrollment keeps
   // its email as sent, with no key (UPDATE OR IGNORE): nothing is deleted or changed, and the
   // migration cannot fail on such data. (Keeping lower(email) as that row's key would not do:
@@ -126,7 +127,7 @@ const MIGRATIONS: Migration[] = [
   // 8: an Idempotency-Key is stored as the text the client sent (src/entries/idempotency-key.ts):
   // bytes that are valid UTF-8 are read as UTF-8. Until now a key was stored as Node reads a
   // header, one Latin-1 character per byte, so `é` sent by curl (bytes C3 A9) was stored as `Ã©`,
-  // and intake now looks that request up as `é`: without a rewrite its retry would be a new entry.
+  // and intake now looks that request up as `é`: without a rewrite, its retry would be new.
   // Only keys with a character beyond ASCII are read, from the covering unique index. A rewrite
   // that would collide with a key already stored in the scope (another entry whose client sent
   // `é` as the one Latin-1 byte E9, which reads as the same text) leaves the row as it was.
