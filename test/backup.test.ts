@@ -7,9 +7,9 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, type CliResult, type TestServer, type World } from './support/harness.ts';
 
@@ -165,6 +165,31 @@ describe('ces backup under load, then ces restore', () => {
     assert.match(inUse.json.error.message, new RegExp(`process ${process.pid}`));
     const again = await runCli(['backup', join(dir, 'snapshot.db'), '--db', t.dbPath, '--json']);
     assert.equal(again.json.error.code, 'destination_exists');
+  });
+
+  test('a path through a symlink is the same file: restore and backup onto the running server\'s database are refused', async () => {
+    // The server's folder reached through a symlink; /proc names the real path of open files.
+    const link = join(dir, 'link-to-server');
+    symlinkSync(dirname(t.dbPath), link);
+    const viaLink = join(link, basename(t.dbPath));
+    const before = t.ctx.db.prepare('SELECT count(*) FROM entries').pluck().get();
+    const restore = await runCli(['restore', join(dir, 'snapshot.db'), '--db', viaLink, '--force', '--json']);
+    assert.equal(restore.code, 1, restore.stdout);
+    assert.equal(restore.json.error.code, 'database_in_use');
+    // A backup from another database onto the live one, named through the link.
+    const other = join(dir, 'other.db');
+    const backup = await runCli(['backup', viaLink, '--force', '--db', other, '--json']);
+    assert.equal(backup.code, 1, backup.stdout);
+    assert.equal(backup.json.error.code, 'database_in_use');
+    // Nor may a database be backed up onto itself under another spelling.
+    const self = await runCli(['backup', viaLink, '--force', '--db', t.dbPath, '--json']);
+    assert.equal(self.code, 1, self.stdout);
+    assert.equal(self.json.error.code, 'invalid_option');
+    assert.ok(existsSync(`${t.dbPath}-wal`), 'the live -wal is still there');
+    assert.equal(t.ctx.db.prepare('SELECT count(*) FROM entries').pluck().get(), before);
+    const res = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'after-symlink', body: entryBody({}, 4242) });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(t.ctx.db.prepare('SELECT count(*) FROM entries WHERE idempotency_key = ?').pluck().get('after-symlink'), 1);
   });
 
   test('restore --force keeps the replaced database (with its -wal) beside, under a .pre-restore name', async () => {

@@ -5,7 +5,7 @@
 // Both write to a temp file beside the destination, check it with PRAGMA integrity_check and only
 // then rename it into place, so a crash never leaves a half-written file under the final name.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
@@ -65,8 +65,8 @@ function sealCopy(path: string): string[] {
 
 /** Copies the open database to `dest` (refusing to overwrite unless `force`); logged in audit_log. */
 export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: boolean; pid: number }): Promise<BackupResult> {
-  const target = resolve(dest);
-  if (target === resolve(ctx.config.dbPath)) throw new AppError(422, 'invalid_option', 'The backup destination is the database itself.');
+  const target = realPath(dest);
+  if (target === realPath(ctx.config.dbPath)) throw new AppError(422, 'invalid_option', 'The backup destination is the database itself.');
   if (existsSync(target) && !options.force) throw new AppError(409, 'destination_exists', `${dest} exists; pass --force to overwrite it.`);
   if (!existsSync(dirname(target))) throw new AppError(422, 'invalid_option', `The folder of ${dest} does not exist.`);
   const users = findProcessesUsingFile(target, options.pid);
@@ -91,13 +91,33 @@ export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: 
 }
 
 /**
+ * The absolute path with every symlink resolved (of the folder, when the file does not exist yet),
+ * so that two spellings of one file compare equal, as they must before a backup or a restore
+ * overwrites or moves it.
+ */
+export function realPath(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    try {
+      return join(realpathSync(dirname(absolute)), basename(absolute));
+    } catch {
+      return absolute;
+    }
+  }
+}
+
+/**
  * Processes other than this one that have the file (or its -wal) open, read from /proc on Linux.
  * A running `ces serve` keeps its database open for its whole life, so this is how restore tells
  * that the server is still up. Elsewhere /proc does not exist and the list is empty.
  */
 export function findProcessesUsingFile(path: string, selfPid: number): number[] {
   if (!existsSync('/proc/self/fd')) return [];
-  const names = new Set([resolve(path), `${resolve(path)}-wal`]);
+  // /proc shows the real path of each open file: a path through a symlink must be compared as one.
+  const real = realPath(path);
+  const names = new Set([real, `${real}-wal`]);
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
@@ -140,8 +160,8 @@ export interface RestoreResult {
  * and its -wal/-shm are moved aside, never deleted, so a mistaken restore can be undone.
  */
 export async function restoreDatabase(input: { source: string; dbPath: string; force?: boolean; pid: number; now: () => string }): Promise<RestoreResult> {
-  const source = resolve(input.source);
-  const target = resolve(input.dbPath);
+  const source = realPath(input.source);
+  const target = realPath(input.dbPath);
   if (source === target) throw new AppError(422, 'invalid_option', 'The backup to restore is the database itself.');
   if (!existsSync(source)) throw new AppError(404, 'not_found', `${input.source} does not exist.`);
   const problems = checkIntegrity(source);
