@@ -5,7 +5,7 @@
 // fractional digits are left to the engine. This reads every form intake accepts, exactly.
 
 /** The date-time forms POST /v1/entries accepts for consent.granted_at (src/entries/submission.ts). */
-const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
+export const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
 
 /**
  * The instant as `YYYY-MM-DDTHH:MM:SS.mmmZ`, or null when the text is not a real date-time of that

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { array, boolean, enums, nullable, optional, string, type, validate, type Infer } from 'superstruct';
 import { AppError, type FieldError } from '../errors.ts';
 import { makePrintable } from '../printable.ts';
+import { DATE_TIME_WITH_ZONE } from '../timestamps.ts';
 import { parseDocument, type DocumentType } from './documents.ts';
 import { isAccessKeyFormat } from './fiscal-key.ts';
 import { normalizePhone } from './phone.ts';
@@ -81,7 +82,6 @@ export interface Submission {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
