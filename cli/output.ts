@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../src/clock.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import type { Ctx } from '../src/context.ts';
-import { openDatabase } from '../src/db/open.ts';
+import { openDatabase, type OpenOptions } from '../src/db/open.ts';
 import { AppError } from '../src/errors.ts';
 import { createLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
@@ -41,12 +41,15 @@ export function endQuietlyWhenReaderLeaves(): void {
   });
 }
 
-/** Opens a context for one command, runs it, prints its result, closes the database. */
-export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string): Promise<void> {
+/**
+ * Opens a context for one command (the database opened with `open`: by default created if missing
+ * and migrated), runs it, prints its result, closes the database.
+ */
+export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string, open: OpenOptions = {}): Promise<void> {
   let ctx: Ctx | undefined;
   try {
     const config = loadConfig({ db: opts.db });
-    ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createLogger('pretty', process.stderr) };
+    ctx = { db: openDatabase(config.dbPath, open), clock: systemClock, random: cryptoRandom, config, log: createLogger('pretty', process.stderr) };
     const result = await action(ctx);
     process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `${render(result)}\n`);
   } catch (error) {

@@ -4,11 +4,13 @@ import { isUnsafePort } from 'get-port-please';
 import { toNodeHandler } from 'h3/node';
 import { listen, type Listener } from 'listhen';
 import type { ConsolaInstance } from 'consola';
-import { monotonicMs, systemClock, type Clock } from './clock.ts';
+import { hostname } from 'node:os';
+import { monotonicMs, nowIso, systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { startCheckpointer, type Checkpointer } from './db/checkpointer.ts';
 import { openDatabase } from './db/open.ts';
+import { claimDatabase, releaseDatabase } from './db/server-claim.ts';
 import { createHttpApp } from './http/app.ts';
 import { trackRequests } from './http/graceful-close.ts';
 import { createTicker, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
@@ -43,9 +45,20 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   // 10080...) for 3000 without a word, or, with 3000 taken, says it found no free port. Asked
   // first, with its own list, so the operator hears the real reason and no file is opened.
   if (config.port !== 0 && isUnsafePort(config.port)) throw refusedPort(config.port);
+  const clock = options.clock ?? systemClock;
   const db = openDatabase(config.dbPath);
+  const self = { pid: process.pid, host: hostname() };
+  try {
+    const { previous } = claimDatabase(db, { ...self, started_at: nowIso(clock), dbPath: config.dbPath });
+    if (previous) {
+      log.warn({ message: `this database was last served from host ${previous.host} (process ${previous.pid}, started ${previous.started_at}); if that server still runs, stop one of them: two would send each webhook twice`, previous_host: previous.host, previous_pid: previous.pid });
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const checkpointer: Checkpointer | null = config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
-  const ctx: Ctx = { db, clock: options.clock ?? systemClock, random: options.random ?? cryptoRandom, config, log };
+  const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit, writerThread: options.writerThread ?? config.writerThread });
   const app = createHttpApp(service);
   const handler = toNodeHandler(app);
@@ -53,6 +66,12 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const release = async (): Promise<void> => {
     await service.writer.close();
     await checkpointer?.close();
+    try {
+      releaseDatabase(db, self);
+    } catch (error) {
+      // Harmless if left: the next server sees this process gone and takes the database.
+      log.warn({ message: `could not clear this server's record in the database: ${(error as Error).message}` });
+    }
     db.close();
   };
   let listener: Listener;

@@ -178,6 +178,7 @@ describe('ces backup under load, then ces restore', () => {
     assert.equal(restore.json.error.code, 'database_in_use');
     // A backup from another database onto the live one, named through the link.
     const other = join(dir, 'other.db');
+    assert.equal((await runCli(['campaign', 'list', '--db', other])).code, 0, 'creates the other database');
     const backup = await runCli(['backup', viaLink, '--force', '--db', other, '--json']);
     assert.equal(backup.code, 1, backup.stdout);
     assert.equal(backup.json.error.code, 'database_in_use');

@@ -14,7 +14,8 @@ export function registerBackupCommands(program: Command): void {
   withCommonOptions(program.command('backup').description('copy the database to DEST, consistently, even while ces serve is writing').argument('<dest>', 'backup file to create'))
     .option('--force', 'overwrite DEST if it exists')
     .action(async (dest: string, flags: ForceFlags) => {
-      await runCommand(flags, (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid }), (r) => details(r as unknown as Record<string, unknown>));
+      // As the database is: not created where there is none, not upgraded to this ces's schema.
+      await runCommand(flags, (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid }), (r) => details(r as unknown as Record<string, unknown>), { migrate: false, mustExist: true });
     });
 
   // Not through runCommand: that would open the very database this command replaces.

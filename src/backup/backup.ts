@@ -5,12 +5,13 @@
 // Both write to a temp file beside the destination, check it with PRAGMA integrity_check and only
 // then rename it into place, so a crash never leaves a half-written file under the final name.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { insertAuditRecord } from '../audit/audit.repo.ts';
 import { readCesSchemaVersion, runIntegrityCheck, setRollbackJournal } from './backup.repo.ts';
+import { findProcessesUsingFile, realPath } from '../db/file-users.ts';
 import { SCHEMA_VERSION } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { AppError } from '../errors.ts';
@@ -23,6 +24,8 @@ export interface BackupResult {
   bytes: number;
   pages: number;
   integrity: 'ok';
+  /** The copy's schema version: the source's, as it was (a backup never upgrades). */
+  schema_version: number;
   at: string;
   elapsed_ms: number;
   audit_id: number;
@@ -63,8 +66,15 @@ function sealCopy(path: string): string[] {
   }
 }
 
-/** Copies the open database to `dest` (refusing to overwrite unless `force`); logged in audit_log. */
+/**
+ * Copies the open database to `dest` (refusing to overwrite unless `force`); logged in audit_log.
+ * The database is copied at the schema version it has: the CLI opens it without migrating, so a
+ * backup taken before an upgrade, as README advises, is the database as the older ces left it.
+ */
 export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: boolean; pid: number }): Promise<BackupResult> {
+  const version = readCesSchemaVersion(ctx.db);
+  if (version < 1) throw new AppError(422, 'not_a_ces_database', `${ctx.config.dbPath} is not a ces database.`);
+  if (version > SCHEMA_VERSION) throw new AppError(422, 'not_a_ces_database', `${ctx.config.dbPath} has schema version ${version}, newer than this ces (${SCHEMA_VERSION}); back it up with the ces that wrote it.`);
   const target = realPath(dest);
   if (target === realPath(ctx.config.dbPath)) throw new AppError(422, 'invalid_option', 'The backup destination is the database itself.');
   if (existsSync(target) && !options.force) throw new AppError(409, 'destination_exists', `${dest} exists; pass --force to overwrite it.`);
@@ -82,64 +92,12 @@ export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: 
     const at = nowIso(ctx.clock);
     const bytes = statSync(target).size;
     const auditId = insertAuditRecord(ctx.db, { at, actor: 'cli', action: 'database.backup', subject: target, detail: JSON.stringify({ bytes, pages: totalPages }) });
-    return { file: target, bytes, pages: totalPages, integrity: 'ok', at, elapsed_ms: ctx.clock.now() - started, audit_id: auditId };
+    return { file: target, bytes, pages: totalPages, integrity: 'ok', schema_version: version, at, elapsed_ms: ctx.clock.now() - started, audit_id: auditId };
   } finally {
     rmSync(temp, { force: true });
     rmSync(`${temp}-wal`, { force: true });
     rmSync(`${temp}-shm`, { force: true });
   }
-}
-
-/**
- * The absolute path with every symlink resolved (of the folder, when the file does not exist yet),
- * so that two spellings of one file compare equal, as they must before a backup or a restore
- * overwrites or moves it.
- */
-export function realPath(path: string): string {
-  const absolute = resolve(path);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    try {
-      return join(realpathSync(dirname(absolute)), basename(absolute));
-    } catch {
-      return absolute;
-    }
-  }
-}
-
-/**
- * Processes other than this one that have the file (or its -wal) open, read from /proc on Linux.
- * A running `ces serve` keeps its database open for its whole life, so this is how restore tells
- * that the server is still up. Elsewhere /proc does not exist and the list is empty.
- */
-export function findProcessesUsingFile(path: string, selfPid: number): number[] {
-  if (!existsSync('/proc/self/fd')) return [];
-  // /proc shows the real path of each open file: a path through a symlink must be compared as one.
-  const real = realPath(path);
-  const names = new Set([real, `${real}-wal`]);
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === selfPid) continue;
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue; // gone, or not ours to look at
-    }
-    for (const fd of fds) {
-      try {
-        if (names.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) {
-          pids.push(pid);
-          break;
-        }
-      } catch {
-        // closed meanwhile
-      }
-    }
-  }
-  return pids;
 }
 
 export interface RestoreResult {

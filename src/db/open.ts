@@ -1,9 +1,12 @@
 // Opens the SQLite file for the server or the CLI: creates its folder, sets the pragmas (busy
-// timeout first so that even the WAL switch waits for a concurrent opener), migrates.
+// timeout first so that even the WAL switch waits for a concurrent opener), migrates: but never
+// under another process that has the file open, which would be an older ces still running.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrate } from './migrate.ts';
+import { AppError } from '../errors.ts';
+import { findProcessesUsingFile } from './file-users.ts';
+import { migrate, SCHEMA_VERSION } from './migrate.ts';
 
 export type Db = Database.Database;
 
@@ -11,11 +14,29 @@ export interface OpenOptions {
   /** synchronous=FULL by default: a commit is on disk before we answer 202. */
   synchronous?: 'FULL' | 'NORMAL';
   readonly?: boolean;
+  /**
+   * Bring the schema up to this ces's version (default true). `ces backup` opens without: a backup
+   * is a copy of the database as it is, taken before an upgrade as much as any other time.
+   */
+  migrate?: boolean;
+  /** Refuse a path with no file instead of creating a database there. */
+  mustExist?: boolean;
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  if (options.mustExist && path !== ':memory:' && !existsSync(path)) throw new AppError(404, 'database_not_found', `There is no database at ${path}.`);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: options.readonly ?? false });
+  try {
+    configure(db, path, options);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+function configure(db: Db, path: string, options: OpenOptions): void {
   db.pragma('busy_timeout = 10000');
   if (!options.readonly) db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
@@ -32,6 +53,23 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // its own copies pages back all along (src/db/checkpointer.ts), so the commit that reaches this
   // limit has little left to copy before it starts the WAL over.
   if (!options.readonly) db.pragma('wal_autocheckpoint = 4000');
-  if (!options.readonly) migrate(db);
-  return db;
+  if (options.readonly || options.migrate === false) return;
+  refuseUpgradeUnderAnotherProcess(db, path);
+  migrate(db);
+}
+
+/**
+ * A database of an older schema is upgraded by the first newer ces to open it. A process that
+ * still has it open is an older ces (its server, most likely) whose statements name the old
+ * tables: upgraded underneath, every intake it then ran would fail. So the upgrade waits until
+ * that process is stopped. A new file (version 0) is created by whoever comes first, as before.
+ */
+function refuseUpgradeUnderAnotherProcess(db: Db, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === 0 || version >= SCHEMA_VERSION || path === ':memory:') return;
+  const users = findProcessesUsingFile(path, process.pid);
+  if (users.length === 0) return;
+  throw new AppError(409, 'database_in_use',
+    `The database has schema version ${version} and this ces needs ${SCHEMA_VERSION}; process ${users.join(', ')} has it open ` +
+    `(an older ces serve?), and upgrading it underneath would break that process. Stop it, then run this command again.`);
 }

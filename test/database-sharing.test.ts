@@ -1,0 +1,164 @@
+// Processes sharing one database file, through the real CLI and real `ces serve` children:
+// - a second `ces serve` refuses to start beside a running one (it would send the first one's
+//   webhooks again), and starts once the first has stopped or died;
+// - a newer ces does not upgrade the schema of a database another process has open (an older
+//   server's statements would then fail);
+// - `ces backup` copies the database as it is: never upgraded, never created.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { migrate, SCHEMA_VERSION } from '../src/db/migrate.ts';
+import { entryBody, makeCampaign, request, runCli } from './support/harness.ts';
+import { killServe, openFileCtx, spawnServe, type ServeProcess } from './support/serve-process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'ces-sharing-'));
+const servers: ServeProcess[] = [];
+after(async () => {
+  for (const s of servers) await killServe(s);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function serve(dbPath: string): Promise<ServeProcess> {
+  const s = await spawnServe({ dbPath });
+  servers.push(s);
+  return s;
+}
+
+/** Starts `ces serve` expecting it to refuse: resolves with its exit code and output. */
+async function serveRefused(dbPath: string): Promise<{ code: number | null; output: string }> {
+  const error = await serve(dbPath).then(
+    () => assert.fail('the second ces serve started'),
+    (e: Error) => e,
+  );
+  const code = /exited early \(code (\d+)/.exec(error.message)?.[1];
+  return { code: code === undefined ? null : Number(code), output: error.message };
+}
+
+const version = (path: string): number => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.pragma('user_version', { simple: true }) as number;
+  } finally {
+    db.close();
+  }
+};
+
+/** A ces database file at the schema version before this one, as the previous ces left it. */
+function previousVersionDb(name: string): string {
+  const path = join(dir, name);
+  const db = new Database(path);
+  migrate(db, SCHEMA_VERSION - 1);
+  db.close();
+  return path;
+}
+
+describe('one ces serve per database', () => {
+  test('a second server is refused while the first runs; the first keeps serving; after SIGTERM or SIGKILL the next one starts', { timeout: 120_000 }, async () => {
+    const dbPath = join(dir, 'served.db');
+    const setup = await openFileCtx(dbPath);
+    const world = makeCampaign(setup);
+    setup.db.close();
+    const first = await serve(dbPath);
+
+    const refused = await serveRefused(dbPath);
+    assert.equal(refused.code, 1);
+    assert.match(refused.output, new RegExp(`ces serve \\(process ${first.child.pid}, started [^)]+\\) is already serving`));
+
+    const health = await request(first.url, 'GET', '/healthz');
+    assert.equal(health.status, 200, health.text);
+    const accepted = await request(first.url, 'POST', '/v1/entries', { key: world.liveKey, idempotencyKey: 'after-refusal', body: entryBody({}, 1) });
+    assert.equal(accepted.status, 202, accepted.text);
+
+    // A graceful stop removes the record: the next server starts without a word about it.
+    first.child.kill('SIGTERM');
+    assert.deepEqual(await first.exited, { code: 0, signal: null });
+    const second = await serve(dbPath);
+    assert.doesNotMatch(second.output(), /last served/);
+
+    // A server that died leaves its record behind; its pid no longer has the file open.
+    second.child.kill('SIGKILL');
+    await second.exited;
+    const third = await serve(dbPath);
+    const res = await request(third.url, 'POST', '/v1/entries', { key: world.liveKey, idempotencyKey: 'after-restart', body: entryBody({}, 2) });
+    assert.equal(res.status, 202, res.text);
+  });
+});
+
+describe('a newer ces and a database another process has open', () => {
+  test('a CLI command refuses to upgrade it (database_in_use, naming the process) and upgrades it once that process is gone', async () => {
+    const path = previousVersionDb('held.db');
+    // This test process holds the file open, as an older ces serve would.
+    const older = new Database(path);
+    const refused = await runCli(['campaign', 'list', '--json'], { dbPath: path });
+    assert.equal(refused.code, 1);
+    assert.equal(refused.json.error.code, 'database_in_use');
+    assert.match(refused.json.error.message, new RegExp(`schema version ${SCHEMA_VERSION - 1} and this ces needs ${SCHEMA_VERSION}; process ${process.pid} has it open`));
+    assert.equal(version(path), SCHEMA_VERSION - 1, 'not upgraded');
+
+    // Nor does a newer ces serve upgrade it.
+    const serveRefusal = await serveRefused(path);
+    assert.equal(serveRefusal.code, 1);
+    assert.match(serveRefusal.output, /cannot start: The database has schema version/);
+    assert.equal(version(path), SCHEMA_VERSION - 1, 'not upgraded');
+
+    older.close();
+    const upgraded = await runCli(['campaign', 'list', '--json'], { dbPath: path });
+    assert.equal(upgraded.code, 0, upgraded.stderr);
+    assert.deepEqual(upgraded.json, []);
+    assert.equal(version(path), SCHEMA_VERSION);
+  });
+
+  test('a database of the current version is shared as before: commands run beside whoever has it open', async () => {
+    const path = join(dir, 'current.db');
+    const ctx = await openFileCtx(path);
+    const res = await runCli(['campaign', 'list', '--json'], { dbPath: path });
+    assert.equal(res.code, 0, res.stderr);
+    ctx.db.close();
+  });
+});
+
+describe('ces backup copies the database as it is', () => {
+  test('an older schema is copied at its version, even while an older server has it open, and the source is not upgraded', async () => {
+    const path = previousVersionDb('older.db');
+    const older = new Database(path);
+    const dest = join(dir, 'older-backup.db');
+    const res = await runCli(['backup', dest, '--json'], { dbPath: path });
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.json.schema_version, SCHEMA_VERSION - 1);
+    assert.equal(version(path), SCHEMA_VERSION - 1);
+    assert.equal(version(dest), SCHEMA_VERSION - 1);
+    assert.equal(older.prepare("SELECT count(*) FROM audit_log WHERE action = 'database.backup'").pluck().get(), 1);
+    older.close();
+  });
+
+  test('no database at --db is an error, and none is created there', async () => {
+    const path = join(dir, 'nowhere', 'ces.db');
+    const res = await runCli(['backup', join(dir, 'nothing.db'), '--json'], { dbPath: path });
+    assert.equal(res.code, 1);
+    assert.equal(res.json.error.code, 'database_not_found');
+    assert.equal(existsSync(path), false);
+    assert.equal(existsSync(join(dir, 'nothing.db')), false);
+  });
+
+  test('a SQLite file without ces tables, and a ces database newer than this ces, are refused', async () => {
+    const foreign = join(dir, 'foreign.db');
+    const f = new Database(foreign);
+    f.exec('CREATE TABLE t (x)');
+    f.close();
+    const notCes = await runCli(['backup', join(dir, 'foreign-backup.db'), '--json'], { dbPath: foreign });
+    assert.equal(notCes.json.error.code, 'not_a_ces_database');
+
+    const newer = join(dir, 'newer.db');
+    const n = new Database(newer);
+    migrate(n);
+    n.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    n.close();
+    const tooNew = await runCli(['backup', join(dir, 'newer-backup.db'), '--json'], { dbPath: newer });
+    assert.equal(tooNew.json.error.code, 'not_a_ces_database');
+    assert.match(tooNew.json.error.message, new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this ces`));
+    assert.equal(existsSync(join(dir, 'newer-backup.db')), false);
+  });
+});
