@@ -4,7 +4,8 @@
 // and the pipeline call. After every step:
 //   - per prize: current_stock = max(0, initial_stock - awarded units) and
 //     awarded_beyond_pool = max(0, awarded units - initial_stock) = awards flagged beyond_pool;
-//   - at most one live (pending|awarded) award per entry;
+//   - at most one live (pending|awarded) award per entry, and a pending one only on an entry
+//     neither rejected nor evaluated yet;
 //   - no window is given to two entries, and every window award matches its window's claim;
 //   - no lucky-number pair is given to two entries, and each entry's outcome matches its rows.
 import assert from 'node:assert/strict';
@@ -176,6 +177,10 @@ function checkInvariants(w: World): void {
   }
   const live = db.prepare(`SELECT entry_id, count(*) AS n FROM awards WHERE status IN ('pending', 'awarded') GROUP BY entry_id HAVING n > 1`).all();
   assert.deepEqual(live, []);
+  // A pending win (declared, or reassigned before evaluation) waits only for an entry still to be
+  // evaluated: evaluation confirms it, rejection voids it.
+  const stranded = db.prepare(`SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id WHERE a.status = 'pending' AND (e.status = 'REJECTED' OR e.evaluated_at IS NOT NULL)`).all();
+  assert.deepEqual(stranded, [], 'a pending award on a rejected or evaluated entry');
   const windowAwards = db.prepare(`SELECT a.entry_id, a.window_id, w.claimed_by_entry_id FROM awards a JOIN prize_windows w ON w.id = a.window_id WHERE a.source = 'window'`).all() as Array<{ entry_id: string; window_id: number; claimed_by_entry_id: string }>;
   assert.equal(new Set(windowAwards.map((a) => a.window_id)).size, windowAwards.length, 'a window given twice');
   for (const a of windowAwards) assert.equal(a.claimed_by_entry_id, a.entry_id);

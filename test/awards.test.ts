@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { findLatestAwardForEntry, listAwardHistory, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
 import { makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
-import { settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
+import { mechanicOf, settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
 
 describe('instant-prize revoke and reassign', () => {
   let s: TestServer;
@@ -216,14 +216,14 @@ describe('instant-prize revoke and reassign', () => {
     }
   });
 
-  test('a pending award (entry not evaluated yet) is 422 award_not_final; a voided one is 422 award_not_revocable', async () => {
+  test('revoke of a pending award (entry not evaluated yet) is 422 award_not_final; a voided one is 422 award_not_revocable for both', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'test', 1).id;
     const pending = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: p } });
-    for (const res of [await revoke(w.testKey, pending, {}), await reassign(w.testKey, pending, { prize_definition_id: p })]) {
-      assert.equal(res.status, 422);
-      assert.equal(res.body.code, 'award_not_final');
-    }
+    const res = await revoke(w.testKey, pending, {});
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'award_not_final');
+    assert.equal(findLatestAwardForEntry(s.ctx.db, pending)!.status, 'pending');
     const voided = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: p }, rejectInTest: true });
     await settle(s);
     for (const res of [await revoke(w.testKey, voided, {}), await reassign(w.testKey, voided, { prize_definition_id: p })]) {
@@ -231,6 +231,67 @@ describe('instant-prize revoke and reassign', () => {
       assert.equal(res.body.code, 'award_not_revocable');
     }
     assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 0 });
+  });
+
+  // SPEC: reassign acts on "any existing award", a pending one included.
+  test('reassign of a pending award on its own entry: the new prize waits for the same evaluation, which confirms it (unit taken then)', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'live', 3, 'P').id;
+    const q = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Q').id;
+    const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    const res = await reassign(w.liveKey, id, { prize_definition_id: q });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { entry_id: id, won: true, prize_definition_id: q, status: 'pending' });
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 3], 'a pending win holds no unit');
+    // Reassigned again before evaluation: the latest pending win moves on, once more.
+    const again = await reassign(w.liveKey, id, { prize_definition_id: p });
+    assert.deepEqual(again.body, { entry_id: id, won: true, prize_definition_id: p, status: 'pending' });
+    const back = await reassign(w.liveKey, id, { prize_definition_id: q });
+    assert.equal(back.status, 200, back.text);
+
+    await settle(s);
+    assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), {
+      mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: q, prize_name: 'Q', award_status: 'AWARDED' },
+    });
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 2]);
+    const actor = `api_key:${w.liveKeyId}`;
+    const awards = listAwardsOfEntry(s.ctx.db, id);
+    assert.deepEqual(awards.map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'revoked'], [p, 'revoked'], [q, 'awarded']]);
+    assert.deepEqual(listAwardHistory(s.ctx.db, awards[0].id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]), [
+      [null, 'pending', actor, 'declared at intake'], ['pending', 'revoked', actor, `reassigned to prize ${q}`],
+    ]);
+    assert.deepEqual(listAwardHistory(s.ctx.db, awards[3].id).map((h) => [h.from_status, h.to_status, h.actor]), [[null, 'pending', actor], ['pending', 'awarded', 'system']]);
+  });
+
+  test('reassign of a pending award on its own entry, then the entry is rejected in processing: the new win is voided, no stock moves', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'test', 2, 'P').id;
+    const q = makePrize(s.ctx, w.campaign.id, 'test', 2, 'Q').id;
+    const id = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: p }, rejectInTest: true });
+    assert.equal((await reassign(w.testKey, id, { prize_definition_id: q })).status, 200);
+    await settle(s);
+    assert.equal((await viewEntry(s, w.testKey, id)).status, 'REJECTED');
+    assert.deepEqual(listAwardsOfEntry(s.ctx.db, id).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'voided']]);
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 2]);
+  });
+
+  test('reassign of a pending award to another entry: confirmed there at once (unit taken); the source entry evaluates to the revoked win', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'live', 2, 'P').id;
+    const target = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const source = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    const res = await reassign(w.liveKey, source, { prize_definition_id: p, target_entry_id: target });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { entry_id: target, won: true, prize_definition_id: p, status: 'awarded' });
+    assert.equal(stockOf(s, p).current_stock, 1);
+    await settle(s);
+    assert.deepEqual((await mechanicOf(s, w.liveKey, source, 'instant_prize')).outcome, { won: false, prize_definition_id: p, prize_name: 'P', award_status: 'REVOKED' });
+    assert.equal(stockOf(s, p).current_stock, 1, 'the source entry\'s evaluation takes nothing');
+    // The win moved once: the source entry has none left to give.
+    const twice = await reassign(w.liveKey, source, { prize_definition_id: p });
+    assert.equal(twice.status, 404);
+    assert.match(twice.body.detail, new RegExp(`reassigned to entry ${target}`));
   });
 
   test('beyond the pool: revoking an uncovered win returns no unit; revoking a covered one passes its unit to the uncovered win', async () => {

@@ -56,16 +56,34 @@ export function revokeAward(ctx: Ctx, award: AwardRow, now: string, actor: strin
   return transition(ctx, award, 'revoked', now, actor, reason);
 }
 
+/**
+ * pending -> revoked: a declared win taken back before its entry was evaluated (the source of a
+ * reassignment). It never took a unit, so none returns.
+ */
+export function withdrawPendingAward(ctx: Ctx, award: AwardRow, now: string, actor: string, reason: string | null): AwardRow {
+  return transition(ctx, award, 'revoked', now, actor, reason);
+}
+
+interface NewAward {
+  entryId: string; campaignId: string; livemode: number; prizeId: string; source: 'window' | 'reassign'; windowId: number | null; now: string; actor: string; reason: string;
+  /** For a reassignment: the award it re-registers. */
+  reassignedFrom?: string;
+}
+
 /** A new win registered directly as `awarded` (a window claim or a reassignment); takes a unit. */
-export function createAwardedAward(
-  ctx: Ctx,
-  input: {
-    entryId: string; campaignId: string; livemode: number; prizeId: string; source: 'window' | 'reassign'; windowId: number | null; now: string; actor: string; reason: string;
-    /** For a reassignment: the award it re-registers. */
-    reassignedFrom?: string;
-  },
-): AwardRow {
-  const beyond = takeUnit(ctx, input.prizeId);
+export function createAwardedAward(ctx: Ctx, input: NewAward): AwardRow {
+  return insertNewAward(ctx, input, 'awarded', takeUnit(ctx, input.prizeId));
+}
+
+/**
+ * A reassigned win re-registered on its own entry before that entry is evaluated: `pending`, as the
+ * declared win it replaces was, so evaluation confirms it (taking a unit) or voids it.
+ */
+export function createPendingAward(ctx: Ctx, input: NewAward): AwardRow {
+  return insertNewAward(ctx, input, 'pending', 0);
+}
+
+function insertNewAward(ctx: Ctx, input: NewAward, status: 'awarded' | 'pending', beyond: 0 | 1): AwardRow {
   const row: AwardRow = {
     id: ctx.random.uuid(),
     entry_id: input.entryId,
@@ -74,13 +92,13 @@ export function createAwardedAward(
     prize_id: input.prizeId,
     source: input.source,
     window_id: input.windowId,
-    status: 'awarded',
+    status,
     beyond_pool: beyond,
     created_at: input.now,
     updated_at: input.now,
   };
   insertAward(ctx.db, row, input.reassignedFrom ?? null);
-  insertAwardHistory(ctx.db, { award_id: row.id, from_status: null, to_status: 'awarded', at: input.now, actor: input.actor, reason: input.reason });
+  insertAwardHistory(ctx.db, { award_id: row.id, from_status: null, to_status: status, at: input.now, actor: input.actor, reason: input.reason });
   return row;
 }
 

@@ -1,7 +1,8 @@
 // POST /v1/entries/{entry_id}/instant-prize/revoke and /reassign (SPEC: Instant-prize award).
 // Synchronous, one IMMEDIATE transaction each, no webhook. They act on the entry's latest award.
-// A pending award (declared, entry not yet evaluated) is not final and is refused with 422
-// `award_not_final`; a voided one (entry rejected) with 422 `award_not_revocable`.
+// Revoke takes back a confirmed win: a pending one (declared, entry not yet evaluated) is refused
+// with 422 `award_not_final`. Reassign acts on any existing award (SPEC), pending included. A
+// voided one (entry rejected) is refused by both with 422 `award_not_revocable`.
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
@@ -10,7 +11,7 @@ import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entrie
 import { awardToView, type AwardView } from '../entries/entry-view.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
-import { createAwardedAward, revokeAward } from './awards.ts';
+import { createAwardedAward, createPendingAward, revokeAward, withdrawPendingAward } from './awards.ts';
 import { findLatestAwardForEntry, findLiveAwardForEntry, findReassignmentOf, type AwardRow } from './awards.repo.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { nullable, optional, string, type } from 'superstruct';
@@ -60,7 +61,7 @@ function revokeFinalAward(ctx: Ctx, award: AwardRow, now: string, actor: string,
 export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
   const input = parseReassignBody(body);
   return ctx.db.transaction(() => {
-    const { entry, campaign, award } = loadSource(ctx, caller, entryId);
+    const { entry, campaign, award } = loadSource(ctx, caller, entryId, { pending: true });
     // A win moves once: an award that a reassignment already re-registered (on another entry) is
     // no longer this entry's to give; reassigning it again would copy the win.
     const successor = findReassignmentOf(ctx.db, award.id);
@@ -92,11 +93,15 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
     }
     const reason = target.id === entry.id ? `reassigned to prize ${prize.id}` : `reassigned to entry ${target.id}`;
     if (award.status === 'awarded') revokeAward(ctx, award, now, actorOf(caller), reason);
+    if (award.status === 'pending') withdrawPendingAward(ctx, award, now, actorOf(caller), reason);
+    const registration = {
+      entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign' as const, windowId: null, now,
+      actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`, reassignedFrom: award.id,
+    };
     try {
-      const created = createAwardedAward(ctx, {
-        entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign', windowId: null, now,
-        actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`, reassignedFrom: award.id,
-      });
+      // A declared win not yet evaluated keeps waiting for its entry's evaluation under the new
+      // prize; moved to another entry (APPROVED, so finished processing) it is confirmed at once.
+      const created = award.status === 'pending' && target.id === entry.id ? createPendingAward(ctx, registration) : createAwardedAward(ctx, registration);
       return awardObject(created);
     } catch (error) {
       // The one-live-award-per-entry index is the last word on "target already has an award".
@@ -106,23 +111,23 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
   }).immediate();
 }
 
-/** The caller's entry, its campaign (which must take declared wins) and its latest, final award. */
-function loadSource(ctx: Ctx, caller: Caller, entryId: string): { entry: EntryRow; campaign: Campaign; award: AwardRow } {
+/** The caller's entry, its campaign (which must take declared wins) and its latest award (final unless `pending` is allowed). */
+function loadSource(ctx: Ctx, caller: Caller, entryId: string, allow: { pending: boolean } = { pending: false }): { entry: EntryRow; campaign: Campaign; award: AwardRow } {
   const entry = findScopedEntry(ctx.db, entryId, caller.campaignId, caller.livemode ? 1 : 0);
   const campaign = findCampaignById(ctx.db, caller.campaignId);
   if (!entry || !campaign) throw notFound('Entry');
   if (campaign.instant_prize !== 'INTEGRATOR_DECLARED') {
     throw new AppError(422, 'instant_prize_not_declared', 'The campaign has no integrator-declared instant-prize mechanic.');
   }
-  return { entry, campaign, award: requireFinalAward(ctx, entry.id) };
+  return { entry, campaign, award: requireFinalAward(ctx, entry.id, allow) };
 }
 
-/** The entry's latest award if it is awarded or revoked; 404 / 422 otherwise. */
-function requireFinalAward(ctx: Ctx, entryId: string): AwardRow {
+/** The entry's latest award if it is awarded or revoked (or pending, when allowed); 404 / 422 otherwise. */
+function requireFinalAward(ctx: Ctx, entryId: string, allow: { pending: boolean } = { pending: false }): AwardRow {
   const award = findLatestAwardForEntry(ctx.db, entryId);
   if (!award) throw new AppError(404, 'not_found', 'The entry has no instant-prize award.');
-  if (award.status === 'pending') {
-    throw new AppError(422, 'award_not_final', 'The award is pending until the entry is evaluated; revoke or reassign it after entry.evaluated.');
+  if (award.status === 'pending' && !allow.pending) {
+    throw new AppError(422, 'award_not_final', 'The award is pending until the entry is evaluated; revoke it after entry.evaluated.');
   }
   if (award.status === 'voided' || award.status === 'declined') {
     throw new AppError(422, 'award_not_revocable', `The award is ${award.status}; there is no win to act on.`);
