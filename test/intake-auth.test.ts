@@ -48,11 +48,15 @@ describe('401: missing or invalid API key', () => {
     ['a valid key truncated', (w) => ({ authorization: `Bearer ${w.liveKey.slice(0, -1)}` })],
     ['a very long key', () => ({ authorization: `Bearer service_live_${'x'.repeat(5000)}` })],
   ];
+  // RFC 9110: a 401 carries a challenge. RFC 6750: no error code when no bearer credentials were
+  // sent (none, or another scheme), error="invalid_token" for a bearer token we refuse.
+  const noBearer = new Set(['no Authorization header', 'empty Authorization header', 'Basic scheme instead of Bearer', 'the key without the Bearer word']);
   for (const [name, headers] of cases) {
-    test(`POST with ${name} gives 401 invalid_api_key and writes nothing`, async () => {
+    test(`POST with ${name} gives 401 invalid_api_key with a Bearer challenge and writes nothing`, async () => {
       const before = countEntries();
       const res = await s.request('POST', '/v1/entries', { body: entryBody(), idempotencyKey: idem(), headers: headers(w) });
       assertProblem(res, 401, 'invalid_api_key');
+      assert.equal(res.headers.get('www-authenticate'), noBearer.has(name) ? 'Bearer realm="ces"' : 'Bearer realm="ces", error="invalid_token"');
       assert.equal(countEntries(), before);
     });
   }
@@ -89,7 +93,9 @@ describe('401: revoked keys and keys of a vanished campaign', () => {
     const start = s.clock.now();
     s.clock.set(Math.max(start, Date.parse(revoked.json.revoked_at)));
     try {
-      assertProblem(await post(w.liveKey), 401, 'invalid_api_key');
+      const refused = await post(w.liveKey);
+      assertProblem(refused, 401, 'invalid_api_key');
+      assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="ces", error="invalid_token"');
       assertProblem(await s.request('GET', `/v1/entries/${first.body.entry_id}`, { key: w.liveKey }), 401, 'invalid_api_key');
       // Replaying the idempotency key of an accepted entry does not get around a revocation either.
       assertProblem(await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: first.idem }), 401, 'invalid_api_key');
@@ -109,7 +115,9 @@ describe('401: revoked keys and keys of a vanished campaign', () => {
     } finally {
       db.pragma('foreign_keys = ON');
     }
-    assertProblem(await post(w.liveKey), 401, 'invalid_api_key');
+    const res = await post(w.liveKey);
+    assertProblem(res, 401, 'invalid_api_key');
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="ces", error="invalid_token"');
   });
 });
 

@@ -130,6 +130,12 @@ describe('the document tells the truth about real traffic', () => {
       assertStruct(res.body, ProblemStruct);
       const codes = errorCodesOf(method, path)[status];
       assert.ok(codes?.includes(res.body.code), `${method} ${path} answered ${status} ${res.body.code}, documented: ${JSON.stringify(codes)}`);
+      if (status === 401) {
+        // RFC 9110: a 401 carries a challenge, and the document declares it.
+        assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer realm="(ces|metrics)"/);
+        const documented = (buildOpenApiDocument().paths as Record<string, Record<string, { responses: Record<string, { headers: Record<string, unknown> }> }>>)[path][method.toLowerCase()].responses['401'].headers;
+        assert.ok(documented['WWW-Authenticate'], `${method} ${path}: 401 declares WWW-Authenticate`);
+      }
     } else if (struct) {
       assertStruct(res.body, struct);
     }

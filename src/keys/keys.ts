@@ -96,13 +96,20 @@ export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number
   }).immediate();
 }
 
-/** 401 for a key that is missing, unknown, revoked, or whose campaign is gone. */
-export const INVALID_KEY = (): AppError => new AppError(401, 'invalid_api_key', 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
+/**
+ * 401 for a key that is missing, unknown, revoked, or whose campaign is gone, with the challenge
+ * RFC 9110 requires of a 401 in RFC 6750's form: a request that sent no bearer credentials gets the
+ * bare challenge, one that sent a key we refuse gets `error="invalid_token"`.
+ */
+export const INVALID_KEY = (presented = true): AppError =>
+  new AppError(401, 'invalid_api_key', 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.', undefined, {
+    'www-authenticate': presented ? 'Bearer realm="ces", error="invalid_token"' : 'Bearer realm="ces"',
+  });
 
 /** Resolves the caller from an Authorization header value; 401 unless it names a live key. */
 export function authenticate(ctx: Ctx, authorization: string | null | undefined): Caller {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw INVALID_KEY();
+  if (!match) throw INVALID_KEY(/^Bearer\b/i.test(authorization ?? ''));
   const presented = match[1];
   const mode: Mode | null = presented.startsWith(KEY_PREFIX.live) ? 'live' : presented.startsWith(KEY_PREFIX.test) ? 'test' : null;
   if (mode === null || presented.length > 200) throw INVALID_KEY();

@@ -218,6 +218,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       headers: {
         RequestId: { description: 'The request id (echoed or generated); quote it when reporting a problem.', schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+        WwwAuthenticate: {
+          description: 'The bearer challenge (RFC 6750): `Bearer realm="ces"` when no bearer key was sent, `Bearer realm="ces", error="invalid_token"` for a key that is refused (`Bearer realm="metrics"` on GET /metrics).',
+          schema: { type: 'string' },
+        },
       },
     },
   };
@@ -239,6 +243,7 @@ function operationObject(op: Operation): Record<string, unknown> {
   for (const [status, codes] of Object.entries(errorCodesOf(op.method, op.path))) {
     const headers: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
     if (status === '429' || status === '503' || (status === '409' && codes!.includes('idempotency_conflict'))) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (status === '401') headers['WWW-Authenticate'] = { $ref: '#/components/headers/WwwAuthenticate' };
     responses[status] = {
       description: `Problem; \`code\` is one of: ${codes!.map((c) => `\`${c}\``).join(', ')}.`,
       headers,
