@@ -8,6 +8,13 @@
 export const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
 
 /**
+ * The last instant with a four-digit year. A later one prints as +010000-…, an extended year that
+ * is no longer the ISO 8601 form every output promises and no longer sorts as text; so the times an
+ * operator sets (campaign dates, prize windows) stop here.
+ */
+export const LATEST_TIMESTAMP = '9999-12-31T23:59:59.999Z';
+
+/**
  * The instant as `YYYY-MM-DDTHH:MM:SS.mmmZ`, or null when the text is not a real date-time of that
  * form. Digits beyond the millisecond are cut, not rounded, as Date.parse and toISOString do, so the
  * UTC time never passes the instant sent. `24:00` (with nothing after it) is the end of the day, as

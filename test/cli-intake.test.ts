@@ -130,6 +130,32 @@ describe('ces campaign', () => {
     assert.deepEqual(campaigns(), before, 'no failed command created or changed a campaign');
   });
 
+  test('a date later than 9999-12-31T23:59:59.999Z in UTC is invalid_campaign_options for create and update, and nothing is written', async () => {
+    // Each is a four-digit year as typed, and was stored as +010000-01-01T…Z: not ISO 8601 as
+    // documented, and out of order as text.
+    const c = makeCampaign(s.ctx, { startsAt: '2026-12-01T00:00:00Z', endsAt: '2027-03-01T00:00:00Z' }).campaign;
+    const late = '9999-12-31T23:00:00-03:00';
+    const message = (field: string): string => `${field} must be no later than 9999-12-31T23:59:59.999Z (the last four-digit year in UTC), got "${late}"`;
+    const cases: Array<[string[], string]> = [
+      [['campaign', 'create', '--name', 'X', '--ends-at', late], message('ends_at')],
+      [['campaign', 'create', '--name', 'X', '--starts-at', late], message('starts_at')],
+      [['campaign', 'create', '--name', 'X', '--purchase-from', '2026-12-01T00:00:00Z', '--purchase-to', late], message('purchase_to')],
+      [['campaign', 'update', c.id, '--ends-at', late], message('ends_at')],
+      [['campaign', 'update', c.id, '--name', 'Renamed', '--starts-at', late, '--purchase-from', late], `${message('starts_at')}; ${message('purchase_from')}`],
+    ];
+    const campaigns = (): unknown[] => s.ctx.db.prepare('SELECT * FROM campaigns ORDER BY id').all();
+    const before = campaigns();
+    const results = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
+    results.forEach((r, i) => {
+      failed(r, 'invalid_campaign_options');
+      assert.equal(r.json.error.message, cases[i][1], cases[i][0].join(' '));
+    });
+    assert.deepEqual(campaigns(), before, 'no campaign created or changed');
+    // The last millisecond of 9999 in UTC is still a date, whatever offset it is written with.
+    const latest = okJson(await cli('campaign', 'update', c.id, '--ends-at', '9999-12-31T20:59:59.999-03:00', '--purchase-to', '9999-12-31T23:59:59.999Z', '--json'));
+    assert.deepEqual([latest.ends_at, latest.purchase_to], ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z']);
+  });
+
   test('options take effect on POST /v1/entries at once, on the running server', async () => {
     const c = okJson(await cli('campaign', 'create', '--name', 'Live options', '--no-api-enabled', '--json'));
     const key = okJson(await cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json')).key;

@@ -4,6 +4,7 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
+import { LATEST_TIMESTAMP } from '../timestamps.ts';
 import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 
 export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'city', 'state'] as const;
@@ -135,6 +136,11 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
     const real = day !== null && new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).toISOString().slice(0, 10) === day[0];
     if (!real || Number.isNaN(ms)) {
       fail(field, `${field} must be an ISO 8601 date-time, got "${value}"`);
+      return undefined;
+    }
+    // 9999-12-31T23:00:00-03:00 is a four-digit year as typed but +010000-… in UTC, as stored.
+    if (ms > Date.parse(LATEST_TIMESTAMP)) {
+      fail(field, `${field} must be no later than ${LATEST_TIMESTAMP} (the last four-digit year in UTC), got "${value}"`);
       return undefined;
     }
     return new Date(ms).toISOString();

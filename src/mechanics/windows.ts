@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import { parseMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
+import { LATEST_TIMESTAMP } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
 
@@ -34,7 +35,7 @@ export const MAX_WINDOWS_PER_ADD = 100_000;
  * ISO 8601 as stored (+010000-…), and a large --every overflowed JavaScript's dates altogether, a
  * crash (internal_error) instead of a refusal.
  */
-export const LATEST_OPENS_AT = '9999-12-31T23:59:59.999Z';
+export const LATEST_OPENS_AT = LATEST_TIMESTAMP;
 
 export interface AddWindowsInput {
   campaignId: string;
