@@ -3,13 +3,14 @@ import type { Command } from 'commander';
 import { nowIso } from '../../src/clock.ts';
 import { listOperatorAwards, type OperatorAward } from '../../src/mechanics/awards.ts';
 import { revokeAwardAsOperator } from '../../src/mechanics/instant-prize.ts';
+import { parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerAwardCommands(program: Command): void {
   const award = program.command('award').description('instant-prize awards');
 
   withCommonOptions(award.command('list').description('list a campaign\'s awards, oldest first (--json includes each award\'s history)'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--status <status>', 'pending | awarded | revoked | declined | voided')
     .option('--mode <mode>', 'live | test')
     .action(async (flags: CommonOptions & { campaign: string; status?: string; mode?: string }) => {
@@ -23,7 +24,7 @@ export function registerAwardCommands(program: Command): void {
         })), ['id', 'entry_id', 'mode', 'prize', 'source', 'status', 'beyond_pool', 'updated_at', 'last_change']));
     });
 
-  withCommonOptions(award.command('revoke').description('revoke an entry\'s instant-prize win (unit returned; idempotent; history actor "cli")').argument('<entry_id>'))
+  withCommonOptions(award.command('revoke').description('revoke an entry\'s instant-prize win (unit returned; idempotent; history actor "cli")').argument('<entry_id>', 'entry id', parseUuid))
     .option('--reason <text>', 'recorded in the award history')
     .action(async (entryId: string, flags: CommonOptions & { reason?: string }) => {
       await runCommand(flags, (ctx) => revokeAwardAsOperator(ctx, entryId, flags.reason ?? null, nowIso(ctx.clock)), (a) => details(a as unknown as Record<string, unknown>));

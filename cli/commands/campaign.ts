@@ -1,6 +1,7 @@
 // ces campaign create|update|list|show
 import type { Command } from 'commander';
 import { createCampaign, getCampaign, listCampaigns, updateCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
+import { parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface CampaignFlags extends CommonOptions {
@@ -82,7 +83,7 @@ export function registerCampaignCommands(program: Command): void {
       await runCommand(flags, (ctx) => createCampaign(ctx, toOptions(explicitOnly(this, flags))), (c) => details(c as unknown as Record<string, unknown>));
     });
 
-  addCampaignOptions(withCommonOptions(campaign.command('update').description('change a campaign').argument('<id>').option('--name <name>', 'campaign name')))
+  addCampaignOptions(withCommonOptions(campaign.command('update').description('change a campaign').argument('<id>', 'campaign id', parseUuid).option('--name <name>', 'campaign name')))
     .action(async function (this: Command, id: string, flags: CampaignFlags) {
       await runCommand(flags, (ctx) => updateCampaign(ctx, id, toOptions(explicitOnly(this, flags))), (c) => details(c as unknown as Record<string, unknown>));
     });
@@ -91,7 +92,7 @@ export function registerCampaignCommands(program: Command): void {
     await runCommand(flags, (ctx) => listCampaigns(ctx), (list: Campaign[]) => table(list as unknown as Array<Record<string, unknown>>, LIST_COLUMNS));
   });
 
-  withCommonOptions(campaign.command('show').description('show one campaign').argument('<id>')).action(async (id: string, flags: CommonOptions) => {
+  withCommonOptions(campaign.command('show').description('show one campaign').argument('<id>', 'campaign id', parseUuid)).action(async (id: string, flags: CommonOptions) => {
     await runCommand(flags, (ctx) => getCampaign(ctx, id), (c) => details(c as unknown as Record<string, unknown>));
   });
 }

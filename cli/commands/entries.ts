@@ -7,7 +7,7 @@ import { listEntries } from '../../src/entries/entries.repo.ts';
 import { enrollmentToView, entryToView, getEntry } from '../../src/entries/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
-import { parseLimit, parseMode, parseStatus } from '../options.ts';
+import { parseLimit, parseMode, parseStatus, parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
@@ -31,7 +31,7 @@ export function registerEntryCommands(program: Command): void {
   const entries = program.command('entries').description('inspect entries');
 
   withCommonOptions(entries.command('list').description('list a campaign\'s entries, newest first'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'live | test')
     .option('--status <status>', 'PENDING | APPROVED | REJECTED')
     .option('--limit <n>', 'at most this many (1 to 100000)', '50')
@@ -49,7 +49,7 @@ export function registerEntryCommands(program: Command): void {
       }, (list) => table(list.map((e) => ({ ...e, mode: e.livemode ? 'live' : 'test', reasons: e.rejection_reasons.map((r) => r.code).join(',') })), ['entry_id', 'mode', 'status', 'reasons', 'created_at']));
     });
 
-  withCommonOptions(entries.command('show').description('one entry with enrollment, mechanics, award, lucky numbers and deliveries').argument('<entry_id>'))
+  withCommonOptions(entries.command('show').description('one entry with enrollment, mechanics, award, lucky numbers and deliveries').argument('<entry_id>', 'entry id', parseUuid))
     .action(async (entryId: string, flags: CommonOptions) => {
       await runCommand(flags, (ctx) => showEntry(ctx, entryId), (e) => details(e));
     });

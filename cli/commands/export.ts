@@ -14,7 +14,7 @@ import { createProgressBar } from '../../src/exports/progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { cryptoRandom } from '../../src/random.ts';
 import { details, fail, withCommonOptions, type CommonOptions } from '../output.ts';
-import { parseMode, parseStatus } from '../options.ts';
+import { parseMode, parseStatus, parseUuid } from '../options.ts';
 
 interface ExportFlags extends CommonOptions {
   campaign: string;
@@ -68,7 +68,7 @@ export function registerExportCommand(program: Command): void {
   const entries = program.commands.find((c) => c.name() === 'entries');
   if (!entries) throw new Error('the entries command must be registered before entries export');
   withCommonOptions(entries.command('export').description('stream a campaign\'s entries as CSV or JSON Lines (columns: see README)'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--format <format>', 'csv | jsonl', 'csv')
     .option('--out <file>', 'write to this file (default: stdout)')
     .option('--mode <mode>', 'live | test (default: both)')

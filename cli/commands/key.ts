@@ -1,13 +1,14 @@
 // ces key issue|list|revoke|rotate
 import type { Command } from 'commander';
 import { issueKey, listKeys, revokeKey, rotateKey, type ApiKey } from '../../src/keys/keys.ts';
+import { parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerKeyCommands(program: Command): void {
   const key = program.command('key').description('issue and revoke API keys');
 
   withCommonOptions(key.command('issue').description('issue an API key (the secret is printed only now)'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .requiredOption('--mode <mode>', 'live | test')
     .option('--label <label>', 'a note for operators')
     .action(async (flags: CommonOptions & { campaign: string; mode: string; label?: string }) => {
@@ -18,17 +19,17 @@ export function registerKeyCommands(program: Command): void {
     });
 
   withCommonOptions(key.command('list').description('list a campaign\'s keys (never the secrets)'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .action(async (flags: CommonOptions & { campaign: string }) => {
       await runCommand(flags, (ctx) => listKeys(ctx, flags.campaign), (list: ApiKey[]) => table(list as unknown as Array<Record<string, unknown>>, ['id', 'mode', 'prefix', 'label', 'created_at', 'revoked_at']));
     });
 
-  withCommonOptions(key.command('revoke').description('revoke a key: it gives 401 from now on').argument('<key_id>'))
+  withCommonOptions(key.command('revoke').description('revoke a key: it gives 401 from now on').argument('<key_id>', 'API key id', parseUuid))
     .action(async (keyId: string, flags: CommonOptions) => {
       await runCommand(flags, (ctx) => revokeKey(ctx, keyId), (k) => details(k as unknown as Record<string, unknown>));
     });
 
-  withCommonOptions(key.command('rotate').description('issue a new key of the same campaign and mode and revoke the old one').argument('<key_id>'))
+  withCommonOptions(key.command('rotate').description('issue a new key of the same campaign and mode and revoke the old one').argument('<key_id>', 'API key id', parseUuid))
     .option('--grace <seconds>', 'keep the old key working this long (at most 2592000, 30 days)', '0')
     .action(async (keyId: string, flags: CommonOptions & { grace: string }) => {
       await runCommand(flags, (ctx) => {

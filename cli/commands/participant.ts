@@ -2,7 +2,7 @@
 // number in one campaign and mode). Both are recorded in audit_log.
 import type { Command } from 'commander';
 import { anonymizeParticipant, exportParticipant } from '../../src/participants/participants.ts';
-import { parseSingleMode } from '../options.ts';
+import { parseSingleMode, parseUuid } from '../options.ts';
 import { details, runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface ParticipantFlags extends CommonOptions {
@@ -14,7 +14,7 @@ interface ParticipantFlags extends CommonOptions {
 
 function participantCommand(parent: Command, name: string, description: string): Command {
   return withCommonOptions(parent.command(name).description(description))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .requiredOption('--document <number>', 'the participant\'s CPF or CNPJ (punctuation allowed)')
     .option('--mode <mode>', 'live | test', 'live');
 }

@@ -1,13 +1,14 @@
 // ces prize add|list: the prize pool of a campaign, per mode.
 import type { Command } from 'commander';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../src/mechanics/prizes.ts';
+import { parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerPrizeCommands(program: Command): void {
   const prize = program.command('prize').description('register and list prizes (per campaign and mode)');
 
   withCommonOptions(prize.command('add').description('add a prize to the campaign\'s pool for one mode'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .requiredOption('--mode <mode>', 'live | test')
     .requiredOption('--name <name>', 'prize name')
     .requiredOption('--type <type>', 'prize type (free text, e.g. voucher)')
@@ -20,7 +21,7 @@ export function registerPrizeCommands(program: Command): void {
     });
 
   withCommonOptions(prize.command('list').description('list the campaign\'s prizes of one mode, with stock and wins beyond the pool'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .requiredOption('--mode <mode>', 'live | test')
     .action(async (flags: CommonOptions & { campaign: string; mode: string }) => {
       await runCommand(flags, (ctx) => listOperatorPrizes(ctx, flags.campaign, flags.mode), (list: OperatorPrize[]) =>

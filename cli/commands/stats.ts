@@ -2,7 +2,7 @@
 // and webhook delivery success, as terminal tables or one JSON document.
 import type { Command } from 'commander';
 import { collectCampaignStats, type CampaignStats } from '../../src/exports/stats.ts';
-import { parseSingleMode } from '../options.ts';
+import { parseSingleMode, parseUuid } from '../options.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function renderStats(s: CampaignStats): string {
@@ -30,7 +30,7 @@ export function renderStats(s: CampaignStats): string {
 
 export function registerStatsCommand(program: Command): void {
   withCommonOptions(program.command('stats').description('a campaign\'s entries, rejections, prizes, lucky-number fill and delivery success'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'live | test', 'live')
     .action(async (flags: CommonOptions & { campaign: string; mode: string }) => {
       await runCommand(flags, (ctx) => collectCampaignStats(ctx, flags.campaign, parseSingleMode(flags.mode)), renderStats);

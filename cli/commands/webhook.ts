@@ -6,7 +6,7 @@ import { getWebhookConfig, rotateWebhookSecret } from '../../src/webhooks/config
 import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { parseMode } from '../../src/keys/keys.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
-import { parseLimit } from '../options.ts';
+import { parseLimit, parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'body', 'response'];
@@ -23,7 +23,7 @@ export function registerWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('webhook configuration and deliveries');
 
   withCommonOptions(webhook.command('show').description('the campaign\'s webhook configuration (never the secret)'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .action(async (flags: CommonOptions & { campaign: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
@@ -33,7 +33,7 @@ export function registerWebhookCommands(program: Command): void {
     });
 
   withCommonOptions(webhook.command('rotate-secret').description('replace the signing secret (printed only now); later attempts use it'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .action(async (flags: CommonOptions & { campaign: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
@@ -42,7 +42,7 @@ export function registerWebhookCommands(program: Command): void {
     });
 
   withCommonOptions(webhook.command('deliveries').description('the campaign\'s webhook deliveries, newest first, with attempts and last error'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--status <status>', 'pending | delivered | failed | skipped')
     .option('--limit <n>', 'at most this many (1 to 100000)', '100')
     .action(async (flags: CommonOptions & { campaign: string; status?: string; limit: string }) => {
@@ -53,7 +53,7 @@ export function registerWebhookCommands(program: Command): void {
     });
 
   withCommonOptions(webhook.command('test').description('send a signed ping event to the endpoint now and print the attempt (exit 1 unless 2xx)'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'livemode flag of the ping: live | test', 'test')
     .action(async (flags: CommonOptions & { campaign: string; mode: string }) => {
       await runCommand(flags, async (ctx) => {
@@ -67,7 +67,7 @@ export function registerWebhookCommands(program: Command): void {
     });
 
   withCommonOptions(webhook.command('redeliver').description('queue a failed (or delivered) delivery again, or with --campaign --failed every failed one').argument('[delivery_id]'))
-    .option('--campaign <id>', 'campaign id (with --failed)')
+    .option('--campaign <id>', 'campaign id (with --failed)', parseUuid)
     .option('--failed', 'every failed delivery of the campaign')
     .action(async (deliveryId: string | undefined, flags: CommonOptions & { campaign?: string; failed?: boolean }) => {
       await runCommand(flags, (ctx) => {

@@ -1,6 +1,7 @@
 // ces window add|list: time-gated prize windows of a WINDOW campaign (one prize unit each).
 import type { Command } from 'commander';
 import { addWindows, listPrizeWindows, type PrizeWindow } from '../../src/mechanics/windows.ts';
+import { parseUuid } from '../options.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 const COLUMNS = ['id', 'prize_id', 'opens_at', 'claimed_by_entry_id', 'claimed_at'];
@@ -9,9 +10,9 @@ export function registerWindowCommands(program: Command): void {
   const window = program.command('window').description('prize windows of WINDOW instant-prize campaigns');
 
   withCommonOptions(window.command('add').description('create prize windows; each is won by the first approved entry evaluated at or after its opens_at'))
-    .requiredOption('--campaign <id>', 'campaign id (instant prize WINDOW)')
+    .requiredOption('--campaign <id>', 'campaign id (instant prize WINDOW)', parseUuid)
     .requiredOption('--mode <mode>', 'live | test')
-    .requiredOption('--prize <prize_id>', 'prize of the campaign and mode that the window gives')
+    .requiredOption('--prize <prize_id>', 'prize of the campaign and mode that the window gives', parseUuid)
     .requiredOption('--opens-at <iso>', 'when the (first) window opens')
     .option('--count <n>', 'number of windows (default 1); all open at --opens-at unless spread')
     .option('--every <seconds>', 'spread: window i opens at --opens-at + i * SECONDS')
@@ -23,7 +24,7 @@ export function registerWindowCommands(program: Command): void {
     });
 
   withCommonOptions(window.command('list').description('list a campaign\'s windows, earliest first, with their claims'))
-    .requiredOption('--campaign <id>', 'campaign id')
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'live | test')
     .action(async (flags: CommonOptions & { campaign: string; mode?: string }) => {
       await runCommand(flags, (ctx) => listPrizeWindows(ctx, flags.campaign, flags.mode), (list: PrizeWindow[]) =>
