@@ -14,6 +14,21 @@ export const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::
  */
 export const LATEST_TIMESTAMP = '9999-12-31T23:59:59.999Z';
 
+/** The first instant with a four-digit year (0000-01-01 in UTC; an offset can push a time before it). */
+export const EARLIEST_TIMESTAMP = '0000-01-01T00:00:00.000Z';
+
+/**
+ * A date-time an operator typed (campaign dates, prize windows), as epoch milliseconds, or null
+ * when it is not a real date-time with its zone (`Z` or `±hh:mm`): without one, the server's
+ * machine would pick the zone, and a campaign meant to open at midnight in Brasília would open at
+ * midnight UTC on a server in a container. Whether it falls within four-digit years
+ * (EARLIEST_TIMESTAMP to LATEST_TIMESTAMP) is for the caller to say, with its own field name.
+ */
+export function parseZonedInstant(value: string): number | null {
+  const iso = toUtcTimestamp(value);
+  return iso === null ? null : Date.parse(iso);
+}
+
 /**
  * The instant as `YYYY-MM-DDTHH:MM:SS.mmmZ`, or null when the text is not a real date-time of that
  * form. Digits beyond the millisecond are cut, not rounded, as Date.parse and toISOString do, so the

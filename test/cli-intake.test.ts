@@ -156,6 +156,31 @@ describe('ces campaign', () => {
     assert.deepEqual([latest.ends_at, latest.purchase_to], ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z']);
   });
 
+  test('a campaign date must carry its zone: without one (or a date alone) it is invalid_campaign_options, whatever TZ the machine has', async () => {
+    // Read in the machine's zone, 2026-12-01T00:00:00 meant 03:00Z under TZ=America/Sao_Paulo and
+    // 00:00Z in a UTC container: a registration window hours off, silently.
+    const c = makeCampaign(s.ctx).campaign;
+    const zoned = (field: string, value: string): string =>
+      `${field} must be an ISO 8601 date-time with its zone (Z or ±hh:mm, e.g. 2026-12-01T00:00:00-03:00), got "${value}"`;
+    const cases: Array<[string[], string]> = [
+      [['campaign', 'create', '--name', 'X', '--starts-at', '2026-12-01T00:00:00'], zoned('starts_at', '2026-12-01T00:00:00')],
+      [['campaign', 'create', '--name', 'X', '--ends-at', '2027-01-01'], zoned('ends_at', '2027-01-01')],
+      [['campaign', 'update', c.id, '--purchase-from', '2026-12-01T00:00'], zoned('purchase_from', '2026-12-01T00:00')],
+      [['campaign', 'update', c.id, '--starts-at', '0000-01-01T00:00:00+01:00'], 'starts_at must be no earlier than 0000-01-01T00:00:00.000Z (the first four-digit year in UTC), got "0000-01-01T00:00:00+01:00"'],
+    ];
+    const campaigns = (): unknown[] => s.ctx.db.prepare('SELECT * FROM campaigns ORDER BY id').all();
+    const before = campaigns();
+    const results = await Promise.all(cases.map(([args]) => runCli([...args, '--json'], { dbPath: s.dbPath, env: { TZ: 'America/Sao_Paulo' } })));
+    results.forEach((r, i) => {
+      failed(r, 'invalid_campaign_options');
+      assert.equal(r.json.error.message, cases[i][1], cases[i][0].join(' '));
+    });
+    assert.deepEqual(campaigns(), before, 'no campaign created or changed');
+    // With its zone a time means the same instant under any TZ; years below 100 are years, not 19xx.
+    const ok = okJson(await runCli(['campaign', 'update', c.id, '--starts-at', '2026-12-01T00:00:00-03:00', '--purchase-from', '0050-06-01T00:00:00Z', '--json'], { dbPath: s.dbPath, env: { TZ: 'Asia/Tokyo' } }));
+    assert.deepEqual([ok.starts_at, ok.purchase_from], ['2026-12-01T03:00:00.000Z', '0050-06-01T00:00:00.000Z']);
+  });
+
   test('options take effect on POST /v1/entries at once, on the running server', async () => {
     const c = okJson(await cli('campaign', 'create', '--name', 'Live options', '--no-api-enabled', '--json'));
     const key = okJson(await cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json')).key;

@@ -112,7 +112,7 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
     assert.match(text.stdout, new RegExp(`${add.json[0].id}\\s+live\\s+${prize.id}\\s+\\S+\\s+${id}`));
   });
 
-  test('window add: a window past 9999-12-31 (a huge --every, or --opens-at, --until at the end of 9999) is refused as invalid_window, not a crash', async () => {
+  test('window add: a window past 9999-12-31 (a huge --every, or --opens-at, --until at the end of 9999), before year 0 or without a zone is refused as invalid_window, not a crash', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'WINDOW' });
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Mug');
     const base = ['window', 'add', '--campaign', w.campaign.id, '--mode', 'live', '--prize', prize.id, '--json'];
@@ -121,6 +121,10 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
       [['--opens-at', '9999-12-31T00:00:00Z', '--count', '2', '--every', '86400'], '--every 86400 puts the last of 2 windows after 9999-12-31T23:59:59.999Z, the latest a window can open'],
       [['--opens-at', '9999-12-31T23:00:00-03:00'], '--opens-at must be no later than 9999-12-31T23:59:59.999Z'],
       [['--opens-at', '9999-12-31T00:00:00Z', '--count', '2', '--until', '9999-12-31T23:00:00-03:00'], '--until must be no later than 9999-12-31T23:59:59.999Z'],
+      // Without a zone the machine's would be used: refused, like a campaign date.
+      [['--opens-at', '2026-12-01T00:00:00'], '--opens-at must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "2026-12-01T00:00:00"'],
+      [['--opens-at', '2026-12-01T00:00:00Z', '--count', '2', '--until', '2026-12-02'], '--until must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "2026-12-02"'],
+      [['--opens-at', '0000-01-01T00:30:00+01:00'], '--opens-at must be no earlier than 0000-01-01T00:00:00.000Z'],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli([...base, ...args], { dbPath: s.dbPath })));
     results.forEach((res, i) => {

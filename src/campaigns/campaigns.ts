@@ -4,7 +4,7 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
-import { LATEST_TIMESTAMP } from '../timestamps.ts';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 
 export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'city', 'state'] as const;
@@ -130,17 +130,18 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   }
   const instant = (field: string, value: string | null | undefined): string | null | undefined => {
     if (value === undefined || value === null || value === '') return value === '' ? null : value;
-    const ms = Date.parse(value);
-    // Date.parse rolls 2026-02-30 over to March 2nd; the day must exist on the calendar.
-    const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-    const real = day !== null && new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).toISOString().slice(0, 10) === day[0];
-    if (!real || Number.isNaN(ms)) {
-      fail(field, `${field} must be an ISO 8601 date-time, got "${value}"`);
+    const ms = parseZonedInstant(value);
+    if (ms === null) {
+      fail(field, `${field} must be an ISO 8601 date-time with its zone (Z or ±hh:mm, e.g. 2026-12-01T00:00:00-03:00), got "${value}"`);
       return undefined;
     }
     // 9999-12-31T23:00:00-03:00 is a four-digit year as typed but +010000-… in UTC, as stored.
     if (ms > Date.parse(LATEST_TIMESTAMP)) {
       fail(field, `${field} must be no later than ${LATEST_TIMESTAMP} (the last four-digit year in UTC), got "${value}"`);
+      return undefined;
+    }
+    if (ms < Date.parse(EARLIEST_TIMESTAMP)) {
+      fail(field, `${field} must be no earlier than ${EARLIEST_TIMESTAMP} (the first four-digit year in UTC), got "${value}"`);
       return undefined;
     }
     return new Date(ms).toISOString();

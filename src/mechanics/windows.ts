@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import { parseMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
-import { LATEST_TIMESTAMP } from '../timestamps.ts';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
 
@@ -57,8 +57,9 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
   };
   if (campaign.instant_prize !== 'WINDOW') fail('campaign', `the campaign's instant-prize mechanic is ${campaign.instant_prize}, not WINDOW`);
   if (!findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode)) fail('prize', `--prize is not a prize of this campaign in ${mode} mode`);
-  const opensMs = parseInstant(input.opensAt);
-  if (opensMs === null) fail('opens_at', `--opens-at must be an ISO 8601 date-time, got "${input.opensAt}"`);
+  const opensMs = parseZonedInstant(input.opensAt);
+  if (opensMs === null) fail('opens_at', `--opens-at must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.opensAt}"`);
+  else if (opensMs < Date.parse(EARLIEST_TIMESTAMP)) fail('opens_at', `--opens-at must be no earlier than ${EARLIEST_TIMESTAMP}`);
   const count = input.count === undefined ? 1 : parseDecimal(input.count);
   if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD) fail('count', `--count must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
   if (input.every !== undefined && input.until !== undefined) fail('every', 'give --every or --until, not both');
@@ -69,8 +70,8 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
     else stepMs = every * 1000;
   }
   if (input.until !== undefined) {
-    const untilMs = parseInstant(input.until);
-    if (untilMs === null) fail('until', `--until must be an ISO 8601 date-time, got "${input.until}"`);
+    const untilMs = parseZonedInstant(input.until);
+    if (untilMs === null) fail('until', `--until must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.until}"`);
     else if (opensMs !== null && untilMs < opensMs) fail('until', '--until must not be before --opens-at');
     else if (opensMs !== null && count > 1) stepMs = (untilMs - opensMs) / (count - 1);
   }
@@ -96,9 +97,4 @@ export function listPrizeWindows(ctx: Ctx, campaignId: string, mode?: string): P
   getCampaign(ctx, campaignId);
   const livemode = mode === undefined ? null : parseMode(mode) === 'live' ? 1 : 0;
   return listWindows(ctx.db, campaignId, livemode).map(rowToWindow);
-}
-
-function parseInstant(value: string): number | null {
-  const ms = Date.parse(value);
-  return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(ms) ? ms : null;
 }
