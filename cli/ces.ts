@@ -2,7 +2,7 @@
 // The `ces` program: one commander program, one file per noun under commands/.
 import { Command, CommanderError } from 'commander';
 import { AppError } from '../src/errors.ts';
-import { endQuietlyWhenReaderLeaves, fail } from './output.ts';
+import { carryOnWithoutStderr, endQuietlyWhenReaderLeaves, fail } from './output.ts';
 import { registerCampaignCommands } from './commands/campaign.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerEntryCommands } from './commands/entries.ts';
@@ -47,6 +47,8 @@ registerWindowCommands(program);
 registerAwardCommands(program);
 registerOpenApiCommand(program);
 
+// Before parsing: a usage error is written to stderr too.
+carryOnWithoutStderr();
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

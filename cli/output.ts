@@ -1,7 +1,7 @@
 // How every CLI command opens the database, prints, and fails (CONTRACT: Operator CLI): with --json
 // exactly one JSON document on stdout; otherwise readable text. Failures: one line on stderr, exit 1
 // (and {"error": {code, message}} on stdout with --json). A reader that stops early ends the
-// command quietly.
+// command quietly; a closed stderr only silences it.
 import type { Command } from 'commander';
 import { systemClock } from '../src/clock.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -39,6 +39,25 @@ export function endQuietlyWhenReaderLeaves(): void {
     process.stderr.write(`ces: cannot write to stdout: ${error.message}\n`);
     process.exit(1);
   });
+}
+
+let stderrWatched = false;
+
+/**
+ * stderr carries only diagnostics: a failure's one line, a summary, a warning. When its reader has
+ * gone (`ces … 2>&1 | true`, a closed terminal), a write fails with EPIPE, an 'error' event that
+ * would crash the command with a stack trace nobody can read, and turn a success into status 1.
+ * The command carries on without stderr instead and ends with the status it would have had (1
+ * for a failure): what it prints on stdout and what it commits do not depend on anyone reading its
+ * diagnostics, and a command ended there could leave its work half done with status 0. Installed
+ * once for every command (cli/ces.ts), `ces serve` included: its requests and webhooks matter more
+ * than a warning.
+ */
+export function carryOnWithoutStderr(): void {
+  if (stderrWatched) return;
+  stderrWatched = true;
+  // Once destroyed by the error, the stream fails later writes quietly (no second event).
+  process.stderr.on('error', () => {});
 }
 
 /**

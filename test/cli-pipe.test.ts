@@ -1,12 +1,13 @@
 // A reader that stops early (`ces … | head -1`): stdout closes while the command still has far more
 // to print than a pipe holds. Every command then ends quietly with status 0 (README, CLI reference),
-// instead of an unhandled EPIPE with a Node stack trace and status 1.
+// instead of an unhandled EPIPE with a Node stack trace and status 1. And a closed stderr
+// (`ces … 2>&1 | true`) only silences a command: it ends with the status it would have had.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../src/db/open.ts';
 import { EXPORT_COLUMNS } from '../src/exports/entries-export.ts';
-import { cpf, makeCampaign, runCliIntoHead } from './support/harness.ts';
+import { cpf, makeCampaign, runCliIntoHead, runCliWithClosedStderr } from './support/harness.ts';
 import { openTestCtx, seedEntries } from './support/seed-entries.ts';
 
 describe('a reader that stops early ends any command quietly, with status 0', () => {
@@ -56,4 +57,38 @@ describe('a reader that stops early ends any command quietly, with status 0', ()
       db.close();
     }
   });
+});
+
+describe('a closed stderr: the command carries on and ends with the status it would have had', () => {
+  let dir: string;
+  let dbPath: string;
+  let campaignId: string;
+
+  before(() => {
+    const opened = openTestCtx();
+    ({ dir, dbPath } = opened);
+    campaignId = makeCampaign(opened.ctx).campaign.id;
+    seedEntries(opened.ctx, { campaignId, count: 5 });
+    opened.ctx.db.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // [what is run, its arguments, its status, what it prints on stdout]
+  const CASES: Array<[string, () => string[], number, (stdout: string) => void]> = [
+    // A failure: its one line goes to the closed stderr.
+    ['entries show nope', () => ['entries', 'show', 'nope'], 1, (out) => assert.equal(out, '')],
+    ['entries show nope --json', () => ['entries', 'show', 'nope', '--json'], 1, (out) => assert.equal(JSON.parse(out).error.code, 'not_found')],
+    // A usage error, caught by cli/ces.ts after commander's parse.
+    ['campaign create', () => ['campaign', 'create'], 1, (out) => assert.equal(out, '')],
+    // A success that writes its summary ("exported 5 entries in … ms") to stderr.
+    ['entries export --campaign ID', () => ['entries', 'export', '--campaign', campaignId], 0, (out) => assert.equal(out.trimEnd().split('\n').length, 6)],
+  ];
+  for (const [name, args, code, checkStdout] of CASES) {
+    test(`\`ces ${name}\` with a closed stderr exits ${code}, without an uncaught error`, async () => {
+      const res = await runCliWithClosedStderr(args(), { dbPath });
+      assert.equal(res.uncaught, '');
+      assert.equal(res.code, code);
+      checkStdout(res.stdout);
+    });
+  }
 });

@@ -1,8 +1,8 @@
 // Test harness: a real ces server (the production composition root, real HTTP on 127.0.0.1, a
 // real SQLite file in a fresh temp folder) driven by a ManualClock, plus the real CLI as a child
 // process on the same file. Every test builds its own world; nothing is shared between tests.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -240,6 +240,33 @@ export function runCliIntoHead(args: string[], options: { dbPath?: string } = {}
   return new Promise((resolve) => {
     execFile('bash', ['-o', 'pipefail', '-c', '"$@" | head -1', 'bash', process.execPath, '--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs], { cwd: ROOT }, (error, stdout, stderr) => {
       resolve({ firstLine: stdout.replace(/\n$/, ''), code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr });
+    });
+  });
+}
+
+/**
+ * Runs the real CLI with its stderr a pipe whose reader has left (`ces … 2>&1 | true`): the test
+ * closes its read end before the CLI starts, so every write to stderr meets EPIPE, with none of a
+ * shell pipeline's race. Resolves with the exit status, stdout, and the stack of any uncaught
+ * exception (recorded by test/support/record-uncaught.ts, as stderr cannot show it; '' if none).
+ */
+export function runCliWithClosedStderr(args: string[], options: { dbPath?: string } = {}): Promise<{ code: number | null; stdout: string; uncaught: string }> {
+  const finalArgs = options.dbPath ? [...args, '--db', options.dbPath] : args;
+  const dir = mkdtempSync(join(tmpdir(), 'ces-stderr-'));
+  const uncaughtFile = join(dir, 'uncaught.txt');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'test/support/record-uncaught.ts'), join(ROOT, 'cli/ces.ts'), ...finalArgs], {
+    cwd: ROOT,
+    env: { ...process.env, CES_TEST_UNCAUGHT_FILE: uncaughtFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr.destroy();
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const uncaught = existsSync(uncaughtFile) ? readFileSync(uncaughtFile, 'utf8') : '';
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ code, stdout, uncaught });
     });
   });
 }
