@@ -13,12 +13,23 @@ export interface LoggerOptions {
   batched?: boolean;
 }
 
-export function createLogger(format: 'pretty' | 'json', stream: NodeJS.WritableStream = process.stdout, options: LoggerOptions = {}): ConsolaInstance {
+/** What a logger writes to: a stream, or a LogOutput guarding one. */
+export interface LogTarget {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+export function createLogger(format: 'pretty' | 'json', stream: LogTarget = process.stdout, options: LoggerOptions = {}): ConsolaInstance {
   const level = options.level ?? LogLevels.info;
-  if (format === 'pretty') {
-    return createConsola({ level, stdout: stream as NodeJS.WriteStream, stderr: stream as NodeJS.WriteStream, formatOptions: { date: true, colors: (stream as { isTTY?: boolean }).isTTY === true } });
-  }
-  const write = options.batched ? batchedWriter(stream) : (text: string) => void stream.write(text);
+  const logger = format === 'pretty'
+    ? createConsola({ level, stdout: stream as NodeJS.WriteStream, stderr: stream as NodeJS.WriteStream, formatOptions: { date: true, colors: stream.isTTY === true } })
+    : createJsonLogger(level, options.batched ? batchedWriter(stream) : (text: string) => void stream.write(text));
+  if (isLogOutput(stream)) (logger as unknown as Record<symbol, unknown>)[DROPPED_LINES] = stream.droppedLines;
+  return logger;
+}
+
+function createJsonLogger(level: number, write: (text: string) => void): ConsolaInstance {
   const logger = createConsola({
     level,
     reporters: [{ log: (obj: LogObject) => write(`${JSON.stringify(toRecord(obj))}\n`) }],
@@ -32,6 +43,68 @@ export function createLogger(format: 'pretty' | 'json', stream: NodeJS.WritableS
 }
 
 const JSON_LINE = Symbol('ces.jsonLine');
+const DROPPED_LINES = Symbol('ces.droppedLines');
+
+/**
+ * Where `ces serve` logs: its stdout, until a write to it fails. The log's reader can leave while
+ * the server runs (`ces serve | head -1`, a log shipper that dies) and the next write fails with
+ * EPIPE, an 'error' event that, unhandled, would kill the server with its in-flight requests.
+ * Accepted entries and webhooks matter more than log lines, so from that write on the lines are
+ * dropped and counted (GET /metrics) and `onLost` is told once. A closed pipe cannot be reopened
+ * and a full disk is not the log's to fix, so there is no retry: any write error counts as a loss.
+ */
+export interface LogOutput extends LogTarget {
+  /** Log lines not written because the stream had failed, or failed while writing them. */
+  droppedLines(): number;
+}
+
+export function guardLogStream(stream: NodeJS.WriteStream, onLost: (error: NodeJS.ErrnoException) => void): LogOutput {
+  let lost = false;
+  let dropped = 0;
+  const lose = (error: NodeJS.ErrnoException): void => {
+    if (lost) return;
+    lost = true;
+    onLost(error);
+  };
+  stream.on('error', lose);
+  return {
+    write(text: string): void {
+      if (lost) {
+        dropped += countLines(text);
+        return;
+      }
+      // A write that fails reports to its callback (and then the 'error' event); the lines it held are lost too.
+      stream.write(text, (error?: Error | null) => {
+        if (!error) return;
+        dropped += countLines(text);
+        lose(error);
+      });
+    },
+    get isTTY() {
+      return stream.isTTY === true;
+    },
+    get columns() {
+      return stream.columns;
+    },
+    droppedLines: () => dropped,
+  };
+}
+
+function isLogOutput(target: LogTarget): target is LogOutput {
+  return typeof (target as Partial<LogOutput>).droppedLines === 'function';
+}
+
+function countLines(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return Math.max(lines, 1);
+}
+
+/** Log lines `log` has dropped since its output failed (0 for a logger not on a LogOutput). */
+export function droppedLogLines(log: ConsolaInstance): number {
+  const dropped = (log as unknown as Record<symbol, (() => number) | undefined>)[DROPPED_LINES];
+  return dropped === undefined ? 0 : dropped();
+}
 
 /**
  * Writes one info record as a JSON line straight to a JSON logger's stream, the same line
@@ -47,7 +120,7 @@ const BATCH_LIMIT = 64 * 1024;
 const unflushed = new Set<() => void>();
 let exitHookInstalled = false;
 
-function batchedWriter(stream: NodeJS.WritableStream): (text: string) => void {
+function batchedWriter(stream: LogTarget): (text: string) => void {
   let buffer = '';
   let timer: NodeJS.Immediate | null = null;
   const flush = (): void => {

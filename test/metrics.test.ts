@@ -114,12 +114,14 @@ describe('GET /metrics', () => {
       ces_jobs_backlog: 'gauge',
       ces_outbox_backlog: 'gauge',
       ces_webhook_delivery_attempts_total: 'counter',
+      ces_log_lines_dropped_total: 'counter',
       process_resident_memory_bytes: 'gauge',
       nodejs_heap_used_bytes: 'gauge',
       process_uptime_seconds: 'gauge',
     });
     assert.ok(m.value('process_resident_memory_bytes') > 10_000_000);
     assert.ok(m.value('process_uptime_seconds') > 0);
+    assert.equal(m.value('ces_log_lines_dropped_total'), 0, 'exposed at 0 while the log works (test/log-pipe.test.ts for a lost one)');
     // Buckets are cumulative, ordered, and +Inf equals _count.
     const buckets = m.samples.filter((s) => s.name === 'ces_http_request_duration_seconds_bucket' && s.labels.route === '/healthz');
     assert.ok(buckets.length > 2);

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { AppError } from '../../src/errors.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, guardLogStream } from '../../src/log.ts';
 import { startServer } from '../../src/server.ts';
 import { fail } from '../output.ts';
 
@@ -34,7 +34,12 @@ export function registerServeCommand(program: Command): void {
         fail({ json: flags.json }, error);
         return;
       }
-      const log = createLogger(config.logFormat, process.stdout, { batched: true });
+      // The log's reader may leave while the server runs: serving goes on without a log (src/log.ts).
+      // stderr may be gone too (`2>&1`); the /metrics counter is then what tells (cli/output.ts).
+      const output = guardLogStream(process.stdout, (error) => {
+        process.stderr.write(`ces: log output lost (${error.message}): still serving; log lines are dropped from now on, counted in ces_log_lines_dropped_total\n`);
+      });
+      const log = createLogger(config.logFormat, output, { batched: true });
       let server;
       try {
         server = await startServer(config, log);

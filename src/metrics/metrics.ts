@@ -3,6 +3,7 @@
 // attempts are tallied from webhook_attempts incrementally, so they include attempts made by any
 // process on the same database file (the tick, `ces webhook test`) since this server started.
 import type { Ctx } from '../context.ts';
+import { droppedLogLines } from '../log.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import { countEntriesByStatus, countJobs, countOutboxBacklog, maxAttemptId, tallyAttemptsSince } from './metrics.repo.ts';
 
@@ -45,6 +46,16 @@ export function createServiceMetrics(ctx: Ctx): ServiceMetrics {
     }
   };
 
+  // The one place a lost log shows when stderr went with it (`ces serve 2>&1 | shipper`).
+  const logLinesDropped = registry.counter('ces_log_lines_dropped_total', 'Log lines not written because the log output (stdout) failed, e.g. its reader left; the server goes on serving.');
+  logLinesDropped.inc({}, 0);
+  let droppedSeen = 0;
+  const collectDroppedLogLines = (): void => {
+    const dropped = droppedLogLines(ctx.log);
+    logLinesDropped.inc({}, dropped - droppedSeen);
+    droppedSeen = dropped;
+  };
+
   registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => [{ value: process.memoryUsage.rss() }]);
   registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use, in bytes.', () => [{ value: process.memoryUsage().heapUsed }]);
   registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => [{ value: Math.round(process.uptime() * 1000) / 1000 }]);
@@ -57,6 +68,7 @@ export function createServiceMetrics(ctx: Ctx): ServiceMetrics {
     },
     render() {
       collectAttempts();
+      collectDroppedLogLines();
       return registry.render();
     },
   };

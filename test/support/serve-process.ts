@@ -22,10 +22,12 @@ export interface SpawnServeOptions {
   startTimeoutMs?: number;
   /** Start it the way CONTRACT's operator does, `npm start -- …`: the child is then npm. */
   npmStart?: boolean;
+  /** --log-format; default json. */
+  logFormat?: 'json' | 'pretty';
 }
 
 export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
-  const serveArgs = ['--port', '0', '--db', options.dbPath, '--tick-ms', String(options.tickMs ?? 20), '--log-format', 'json'];
+  const serveArgs = ['--port', '0', '--db', options.dbPath, '--tick-ms', String(options.tickMs ?? 20), '--log-format', options.logFormat ?? 'json'];
   const [command, args] = options.npmStart
     ? ['npm', ['start', '--silent', '--', ...serveArgs]]
     : [process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];

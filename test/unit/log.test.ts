@@ -42,3 +42,25 @@ test('writeInfoRecord writes the line log.info would, and declines for a logger 
   assert.equal(writeInfoRecord(createSilentLogger(), { message: 'x' }), false);
   assert.equal(writeInfoRecord(createLogger('json', capture().stream, { level: 1 }), { message: 'x' }), false);
 });
+
+test('a guarded log output whose stream fails counts every line from that write on as dropped, writes no more and reports the loss once', async () => {
+  const { guardLogStream, droppedLogLines } = await import('../../src/log.ts');
+  let writes = 0;
+  const stream = new Writable({
+    write(_chunk, _enc, done) {
+      writes++;
+      done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    },
+  });
+  const losses: Array<string | undefined> = [];
+  const log = createLogger('json', guardLogStream(stream as unknown as NodeJS.WriteStream, (error) => losses.push(error.code)));
+  log.info('one');
+  log.info('two');
+  await new Promise((resolve) => setImmediate(resolve));
+  log.info('three');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(writes, 1, 'the stream is not written again once it failed');
+  assert.deepEqual(losses, ['EPIPE']);
+  assert.equal(droppedLogLines(log), 3);
+  assert.equal(droppedLogLines(createLogger('json', capture().stream)), 0, 'a logger on a plain stream drops nothing');
+});
