@@ -4,8 +4,8 @@
 // and the pipeline call. After every step:
 //   - per prize: current_stock = max(0, initial_stock - awarded units) and
 //     awarded_beyond_pool = max(0, awarded units - initial_stock) = awards flagged beyond_pool;
-//   - at most one live (pending|awarded) award per entry, and a pending one only on an entry
-//     neither rejected nor evaluated yet;
+//   - at most one live (pending|awarded) award per entry, none on a rejected entry, and a pending
+//     one only on an entry not evaluated yet;
 //   - no window is given to two entries, and every window award matches its window's claim;
 //   - no lucky-number pair is given to two entries, and each entry's outcome matches its rows.
 import assert from 'node:assert/strict';
@@ -181,6 +181,9 @@ function checkInvariants(w: World): void {
   // evaluated: evaluation confirms it, rejection voids it.
   const stranded = db.prepare(`SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id WHERE a.status = 'pending' AND (e.status = 'REJECTED' OR e.evaluated_at IS NOT NULL)`).all();
   assert.deepEqual(stranded, [], 'a pending award on a rejected or evaluated entry');
+  // A rejected entry keeps no win, not even one a reassignment registered on it while it was processed.
+  const kept = db.prepare(`SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id WHERE a.status = 'awarded' AND e.status = 'REJECTED'`).all();
+  assert.deepEqual(kept, [], 'an awarded win on a rejected entry');
   const windowAwards = db.prepare(`SELECT a.entry_id, a.window_id, w.claimed_by_entry_id FROM awards a JOIN prize_windows w ON w.id = a.window_id WHERE a.source = 'window'`).all() as Array<{ entry_id: string; window_id: number; claimed_by_entry_id: string }>;
   assert.equal(new Set(windowAwards.map((a) => a.window_id)).size, windowAwards.length, 'a window given twice');
   for (const a of windowAwards) assert.equal(a.claimed_by_entry_id, a.entry_id);

@@ -137,6 +137,15 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal((await reassign(w.liveKey, c, { prize_definition_id: p, target_entry_id: pending })).status, 200);
     // b is approved without an award: it cannot be a source.
     assert.equal((await reassign(w.liveKey, b, { prize_definition_id: p })).status, 404);
+    // SPEC: the target "has no award". One whose win was revoked still has one (409, naming it).
+    const revokedWin = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    await settle(s);
+    assert.equal((await revoke(w.liveKey, revokedWin, {})).status, 200);
+    const onRevoked = await reassign(w.liveKey, pending, { prize_definition_id: p, target_entry_id: revokedWin });
+    assert.equal(onRevoked.status, 409, onRevoked.text);
+    assert.equal(onRevoked.body.code, 'award_exists');
+    assert.match(onRevoked.body.detail, /already has an award \(revoked\)/);
+    assert.equal(findLatestAwardForEntry(s.ctx.db, pending)!.status, 'awarded', 'the source keeps its win');
   });
 
   test('ids are uuids read case-insensitively: upper-case entry ids in the path and the body, and prize ids, act on the same rows', async () => {
@@ -233,58 +242,63 @@ describe('instant-prize revoke and reassign', () => {
     assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 0 });
   });
 
-  // SPEC: reassign acts on "any existing award", a pending one included.
-  test('reassign of a pending award on its own entry: the new prize waits for the same evaluation, which confirms it (unit taken then)', async () => {
+  // SPEC: reassign acts on "any existing award", a pending one included; CONTRACT: the new award is
+  // `awarded` (unit taken), the source revoked (a pending one never took a unit to return).
+  test('reassign of a pending award on its own entry: awarded at once with the new prize, echoed by the entry\'s evaluation; no webhook', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'live', 3, 'P').id;
     const q = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Q').id;
     const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    const events = deliveries(id);
     const res = await reassign(w.liveKey, id, { prize_definition_id: q });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { entry_id: id, won: true, prize_definition_id: q, status: 'pending' });
-    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 3], 'a pending win holds no unit');
-    // Reassigned again before evaluation: the latest pending win moves on, once more.
-    const again = await reassign(w.liveKey, id, { prize_definition_id: p });
-    assert.deepEqual(again.body, { entry_id: id, won: true, prize_definition_id: p, status: 'pending' });
-    const back = await reassign(w.liveKey, id, { prize_definition_id: q });
-    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(res.body, { entry_id: id, won: true, prize_definition_id: q, status: 'awarded' });
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 2], 'the pending win held no unit; the new one takes one');
+    assert.equal(deliveries(id), events, 'reassign emits no webhook');
 
     await settle(s);
     assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), {
       mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: q, prize_name: 'Q', award_status: 'AWARDED' },
     });
-    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 2]);
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 2], 'evaluation takes no second unit');
     const actor = `api_key:${w.liveKeyId}`;
     const awards = listAwardsOfEntry(s.ctx.db, id);
-    assert.deepEqual(awards.map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'revoked'], [p, 'revoked'], [q, 'awarded']]);
+    assert.deepEqual(awards.map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'awarded']]);
     assert.deepEqual(listAwardHistory(s.ctx.db, awards[0].id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]), [
       [null, 'pending', actor, 'declared at intake'], ['pending', 'revoked', actor, `reassigned to prize ${q}`],
     ]);
-    assert.deepEqual(listAwardHistory(s.ctx.db, awards[3].id).map((h) => [h.from_status, h.to_status, h.actor]), [[null, 'pending', actor], ['pending', 'awarded', 'system']]);
+    assert.deepEqual(listAwardHistory(s.ctx.db, awards[1].id).map((h) => [h.from_status, h.to_status, h.actor]), [[null, 'awarded', actor]]);
   });
 
-  test('reassign of a pending award on its own entry, then the entry is rejected in processing: the new win is voided, no stock moves', async () => {
+  test('reassign of a pending award on its own entry, then the entry is rejected in processing: the new win is voided and its unit returns', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'test', 2, 'P').id;
     const q = makePrize(s.ctx, w.campaign.id, 'test', 2, 'Q').id;
     const id = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: p }, rejectInTest: true });
+    const events = deliveries(id);
     assert.equal((await reassign(w.testKey, id, { prize_definition_id: q })).status, 200);
+    assert.equal(stockOf(s, q).current_stock, 1);
+    assert.equal(deliveries(id), events, 'reassign emits no webhook');
     await settle(s);
     assert.equal((await viewEntry(s, w.testKey, id)).status, 'REJECTED');
-    assert.deepEqual(listAwardsOfEntry(s.ctx.db, id).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'voided']]);
+    const awards = listAwardsOfEntry(s.ctx.db, id);
+    assert.deepEqual(awards.map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'voided']]);
+    assert.deepEqual(listAwardHistory(s.ctx.db, awards[1].id).at(-1), { from_status: 'awarded', to_status: 'voided', at: listAwardHistory(s.ctx.db, awards[1].id).at(-1)!.at, actor: 'system', reason: 'entry rejected' });
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 2]);
   });
 
-  test('reassign of a pending award to another entry: confirmed there at once (unit taken); the source entry evaluates to the revoked win', async () => {
+  test('reassign of a pending award to another entry: awarded there at once (unit taken); the source entry evaluates to the revoked win', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'live', 2, 'P').id;
     const target = await submitEntry(s, w.liveKey);
     await settle(s);
     const source = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    const events = deliveries(source) + deliveries(target);
     const res = await reassign(w.liveKey, source, { prize_definition_id: p, target_entry_id: target });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { entry_id: target, won: true, prize_definition_id: p, status: 'awarded' });
     assert.equal(stockOf(s, p).current_stock, 1);
+    assert.equal(deliveries(source) + deliveries(target), events, 'reassign emits no webhook');
     await settle(s);
     assert.deepEqual((await mechanicOf(s, w.liveKey, source, 'instant_prize')).outcome, { won: false, prize_definition_id: p, prize_name: 'P', award_status: 'REVOKED' });
     assert.equal(stockOf(s, p).current_stock, 1, 'the source entry\'s evaluation takes nothing');

@@ -107,6 +107,24 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     });
   }
 
+  test('a win reassigned onto an entry before evaluation stands when the campaign turns WINDOW: echoed, no window claimed beside it, evaluated once', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const prize = makePrize(s.ctx, w.campaign.id, 'live', 2, 'Declared prize');
+    const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: prize.id } });
+    const res = await s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key: w.liveKey, body: { prize_definition_id: prize.id } });
+    assert.equal(res.body.status, 'awarded', res.text);
+    updateCampaign(s.ctx, w.campaign.id, { instantPrize: 'WINDOW' });
+    const windowPrize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Window prize');
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() });
+    await settle(s);
+    assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), {
+      mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Declared prize', award_status: 'AWARDED' },
+    });
+    assert.equal(listPrizeWindows(s.ctx, w.campaign.id)[0].claimed_by_entry_id, null);
+    assert.deepEqual([stockOf(s, prize.id).current_stock, stockOf(s, windowPrize.id).current_stock], [1, 3]);
+    assert.equal(s.ctx.db.prepare('SELECT count(*) AS n FROM jobs WHERE entry_id = ?').pluck().get(id), 0, 'no evaluation left to retry');
+  });
+
   test('an entry rejected at intake (fail-fast access key) voids its declared win at once: no stock moves', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 4);

@@ -72,18 +72,7 @@ interface NewAward {
 
 /** A new win registered directly as `awarded` (a window claim or a reassignment); takes a unit. */
 export function createAwardedAward(ctx: Ctx, input: NewAward): AwardRow {
-  return insertNewAward(ctx, input, 'awarded', takeUnit(ctx, input.prizeId));
-}
-
-/**
- * A reassigned win re-registered on its own entry before that entry is evaluated: `pending`, as the
- * declared win it replaces was, so evaluation confirms it (taking a unit) or voids it.
- */
-export function createPendingAward(ctx: Ctx, input: NewAward): AwardRow {
-  return insertNewAward(ctx, input, 'pending', 0);
-}
-
-function insertNewAward(ctx: Ctx, input: NewAward, status: 'awarded' | 'pending', beyond: 0 | 1): AwardRow {
+  const beyond = takeUnit(ctx, input.prizeId);
   const row: AwardRow = {
     id: ctx.random.uuid(),
     entry_id: input.entryId,
@@ -92,24 +81,36 @@ function insertNewAward(ctx: Ctx, input: NewAward, status: 'awarded' | 'pending'
     prize_id: input.prizeId,
     source: input.source,
     window_id: input.windowId,
-    status,
+    status: 'awarded',
     beyond_pool: beyond,
     created_at: input.now,
     updated_at: input.now,
   };
   insertAward(ctx.db, row, input.reassignedFrom ?? null);
-  insertAwardHistory(ctx.db, { award_id: row.id, from_status: null, to_status: status, at: input.now, actor: input.actor, reason: input.reason });
+  insertAwardHistory(ctx.db, { award_id: row.id, from_status: null, to_status: 'awarded', at: input.now, actor: input.actor, reason: input.reason });
   return row;
 }
 
 /**
- * A rejected entry's pending declared win becomes `voided`; no stock moves (nothing was taken).
- * Synchronous; runs in the caller's transaction. No-op when the entry has no pending award.
+ * A declared win that can no longer be confirmed becomes `voided`; no stock moves (nothing was
+ * taken). Synchronous; runs in the caller's transaction. No-op when the entry has no pending award.
  */
-export function voidPendingAward(ctx: Ctx, entryId: string, now: string, reason = 'entry rejected'): void {
+export function voidPendingAward(ctx: Ctx, entryId: string, now: string, reason: string): void {
   const award = findLiveAwardForEntry(ctx.db, entryId);
   if (!award || award.status !== 'pending') return;
   transition(ctx, award, 'voided', now, 'system', reason);
+}
+
+/**
+ * An entry rejected in processing keeps no win: its pending declared win is voided, and so is a
+ * win a reassignment registered on it as `awarded` while it was still being processed (SPEC: "A
+ * declared instant win is voided"), whose unit then returns. Synchronous, in the caller's transaction.
+ */
+export function voidWinOfRejectedEntry(ctx: Ctx, entryId: string, now: string): void {
+  const award = findLiveAwardForEntry(ctx.db, entryId);
+  if (!award) return;
+  if (award.status === 'awarded') returnUnit(ctx, award, now);
+  transition(ctx, award, 'voided', now, 'system', 'entry rejected');
 }
 
 export const AWARD_STATUSES: readonly AwardStatus[] = ['pending', 'awarded', 'revoked', 'declined', 'voided'];

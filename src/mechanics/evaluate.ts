@@ -5,13 +5,11 @@ import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 import { confirmAward, createAwardedAward, voidPendingAward } from './awards.ts';
-import { findLatestAwardForEntry, type AwardRow } from './awards.repo.ts';
+import { findLatestAwardForEntry, findLiveAwardForEntry, type AwardRow } from './awards.repo.ts';
 import { allocateLuckyNumbers } from './lucky-numbers.ts';
 import { formatPair, PAIRS_PER_SERIES } from './lucky-pairs.ts';
 import { findPrizeById } from './prizes.repo.ts';
 import { claimEarliestOpenWindow, findWindowClaimedBy } from './windows.repo.ts';
-
-export { voidPendingAward } from './awards.ts';
 
 export interface MechanicResult {
   mechanic_type: 'lucky_numbers' | 'instant_prize';
@@ -76,6 +74,10 @@ function evaluateWindow(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: stri
     const award = findLatestAwardForEntry(ctx.db, entry.id);
     if (award) return winResult(ctx, award);
   }
+  // A win a reassignment registered on the entry before the campaign turned to WINDOW stands; a
+  // window claimed beside it would be a second live award (refused by the unique index, for ever).
+  const live = held ? undefined : findLiveAwardForEntry(ctx.db, entry.id);
+  if (live) return winResult(ctx, live);
   const window = held ?? claimEarliestOpenWindow(ctx.db, campaign.id, entry.livemode, entry.id, now);
   if (!window) return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
   const award = createAwardedAward(ctx, {

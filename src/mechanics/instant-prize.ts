@@ -11,8 +11,8 @@ import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entrie
 import { awardToView, type AwardView } from '../entries/entry-view.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
-import { createAwardedAward, createPendingAward, revokeAward, withdrawPendingAward } from './awards.ts';
-import { findLatestAwardForEntry, findLiveAwardForEntry, findReassignmentOf, type AwardRow } from './awards.repo.ts';
+import { createAwardedAward, revokeAward, withdrawPendingAward } from './awards.ts';
+import { findLatestAwardForEntry, findReassignmentOf, type AwardRow } from './awards.repo.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { nullable, optional, string, type } from 'superstruct';
 import { describedString, enforceStruct } from '../openapi/described.ts';
@@ -84,9 +84,12 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
           { field: 'target_entry_id', code: 'target_not_processed', message: 'target must be APPROVED' },
         ]);
       }
-      if (findLiveAwardForEntry(ctx.db, found.id)) {
-        throw new AppError(409, 'award_exists', 'The target entry already has an award.', [
-          { field: 'target_entry_id', code: 'award_exists', message: 'target already holds a pending or awarded win' },
+      // SPEC: the target "has no award". A revoked (or voided) one counts: it is an award of the
+      // entry's, in its history and its view, and the win it was is not this entry's to get again.
+      const held = findLatestAwardForEntry(ctx.db, found.id);
+      if (held) {
+        throw new AppError(409, 'award_exists', `The target entry already has an award (${held.status}).`, [
+          { field: 'target_entry_id', code: 'award_exists', message: `target already has an award (${held.status})` },
         ]);
       }
       target = found;
@@ -94,14 +97,13 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
     const reason = target.id === entry.id ? `reassigned to prize ${prize.id}` : `reassigned to entry ${target.id}`;
     if (award.status === 'awarded') revokeAward(ctx, award, now, actorOf(caller), reason);
     if (award.status === 'pending') withdrawPendingAward(ctx, award, now, actorOf(caller), reason);
-    const registration = {
-      entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign' as const, windowId: null, now,
-      actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`, reassignedFrom: award.id,
-    };
     try {
-      // A declared win not yet evaluated keeps waiting for its entry's evaluation under the new
-      // prize; moved to another entry (APPROVED, so finished processing) it is confirmed at once.
-      const created = award.status === 'pending' && target.id === entry.id ? createPendingAward(ctx, registration) : createAwardedAward(ctx, registration);
+      // Registered `awarded` (CONTRACT), also on an entry still being processed: its evaluation then
+      // echoes this win, and a rejection voids it and returns the unit (voidWinOfRejectedEntry).
+      const created = createAwardedAward(ctx, {
+        entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign', windowId: null, now,
+        actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`, reassignedFrom: award.id,
+      });
       return awardObject(created);
     } catch (error) {
       // The one-live-award-per-entry index is the last word on "target already has an award".

@@ -6,7 +6,8 @@
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { insertJob, type EntryRow } from '../entries/entries.repo.ts';
-import { evaluateMechanics, voidPendingAward, type MechanicResult } from '../mechanics/evaluate.ts';
+import { voidWinOfRejectedEntry } from '../mechanics/awards.ts';
+import { evaluateMechanics, type MechanicResult } from '../mechanics/evaluate.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import type { RejectionReason } from './checks.ts';
 import { finishProcessing, recordEvaluation } from './processing.repo.ts';
@@ -28,10 +29,10 @@ export function approveEntry(ctx: Ctx, entry: EntryRow, now: string, queueEvalua
   return true;
 }
 
-/** PENDING -> REJECTED: a pending declared win is voided, entry.completed, no evaluation. */
+/** PENDING -> REJECTED: the entry's win (declared, or reassigned onto it) is voided, entry.completed, no evaluation. */
 export function rejectEntry(ctx: Ctx, entry: EntryRow, reasons: RejectionReason[], now: string): boolean {
   if (!finishProcessing(ctx.db, entry.id, 'REJECTED', JSON.stringify(reasons), now)) return false;
-  voidPendingAward(ctx, entry.id, now);
+  voidWinOfRejectedEntry(ctx, entry.id, now);
   enqueueEvent(ctx, {
     campaignId: entry.campaign_id,
     livemode: entry.livemode === 1,
