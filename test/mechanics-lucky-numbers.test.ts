@@ -333,6 +333,22 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     assert.equal((await post(w.liveKey, id, pairs(['1', '00001'], ['0', '00001']))).status, 201);
   });
 
+  test('the submission is checked against the terms of the entry\'s own entry.evaluated, not the campaign\'s as changed since', async () => {
+    // SPEC rules 2 and 3 name outcome.quantity and outcome.series_count: what the integrator was told.
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2, seriesCount: 3 });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    assert.deepEqual((await mechanicOf(s, w.liveKey, id, 'lucky_numbers')).outcome, { quantity: 2, series_count: 3 });
+    updateCampaign(s.ctx, w.campaign.id, { luckyQuantity: 3, seriesCount: 1 });
+    // Three numbers in series 0 fit the campaign now, not the outcome this entry got.
+    const now = await post(w.liveKey, id, pairs(['0', '00001'], ['0', '00002'], ['0', '00003']));
+    assert.equal(now.status, 422, now.text);
+    assert.equal(now.body.code, 'quantity_mismatch');
+    // Two numbers, one in series 2, fit the outcome: accepted.
+    const told = await post(w.liveKey, id, pairs(['2', '00001'], ['0', '00002']));
+    assert.equal(told.status, 201, told.text);
+  });
+
   test('422 pair_taken for a pair held by another entry; the whole submission is rolled back', async () => {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2 });
     const a = await submitEntry(s, w.liveKey);
