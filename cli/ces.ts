@@ -49,6 +49,13 @@ registerOpenApiCommand(program);
 
 // Before parsing: a usage error is written to stderr too.
 carryOnWithoutStderr();
+// CONTRACT: no switch turns certificate checks off; a CA is trusted with NODE_EXTRA_CA_CERTS. Node
+// reads NODE_TLS_REJECT_UNAUTHORIZED at every TLS connection, the fiscal verifier's (fetch) included,
+// so it is taken out of the environment before any, and the operator is told.
+if (process.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+  delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  process.stderr.write('ces: NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked (trust a CA with NODE_EXTRA_CA_CERTS)\n');
+}
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -25,6 +25,18 @@ async function setup(status: number): Promise<{ t: TestServer; receiver: Receive
 }
 
 describe('ces webhook test', () => {
+  test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate checks off (CONTRACT): an untrusted receiver is refused, and the operator is told', async () => {
+    const s = await setup(200);
+    // The receiver's certificate is signed by the test CA; this CLI process is not given that CA.
+    const env = { ...ENV, NODE_EXTRA_CA_CERTS: '', NODE_TLS_REJECT_UNAUTHORIZED: '0' };
+    const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env });
+    assert.equal(res.code, 1, res.stdout);
+    assert.equal(res.json.result, 'failed');
+    assert.match(res.json.error, /certificate|UNABLE_TO_VERIFY/i);
+    assert.equal(s.receiver.requests.length, 0, 'nothing reached the receiver');
+    assert.match(res.stderr, /NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked/);
+  });
+
   test('sends one signed ping with the event envelope and prints the attempt; deliveries shows it with excerpts', async () => {
     const s = await setup(200);
     const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });

@@ -212,9 +212,10 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
 
 /**
  * Keep-alive agents: a draining backlog reuses a few dozen TLS connections to the endpoint instead
- * of a handshake per event. At most `deliveryConcurrency` requests are in flight anyway.
+ * of a handshake per event. At most `deliveryConcurrency` requests are in flight anyway. Certificates
+ * are always checked (CONTRACT): said here, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
  */
-const agents = { https: new https.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }), http: new http.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }) };
+const agents = { https: new https.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo', rejectUnauthorized: true }), http: new http.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }) };
 
 const PUBLIC_ONLY = publicOnlyLookup();
 
