@@ -66,6 +66,11 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
     assert.equal(bad.code, 1);
     assert.equal(bad.json.error.code, 'invalid_prize');
     assert.match(bad.stderr, /--unit-value.*--stock|--stock/);
+    // A stock SQLite cannot hold as an integer is invalid_prize too, not a database error.
+    for (const stock of ['99999999999999999999', '9223372036854775807']) {
+      const huge = await runCli(['prize', 'add', '--campaign', w.campaign.id, '--mode', 'live', '--name', 'X', '--type', 't', '--unit-value', '1', '--stock', stock, '--json'], { dbPath: s.dbPath });
+      assert.deepEqual([huge.code, huge.json.error.code, huge.json.error.message], [1, 'invalid_prize', '--stock must be a whole number from 0 to 9007199254740991'], stock);
+    }
     // Blank values are not 0, as Number('') would read them: refused like any other non-number.
     const blank = await runCli(['prize', 'add', '--campaign', w.campaign.id, '--mode', 'live', '--name', 'X', '--type', 't', '--unit-value', '', '--stock', ' ', '--json'], { dbPath: s.dbPath });
     assert.deepEqual([blank.code, blank.json.error.code], [1, 'invalid_prize'], blank.stdout);

@@ -43,7 +43,7 @@ export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; na
   if (input.name.trim() === '') errors.push({ field: 'name', code: 'required', message: '--name must not be empty' });
   if (input.type.trim() === '') errors.push({ field: 'type', code: 'required', message: '--type must not be empty' });
   if (!Number.isFinite(unitValue) || unitValue < 0) errors.push({ field: 'unit_value', code: 'invalid_option', message: '--unit-value must be a number >= 0' });
-  if (!Number.isInteger(stock) || stock < 0) errors.push({ field: 'stock', code: 'invalid_option', message: '--stock must be a whole number >= 0' });
+  if (!Number.isSafeInteger(stock) || stock < 0) errors.push({ field: 'stock', code: 'invalid_option', message: `--stock must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}` });
   if (errors.length > 0) throw new AppError(422, 'invalid_prize', errors.map((e) => e.message).join('; '), errors);
   const row: PrizeRow = {
     id: ctx.random.uuid(),
