@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `ces` program: one commander program, one file per noun under commands/.
 import { Command, CommanderError } from 'commander';
+import { dropCertificateCheckOverride } from '../src/config.ts';
 import { AppError } from '../src/errors.ts';
 import { carryOnWithoutStderr, endQuietlyWhenReaderLeaves, fail } from './output.ts';
 import { registerCampaignCommands } from './commands/campaign.ts';
@@ -49,11 +50,8 @@ registerOpenApiCommand(program);
 
 // Before parsing: a usage error is written to stderr too.
 carryOnWithoutStderr();
-// CONTRACT: no switch turns certificate checks off; a CA is trusted with NODE_EXTRA_CA_CERTS. Node
-// reads NODE_TLS_REJECT_UNAUTHORIZED at every TLS connection, the fiscal verifier's (fetch) included,
-// so it is taken out of the environment before any, and the operator is told.
-if (process.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
-  delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+// Before any connection: certificates are always checked (src/config.ts), and the operator is told.
+if (dropCertificateCheckOverride()) {
   process.stderr.write('ces: NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked (trust a CA with NODE_EXTRA_CA_CERTS)\n');
 }
 try {

@@ -99,6 +99,18 @@ function parseHost(name: string, host: string): string {
   return host;
 }
 
+/**
+ * CONTRACT: no switch turns certificate checks off (a CA is trusted with NODE_EXTRA_CA_CERTS). Node
+ * reads NODE_TLS_REJECT_UNAUTHORIZED=0 at every TLS connection, the fiscal verifier's fetch
+ * included, so it is taken out of the environment before any; true when it was there, for the CLI
+ * to say it is ignored.
+ */
+export function dropCertificateCheckOverride(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NODE_TLS_REJECT_UNAUTHORIZED !== '0') return false;
+  delete env.NODE_TLS_REJECT_UNAUTHORIZED;
+  return true;
+}
+
 function parseInteger(name: string, value: string | number, min: number, max: number): number {
   const n = parseDecimal(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);

@@ -55,6 +55,14 @@ export function toUtcTimestamp(value: string): string | null {
   return new Date(date.getTime() - offsetMs).toISOString();
 }
 
+/**
+ * A stored granted_at as the outputs print it: in UTC. Intake accepts only forms toUtcTimestamp
+ * reads; anything else (a row written by hand) is printed as stored rather than lost.
+ */
+export function storedTimestampInUtc(value: string): string {
+  return toUtcTimestamp(value) ?? value;
+}
+
 function daysInMonth(year: number, month: number): number {
   const date = new Date(0);
   date.setUTCFullYear(year, month, 0);

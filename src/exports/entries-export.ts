@@ -2,7 +2,7 @@
 // writable with backpressure, so memory stays flat whatever the number of rows. The columns are the
 // entry, its enrollment, its consent record, its latest award and its lucky numbers (README, Exports).
 import type { Ctx } from '../context.ts';
-import { toUtcTimestamp } from '../timestamps.ts';
+import { storedTimestampInUtc } from '../timestamps.ts';
 import { csvRecord } from './csv.ts';
 import { countExportRows, iterateExportRows, type ExportFilter, type ExportRow } from './exports.repo.ts';
 
@@ -66,13 +66,9 @@ function toJsonLine(row: ExportRow): string {
   return `${JSON.stringify(record)}\n`;
 }
 
-/**
- * The consent's granted_at in UTC, like every other timestamp of the export. It is stored as the
- * integrator sent it (with its offset), which intake only accepts in a form toUtcTimestamp reads;
- * anything else would be printed as stored rather than lost.
- */
+/** The consent's granted_at (stored with the integrator's offset) in UTC, like every other timestamp of the export. */
 function grantedAtUtc(row: ExportRow): string | null {
-  return row.consent_granted_at === null ? null : (toUtcTimestamp(row.consent_granted_at) ?? row.consent_granted_at);
+  return row.consent_granted_at === null ? null : storedTimestampInUtc(row.consent_granted_at);
 }
 
 /** Writes a chunk and, when the stream's buffer is full, waits for it to drain (or fail). */

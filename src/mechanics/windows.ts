@@ -30,13 +30,6 @@ export function rowToWindow(row: PrizeWindowRow): PrizeWindow {
 /** Most windows one command creates. */
 export const MAX_WINDOWS_PER_ADD = 100_000;
 
-/**
- * The latest a window can open: the end of the last four-digit year. Beyond it a time is no longer
- * ISO 8601 as stored (+010000-…), and a large --every overflowed JavaScript's dates altogether, a
- * crash (internal_error) instead of a refusal.
- */
-export const LATEST_OPENS_AT = LATEST_TIMESTAMP;
-
 export interface AddWindowsInput {
   campaignId: string;
   mode: string;
@@ -75,11 +68,13 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
     else if (opensMs !== null && untilMs < opensMs) fail('until', '--until must not be before --opens-at');
     else if (opensMs !== null && count > 1) stepMs = (untilMs - opensMs) / (count - 1);
   }
-  const latestMs = Date.parse(LATEST_OPENS_AT);
+  // No window opens after the last four-digit year (LATEST_TIMESTAMP): beyond it a time is no longer
+  // ISO 8601 as stored (+010000-…), and a large --every overflowed JavaScript's dates altogether.
+  const latestMs = Date.parse(LATEST_TIMESTAMP);
   if (errors.length === 0 && opensMs! + (count - 1) * stepMs > latestMs) {
-    if (opensMs! > latestMs) fail('opens_at', `--opens-at must be no later than ${LATEST_OPENS_AT}`);
-    else if (input.until !== undefined) fail('until', `--until must be no later than ${LATEST_OPENS_AT}`);
-    else fail('every', `--every ${input.every} puts the last of ${count} windows after ${LATEST_OPENS_AT}, the latest a window can open`);
+    if (opensMs! > latestMs) fail('opens_at', `--opens-at must be no later than ${LATEST_TIMESTAMP}`);
+    else if (input.until !== undefined) fail('until', `--until must be no later than ${LATEST_TIMESTAMP}`);
+    else fail('every', `--every ${input.every} puts the last of ${count} windows after ${LATEST_TIMESTAMP}, the latest a window can open`);
   }
   if (errors.length > 0) throw new AppError(422, 'invalid_window', errors.map((e) => e.message).join('; '), errors);
   const now = nowIso(ctx.clock);

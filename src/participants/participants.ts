@@ -12,7 +12,7 @@ import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { enrollmentToView, formatLuckyNumber } from '../entries/entry-view.ts';
 import { listAwardHistory } from '../mechanics/awards.repo.ts';
-import { toUtcTimestamp } from '../timestamps.ts';
+import { storedTimestampInUtc } from '../timestamps.ts';
 import {
   anonymizeEnrollment, listAwardsOfEnrollment, listConsentsOfEnrollment, listDeliveriesOfEnrollment,
   listEntriesOfEnrollment, listLuckyNumbersOfEnrollment, redactConsentsOfEnrollment,
@@ -62,7 +62,7 @@ export function exportParticipant(ctx: Ctx, req: ParticipantRequest): Record<str
         entry_id: c.entry_id,
         // In UTC like every other timestamp here, and as sent: the offset is part of the record
         // held about the participant (README, LGPD data-subject requests).
-        granted_at: toUtcTimestamp(c.granted_at) ?? c.granted_at,
+        granted_at: storedTimestampInUtc(c.granted_at),
         granted_at_as_sent: c.granted_at,
         ip_address: c.ip_address,
         user_agent: c.user_agent,
