@@ -223,6 +223,6 @@ test('random declare/approve/reject/revoke/reassign and window sequences keep th
         w.ctx.db.close();
       }
     }),
-    { numRuns: 80 },
+    { numRuns: Number(process.env.CES_PROPERTY_RUNS ?? 80), includeErrorInReport: true },
   );
 });

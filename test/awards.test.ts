@@ -287,6 +287,29 @@ describe('instant-prize revoke and reassign', () => {
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 2]);
   });
 
+  test('a revoked win of an entry processing then rejected cannot be re-registered on that entry (422 entry_rejected), only moved to an APPROVED one', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'test', 2, 'P').id;
+    const approved = await submitEntry(s, w.testKey);
+    await settle(s);
+    const id = await submitEntry(s, w.testKey, { instantWin: { won: true, prize_definition_id: p }, rejectInTest: true });
+    assert.equal((await reassign(w.testKey, id, { prize_definition_id: p })).status, 200);
+    assert.equal((await revoke(w.testKey, id, {})).status, 200);
+    await settle(s);
+    assert.equal((await viewEntry(s, w.testKey, id)).status, 'REJECTED');
+    assert.equal(stockOf(s, p).current_stock, 2);
+    for (const body of [{ prize_definition_id: p }, { prize_definition_id: p, target_entry_id: id }]) {
+      const res = await reassign(w.testKey, id, body);
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.code, 'entry_rejected');
+    }
+    assert.deepEqual(listAwardsOfEntry(s.ctx.db, id).map((x) => x.status), ['revoked', 'revoked'], 'nothing written');
+    assert.equal(stockOf(s, p).current_stock, 2);
+    const moved = await reassign(w.testKey, id, { prize_definition_id: p, target_entry_id: approved });
+    assert.equal(moved.status, 200, moved.text);
+    assert.deepEqual(moved.body, { entry_id: approved, won: true, prize_definition_id: p, status: 'awarded' });
+  });
+
   test('reassign of a pending award to another entry: awarded there at once (unit taken); the source entry evaluates to the revoked win', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'live', 2, 'P').id;

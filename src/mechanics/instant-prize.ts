@@ -93,6 +93,10 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
         ]);
       }
       target = found;
+    } else if (entry.status === 'REJECTED') {
+      // Kept on its own entry, the win would stand on an entry processing rejected, which holds no
+      // win (a rejection voids any). Its revoked award can still move to an APPROVED target.
+      throw new AppError(422, 'entry_rejected', 'The entry was rejected in processing and can hold no win; reassign it to an APPROVED entry with target_entry_id.');
     }
     const reason = target.id === entry.id ? `reassigned to prize ${prize.id}` : `reassigned to entry ${target.id}`;
     if (award.status === 'awarded') revokeAward(ctx, award, now, actorOf(caller), reason);

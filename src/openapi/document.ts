@@ -80,7 +80,7 @@ const OPERATIONS: Operation[] = [
     summary: 'Revoke the award and register it again, with another prize or on another entry (no webhook)',
     body: { schema: 'ReassignRequest', required: true },
     responses: { 200: { description: 'The newly registered award (status awarded).', schema: 'Award' } },
-    errors: { ...JSON_BODY, 404: ['not_found'], 409: ['award_exists'], 422: ['validation_failed', 'instant_prize_not_declared', 'award_not_revocable', 'unknown_prize', 'target_not_processed'] },
+    errors: { ...JSON_BODY, 404: ['not_found'], 409: ['award_exists'], 422: ['validation_failed', 'instant_prize_not_declared', 'award_not_revocable', 'unknown_prize', 'target_not_processed', 'entry_rejected'] },
   },
   {
     method: 'get', path: '/v1/webhook', operationId: 'getWebhookConfig', tag: 'Webhooks', auth: true,
