@@ -25,7 +25,9 @@ const program = new Command('ces')
   // CONTRACT: a failure is one line on stderr (and {"error"} on stdout with --json); commander's own
   // usage errors (unknown option, missing --name...) go through the catch at the end instead of
   // printing the help text.
-  .configureOutput({ outputError: () => {} })
+  // A parent command run without its subcommand (`ces`, `ces key`) is such an error too: commander
+  // would write the whole help to stderr (writeErr), and the catch writes one line instead.
+  .configureOutput({ outputError: () => {}, writeErr: () => {} })
   .exitOverride()
   // Every command may print into a pipe that closes early (`ces … | head`); not `ces serve`, whose
   // stdout is its log and which stops only on a signal.
@@ -58,11 +60,30 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (!(error instanceof CommanderError)) throw error;
-  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+  if (error.code === 'commander.help' && error.exitCode !== 0) {
+    endQuietlyWhenReaderLeaves();
+    fail({ json: process.argv.includes('--json') }, new AppError(400, 'invalid_usage', missingSubcommand(program, process.argv.slice(2))));
+  } else if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
     process.exitCode = error.exitCode;
   } else {
     const message = `${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see --help)`;
     endQuietlyWhenReaderLeaves();
     fail({ json: process.argv.includes('--json') }, new AppError(400, 'invalid_usage', message));
   }
+}
+
+/** "missing command after 'ces key': one of issue, list, revoke (see ces key --help)", for the command the words name. */
+function missingSubcommand(root: Command, args: string[]): string {
+  let command = root;
+  const path = [root.name()];
+  for (const word of args) {
+    if (word.startsWith('-')) continue;
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    command = sub;
+    path.push(sub.name());
+  }
+  const names = command.commands.filter((c) => c.name() !== 'help').map((c) => c.name());
+  const name = path.join(' ');
+  return `missing command after '${name}': one of ${names.join(', ')} (see ${name} --help)`;
 }

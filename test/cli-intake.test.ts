@@ -130,6 +130,26 @@ describe('ces campaign', () => {
     assert.deepEqual(campaigns(), before, 'no failed command created or changed a campaign');
   });
 
+  test('a parent command without its subcommand (ces, ces key, ces webhook) fails with one line naming the commands, not the help', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[], /^ces: missing command after 'ces': one of serve, campaign, key, .* \(see ces --help\)$/m],
+      [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see ces key --help\)$/m],
+      [['webhook'], /^ces: missing command after 'ces webhook': one of show, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m],
+    ];
+    for (const [args, line] of cases) {
+      const r = await runCli(args);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, line);
+      assert.equal(r.stderr.split('\n').filter((l) => l !== '').length, 1, r.stderr);
+    }
+    failed(await runCli(['campaign', '--json']), 'invalid_usage');
+    // Asked for, the help is still printed in full, on stdout, with status 0.
+    const help = await runCli(['key', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: ces key \[options\] \[command\]/);
+  });
+
   test('a date later than 9999-12-31T23:59:59.999Z in UTC is invalid_campaign_options for create and update, and nothing is written', async () => {
     // Each is a four-digit year as typed, and was stored as +010000-01-01T…Z: not ISO 8601 as
     // documented, and out of order as text.
