@@ -3,9 +3,11 @@
 //   webhooks again), and starts once the first has stopped or died;
 // - a newer ces does not upgrade the schema of a database another process has open (an older
 //   server's statements would then fail);
-// - `ces backup` copies the database as it is: never upgraded, never created.
+// - `ces backup` copies the database as it is: never upgraded, never created;
+// - a --db that cannot be opened, or is not a ces database, is refused with its own code and
+//   left as it was.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -160,5 +162,59 @@ describe('ces backup copies the database as it is', () => {
     assert.equal(tooNew.json.error.code, 'not_a_ces_database');
     assert.match(tooNew.json.error.message, new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this ces`));
     assert.equal(existsSync(join(dir, 'newer-backup.db')), false);
+  });
+});
+
+describe('a --db that is not a usable ces database', () => {
+  test('a path under a file, a folder, or a very long name: cannot_open_database, saying why', async () => {
+    const file = join(dir, 'plain.txt');
+    writeFileSync(file, 'notes');
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder);
+    const cases: Array<[string, RegExp]> = [
+      [join(file, 'ces.db'), /: a part of its folder path is a file$/],
+      [folder, /: it is a folder$/],
+      [join(dir, `${'x'.repeat(300)}.db`), /: the path is too long$/],
+    ];
+    for (const [path, reason] of cases) {
+      const res = await runCli(['campaign', 'list', '--json'], { dbPath: path });
+      assert.equal(res.code, 1, res.stderr);
+      assert.equal(res.json.error.code, 'cannot_open_database', res.stdout);
+      assert.match(res.json.error.message, reason);
+      assert.ok(res.json.error.message.startsWith(`cannot open the database at ${path}`));
+      assert.equal(res.stderr, `ces: ${res.json.error.message}\n`);
+    }
+    assert.equal(readFileSync(file, 'utf8'), 'notes');
+  });
+
+  test('a file that is not SQLite, an SQLite file of something else, and a newer ces database: not_a_ces_database, and each is left as it was', async () => {
+    const text = join(dir, 'text.db');
+    writeFileSync(text, 'not a database at all, but long enough to have a header: '.repeat(4));
+    const foreign = join(dir, 'someone-elses.db');
+    const f = new Database(foreign);
+    f.exec("CREATE TABLE t (x); INSERT INTO t VALUES ('theirs')");
+    f.close();
+    const newer = join(dir, 'from-a-newer-ces.db');
+    const n = new Database(newer);
+    migrate(n);
+    n.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    n.close();
+    const cases: Array<[string, RegExp]> = [
+      [text, /is not a database \(not an SQLite file\)/],
+      [foreign, /is an SQLite database of something else/],
+      [newer, new RegExp(`has schema version ${SCHEMA_VERSION + 1}, newer than this ces \\(${SCHEMA_VERSION}\\); upgrade ces`)],
+    ];
+    for (const [path, message] of cases) {
+      const res = await runCli(['campaign', 'list', '--json'], { dbPath: path });
+      assert.equal(res.code, 1, res.stderr);
+      assert.equal(res.json.error.code, 'not_a_ces_database', res.stdout);
+      assert.match(res.json.error.message, message);
+    }
+    assert.match(readFileSync(text, 'utf8'), /^not a database at all/);
+    const tables = new Database(foreign, { readonly: true });
+    assert.deepEqual(tables.prepare("SELECT name FROM sqlite_schema").pluck().all(), ['t'], 'no ces table created among theirs');
+    assert.equal(tables.pragma('user_version', { simple: true }), 0);
+    tables.close();
+    assert.equal(version(newer), SCHEMA_VERSION + 1);
   });
 });

@@ -69,8 +69,8 @@ describe('OpenAPI document', () => {
     const cliOnly = new Set(['delivery_pending', 'delivery_skipped', 'key_revoked', 'invalid_campaign_options', 'invalid_mode', 'invalid_option', 'invalid_prize', 'invalid_window',
       // The status of a request whose client hung up mid-body, for the log and metrics: never answered.
       'client_closed_request',
-      // Opening the database (src/db/open.ts): a CLI command, or `ces serve` before it listens.
-      'database_in_use', 'database_not_found']);
+      // Opening and migrating the database (src/db/open.ts, migrate.ts): a CLI command, or `ces serve` before it listens.
+      'database_in_use', 'database_not_found', 'cannot_open_database', 'not_a_ces_database']);
     const raised = new Set<string>();
     for (const file of reachable) {
       for (const m of readFileSync(file, 'utf8').matchAll(/AppError\(\s*[45]\d\d,\s*'([a-z_]+)'/g)) raised.add(m[1]);

@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { foldEmail } from '../entries/email-key.ts';
 import { decodeHeaderText } from '../entries/idempotency-key.ts';
+import { AppError } from '../errors.ts';
 import { readSchemaSql } from './schema.ts';
 
 type Migration = (db: Database.Database) => void;
@@ -160,7 +161,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
-    throw new Error(`database schema version ${current} is newer than this ces (${SCHEMA_VERSION}); upgrade ces`);
+    throw new AppError(422, 'not_a_ces_database', `${db.name} has schema version ${current}, newer than this ces (${SCHEMA_VERSION}); upgrade ces`);
   }
   for (let v = current; v < target; v++) {
     // IMMEDIATE takes the write lock up front, so two processes opening a new file do not both
@@ -168,6 +169,11 @@ export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
     db.transaction(() => {
       const now = db.pragma('user_version', { simple: true }) as number;
       if (now > v) return;
+      // Version 0 is an empty file: one holding tables belongs to something else, and ours would be
+      // created among them.
+      if (v === 0 && db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() !== 0) {
+        throw new AppError(422, 'not_a_ces_database', `${db.name} is an SQLite database of something else (it has tables, and no ces schema version)`);
+      }
       MIGRATIONS[v](db);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();

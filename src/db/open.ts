@@ -2,8 +2,8 @@
 // timeout first so that even the WAL switch waits for a concurrent opener), migrates: but never
 // under another process that has the file open, which would be an older ces still running.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, sep } from 'node:path';
 import { AppError } from '../errors.ts';
 import { findProcessesUsingFile } from './file-users.ts';
 import { migrate, SCHEMA_VERSION } from './migrate.ts';
@@ -25,15 +25,52 @@ export interface OpenOptions {
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (options.mustExist && path !== ':memory:' && !existsSync(path)) throw new AppError(404, 'database_not_found', `There is no database at ${path}.`);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: options.readonly ?? false });
+  let db: Db;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { readonly: options.readonly ?? false });
+  } catch (error) {
+    throw cannotOpen(path, error);
+  }
   try {
     configure(db, path, options);
   } catch (error) {
     db.close();
+    // The first statement reads the file's header: a file that is not SQLite fails there.
+    if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') throw new AppError(422, 'not_a_ces_database', `${path} is not a database (not an SQLite file).`);
     throw error;
   }
   return db;
+}
+
+/** Why the path cannot be opened, in the operator's terms: a wrong --db is not a bug of ours. */
+function cannotOpen(path: string, error: unknown): AppError {
+  const code = (error as { code?: unknown }).code;
+  const reasons: Record<string, string> = {
+    EEXIST: 'a part of its folder path is a file',
+    ENOTDIR: 'a part of its folder path is a file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENAMETOOLONG: 'the path is too long',
+    ENOSPC: 'no space left on the device',
+  };
+  let reason = typeof code === 'string' ? reasons[code] : undefined;
+  if (!reason && code === 'SQLITE_CANTOPEN') reason = whySqliteCannotOpen(path);
+  return new AppError(500, 'cannot_open_database', `cannot open the database at ${path}: ${reason ?? (error as Error).message}`);
+}
+
+/** SQLite says only "unable to open database file"; the file system tells the likely reasons apart. */
+function whySqliteCannotOpen(path: string): string {
+  // Linux limits: 255 bytes a name, 4095 a path.
+  if (Buffer.byteLength(path) > 4095 || path.split(sep).some((part) => Buffer.byteLength(part) > 255)) return 'the path is too long';
+  try {
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return 'it is a folder';
+    accessSync(existsSync(path) ? path : dirname(path), constants.R_OK | constants.W_OK);
+  } catch {
+    return 'permission denied';
+  }
+  return 'SQLite cannot open it';
 }
 
 function configure(db: Db, path: string, options: OpenOptions): void {
