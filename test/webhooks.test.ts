@@ -184,6 +184,25 @@ describe('delivery', () => {
     assert.deepEqual([unknown.code, unknown.json.error.code], [1, 'not_found']);
   });
 
+  test('a delivered event sent again that then fails shows failed without its earlier delivered_at; the attempt log keeps that success', async () => {
+    let up = true;
+    const s = await setup({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '1' }, receiver: { respond: () => (up ? 204 : 503) } });
+    await submit(s);
+    await drainAll(s.t);
+    const received = listDeliveryViews(s.t.ctx, s.w.campaign.id, 'delivered', 10).find((d) => d.event_type === 'entry.received')!;
+    assert.notEqual(received.delivered_at, null);
+    up = false;
+    const again = await runCli(['webhook', 'redeliver', received.id, '--json'], { dbPath: s.t.dbPath });
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual([again.json[0].status, again.json[0].delivered_at], ['pending', null]);
+    await drainAll(s.t);
+    const shown = await runCli(['webhook', 'deliveries', '--campaign', s.w.campaign.id, '--status', 'failed', '--json'], { dbPath: s.t.dbPath });
+    const row = shown.json.find((d: { id: string }) => d.id === received.id);
+    assert.deepEqual([row.status, row.delivered_at, row.attempts, row.last_status_code], ['failed', null, 3, 503]);
+    const log = s.t.ctx.db.prepare('SELECT status_code FROM webhook_attempts WHERE delivery_id = ? ORDER BY id').pluck().all(received.id);
+    assert.deepEqual(log, [204, 503, 503]);
+  });
+
   test('is_active false: events are skipped and never sent, not even after reactivation', async () => {
     const s = await setup();
     await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: false } });

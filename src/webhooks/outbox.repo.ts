@@ -152,6 +152,8 @@ export function listFailedDeliveryIds(db: Db, campaignId: string): string[] {
 
 /** Puts a failed or delivered delivery back in the queue, due now, with its attempts reset. */
 export function requeueDelivery(db: Db, id: string, now: string): boolean {
-  return prepare(db, `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, locked_until = NULL
+  // delivered_at is when the current status was reached: a delivery sent again is not delivered
+  // until it is, and if it then fails it must not look delivered. Its attempts keep the history.
+  return prepare(db, `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, locked_until = NULL, delivered_at = NULL
     WHERE id = ? AND status IN ('failed', 'delivered')`).run(now, id).changes === 1;
 }
