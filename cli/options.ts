@@ -1,14 +1,15 @@
 // Option parsers shared by the commands of exports, stats, listings and participant requests: bad
-// values are AppErrors with code invalid_option, which the CLI prints as one line and exit 1. Also
-// the reader of every id argument and option that is a uuid.
+// values are AppErrors with code invalid_option (invalid_mode for --mode, as in every command),
+// which the CLI prints as one line and exit 1. Also the reader of every id argument and option
+// that is a uuid.
 import { AppError } from '../src/errors.ts';
+import { parseMode as parseModeValue } from '../src/keys/keys.ts';
 import { parseDecimal } from '../src/numbers.ts';
 
-/** --mode live|test as livemode 1|0; undefined (both modes) when absent. */
+/** --mode live|test as livemode 1|0 (invalid_mode otherwise, as every command says); undefined (both modes) when absent. */
 export function parseMode(mode: string | undefined): number | undefined {
   if (mode === undefined) return undefined;
-  if (mode !== 'live' && mode !== 'test') throw new AppError(422, 'invalid_option', '--mode must be live or test');
-  return mode === 'live' ? 1 : 0;
+  return parseModeValue(mode) === 'live' ? 1 : 0;
 }
 
 /** --mode for commands that act on one participant record: required to be one mode, default live. */
@@ -19,7 +20,7 @@ export function parseSingleMode(mode: string | undefined): number {
 export function parseStatus(status: string | undefined): 'PENDING' | 'APPROVED' | 'REJECTED' | undefined {
   if (status === undefined) return undefined;
   const upper = status.toUpperCase();
-  if (upper !== 'PENDING' && upper !== 'APPROVED' && upper !== 'REJECTED') throw new AppError(422, 'invalid_option', '--status must be PENDING, APPROVED or REJECTED');
+  if (upper !== 'PENDING' && upper !== 'APPROVED' && upper !== 'REJECTED') throw new AppError(422, 'invalid_option', `--status must be PENDING, APPROVED or REJECTED, got "${status}"`);
   return upper;
 }
 

@@ -355,13 +355,56 @@ describe('ces entries', () => {
     assert.match(text.stdout, new RegExp(`${rejected}\\s+live\\s+REJECTED\\s+access_key_invalid_model`));
   });
 
+  test('every command reads --mode and --status in any case, and a bad --mode is invalid_mode in each', async () => {
+    const c = makeCampaign(s.ctx, { instantPrize: 'WINDOW' }).campaign;
+    const prize = makePrize(s.ctx, c.id, 'live', 1).id;
+    const doc = '52998224725';
+    const withMode = (mode: string): string[][] => [
+      ['key', 'issue', '--campaign', c.id, '--mode', mode],
+      ['prize', 'add', '--campaign', c.id, '--mode', mode, '--name', 'N', '--type', 'voucher', '--unit-value', '1', '--stock', '1'],
+      ['prize', 'list', '--campaign', c.id, '--mode', mode],
+      ['window', 'add', '--campaign', c.id, '--mode', mode, '--prize', prize, '--opens-at', '2026-12-01T00:00:00Z'],
+      ['window', 'list', '--campaign', c.id, '--mode', mode],
+      ['stats', '--campaign', c.id, '--mode', mode],
+      ['participant', 'export', '--campaign', c.id, '--document', doc, '--mode', mode],
+      ['webhook', 'test', '--campaign', c.id, '--mode', mode],
+      ['entries', 'list', '--campaign', c.id, '--mode', mode],
+      ['entries', 'export', '--campaign', c.id, '--mode', mode, '--out', `${s.dbPath}.export-${mode}.csv`],
+      ['award', 'list', '--campaign', c.id, '--mode', mode],
+    ];
+    const bad = await Promise.all(withMode('prod').map((args) => cli(...args, '--json')));
+    bad.forEach((r, i) => {
+      failed(r, 'invalid_mode');
+      assert.equal(r.json.error.message, '--mode must be live or test, got "prod"', withMode('prod')[i].join(' '));
+    });
+    // In upper case, each gets past --mode: it succeeds, or fails for a reason of its own (no
+    // participant with that document, no webhook configured, a test-mode prize id in live).
+    const upper = await Promise.all(withMode('LIVE').map((args) => cli(...args, '--json')));
+    upper.forEach((r, i) => assert.notEqual(r.json?.error?.code, 'invalid_mode', `${withMode('LIVE')[i].join(' ')}: ${r.stdout}`));
+    assert.equal(okJson(await cli('prize', 'list', '--campaign', c.id, '--mode', 'Live', '--json'))[0].id, prize);
+    for (const args of [
+      ['entries', 'list', '--campaign', c.id, '--status', 'approved'],
+      ['award', 'list', '--campaign', c.id, '--status', 'AWARDED'],
+      ['webhook', 'deliveries', '--campaign', c.id, '--status', 'Delivered'],
+    ]) assert.ok(Array.isArray(okJson(await cli(...args, '--json'))), args.join(' '));
+    for (const args of [
+      ['entries', 'list', '--campaign', c.id, '--status', 'done'],
+      ['award', 'list', '--campaign', c.id, '--status', 'won'],
+      ['webhook', 'deliveries', '--campaign', c.id, '--status', 'sent'],
+    ]) {
+      const r = await cli(...args, '--json');
+      failed(r, 'invalid_option');
+      assert.match(r.json.error.message, new RegExp(`--status must be .*, got "${args.at(-1)}"$`));
+    }
+  });
+
   test('invalid entries commands fail cleanly', async () => {
     const c = makeCampaign(s.ctx).campaign;
     const cases: Array<[string[], string]> = [
       [['entries', 'show', '00000000-0000-4000-8000-000000000000'], 'not_found'],
       [['entries', 'list', '--campaign', 'nope'], 'not_found'],
       [['entries', 'list', '--campaign', c.id, '--status', 'DONE'], 'invalid_option'],
-      [['entries', 'list', '--campaign', c.id, '--mode', 'prod'], 'invalid_option'],
+      [['entries', 'list', '--campaign', c.id, '--mode', 'prod'], 'invalid_mode'],
       [['entries', 'list', '--campaign', c.id, '--limit', '0'], 'invalid_option'],
       // --limit 1 to 100000, in digits: a huge one reached SQLite as a REAL (database_error), 1e3 and 0x10 passed.
       [['entries', 'list', '--campaign', c.id, '--limit', '99999999999999999999'], 'invalid_option'],

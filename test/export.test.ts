@@ -94,7 +94,7 @@ describe('entries export: format and filters', () => {
     const out = join(dir, 'never.csv');
     const cases: Array<[string[], string]> = [
       [['--campaign', campaignId, '--format', 'xml', '--out', out], 'invalid_option'],
-      [['--campaign', campaignId, '--mode', 'prod', '--out', out], 'invalid_option'],
+      [['--campaign', campaignId, '--mode', 'prod', '--out', out], 'invalid_mode'],
       [['--campaign', campaignId, '--status', 'DONE', '--out', out], 'invalid_option'],
       [['--campaign', '00000000-0000-4000-8000-000000000000', '--out', out], 'not_found'],
       [['--campaign', campaignId], 'invalid_option'], // --json without --out: stdout would mix data and summary

@@ -169,7 +169,7 @@ describe('ces participant export and anonymize', () => {
     const cases: Array<[string[], string]> = [
       [['--campaign', w.campaign.id, '--document', '123'], 'invalid_document'],
       [['--campaign', '00000000-0000-4000-8000-000000000000', '--document', cpf(5)], 'not_found'],
-      [['--campaign', w.campaign.id, '--document', cpf(5), '--mode', 'prod'], 'invalid_option'],
+      [['--campaign', w.campaign.id, '--document', cpf(5), '--mode', 'prod'], 'invalid_mode'],
       [['--campaign', w.campaign.id, '--document', cpf(7)], 'not_found'],
     ];
     for (const [args, code] of cases) {

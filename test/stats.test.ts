@@ -107,10 +107,10 @@ describe('ces stats', () => {
     assert.match(res.stdout, /WEBHOOK DELIVERIES {2}success 75% {2}delivered 3 {2}failed 1 {2}pending 2 {2}skipped 1/);
   });
 
-  test('a bad --mode is refused with invalid_option', async () => {
+  test('a bad --mode is refused with invalid_mode', async () => {
     const res = await runCli(['stats', '--campaign', campaignId, '--mode', 'both', '--json'], { dbPath });
     assert.equal(res.code, 1);
-    assert.equal(res.json.error.code, 'invalid_option');
+    assert.equal(res.json.error.code, 'invalid_mode');
   });
 });
 

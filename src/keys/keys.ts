@@ -122,9 +122,11 @@ export function authenticate(ctx: Ctx, authorization: string | null | undefined)
   return { keyId: row.id, campaignId: row.campaign_id, mode: row.mode, livemode: row.mode === 'live' };
 }
 
+/** --mode of every command that takes one: live or test, in any case; anything else is invalid_mode. */
 export function parseMode(value: string): Mode {
-  if (value !== 'live' && value !== 'test') throw new AppError(422, 'invalid_mode', `--mode must be live or test, got "${value}"`);
-  return value;
+  const mode = value.toLowerCase();
+  if (mode !== 'live' && mode !== 'test') throw new AppError(422, 'invalid_mode', `--mode must be live or test, got "${value}"`);
+  return mode;
 }
 
 function rowToApiKey(row: ApiKeyRow): ApiKey {

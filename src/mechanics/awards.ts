@@ -154,11 +154,13 @@ export function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
 
 export function listOperatorAwards(ctx: Ctx, input: { campaignId: string; status?: string; mode?: string }): OperatorAward[] {
   getCampaign(ctx, input.campaignId);
-  if (input.status !== undefined && !(AWARD_STATUSES as readonly string[]).includes(input.status)) {
-    throw new AppError(422, 'invalid_option', `--status must be one of ${AWARD_STATUSES.join(', ')}`);
+  // In any case, as `ces entries list --status` reads its statuses.
+  const status = input.status?.toLowerCase();
+  if (status !== undefined && !(AWARD_STATUSES as readonly string[]).includes(status)) {
+    throw new AppError(422, 'invalid_option', `--status must be one of ${AWARD_STATUSES.join(', ')}, got "${input.status}"`);
   }
   const livemode = input.mode === undefined ? undefined : parseMode(input.mode) === 'live' ? 1 : 0;
-  return listAwards(ctx.db, { campaignId: input.campaignId, livemode, status: input.status as AwardStatus | undefined }).map((r) => rowToOperatorAward(ctx, r));
+  return listAwards(ctx.db, { campaignId: input.campaignId, livemode, status: status as AwardStatus | undefined }).map((r) => rowToOperatorAward(ctx, r));
 }
 
 /** Every award of the entry, oldest first, with its history (an entry may have a revoked one and a new one). */

@@ -56,10 +56,12 @@ function toDeliveryView(row: DeliveryListRow): DeliveryView {
 }
 
 export function listDeliveryViews(ctx: Ctx, campaignId: string, status: string | undefined, limit: number): DeliveryView[] {
-  if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
-    throw new AppError(422, 'invalid_option', `--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
+  // In any case, as `ces entries list --status` reads its statuses.
+  const wanted = status?.toLowerCase();
+  if (wanted !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(wanted)) {
+    throw new AppError(422, 'invalid_option', `--status must be one of ${DELIVERY_STATUSES.join(', ')}, got "${status}"`);
   }
-  return listDeliveries(ctx.db, campaignId, (status as DeliveryStatus | undefined) ?? null, limit).map(toDeliveryView);
+  return listDeliveries(ctx.db, campaignId, (wanted as DeliveryStatus | undefined) ?? null, limit).map(toDeliveryView);
 }
 
 /** Every event queued about one entry, oldest first (`ces entries show`). */
