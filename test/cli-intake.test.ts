@@ -79,6 +79,10 @@ describe('ces campaign', () => {
     const renamed = okJson(await cli('campaign', 'update', created.id, '--name', 'Verão', '--lucky-numbers', 'none', '--instant-prize', 'none', '--json'));
     assert.deepEqual(renamed, { ...updated, name: 'Verão', lucky_numbers: 'none', instant_prize: 'none', updated_at: renamed.updated_at });
 
+    // No option, or only the values it has: nothing changes, updated_at included.
+    assert.deepEqual(okJson(await cli('campaign', 'update', created.id, '--json')), renamed);
+    assert.deepEqual(okJson(await cli('campaign', 'update', created.id, '--name', 'Verão', '--no-allow-companies', '--json')), renamed);
+
     const list = okJson(await cli('campaign', 'list', '--json'));
     assert.ok(Array.isArray(list));
     assert.deepEqual(list.find((c: { id: string }) => c.id === created.id), renamed);

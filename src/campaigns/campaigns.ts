@@ -89,6 +89,8 @@ export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions): 
   return ctx.db.transaction(() => {
     const current = getCampaign(ctx, id);
     const next = applyOptions(current, options);
+    // No option, or only the values it already has: nothing changed, so neither does updated_at.
+    if (JSON.stringify(next) === JSON.stringify(current)) return current;
     next.updated_at = nowIso(ctx.clock);
     updateCampaignRow(ctx.db, next);
     return next;
