@@ -4,7 +4,7 @@
 // command quietly; a closed stderr only silences it.
 import type { Command } from 'commander';
 import { systemClock } from '../src/clock.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadCommandConfig } from '../src/config.ts';
 import type { Ctx } from '../src/context.ts';
 import { openDatabase, type OpenOptions } from '../src/db/open.ts';
 import { AppError } from '../src/errors.ts';
@@ -67,7 +67,7 @@ export function carryOnWithoutStderr(): void {
 export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string, open: OpenOptions = {}): Promise<void> {
   let ctx: Ctx | undefined;
   try {
-    const config = loadConfig({ db: opts.db });
+    const config = loadCommandConfig({ db: opts.db });
     ctx = { db: openDatabase(config.dbPath, open), clock: systemClock, random: cryptoRandom, config, log: createLogger('pretty', process.stderr) };
     const result = await action(ctx);
     process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `${render(result)}\n`);

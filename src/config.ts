@@ -48,6 +48,24 @@ export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export class ConfigError extends Error {}
 
+/**
+ * Variables that only `ces serve` reads. Any other command takes their defaults and never fails on
+ * them: a platform's PORT, or a typo in a rate limit, must not stop `ces campaign list`. The
+ * database and the webhook settings that `ces webhook test` uses are read by every command.
+ */
+const SERVE_ONLY_VARIABLES = [
+  'CES_HOST', 'CES_PORT', 'PORT', 'CES_TICK_MS', 'CES_LOG_FORMAT', 'CES_WEBHOOK_RETRY_SCHEDULE', 'CES_VERIFIER_TIMEOUT_MS',
+  'CES_BODY_LIMIT_BYTES', 'CES_RATE_LIMIT_RPS', 'CES_RATE_LIMIT_BURST', 'CES_REQUEST_TIMEOUT_MS', 'CES_METRICS_TOKEN',
+  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD',
+];
+
+/** The configuration of a command other than `ces serve`: its --db, and no serve-only variable. */
+export function loadCommandConfig(flags: { db?: string }, rawEnv: Env = process.env): Readonly<Config> {
+  const env = { ...rawEnv };
+  for (const name of SERVE_ONLY_VARIABLES) delete env[name];
+  return loadConfig({ db: flags.db }, env, false);
+}
+
 export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, isTty = Boolean(process.stdout.isTTY)): Readonly<Config> {
   // An empty variable (`CES_HOST=` in a unit file) is an unset one: it must not become host '' (every
   // interface), db '' (SQLite's temporary database, gone at exit) or port 0 (a random port).

@@ -45,6 +45,27 @@ test('CES_DB names the database when --db is absent, and --db wins over it', asy
   assert.deepEqual(envAgain.json.map((c: { name: string }) => c.name), ['From env']);
 });
 
+test('a command other than ces serve ignores the variables only ces serve reads, and still refuses a bad webhook setting', async () => {
+  const dbPath = join(dir, 'serve-only', 'ces.db');
+  const serveOnly = {
+    PORT: 'http', CES_PORT: '70000', CES_HOST: 'api_internal', CES_TICK_MS: '0', CES_LOG_FORMAT: 'xml', CES_WEBHOOK_RETRY_SCHEDULE: 'later',
+    CES_VERIFIER_TIMEOUT_MS: '0', CES_BODY_LIMIT_BYTES: '1', CES_RATE_LIMIT_RPS: '-1', CES_RATE_LIMIT_BURST: '0', CES_REQUEST_TIMEOUT_MS: '1',
+    CES_METRICS_TOKEN: 'my token', CES_WRITER_THREAD: 'maybe', CES_CHECKPOINT_THREAD: 'maybe',
+  };
+  const created = await runCli(['campaign', 'create', '--name', 'On a platform', '--json'], { dbPath, env: serveOnly });
+  assert.equal(created.code, 0, created.stderr);
+  assert.equal(created.stderr, '');
+  for (const args of [['campaign', 'list'], ['backup', join(dir, 'serve-only', 'copy.db')], ['entries', 'export', '--campaign', created.json.id, '--out', join(dir, 'serve-only', 'e.csv')]]) {
+    const r = await runCli([...args, '--json'], { dbPath, env: serveOnly });
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  }
+  // `ces webhook test` delivers a ping: the delivery settings still count.
+  const ping = await runCli(['webhook', 'test', '--campaign', created.json.id, '--json'], { dbPath, env: { CES_WEBHOOK_TIMEOUT_MS: 'soon' } });
+  assert.equal(ping.code, 1);
+  assert.equal(ping.json.error.code, 'invalid_config');
+  assert.match(ping.json.error.message, /^CES_WEBHOOK_TIMEOUT_MS must be an integer/);
+});
+
 // [arguments after `serve`, environment, the one line on stderr]
 const REFUSED: Array<[string[], Record<string, string>, string]> = [
   [['--port', 'abc'], {}, '--port must be an integer from 0 to 65535, got "abc"'],

@@ -2,7 +2,7 @@
 // runs, and its restoration (refused while a server has the database open).
 import type { Command } from 'commander';
 import { systemClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadCommandConfig } from '../../src/config.ts';
 import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
 import { details, fail, runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -23,7 +23,7 @@ export function registerBackupCommands(program: Command): void {
     .option('--force', 'replace an existing database (it is kept beside as <db>.pre-restore-<time>)')
     .action(async (src: string, flags: ForceFlags) => {
       try {
-        const config = loadConfig({ db: flags.db });
+        const config = loadCommandConfig({ db: flags.db });
         const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, now: () => new Date(systemClock.now()).toISOString() });
         process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {

@@ -5,7 +5,7 @@ import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { systemClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadCommandConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { AppError } from '../../src/errors.ts';
@@ -80,7 +80,7 @@ export function registerExportCommand(program: Command): void {
       // done, and the connection, busy with the export's row iterator, is released by the exit.
       let ctx: Ctx | undefined;
       try {
-        const config = loadConfig({ db: flags.db });
+        const config = loadCommandConfig({ db: flags.db });
         ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createSilentLogger() };
         const summary = await exportEntries(ctx, flags);
         // stdout belongs to the data unless --out was given; the summary then goes there.
