@@ -166,7 +166,7 @@ describe('ces backup copies the database as it is', () => {
 });
 
 describe('a --db that is not a usable ces database', () => {
-  test('a path under a file, a folder, or a very long name: cannot_open_database, saying why', async () => {
+  test('a path under a file, a folder, a very long name, or a file under /proc: cannot_open_database, saying why', async () => {
     const file = join(dir, 'plain.txt');
     writeFileSync(file, 'notes');
     const folder = join(dir, 'a-folder');
@@ -175,6 +175,8 @@ describe('a --db that is not a usable ces database', () => {
       [join(file, 'ces.db'), /: a part of its folder path is a file$/],
       [folder, /: it is a folder$/],
       [join(dir, `${'x'.repeat(300)}.db`), /: the path is too long$/],
+      // Opened, but no WAL file can be made beside it.
+      ['/proc/version', /: (SQLite cannot open it|permission denied)$/],
     ];
     for (const [path, reason] of cases) {
       const res = await runCli(['campaign', 'list', '--json'], { dbPath: path });

@@ -37,7 +37,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   } catch (error) {
     db.close();
     // The first statement reads the file's header: a file that is not SQLite fails there.
-    if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') throw new AppError(422, 'not_a_ces_database', `${path} is not a database (not an SQLite file).`);
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_NOTADB') throw new AppError(422, 'not_a_ces_database', `${path} is not a database (not an SQLite file).`);
+    // Opened, but its WAL or shared-memory file beside it cannot be (a file under /proc, say).
+    if (code === 'SQLITE_CANTOPEN') throw cannotOpen(path, error);
     throw error;
   }
   return db;
