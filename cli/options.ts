@@ -3,18 +3,18 @@
 // which the CLI prints as one line and exit 1. Also the reader of every id argument and option
 // that is a uuid.
 import { AppError } from '../src/errors.ts';
-import { parseMode as parseModeValue } from '../src/keys/keys.ts';
+import { parseMode } from '../src/keys/keys.ts';
 import { parseDecimal } from '../src/numbers.ts';
 
 /** --mode live|test as livemode 1|0 (invalid_mode otherwise, as every command says); undefined (both modes) when absent. */
-export function parseMode(mode: string | undefined): number | undefined {
+export function parseLivemode(mode: string | undefined): number | undefined {
   if (mode === undefined) return undefined;
-  return parseModeValue(mode) === 'live' ? 1 : 0;
+  return parseMode(mode) === 'live' ? 1 : 0;
 }
 
 /** --mode for commands that act on one participant record: required to be one mode, default live. */
 export function parseSingleMode(mode: string | undefined): number {
-  return parseMode(mode ?? 'live')!;
+  return parseLivemode(mode ?? 'live')!;
 }
 
 export function parseStatus(status: string | undefined): 'PENDING' | 'APPROVED' | 'REJECTED' | undefined {

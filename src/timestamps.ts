@@ -17,6 +17,10 @@ export const LATEST_TIMESTAMP = '9999-12-31T23:59:59.999Z';
 /** The first instant with a four-digit year (0000-01-01 in UTC; an offset can push a time before it). */
 export const EARLIEST_TIMESTAMP = '0000-01-01T00:00:00.000Z';
 
+/** The two bounds as epoch milliseconds, for comparing parsed instants. */
+export const LATEST_MS = Date.parse(LATEST_TIMESTAMP);
+export const EARLIEST_MS = Date.parse(EARLIEST_TIMESTAMP);
+
 /**
  * A date-time an operator typed (campaign dates, prize windows), as epoch milliseconds, or null
  * when it is not a real date-time with its zone (`Z` or `±hh:mm`): without one, the server's

@@ -7,7 +7,7 @@ import { listEntries } from '../../src/entries/entries.repo.ts';
 import { enrollmentToView, entryToView, getEntry } from '../../src/entries/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
-import { parseLimit, parseMode, parseStatus, parseUuid } from '../options.ts';
+import { parseLimit, parseLivemode, parseStatus, parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
@@ -38,7 +38,7 @@ export function registerEntryCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string; mode?: string; status?: string; limit: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
-        const livemode = parseMode(flags.mode);
+        const livemode = parseLivemode(flags.mode);
         const status = parseStatus(flags.status);
         return listEntries(ctx.db, {
           campaignId: flags.campaign,

@@ -14,7 +14,7 @@ import { createProgressBar } from '../../src/exports/progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { cryptoRandom } from '../../src/random.ts';
 import { details, fail, withCommonOptions, type CommonOptions } from '../output.ts';
-import { parseMode, parseStatus, parseUuid } from '../options.ts';
+import { parseLivemode, parseStatus, parseUuid } from '../options.ts';
 
 interface ExportFlags extends CommonOptions {
   campaign: string;
@@ -38,7 +38,7 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   if (format !== 'csv' && format !== 'jsonl') throw new AppError(422, 'invalid_option', '--format must be csv or jsonl');
   if (flags.json && !flags.out) throw new AppError(422, 'invalid_option', '--json needs --out FILE: without it stdout carries the export itself');
   getCampaign(ctx, flags.campaign);
-  const filter = { campaignId: flags.campaign, livemode: parseMode(flags.mode), status: parseStatus(flags.status) };
+  const filter = { campaignId: flags.campaign, livemode: parseLivemode(flags.mode), status: parseStatus(flags.status) };
   const started = ctx.clock.now();
   const showProgress = flags.progress !== false && process.stderr.isTTY === true;
   const bar = showProgress ? createProgressBar(process.stderr, countEntriesToExport(ctx, filter), () => ctx.clock.now()) : null;

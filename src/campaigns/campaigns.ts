@@ -4,7 +4,7 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
+import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 
 export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'city', 'state'] as const;
@@ -138,11 +138,11 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
       return undefined;
     }
     // 9999-12-31T23:00:00-03:00 is a four-digit year as typed but +010000-… in UTC, as stored.
-    if (ms > Date.parse(LATEST_TIMESTAMP)) {
+    if (ms > LATEST_MS) {
       fail(field, `${field} must be no later than ${LATEST_TIMESTAMP} (the last four-digit year in UTC), got "${value}"`);
       return undefined;
     }
-    if (ms < Date.parse(EARLIEST_TIMESTAMP)) {
+    if (ms < EARLIEST_MS) {
       fail(field, `${field} must be no earlier than ${EARLIEST_TIMESTAMP} (the first four-digit year in UTC), got "${value}"`);
       return undefined;
     }

@@ -46,19 +46,20 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   return db;
 }
 
+const OPEN_FAILURE_REASONS: Record<string, string> = {
+  EEXIST: 'a part of its folder path is a file',
+  ENOTDIR: 'a part of its folder path is a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENAMETOOLONG: 'the path is too long',
+  ENOSPC: 'no space left on the device',
+};
+
 /** Why the path cannot be opened, in the operator's terms: a wrong --db is not a bug of ours. */
 function cannotOpen(path: string, error: unknown): AppError {
   const code = (error as { code?: unknown }).code;
-  const reasons: Record<string, string> = {
-    EEXIST: 'a part of its folder path is a file',
-    ENOTDIR: 'a part of its folder path is a file',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENAMETOOLONG: 'the path is too long',
-    ENOSPC: 'no space left on the device',
-  };
-  let reason = typeof code === 'string' ? reasons[code] : undefined;
+  let reason = typeof code === 'string' ? OPEN_FAILURE_REASONS[code] : undefined;
   if (!reason && code === 'SQLITE_CANTOPEN') reason = whySqliteCannotOpen(path);
   return new AppError(500, 'cannot_open_database', `cannot open the database at ${path}: ${reason ?? (error as Error).message}`);
 }

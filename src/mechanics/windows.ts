@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import { parseMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
+import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
 
@@ -52,7 +52,7 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
   if (!findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode)) fail('prize', `--prize is not a prize of this campaign in ${mode} mode`);
   const opensMs = parseZonedInstant(input.opensAt);
   if (opensMs === null) fail('opens_at', `--opens-at must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.opensAt}"`);
-  else if (opensMs < Date.parse(EARLIEST_TIMESTAMP)) fail('opens_at', `--opens-at must be no earlier than ${EARLIEST_TIMESTAMP}`);
+  else if (opensMs < EARLIEST_MS) fail('opens_at', `--opens-at must be no earlier than ${EARLIEST_TIMESTAMP}`);
   const count = input.count === undefined ? 1 : parseDecimal(input.count);
   if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD) fail('count', `--count must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
   if (input.every !== undefined && input.until !== undefined) fail('every', 'give --every or --until, not both');
@@ -70,9 +70,8 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
   }
   // No window opens after the last four-digit year (LATEST_TIMESTAMP): beyond it a time is no longer
   // ISO 8601 as stored (+010000-…), and a large --every overflowed JavaScript's dates altogether.
-  const latestMs = Date.parse(LATEST_TIMESTAMP);
-  if (errors.length === 0 && opensMs! + (count - 1) * stepMs > latestMs) {
-    if (opensMs! > latestMs) fail('opens_at', `--opens-at must be no later than ${LATEST_TIMESTAMP}`);
+  if (errors.length === 0 && opensMs! + (count - 1) * stepMs > LATEST_MS) {
+    if (opensMs! > LATEST_MS) fail('opens_at', `--opens-at must be no later than ${LATEST_TIMESTAMP}`);
     else if (input.until !== undefined) fail('until', `--until must be no later than ${LATEST_TIMESTAMP}`);
     else fail('every', `--every ${input.every} puts the last of ${count} windows after ${LATEST_TIMESTAMP}, the latest a window can open`);
   }

@@ -214,9 +214,14 @@ export interface CliResult {
   json: any;
 }
 
+/** The CLI's arguments, with `--db` when a database file is given. */
+function withDb(args: string[], dbPath: string | undefined): string[] {
+  return dbPath ? [...args, '--db', dbPath] : args;
+}
+
 /** Runs the real `ces` CLI (from source, through tsx) against a database file. */
 export function runCli(args: string[], options: { dbPath?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const finalArgs = options.dbPath ? [...args, '--db', options.dbPath] : args;
+  const finalArgs = withDb(args, options.dbPath);
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs], { cwd: ROOT, env: { ...process.env, ...options.env } }, (error, stdout, stderr) => {
       let json: unknown = undefined;
@@ -236,7 +241,7 @@ export function runCli(args: string[], options: { dbPath?: string; env?: Record<
  * unless it is 0) and the CLI's stderr.
  */
 export function runCliIntoHead(args: string[], options: { dbPath?: string } = {}): Promise<{ firstLine: string; code: number | null; stderr: string }> {
-  const finalArgs = options.dbPath ? [...args, '--db', options.dbPath] : args;
+  const finalArgs = withDb(args, options.dbPath);
   return new Promise((resolve) => {
     execFile('bash', ['-o', 'pipefail', '-c', '"$@" | head -1', 'bash', process.execPath, '--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs], { cwd: ROOT }, (error, stdout, stderr) => {
       resolve({ firstLine: stdout.replace(/\n$/, ''), code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr });
@@ -251,7 +256,7 @@ export function runCliIntoHead(args: string[], options: { dbPath?: string } = {}
  * exception (recorded by test/support/record-uncaught.ts, as stderr cannot show it; '' if none).
  */
 export function runCliWithClosedStderr(args: string[], options: { dbPath?: string } = {}): Promise<{ code: number | null; stdout: string; uncaught: string }> {
-  const finalArgs = options.dbPath ? [...args, '--db', options.dbPath] : args;
+  const finalArgs = withDb(args, options.dbPath);
   const dir = mkdtempSync(join(tmpdir(), 'ces-stderr-'));
   const uncaughtFile = join(dir, 'uncaught.txt');
   const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'test/support/record-uncaught.ts'), join(ROOT, 'cli/ces.ts'), ...finalArgs], {
