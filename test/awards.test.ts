@@ -3,8 +3,8 @@
 // beyond the pool, history, every error and the cross-campaign / cross-mode 404s.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { findLatestAwardForEntry, listAwardHistory, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
-import { makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
+import { findLatestAwardForEntry, findLiveAwardForEntry, listAwardHistory, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
+import { drainAll, makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
 import { mechanicOf, settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
 
 describe('instant-prize revoke and reassign', () => {
@@ -361,5 +361,31 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal(results.filter((r) => r.status === 409 && r.body.code === 'award_exists').length, 4);
     // 5 won, one moved to the target: still 5 awarded units.
     assert.deepEqual(stockOf(s, p), { current_stock: 5, awarded_beyond_pool: 0 });
+  });
+  // Found by the award property test: evaluation echoed only a declared win, so a win moved onto an
+  // entry that declared a loss (or nothing) and whose evaluation was still to run was reported lost.
+  test('a win reassigned onto an APPROVED entry whose evaluation is still to run (a retry) is echoed by it, whatever the entry declared', async () => {
+    for (const instantWin of [{ won: false }, undefined]) {
+      const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+      const p = makePrize(s.ctx, w.campaign.id, 'live', 2, 'P').id;
+      const a = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+      await settle(s);
+      const c = await submitEntry(s, w.liveKey, { instantWin });
+      // C's first evaluation fails, so C is APPROVED and waits for the evaluate job's retry.
+      s.ctx.db.exec(`CREATE TEMP TRIGGER fail_eval BEFORE UPDATE OF mechanics ON entries WHEN NEW.id = '${c}'
+        BEGIN SELECT RAISE(ABORT, 'injected evaluation failure'); END`);
+      await drainAll(s, { advance: false });
+      s.ctx.db.exec('DROP TRIGGER fail_eval');
+      const waiting = await viewEntry(s, w.liveKey, c);
+      assert.deepEqual([waiting.status, waiting.mechanics], ['APPROVED', null], 'approved, not evaluated yet');
+      const moved = await reassign(w.liveKey, a, { prize_definition_id: p, target_entry_id: c });
+      assert.equal(moved.status, 200, moved.text);
+      await settle(s);
+      assert.equal(findLiveAwardForEntry(s.ctx.db, c)?.status, 'awarded');
+      assert.deepEqual(await mechanicOf(s, w.liveKey, c, 'instant_prize'), {
+        mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: p, prize_name: 'P', award_status: 'AWARDED' },
+      }, `declared ${JSON.stringify(instantWin)}`);
+      assert.equal(stockOf(s, p).current_stock, 1, 'the evaluation takes no second unit');
+    }
   });
 });

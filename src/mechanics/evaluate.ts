@@ -56,15 +56,16 @@ function evaluateAutoLuckyNumbers(ctx: Ctx, campaign: Campaign, entry: EntryRow,
   return { mechanic_type: 'lucky_numbers', status: 'APPROVED', outcome: { numbers: result.pairs.map((p) => formatPair(p.series, p.order_number)) } };
 }
 
-/** INTEGRATOR_DECLARED: confirm the declared win, echo a declared loss, nothing without a declaration. */
+/**
+ * INTEGRATOR_DECLARED: the entry's award, confirmed if pending, whoever registered it (its declared
+ * win, or a reassignment onto it while its evaluation was still to run); else the declared loss
+ * echoed, and nothing without a declaration.
+ */
 function evaluateDeclaredWin(ctx: Ctx, entry: EntryRow, now: string): MechanicResult | null {
-  if (entry.declared_win === null) return null;
-  const declared = JSON.parse(entry.declared_win) as { won: boolean; prize_definition_id?: string | null };
-  if (!declared.won) return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
   const latest = findLatestAwardForEntry(ctx.db, entry.id);
-  if (!latest) return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
-  const award = latest.status === 'pending' ? confirmAward(ctx, latest, now) : latest;
-  return winResult(ctx, award);
+  if (latest) return winResult(ctx, latest.status === 'pending' ? confirmAward(ctx, latest, now) : latest);
+  if (entry.declared_win === null) return null;
+  return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
 }
 
 function evaluateWindow(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult {
