@@ -3,6 +3,7 @@
 // beyond the pool, history, every error and the cross-campaign / cross-mode 404s.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { iterateExportRows } from '../src/exports/exports.repo.ts';
 import { findLatestAwardForEntry, findLiveAwardForEntry, listAwardHistory, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
 import { drainAll, makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
 import { mechanicOf, settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
@@ -387,5 +388,33 @@ describe('instant-prize revoke and reassign', () => {
       }, `declared ${JSON.stringify(instantWin)}`);
       assert.equal(stockOf(s, p).current_stock, 1, 'the evaluation takes no second unit');
     }
+  });
+
+  // Found by the award property test: "latest" was the latest created_at, a wall-clock time, so after
+  // the clock stepped back the revoked award stayed "latest" and the new win could not be taken back.
+  test('after the wall clock steps back, the entry\'s latest award is still the one registered last: GET, revoke and reassign act on it', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'live', 1, 'P').id;
+    const q = makePrize(s.ctx, w.campaign.id, 'live', 1, 'Q').id;
+    const a = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    await settle(s);
+    s.clock.advance(-1000); // an NTP step back of one second
+    const r = await reassign(w.liveKey, a, { prize_definition_id: q });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([r.body.prize_definition_id, r.body.status], [q, 'awarded']);
+    assert.deepEqual((await viewEntry(s, w.liveKey, a)).award, { entry_id: a, won: true, prize_definition_id: q, status: 'awarded' });
+    const rv = await revoke(w.liveKey, a, { reason: 'fraud' });
+    assert.equal(rv.status, 200, rv.text);
+    assert.deepEqual([rv.body.prize_definition_id, rv.body.status], [q, 'revoked']);
+    assert.equal(findLiveAwardForEntry(s.ctx.db, a), undefined);
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [1, 1], 'both units are back');
+    assert.deepEqual(listAwardsOfEntry(s.ctx.db, a).map((x) => x.prize_id), [p, q], 'listed in the order registered');
+    s.clock.advance(-1000);
+    const again = await reassign(w.liveKey, a, { prize_definition_id: p });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(findLatestAwardForEntry(s.ctx.db, a)?.id, findLiveAwardForEntry(s.ctx.db, a)?.id);
+    assert.deepEqual(listAwardsOfEntry(s.ctx.db, a).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'revoked'], [p, 'awarded']]);
+    const [row] = [...iterateExportRows(s.ctx.db, { campaignId: w.campaign.id })];
+    assert.deepEqual([row.award_status, row.award_prize_id], ['awarded', p], 'entries export shows the same latest award');
   });
 });

@@ -5,6 +5,7 @@ import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 import type { EnrollmentRow } from '../entries/enrollments.repo.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
+import { awardRegistered } from '../mechanics/awards.repo.ts';
 
 export interface ExportFilter {
   campaignId: string;
@@ -47,8 +48,8 @@ export function iterateExportRows(db: Db, f: ExportFilter): IterableIterator<Exp
       n.id AS enrollment_id, n.document_type, n.document_number, n.full_name, n.email, n.phone, n.birthdate,
       n.address_line_1, n.address_line_2, n.neighborhood, n.city, n.state, n.zipcode, n.country, n.anonymized_at,
       c.granted_at AS consent_granted_at, c.term_version AS consent_term_version,
-      (SELECT a.status FROM awards a WHERE a.entry_id = e.id ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1) AS award_status,
-      (SELECT a.prize_id FROM awards a WHERE a.entry_id = e.id ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1) AS award_prize_id,
+      (SELECT a.status FROM awards a WHERE a.entry_id = e.id ORDER BY ${awardRegistered('a')} DESC LIMIT 1) AS award_status,
+      (SELECT a.prize_id FROM awards a WHERE a.entry_id = e.id ORDER BY ${awardRegistered('a')} DESC LIMIT 1) AS award_prize_id,
       (SELECT group_concat(pair, ' ') FROM (SELECT printf('%d-%05d', l.series, l.order_number) AS pair FROM lucky_numbers l
         WHERE l.entry_id = e.id ORDER BY l.series, l.order_number)) AS lucky_numbers
     FROM entries e

@@ -3,6 +3,7 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
+import { awardRegistered } from '../mechanics/awards.repo.ts';
 
 export function listEntriesOfEnrollment(db: Db, enrollmentId: string): EntryRow[] {
   return prepare<[string], EntryRow>(db, `SELECT id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
@@ -45,7 +46,7 @@ export function listAwardsOfEnrollment(db: Db, enrollmentId: string): Participan
   return prepare<[string], ParticipantAwardRow>(db, `SELECT a.id, a.entry_id, a.prize_id, p.name AS prize_name, a.source, a.status, a.beyond_pool,
       a.created_at, a.updated_at
     FROM awards a JOIN entries e ON e.id = a.entry_id JOIN prizes p ON p.id = a.prize_id
-    WHERE e.enrollment_id = ? ORDER BY a.created_at, a.rowid`).all(enrollmentId);
+    WHERE e.enrollment_id = ? ORDER BY ${awardRegistered('a')}`).all(enrollmentId);
 }
 
 export function listLuckyNumbersOfEnrollment(db: Db, enrollmentId: string): Array<{ entry_id: string; series: number; order_number: number; source: string; created_at: string }> {
