@@ -60,20 +60,26 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (!(error instanceof CommanderError)) throw error;
-  if (error.code === 'commander.help' && error.exitCode !== 0) {
+  const json = { json: process.argv.includes('--json') };
+  const named = commandNamedBy(program, process.argv.slice(2));
+  // A parent command without its subcommand. Also with an option of its subcommands (`ces key
+  // --json`): the option is not what is wrong.
+  const missing = (error.code === 'commander.help' && error.exitCode !== 0)
+    || (error.code === 'commander.unknownOption' && named.command.commands.length > 0);
+  if (missing) {
     endQuietlyWhenReaderLeaves();
-    fail({ json: process.argv.includes('--json') }, new AppError(400, 'invalid_usage', missingSubcommand(program, process.argv.slice(2))));
+    fail(json, new AppError(400, 'invalid_usage', missingSubcommand(named)));
   } else if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
     process.exitCode = error.exitCode;
   } else {
     const message = `${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see --help)`;
     endQuietlyWhenReaderLeaves();
-    fail({ json: process.argv.includes('--json') }, new AppError(400, 'invalid_usage', message));
+    fail(json, new AppError(400, 'invalid_usage', message));
   }
 }
 
-/** "missing command after 'ces key': one of issue, list, revoke (see ces key --help)", for the command the words name. */
-function missingSubcommand(root: Command, args: string[]): string {
+/** The command the words name (`ces key --json` names `ces key`), and its path. */
+function commandNamedBy(root: Command, args: string[]): { command: Command; path: string[] } {
   let command = root;
   const path = [root.name()];
   for (const word of args) {
@@ -83,6 +89,11 @@ function missingSubcommand(root: Command, args: string[]): string {
     command = sub;
     path.push(sub.name());
   }
+  return { command, path };
+}
+
+/** "missing command after 'ces key': one of issue, list, revoke (see ces key --help)". */
+function missingSubcommand({ command, path }: { command: Command; path: string[] }): string {
   const names = command.commands.filter((c) => c.name() !== 'help').map((c) => c.name());
   const name = path.join(' ');
   return `missing command after '${name}': one of ${names.join(', ')} (see ${name} --help)`;

@@ -147,7 +147,13 @@ describe('ces campaign', () => {
       assert.match(r.stderr, line);
       assert.equal(r.stderr.split('\n').filter((l) => l !== '').length, 1, r.stderr);
     }
-    failed(await runCli(['campaign', '--json']), 'invalid_usage');
+    // With an option of its subcommands, the missing command is still what is wrong, not the option.
+    const json = await runCli(['key', '--json']);
+    failed(json, 'invalid_usage');
+    assert.match(json.json.error.message, /^missing command after 'ces key': one of issue, list, revoke, rotate/);
+    assert.match((await runCli(['campaign', '--mode', 'live'])).stderr, /^ces: missing command after 'ces campaign': one of create, /m);
+    // An option its command does not have is still named.
+    assert.match((await runCli(['campaign', 'list', '--bogus'])).stderr, /^ces: unknown option '--bogus' \(see --help\)$/m);
     // Asked for, the help is still printed in full, on stdout, with status 0.
     const help = await runCli(['key', '--help']);
     assert.equal(help.code, 0);
