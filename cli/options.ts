@@ -5,6 +5,8 @@
 import { AppError } from '../src/errors.ts';
 import { parseMode } from '../src/keys/keys.ts';
 import { parseDecimal } from '../src/numbers.ts';
+import { parseStatusOption } from '../src/status-option.ts';
+import { ENTRY_STATUSES, type EntryStatus } from '../src/entries/entries.repo.ts';
 
 /** --mode live|test as livemode 1|0 (invalid_mode otherwise, as every command says); undefined (both modes) when absent. */
 export function parseLivemode(mode: string | undefined): number | undefined {
@@ -17,11 +19,8 @@ export function parseSingleMode(mode: string | undefined): number {
   return parseLivemode(mode ?? 'live')!;
 }
 
-export function parseStatus(status: string | undefined): 'PENDING' | 'APPROVED' | 'REJECTED' | undefined {
-  if (status === undefined) return undefined;
-  const upper = status.toUpperCase();
-  if (upper !== 'PENDING' && upper !== 'APPROVED' && upper !== 'REJECTED') throw new AppError(422, 'invalid_option', `--status must be PENDING, APPROVED or REJECTED, got "${status}"`);
-  return upper;
+export function parseStatus(status: string | undefined): EntryStatus | undefined {
+  return parseStatusOption(status, ENTRY_STATUSES);
 }
 
 /**

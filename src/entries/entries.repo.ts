@@ -2,7 +2,8 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
-export type EntryStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+export const ENTRY_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
 export interface EntryRow {
   id: string;

@@ -7,13 +7,13 @@
 //   awarded_beyond_pool = max(0, awarded - initial_stock)
 import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
-import { AppError } from '../errors.ts';
 import { parseMode } from '../keys/keys.ts';
 import {
   findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, listAwardHistory, listAwards, listAwardsOfEntry,
   setAwardBeyondPool, updateAwardStatus, type AwardRow, type AwardStatus,
 } from './awards.repo.ts';
 import { addBeyondPool, findPrizeById, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
+import { parseStatusOption } from '../status-option.ts';
 
 /** Takes a unit of the prize for a confirmed win; returns the award's beyond_pool flag. */
 function takeUnit(ctx: Ctx, prizeId: string): 0 | 1 {
@@ -154,13 +154,9 @@ export function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
 
 export function listOperatorAwards(ctx: Ctx, input: { campaignId: string; status?: string; mode?: string }): OperatorAward[] {
   getCampaign(ctx, input.campaignId);
-  // In any case, as `ces entries list --status` reads its statuses.
-  const status = input.status?.toLowerCase();
-  if (status !== undefined && !(AWARD_STATUSES as readonly string[]).includes(status)) {
-    throw new AppError(422, 'invalid_option', `--status must be one of ${AWARD_STATUSES.join(', ')}, got "${input.status}"`);
-  }
+  const status = parseStatusOption(input.status, AWARD_STATUSES);
   const livemode = input.mode === undefined ? undefined : parseMode(input.mode) === 'live' ? 1 : 0;
-  return listAwards(ctx.db, { campaignId: input.campaignId, livemode, status: status as AwardStatus | undefined }).map((r) => rowToOperatorAward(ctx, r));
+  return listAwards(ctx.db, { campaignId: input.campaignId, livemode, status }).map((r) => rowToOperatorAward(ctx, r));
 }
 
 /** Every award of the entry, oldest first, with its history (an entry may have a revoked one and a new one). */

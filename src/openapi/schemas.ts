@@ -4,9 +4,9 @@
 // a field added to a response without documenting it fails the suite).
 import { array, boolean, enums, literal, nullable, number, object, optional, string, type Struct } from 'superstruct';
 import { describedInteger, describedString, describedUnion, uuidString } from './described.ts';
+import { ENTRY_STATUSES } from '../entries/entries.repo.ts';
 
 const dateTime = (description?: string) => describedString({ format: 'date-time', description });
-const ENTRY_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 const AWARD_STATUSES = ['pending', 'awarded', 'revoked', 'declined', 'voided'] as const;
 
 export const ProblemStruct = object({

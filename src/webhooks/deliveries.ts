@@ -7,6 +7,7 @@ import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { findDeliveryById, HELD_UNTIL_REACTIVATED, listAttempts, listDeliveries, listDeliveriesOfEntry, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
+import { parseStatusOption } from '../status-option.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
@@ -56,12 +57,8 @@ function toDeliveryView(row: DeliveryListRow): DeliveryView {
 }
 
 export function listDeliveryViews(ctx: Ctx, campaignId: string, status: string | undefined, limit: number): DeliveryView[] {
-  // In any case, as `ces entries list --status` reads its statuses.
-  const wanted = status?.toLowerCase();
-  if (wanted !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(wanted)) {
-    throw new AppError(422, 'invalid_option', `--status must be one of ${DELIVERY_STATUSES.join(', ')}, got "${status}"`);
-  }
-  return listDeliveries(ctx.db, campaignId, (wanted as DeliveryStatus | undefined) ?? null, limit).map(toDeliveryView);
+  const wanted = parseStatusOption(status, DELIVERY_STATUSES);
+  return listDeliveries(ctx.db, campaignId, wanted ?? null, limit).map(toDeliveryView);
 }
 
 /** Every event queued about one entry, oldest first (`ces entries show`). */
