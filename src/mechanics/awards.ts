@@ -159,7 +159,7 @@ export function listOperatorAwards(ctx: Ctx, input: { campaignId: string; status
   return listAwards(ctx.db, { campaignId: input.campaignId, livemode, status }).map((r) => rowToOperatorAward(ctx, r));
 }
 
-/** Every award of the entry, oldest first, with its history (an entry may have a revoked one and a new one). */
+/** Every award of the entry in the order registered, with its history (an entry may have a revoked one and a new one). */
 export function listEntryAwards(ctx: Ctx, entryId: string): OperatorAward[] {
   return listAwardsOfEntry(ctx.db, entryId).map((r) => rowToOperatorAward(ctx, r));
 }
