@@ -1,0 +1,260 @@
+// SPEC rules that the area suites did not pin down at their edges, found by a rule-by-rule audit
+// of SPEC.md against the tests: character counting on unicode text (full_name, user_agent), the
+// Brazilian calendar day of "a date in the past", non-ASCII digits, replays of entries moved on by
+// the real pipeline, lucky-number ids and pair uniqueness, and a webhook configuration paused,
+// moved and resumed. Everything goes through the real HTTP server on a real SQLite file.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ManualClock } from '../src/clock.ts';
+import { makeAccessKey } from '../src/entries/fiscal-key.ts';
+import { drainAll, entryBody, makeCampaign, startTestServer, type TestResponse, type TestServer, type World } from './support/harness.ts';
+import { mechanicOf, nextIndex, settle, submitEntry, viewEntry } from './support/mechanics.ts';
+import { startReceiver } from './support/receiver.ts';
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer();
+});
+after(() => s.close());
+
+let seq = 0;
+const post = (key: string, body: unknown, idempotencyKey = `gap-${++seq}`): Promise<TestResponse> => s.request('POST', '/v1/entries', { key, body, idempotencyKey });
+
+function assertFieldError(res: TestResponse, status: number, code: string, field: string, fieldCode: string): void {
+  assert.equal(res.status, status, res.text);
+  assert.equal(res.body.code, code, res.text);
+  assert.deepEqual(res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]), [[field, fieldCode]], res.text);
+}
+
+const storedEnrollment = (entryId: string): Record<string, unknown> =>
+  s.ctx.db.prepare('SELECT n.* FROM enrollments n JOIN entries e ON e.enrollment_id = n.id WHERE e.id = ?').get(entryId) as Record<string, unknown>;
+const storedUserAgent = (entryId: string): string => s.ctx.db.prepare('SELECT user_agent FROM consents WHERE entry_id = ?').pluck().get(entryId) as string;
+const count = (table: string): number => s.ctx.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+
+describe('SPEC enrollment and consent: limits count characters, not UTF-16 code units', () => {
+  // SPEC enrollment: full_name "minimum 3 characters".
+  test('full_name of 2 characters outside the BMP (4 UTF-16 units) is 422 too_short; 3 such characters are accepted as sent', async () => {
+    const w = makeCampaign(s.ctx);
+    const before = count('entries');
+    assertFieldError(await post(w.liveKey, entryBody({ enrollment: { full_name: '𝒜𝒷' } }, 40)), 422, 'validation_failed', 'enrollment.full_name', 'too_short');
+    assert.equal(count('entries'), before, 'a refused entry writes nothing');
+    const ok = await post(w.liveKey, entryBody({ enrollment: { full_name: '𝒜𝒷𝒸' } }, 40));
+    assert.equal(ok.status, 202, ok.text);
+    assert.equal(storedEnrollment(ok.body.entry_id).full_name, '𝒜𝒷𝒸');
+  });
+
+  // SPEC consent: user_agent "Stored values over 1024 characters are truncated".
+  test('user_agent of exactly 1024 characters is stored untouched; over 1024 it keeps 1024 characters and never splits a surrogate pair', async () => {
+    const w = makeCampaign(s.ctx);
+    const exact = 'u'.repeat(1024);
+    const a = await post(w.liveKey, entryBody({ consent: { user_agent: exact } }, 41));
+    assert.equal(a.status, 202, a.text);
+    assert.equal(storedUserAgent(a.body.entry_id), exact);
+
+    const astralAtTheEdge = `${'a'.repeat(1023)}😀b`;
+    const b = await post(w.liveKey, entryBody({ consent: { user_agent: astralAtTheEdge } }, 42));
+    assert.equal(b.status, 202, b.text);
+    const stored = storedUserAgent(b.body.entry_id);
+    assert.equal([...stored].length, 1024, '1024 characters');
+    assert.equal(stored, `${'a'.repeat(1023)}😀`, 'the emoji is the 1024th character and is kept whole');
+    assert.doesNotMatch(stored, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/, 'no lone surrogate is stored');
+
+    const allAstral = '😀'.repeat(1025);
+    const c = await post(w.liveKey, entryBody({ consent: { user_agent: allAstral } }, 43));
+    assert.equal(c.status, 202, c.text);
+    assert.equal(storedUserAgent(c.body.entry_id), '😀'.repeat(1024));
+  });
+});
+
+describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilian calendar (README: UTC-3)', () => {
+  // At 2026-11-23T01:30Z the UTC date is the 23rd but it is still 22:30 on the 22nd in Brazil: the
+  // 22nd is today, not the past. A check on the UTC date would accept it.
+  test('late evening in Brazil, already the next day in UTC: the Brazilian today is refused, the Brazilian yesterday accepted', async () => {
+    const t = await startTestServer({ clock: new ManualClock('2026-11-23T01:30:00.000Z') });
+    try {
+      const w = makeCampaign(t.ctx);
+      const today = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'bd-1', body: entryBody({ enrollment: { birthdate: '2026-11-22' } }, 44) });
+      assertFieldError(today, 422, 'validation_failed', 'enrollment.birthdate', 'not_in_past');
+      const yesterday = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'bd-2', body: entryBody({ enrollment: { birthdate: '2026-11-21' } }, 44) });
+      assert.equal(yesterday.status, 202, yesterday.text);
+    } finally {
+      await t.close();
+    }
+  });
+
+  // At 2026-11-22T02:30Z it is 23:30 on the 21st in Brazil: the 21st is today there.
+  test('just after midnight UTC: the UTC yesterday is still the Brazilian today and is refused', async () => {
+    const t = await startTestServer({ clock: new ManualClock('2026-11-22T02:30:00.000Z') });
+    try {
+      const w = makeCampaign(t.ctx);
+      const res = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'bd-3', body: entryBody({ enrollment: { birthdate: '2026-11-21' } }, 45) });
+      assertFieldError(res, 422, 'validation_failed', 'enrollment.birthdate', 'not_in_past');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('SPEC digits are ASCII digits', () => {
+  const fullWidth = (digits: string): string => [...digits].map((d) => String.fromCharCode(0xff10 + Number(d))).join('');
+  const arabicIndic = (digits: string): string => [...digits].map((d) => String.fromCharCode(0x0660 + Number(d))).join('');
+
+  // SPEC evidence: access_key "44 to 50 digits"; CONTRACT: a value that is not 44 to 50 digits is a 422.
+  test('an access key written in full-width or Arabic-Indic digits is 422 invalid_access_key and writes nothing', async () => {
+    const w = makeCampaign(s.ctx);
+    const key = makeAccessKey({ yymm: '2611' });
+    const before = count('entries');
+    for (const other of [fullWidth(key), arabicIndic(key)]) {
+      assertFieldError(await post(w.liveKey, entryBody({ evidence: { access_key: other } }, 46)), 422, 'validation_failed', 'evidence.access_key', 'invalid_access_key');
+    }
+    assert.equal(count('entries'), before);
+  });
+
+  // SPEC enrollment: document_number "A valid CPF (11 digits)"; phone "E.164".
+  test('a CPF or a phone in full-width digits is refused, not read as the ASCII number', async () => {
+    const w = makeCampaign(s.ctx);
+    assertFieldError(await post(w.liveKey, entryBody({ enrollment: { document_number: fullWidth('52998224725') } }, 0)), 422, 'invalid_document', 'enrollment.document_number', 'invalid_document');
+    assertFieldError(await post(w.liveKey, entryBody({ enrollment: { phone: fullWidth('5511987654321') } }, 47)), 422, 'validation_failed', 'enrollment.phone', 'invalid_phone');
+  });
+});
+
+describe('SPEC idempotency rule 3: a replay reports the entry\'s current status as the real pipeline left it', () => {
+  for (const mode of ['live', 'test'] as const) {
+    test(`${mode} mode: a replay after approval says APPROVED${mode === 'test' ? ', after a rejection in processing REJECTED' : ''}, with the entry_id of the webhook events`, async () => {
+      const w = makeCampaign(s.ctx);
+      const key = mode === 'live' ? w.liveKey : w.testKey;
+      const approvedBody = entryBody({}, 48);
+      const approved = await post(key, approvedBody, `replay-approved-${mode}`);
+      assert.deepEqual([approved.status, approved.body.status], [202, 'PENDING']);
+      let rejected: TestResponse | undefined;
+      if (mode === 'test') {
+        // Test-mode trigger cNF 99999901: processing rejects the entry (simulated fiscal failure).
+        const rejectedBody = entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', number: '000000049', cnf: '99999901' }) } }, 49);
+        rejected = await post(key, rejectedBody, 'replay-rejected-test');
+        assert.deepEqual([rejected.status, rejected.body.status], [202, 'PENDING']);
+      }
+      await drainAll(s);
+      const entriesBefore = count('entries');
+      const a = await post(key, approvedBody, `replay-approved-${mode}`);
+      assert.deepEqual([a.status, a.body.entry_id, a.body.status], [202, approved.body.entry_id, 'APPROVED'], a.text);
+      assert.match(a.body.message, /already exists/);
+      const events = s.ctx.db.prepare('SELECT payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq').all(approved.body.entry_id) as Array<{ payload: string }>;
+      assert.deepEqual(events.map((e) => JSON.parse(e.payload).data.entry_id), [a.body.entry_id, a.body.entry_id, a.body.entry_id]);
+      assert.ok(events.every((e) => JSON.parse(e.payload).livemode === (mode === 'live')));
+      if (rejected) {
+        const r = await post(key, { anything: 'else' }, 'replay-rejected-test');
+        assert.deepEqual([r.status, r.body.entry_id, r.body.status], [202, rejected.body.entry_id, 'REJECTED'], r.text);
+      }
+      assert.equal(count('entries'), entriesBefore, 'a replay creates no entry');
+    });
+  }
+});
+
+describe('SPEC lucky numbers: ids, formats and per-campaign uniqueness', () => {
+  const pairs = (...list: Array<[string, string]>) => ({ numbers: list.map(([series, order_number]) => ({ series, order_number })) });
+  const submitNumbers = (key: string, id: string, body: unknown) => s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key, body });
+
+  // SPEC: path parameter entry_id (uuid): a uuid is the same uuid in upper case.
+  test('the entry id in the path is read case-insensitively: an upper-case id is the same entry (201, then 409 for any second submission)', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 2 });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const first = await submitNumbers(w.liveKey, id.toUpperCase(), pairs(['1', '01234']));
+    assert.equal(first.status, 201, first.text);
+    assert.deepEqual(first.body, { entry_id: id, assigned_count: 1, status: 'ASSIGNED' });
+    const again = await submitNumbers(w.liveKey, id, pairs(['0', '00001']));
+    assert.deepEqual([again.status, again.body.code], [409, 'lucky_numbers_already_submitted']);
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, [{ series: '1', order_number: '01234' }]);
+  });
+
+  // SPEC: "A (series, order_number) pair is unique per campaign and can be held by only one participant."
+  test('a pair held by one of a participant\'s entries cannot be taken again by another entry of the same participant', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
+    const i = nextIndex();
+    const first = await post(w.liveKey, entryBody({}, i));
+    const second = await post(w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(500000000 + i).slice(-9) }) } }, i));
+    assert.equal(first.status, 202, first.text);
+    assert.equal(second.status, 202, second.text);
+    await settle(s);
+    assert.equal((await viewEntry(s, w.liveKey, first.body.entry_id)).enrollment_id, (await viewEntry(s, w.liveKey, second.body.entry_id)).enrollment_id, 'one participant');
+    assert.equal((await submitNumbers(w.liveKey, first.body.entry_id, pairs(['0', '31415']))).status, 201);
+    const taken = await submitNumbers(w.liveKey, second.body.entry_id, pairs(['0', '31415']));
+    assert.deepEqual([taken.status, taken.body.code], [422, 'pair_taken'], taken.text);
+    assert.equal((await submitNumbers(w.liveKey, second.body.entry_id, pairs(['0', '27182']))).status, 201, 'the refusal did not consume the submission');
+  });
+
+  // SPEC: series "Non-negative integer string"; order_number "Exactly 5 digits, 00000 to 99999".
+  test('series and order_number in non-ASCII digits, with a sign, an exponent, hex or surrounding whitespace are 422 validation_failed', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 3 });
+    const id = await submitEntry(s, w.liveKey);
+    await settle(s);
+    const cases: Array<[string, string, string]> = [
+      ['+1', '00002', 'numbers[0].series'],
+      [' 1', '00002', 'numbers[0].series'],
+      ['1\n', '00002', 'numbers[0].series'],
+      ['1e0', '00002', 'numbers[0].series'],
+      ['0x1', '00002', 'numbers[0].series'],
+      ['\u0661', '00002', 'numbers[0].series'],
+      ['\uff11', '00002', 'numbers[0].series'],
+      ['99999999999999999999999', '00002', 'numbers[0].series'],
+      ['1', '\u0660\u0660\u0660\u0660\u0662', 'numbers[0].order_number'],
+      ['1', '\uff10\uff10\uff10\uff10\uff12', 'numbers[0].order_number'],
+      ['1', ' 0002', 'numbers[0].order_number'],
+      ['1', '00002\n', 'numbers[0].order_number'],
+      ['1', '-0002', 'numbers[0].order_number'],
+    ];
+    for (const [series, orderNumber, field] of cases) {
+      const res = await submitNumbers(w.liveKey, id, pairs([series, orderNumber]));
+      assert.equal(res.status, 422, `${JSON.stringify([series, orderNumber])}: ${res.text}`);
+      assert.equal(res.body.code, 'validation_failed', JSON.stringify([series, orderNumber]));
+      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${JSON.stringify([series, orderNumber])}: ${res.text}`);
+    }
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, []);
+    assert.equal((await submitNumbers(w.liveKey, id, pairs(['2', '00002']))).status, 201);
+  });
+
+  // SPEC rule 1 and the manual outcome: {quantity, series_count}, in test mode as in live mode.
+  test('test mode: a test entry takes its numbers with the test key; the same pair stays free in live mode', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
+    const testEntry = await submitEntry(s, w.testKey);
+    const liveEntry = await submitEntry(s, w.liveKey);
+    await settle(s);
+    assert.deepEqual((await mechanicOf(s, w.testKey, testEntry, 'lucky_numbers')).outcome, { quantity: 1, series_count: 1 });
+    assert.equal((await submitNumbers(w.testKey, testEntry, pairs(['0', '00777']))).status, 201);
+    assert.equal((await submitNumbers(w.liveKey, liveEntry, pairs(['0', '00777']))).status, 201);
+  });
+});
+
+describe('SPEC PATCH /v1/webhook: false pauses delivery and keeps the endpoint and the secret', () => {
+  test('paused, moved to another URL and resumed: later events go to the new URL, signed with the secret shown at creation', async () => {
+    const t = await startTestServer();
+    const first = await startReceiver();
+    const second = await startReceiver();
+    try {
+      const w: World = makeCampaign(t.ctx);
+      const created = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: first.url } });
+      assert.equal(created.status, 201, created.text);
+      const secret: string = created.body.hmac_secret;
+      first.setSecret(secret);
+      second.setSecret(secret);
+
+      const paused = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { is_active: false } });
+      assert.deepEqual([paused.status, paused.body.is_active, paused.body.endpoint_url, paused.body.hmac_secret], [200, false, first.url, undefined]);
+      const moved = await t.request('PATCH', '/v1/webhook', { key: w.testKey, body: { endpoint_url: second.url } });
+      assert.deepEqual([moved.status, moved.body.is_active, moved.body.endpoint_url, moved.body.hmac_secret], [200, false, second.url, undefined], 'is_active omitted: unchanged');
+      const resumed = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { is_active: true } });
+      assert.deepEqual([resumed.status, resumed.body.is_active, resumed.body.endpoint_url, resumed.body.hmac_secret], [200, true, second.url, undefined], 'endpoint_url omitted: unchanged');
+
+      const res = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'after-resume', body: entryBody({}, 50) });
+      assert.equal(res.status, 202, res.text);
+      await drainAll(t);
+      assert.equal(first.requests.length, 0, 'nothing goes to the old URL');
+      assert.deepEqual(second.requests.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+      assert.ok(second.requests.every((r) => r.signatureMatches === true && r.json.data.entry_id === res.body.entry_id), 'signed with the original secret');
+    } finally {
+      await first.close();
+      await second.close();
+      await t.close();
+    }
+  });
+});
