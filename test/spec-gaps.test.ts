@@ -4,6 +4,7 @@
 // the real pipeline, lucky-number ids and pair uniqueness, and a webhook configuration paused,
 // moved and resumed. Everything goes through the real HTTP server on a real SQLite file.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
@@ -256,5 +257,33 @@ describe('SPEC PATCH /v1/webhook: false pauses delivery and keeps the endpoint a
       await second.close();
       await t.close();
     }
+  });
+});
+
+describe('SPEC consent: submitted consents are explicit choices, the implicit three only fill what was omitted', () => {
+  test('an explicit regulation: false is recorded as sent (explicit, not granted), not replaced by the implicit grant', async () => {
+    const w = makeCampaign(s.ctx);
+    const res = await post(w.liveKey, entryBody({ consent: { consents: [{ consent_type: 'regulation', granted: false }, { consent_type: 'transactional', granted: false }] } }, 51));
+    assert.equal(res.status, 202, res.text);
+    const choices = (JSON.parse(s.ctx.db.prepare('SELECT choices FROM consents WHERE entry_id = ?').pluck().get(res.body.entry_id) as string) as Array<{ consent_type: string; granted: boolean; explicit: boolean }>)
+      .map((c) => [c.consent_type, c.granted, c.explicit])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    assert.deepEqual(choices, [
+      ['privacy_policy', true, false],
+      ['regulation', false, true],
+      ['transactional', false, true],
+    ]);
+  });
+});
+
+describe('CONTRACT install/run: package.json', () => {
+  // CONTRACT: "The package's bin is ces", "Node >= 20.19 (the engines field says so)", npm start
+  // runs `ces serve`, npm run build runs build.mjs.
+  test('engines.node is >=20.19, the bin is ces, start serves and build runs build.mjs', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string }; bin: Record<string, string>; scripts: Record<string, string> };
+    assert.equal(pkg.engines.node, '>=20.19');
+    assert.deepEqual(Object.keys(pkg.bin), ['ces']);
+    assert.match(pkg.scripts.start, /\bserve$/);
+    assert.match(pkg.scripts.build, /\bbuild\.mjs\b/);
   });
 });
