@@ -287,3 +287,19 @@ describe('CONTRACT install/run: package.json', () => {
     assert.match(pkg.scripts.build, /\bbuild\.mjs\b/);
   });
 });
+
+describe('SPEC enrollment: a differing value for a stored field is silently ignored, never rejected', () => {
+  // SPEC: "A field that already has a value is kept, and a differing new value is silently ignored,
+  // never overwritten and never rejected." The email twin of this is in intake-enrollment.
+  test('a differing phone that another participant holds is ignored: 202, no phone_taken, both phones unchanged', async () => {
+    const w = makeCampaign(s.ctx);
+    const a = await post(w.liveKey, entryBody({ enrollment: { phone: '5511987654321' } }, 52));
+    const b = await post(w.liveKey, entryBody({ enrollment: { phone: '5521987654321' } }, 53));
+    assert.deepEqual([a.status, b.status], [202, 202]);
+    const again = await post(w.liveKey, entryBody({ enrollment: { phone: '+55 (11) 98765-4321' } }, 53));
+    assert.equal(again.status, 202, again.text);
+    assert.equal(storedEnrollment(again.body.entry_id).id, storedEnrollment(b.body.entry_id).id);
+    assert.equal(storedEnrollment(again.body.entry_id).phone, '5521987654321');
+    assert.equal(storedEnrollment(a.body.entry_id).phone, '5511987654321');
+  });
+});
