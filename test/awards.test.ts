@@ -363,6 +363,15 @@ describe('instant-prize revoke and reassign', () => {
     // 5 won, one moved to the target: still 5 awarded units.
     assert.deepEqual(stockOf(s, p), { current_stock: 5, awarded_beyond_pool: 0 });
   });
+  test('a target_entry_id naming the entry itself is the same as none: the win stays there with the new prize', async () => {
+    const { w, p, q, a } = await world();
+    const res = await reassign(w.liveKey, a, { prize_definition_id: q, target_entry_id: a.toUpperCase() });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { entry_id: a, won: true, prize_definition_id: q, status: 'awarded' });
+    assert.deepEqual(listAwardsOfEntry(s.ctx.db, a).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'awarded']]);
+    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 0]);
+  });
+
   // Found by the award property test: evaluation echoed only a declared win, so a win moved onto an
   // entry that declared a loss (or nothing) and whose evaluation was still to run was reported lost.
   test('a win reassigned onto an APPROVED entry whose evaluation is still to run (a retry) is echoed by it, whatever the entry declared', async () => {

@@ -361,6 +361,21 @@ describe('delivery', () => {
     assert.ok(!show.stdout.includes('whsec_'));
   });
 
+  test('a user and password in the endpoint URL are sent as HTTP Basic authorization', async () => {
+    const s = await setup();
+    const url = s.receiver.url.replace('https://', 'https://hook:s3cr%40t@');
+    const res = await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { endpoint_url: url } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.endpoint_url, url);
+    await submit(s);
+    await drainAll(s.t);
+    assert.equal(s.receiver.requests.length, 3);
+    for (const r of s.receiver.requests) {
+      assert.equal(r.headers.authorization, `Basic ${Buffer.from('hook:s3cr@t').toString('base64')}`);
+      assert.equal(r.signatureMatches, true);
+    }
+  });
+
   test('without CES_ALLOW_PRIVATE_WEBHOOKS=1 a loopback endpoint is refused and counted as a failed attempt', async () => {
     const s = await setup({ env: { CES_ALLOW_PRIVATE_WEBHOOKS: '', CES_WEBHOOK_RETRY_SCHEDULE: '1' } });
     await submit(s, 0);
