@@ -2,11 +2,15 @@
 // attempt; `ces webhook deliveries` shows body excerpts and response codes. Real HTTPS receiver
 // (standardwebhooks verification), real CLI process on the server's database file.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { assert as assertStruct } from 'superstruct';
 import { PingEventStruct } from '../src/openapi/schemas.ts';
-import { configureWebhook, makeCampaign, runCli, startTestServer, type TestServer } from './support/harness.ts';
+import { releaseStaleLeases } from '../src/pipeline/tick.ts';
+import { configureWebhook, drainAll, makeCampaign, runCli, startTestServer, type TestServer } from './support/harness.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -108,5 +112,45 @@ describe('ces webhook test', () => {
     const bare = makeCampaign(s.t.ctx);
     const none = await runCli(['webhook', 'test', '--campaign', bare.campaign.id, '--json'], { dbPath: s.t.dbPath, env: ENV });
     assert.deepEqual([none.code, none.json.error.code], [1, 'not_found']);
+  });
+
+  // Found by the outbox property test: the server's tick took a killed ping over and retried it.
+  test('a ping whose ces webhook test is killed waiting for the answer is never sent again: not on restart, not when its lease expires', async () => {
+    const t = await startTestServer();
+    const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 120_000 }) });
+    cleanups.push(() => t.close(), () => receiver.close());
+    const w = makeCampaign(t.ctx);
+    receiver.setSecret(await configureWebhook(t, w.liveKey, receiver.url));
+    const cli = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../cli/ces.ts', import.meta.url)), 'webhook', 'test', '--campaign', w.campaign.id, '--db', t.dbPath], { env: { ...process.env, ...ENV }, stdio: 'ignore' });
+    const exited = once(cli, 'exit');
+    await receiver.waitFor((r) => r.length === 1, 30_000);
+    cli.kill('SIGKILL');
+    await exited;
+    const pingId: string = receiver.requests[0].json.id;
+    const row = () => t.ctx.db.prepare('SELECT status, attempts, locked_until, last_error FROM webhook_deliveries WHERE id = ?').get(pingId) as { status: string; attempts: number; locked_until: string | null; last_error: string | null };
+
+    // A server starting now keeps the ping's lease: a ces webhook test may still be waiting on it.
+    releaseStaleLeases(t.ctx);
+    assert.deepEqual([row().status, row().attempts, row().locked_until !== null], ['pending', 1, true]);
+    assert.equal((await t.tick()).deliveriesAttempted, 0);
+
+    // Its lease expired: settled as failed, not sent again.
+    t.clock.set(Date.parse(row().locked_until!) + 1);
+    await drainAll(t);
+    assert.equal(receiver.requests.length, 1, 'the ping was sent once');
+    assert.deepEqual([row().status, row().attempts, row().locked_until], ['failed', 1, null]);
+    assert.match(row().last_error!, /interrupted before its outcome was recorded/);
+  });
+
+  test('a failed ping redelivered by the operator is sent once by the tick and, failing again, not retried', async () => {
+    const s = await setup(503);
+    const ping = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
+    assert.equal(ping.json.result, 'failed');
+    const again = await runCli(['webhook', 'redeliver', ping.json.delivery_id, '--json'], { dbPath: s.t.dbPath });
+    assert.equal(again.code, 0, again.stderr);
+    await drainAll(s.t);
+    assert.equal(s.receiver.requests.length, 2);
+    const row = s.t.ctx.db.prepare('SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE id = ?').get(ping.json.delivery_id);
+    assert.deepEqual(row, { status: 'failed', attempts: 1, next_attempt_at: null });
   });
 });

@@ -37,6 +37,9 @@ export type Outcome =
   | { kind: 'paused' }
   | { kind: 'attempt'; attemptedAt: string; url: string; ok: boolean; statusCode: number | null; latencyMs: number | null; error: string | null; excerpt: string | null };
 
+/** What the tick records: an Outcome, or a ping whose `ces webhook test` ended before recording it (not sent again). */
+type ClaimedOutcome = Outcome | { kind: 'interrupted' };
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -51,7 +54,7 @@ export interface DeliveryPool {
   /** One promise per attempt, settled once its outcome is recorded (graceful close waits on these). */
   running: Set<Promise<void>>;
   /** Outcomes waiting for the next flush. */
-  finished: Array<{ delivery: DeliveryRow; lease: string; outcome: Outcome; done: () => void }>;
+  finished: Array<{ delivery: DeliveryRow; lease: string; outcome: ClaimedOutcome; done: () => void }>;
   flushScheduled: boolean;
   /** Set on close: attempts in flight are recorded, no new ones start. */
   closed: boolean;
@@ -85,7 +88,7 @@ export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliver
     const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, Math.min(ctx.config.deliveryConcurrency, budget));
     if (claimed.length === 0) break;
     budget -= claimed.length;
-    const outcomes = await Promise.all(claimed.map((d) => attemptDelivery(ctx, d)));
+    const outcomes = await Promise.all(claimed.map((d) => sendClaimed(ctx, d)));
     ctx.db.transaction(() => {
       claimed.forEach((delivery, i) => recordOutcome(ctx, delivery, lease, outcomes[i], stats));
     }).immediate();
@@ -119,7 +122,7 @@ function claimForPool(ctx: Ctx, pool: DeliveryPool, max = Number.POSITIVE_INFINI
 function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lease: string): void {
   for (const delivery of claimed) {
     const run = new Promise<void>((done) => {
-      attemptDelivery(ctx, delivery).then(
+      sendClaimed(ctx, delivery).then(
         (outcome) => {
           pool.finished.push({ delivery, lease, outcome, done });
           scheduleFlush(ctx, pool);
@@ -177,6 +180,16 @@ function flushPool(ctx: Ctx, pool: DeliveryPool): void {
   startAttempts(ctx, pool, next.claimed, next.lease);
   pool.lastFlushMs = monotonicMs() - started;
   if (pool.finished.length > 0) scheduleFlush(ctx, pool);
+}
+
+/**
+ * A delivery the tick claimed, sent. Except a ping claimed a second time since it was queued or
+ * redelivered: it was sent (by `ces webhook test`, or by a server) and its outcome never recorded
+ * (the process was killed; its lease expired). A ping is never retried: it is settled as failed.
+ */
+function sendClaimed(ctx: Ctx, delivery: DeliveryRow): Promise<ClaimedOutcome> {
+  if (delivery.event_type === 'ping' && delivery.attempts > 1) return Promise.resolve({ kind: 'interrupted' });
+  return attemptDelivery(ctx, delivery);
 }
 
 /** One signed POST of a claimed delivery (also used by `ces webhook test`); records nothing. */
@@ -277,7 +290,9 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
   });
 }
 
-function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: Outcome, stats: DeliveryStats): void {
+const INTERRUPTED_PING = 'interrupted before its outcome was recorded (ces webhook test killed?); a ping is never retried';
+
+function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: ClaimedOutcome, stats: DeliveryStats): void {
   if (outcome.kind === 'paused') {
     // Claimed as delivery was paused (the pause held the unclaimed ones): held too, and so is
     // anything of the campaign that became due since (not an attempt: the count is taken back).
@@ -294,6 +309,13 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
     // Not an attempt: nothing was sent, so the claim's count is taken back.
     if (settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'skipped', next_attempt_at: null, last_error: outcome.reason, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 })) {
       stats.deliveriesSkipped++;
+    }
+    return;
+  }
+  if (outcome.kind === 'interrupted') {
+    // The attempt `ces webhook test` made is counted; this claim is not one.
+    if (settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'failed', next_attempt_at: null, last_error: INTERRUPTED_PING, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 })) {
+      stats.deliveriesFailed++;
     }
     return;
   }
@@ -315,9 +337,10 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
     return;
   }
   // delivery.attempts already counts this attempt; schedule[k] is the wait before retry k + 1.
+  // A ping (one redelivered by the operator) is never retried, as `ces webhook test` never retries it.
   const schedule = ctx.config.webhookRetrySchedule;
   const retryIndex = delivery.attempts - 1;
-  const retry = retryIndex < schedule.length;
+  const retry = retryIndex < schedule.length && delivery.event_type !== 'ping';
   const settled = settleDelivery(ctx.db, {
     id: delivery.id,
     locked_until: lease,

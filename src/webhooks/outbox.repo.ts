@@ -103,9 +103,13 @@ export function releaseCampaignDeliveries(db: Db, campaignId: string, now: strin
     .run(now, campaignId, HELD_UNTIL_REACTIVATED).changes;
 }
 
-/** At start-up no other server holds a lease on this file: leases of a killed process are stale. */
+/**
+ * At start-up no other server holds a lease on this file: leases of a killed process are stale.
+ * Not a ping's: a `ces webhook test` may be waiting on it right now; one that was killed is
+ * settled once its lease expires (delivery.ts, interruptedPing).
+ */
 export function releaseDeliveryLeases(db: Db): number {
-  return prepare(db, `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`).run().changes;
+  return prepare(db, `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL AND event_type <> 'ping'`).run().changes;
 }
 
 /** The earliest instant some pending delivery becomes claimable, or null when none is (held ones never are). */
