@@ -38,7 +38,7 @@ export type Outcome =
   | { kind: 'attempt'; attemptedAt: string; url: string; ok: boolean; statusCode: number | null; latencyMs: number | null; error: string | null; excerpt: string | null };
 
 /** What the tick records: an Outcome, or a ping whose `ces webhook test` ended before recording it (not sent again). */
-type ClaimedOutcome = Outcome | { kind: 'interrupted' };
+export type ClaimedOutcome = Outcome | { kind: 'interrupted' };
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -187,7 +187,7 @@ function flushPool(ctx: Ctx, pool: DeliveryPool): void {
  * redelivered: it was sent (by `ces webhook test`, or by a server) and its outcome never recorded
  * (the process was killed; its lease expired). A ping is never retried: it is settled as failed.
  */
-function sendClaimed(ctx: Ctx, delivery: DeliveryRow): Promise<ClaimedOutcome> {
+export function sendClaimed(ctx: Ctx, delivery: DeliveryRow): Promise<ClaimedOutcome> {
   if (delivery.event_type === 'ping' && delivery.attempts > 1) return Promise.resolve({ kind: 'interrupted' });
   return attemptDelivery(ctx, delivery);
 }
