@@ -65,7 +65,7 @@ import { seededRandom } from '../src/random.ts';
 import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/config.ts';
 import { redeliver, redeliverFailed } from '../src/webhooks/deliveries.ts';
 import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/delivery.ts';
-import { claimDeliveries, HELD_UNTIL_REACTIVATED, nextDeliveryDueAt } from '../src/webhooks/outbox.repo.ts';
+import { claimDeliveries, HELD_UNTIL_REACTIVATED, nextDeliveryDueAt, type DeliveryRow } from '../src/webhooks/outbox.repo.ts';
 import { sendTestPing } from '../src/webhooks/ping.ts';
 import { entryBody } from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest, type RespondResult } from './support/receiver.ts';
@@ -257,23 +257,8 @@ function model(w: World, id: string): DeliveryModel {
   return m;
 }
 
-interface DeliveryDbRow {
-  seq: number;
-  id: string;
-  campaign_id: string;
-  livemode: number;
-  entry_id: string | null;
-  event_type: string;
-  payload: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  locked_until: string | null;
-  last_error: string | null;
-  last_status_code: number | null;
-  created_at: string;
-  delivered_at: string | null;
-}
+/** A row of webhook_deliveries, every column (SELECT *). */
+type DeliveryDbRow = DeliveryRow;
 interface AttemptDbRow { id: number; delivery_id: string; attempted_at: string; url: string | null; status_code: number | null; error: string | null }
 
 const allDeliveries = (w: World): DeliveryDbRow[] => w.ctx.db.prepare('SELECT * FROM webhook_deliveries ORDER BY seq').all() as DeliveryDbRow[];
