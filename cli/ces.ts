@@ -60,6 +60,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (!(error instanceof CommanderError)) throw error;
+  // A usage error is printed like any command's failure, maybe into a pipe already closed.
+  endQuietlyWhenReaderLeaves();
   const json = { json: process.argv.includes('--json') };
   const named = commandNamedBy(program, process.argv.slice(2));
   // A parent command without its subcommand. Also with an option of its subcommands (`ces key
@@ -67,13 +69,11 @@ try {
   const missing = (error.code === 'commander.help' && error.exitCode !== 0)
     || (error.code === 'commander.unknownOption' && named.command.commands.length > 0);
   if (missing) {
-    endQuietlyWhenReaderLeaves();
     fail(json, new AppError(400, 'invalid_usage', missingSubcommand(named)));
   } else if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
     process.exitCode = error.exitCode;
   } else {
     const message = `${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see --help)`;
-    endQuietlyWhenReaderLeaves();
     fail(json, new AppError(400, 'invalid_usage', message));
   }
 }

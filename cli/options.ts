@@ -3,16 +3,10 @@
 // which the CLI prints as one line and exit 1. Also the reader of every id argument and option
 // that is a uuid.
 import { AppError } from '../src/errors.ts';
-import { parseMode } from '../src/keys/keys.ts';
+import { parseLivemode } from '../src/keys/keys.ts';
 import { parseDecimal } from '../src/numbers.ts';
 import { parseStatusOption } from '../src/status-option.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../src/entries/entries.repo.ts';
-
-/** --mode live|test as livemode 1|0 (invalid_mode otherwise, as every command says); undefined (both modes) when absent. */
-export function parseLivemode(mode: string | undefined): number | undefined {
-  if (mode === undefined) return undefined;
-  return parseMode(mode) === 'live' ? 1 : 0;
-}
 
 /** --mode for commands that act on one participant record: required to be one mode, default live. */
 export function parseSingleMode(mode: string | undefined): number {

@@ -14,7 +14,8 @@ import { createProgressBar } from '../../src/exports/progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { cryptoRandom } from '../../src/random.ts';
 import { details, fail, withCommonOptions, type CommonOptions } from '../output.ts';
-import { parseLivemode, parseStatus, parseUuid } from '../options.ts';
+import { parseLivemode } from '../../src/keys/keys.ts';
+import { parseStatus, parseUuid } from '../options.ts';
 
 interface ExportFlags extends CommonOptions {
   campaign: string;

@@ -43,6 +43,11 @@ function parseJson(text: string): unknown {
   return value;
 }
 
+/** The Node request behind an h3 event (undefined off Node's adapter). */
+export function nodeRequest(event: H3Event): IncomingMessage | undefined {
+  return (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+}
+
 const tooLarge = (limit: number): AppError => new AppError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 async function readTextBody(event: H3Event, limitBytes: number): Promise<string> {
@@ -52,7 +57,7 @@ async function readTextBody(event: H3Event, limitBytes: number): Promise<string>
   // Fast path (about a fifth of the CPU of a small request): with a Content-Length within the limit,
   // Node's parser already bounds the body, so read the IncomingMessage directly instead of
   // through a web ReadableStream. Chunked bodies take the streaming path that counts bytes.
-  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  const node = nodeRequest(event);
   let bytes: Uint8Array;
   try {
     bytes = node && header !== null && Number.isInteger(declared) && !node.readableDidRead ? await readNodeBody(node) : await readWebBody(event, limitBytes);

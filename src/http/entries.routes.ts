@@ -1,5 +1,4 @@
 // POST /v1/entries and GET /v1/entries/{entry_id}: thin handlers over entries/.
-import type { IncomingMessage } from 'node:http';
 import type { H3, H3Event, HTTPResponse } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { registrationClosedReason } from '../campaigns/campaigns.ts';
@@ -11,7 +10,7 @@ import { writeRequest } from '../entries/writer.ts';
 import { parseSubmission, type Submission } from '../entries/submission.ts';
 import { INVALID_KEY, type Caller } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
-import { readJsonBody, requireJsonContentType } from './body.ts';
+import { nodeRequest, readJsonBody, requireJsonContentType } from './body.ts';
 import { json } from './respond.ts';
 
 export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapper): void {
@@ -76,7 +75,7 @@ function readIdempotencyKey(event: H3Event): string {
 
 /** How many times a header was sent (Node joins the repeats of most headers into one value). */
 function headerCount(event: H3Event, name: string): number {
-  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  const node = nodeRequest(event);
   if (!node) return 1;
   let count = 0;
   for (let i = 0; i < node.rawHeaders.length; i += 2) if (node.rawHeaders[i].toLowerCase() === name) count++;

@@ -129,6 +129,12 @@ export function parseMode(value: string): Mode {
   return mode;
 }
 
+/** An optional --mode as livemode 1 (live) or 0 (test); undefined (both modes) when absent. */
+export function parseLivemode(value: string | undefined): 0 | 1 | undefined {
+  if (value === undefined) return undefined;
+  return parseMode(value) === 'live' ? 1 : 0;
+}
+
 function rowToApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,

@@ -7,7 +7,7 @@
 //   awarded_beyond_pool = max(0, awarded - initial_stock)
 import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
-import { parseMode } from '../keys/keys.ts';
+import { parseLivemode } from '../keys/keys.ts';
 import {
   findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, listAwardHistory, listAwards, listAwardsOfEntry,
   setAwardBeyondPool, updateAwardStatus, type AwardRow, type AwardStatus,
@@ -155,8 +155,7 @@ export function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
 export function listOperatorAwards(ctx: Ctx, input: { campaignId: string; status?: string; mode?: string }): OperatorAward[] {
   getCampaign(ctx, input.campaignId);
   const status = parseStatusOption(input.status, AWARD_STATUSES);
-  const livemode = input.mode === undefined ? undefined : parseMode(input.mode) === 'live' ? 1 : 0;
-  return listAwards(ctx.db, { campaignId: input.campaignId, livemode, status }).map((r) => rowToOperatorAward(ctx, r));
+  return listAwards(ctx.db, { campaignId: input.campaignId, livemode: parseLivemode(input.mode), status }).map((r) => rowToOperatorAward(ctx, r));
 }
 
 /** Every award of the entry in the order registered, with its history (an entry may have a revoked one and a new one). */

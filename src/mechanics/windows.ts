@@ -6,7 +6,7 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
-import { parseMode } from '../keys/keys.ts';
+import { parseLivemode, parseMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
@@ -89,6 +89,5 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
 
 export function listPrizeWindows(ctx: Ctx, campaignId: string, mode?: string): PrizeWindow[] {
   getCampaign(ctx, campaignId);
-  const livemode = mode === undefined ? null : parseMode(mode) === 'live' ? 1 : 0;
-  return listWindows(ctx.db, campaignId, livemode).map(rowToWindow);
+  return listWindows(ctx.db, campaignId, parseLivemode(mode) ?? null).map(rowToWindow);
 }

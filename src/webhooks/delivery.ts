@@ -37,7 +37,7 @@ export type Outcome =
   | { kind: 'paused' }
   | { kind: 'attempt'; attemptedAt: string; url: string; ok: boolean; statusCode: number | null; latencyMs: number | null; error: string | null; excerpt: string | null };
 
-/** What the tick records: an Outcome, or a ping whose `ces webhook test` ended before recording it (not sent again). */
+/** What the tick records: an Outcome, or a ping sent before whose outcome was never recorded (not sent again). */
 export type ClaimedOutcome = Outcome | { kind: 'interrupted' };
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -313,7 +313,7 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
     return;
   }
   if (outcome.kind === 'interrupted') {
-    // The attempt `ces webhook test` made is counted; this claim is not one.
+    // The attempt that was sent is counted already; this claim is not one.
     if (settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'failed', next_attempt_at: null, last_error: INTERRUPTED_PING, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 })) {
       stats.deliveriesFailed++;
     }

@@ -106,7 +106,7 @@ export function releaseCampaignDeliveries(db: Db, campaignId: string, now: strin
 /**
  * At start-up no other server holds a lease on this file: leases of a killed process are stale.
  * Not a ping's: a `ces webhook test` may be waiting on it right now; one that was killed is
- * settled once its lease expires (delivery.ts, interruptedPing).
+ * settled once its lease expires (delivery.ts, sendClaimed).
  */
 export function releaseDeliveryLeases(db: Db): number {
   return prepare(db, `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL AND event_type <> 'ping'`).run().changes;
