@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { iterateExportRows } from '../src/exports/exports.repo.ts';
-import { findLatestAwardForEntry, findLiveAwardForEntry, listAwardHistory, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
-import { drainAll, makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
-import { mechanicOf, settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
+import { makeAccessKey } from '../src/entries/fiscal-key.ts';
+import { findLatestAwardForEntry, findLiveAwardForEntry, listAwardHistory, listAwards, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
+import { listAwardsOfEnrollment } from '../src/participants/participants.repo.ts';
+import { drainAll, entryBody, makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
+import { mechanicOf, nextIndex, settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
 
 describe('instant-prize revoke and reassign', () => {
   let s: TestServer;
@@ -370,6 +372,33 @@ describe('instant-prize revoke and reassign', () => {
     assert.deepEqual(res.body, { entry_id: a, won: true, prize_definition_id: q, status: 'awarded' });
     assert.deepEqual(listAwardsOfEntry(s.ctx.db, a).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'awarded']]);
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 0]);
+  });
+
+  test('after the clock steps back, wins keep the order they were registered in: the returned unit goes to the first uncovered one, and the listings follow it', async () => {
+    const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const p = makePrize(s.ctx, w.campaign.id, 'live', 1, 'P').id;
+    const covered = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
+    await settle(s);
+    // One participant's two wins, the second sent after an NTP step back of a minute.
+    const i = nextIndex();
+    const send = async (n: string, key: string): Promise<string> => {
+      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: key,
+        body: entryBody({ instant_win: { won: true, prize_definition_id: p }, evidence: { access_key: makeAccessKey({ yymm: '2611', number: n }) } }, i) });
+      assert.equal(res.status, 202, res.text);
+      return res.body.entry_id;
+    };
+    const first = await send('000000701', 'order-1');
+    s.clock.advance(-60_000);
+    const second = await send('000000702', 'order-2');
+    await settle(s);
+    assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 2 });
+    assert.ok(findLatestAwardForEntry(s.ctx.db, second)!.created_at < findLatestAwardForEntry(s.ctx.db, first)!.created_at, 'the second win is older by the clock');
+
+    assert.equal((await revoke(w.liveKey, covered, {})).status, 200);
+    assert.deepEqual([findLatestAwardForEntry(s.ctx.db, first)!.beyond_pool, findLatestAwardForEntry(s.ctx.db, second)!.beyond_pool], [0, 1], 'the unit went to the win registered first');
+    assert.deepEqual(listAwards(s.ctx.db, { campaignId: w.campaign.id }).map((a) => a.entry_id), [covered, first, second]);
+    const enrollment = s.ctx.db.prepare('SELECT enrollment_id FROM entries WHERE id = ?').pluck().get(first) as string;
+    assert.deepEqual(listAwardsOfEnrollment(s.ctx.db, enrollment).map((a) => a.entry_id), [first, second]);
   });
 
   // Found by the award property test: evaluation echoed only a declared win, so a win moved onto an
