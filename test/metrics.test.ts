@@ -112,6 +112,8 @@ describe('GET /metrics', () => {
       ces_http_request_duration_seconds: 'histogram',
       ces_entries: 'gauge',
       ces_jobs_backlog: 'gauge',
+      ces_jobs_retrying: 'gauge',
+      ces_jobs_oldest_age_seconds: 'gauge',
       ces_outbox_backlog: 'gauge',
       ces_webhook_delivery_attempts_total: 'counter',
       ces_log_lines_dropped_total: 'counter',
@@ -269,6 +271,52 @@ describe('GET /healthz', () => {
     assert.equal(stale.body.db, 'ok');
     await t.server.tick();
     assert.equal((await t.request('GET', '/healthz')).status, 200);
+  });
+
+  test('jobs that keep failing show by kind, with the age of the oldest job, and clear once they succeed', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    const idle = await scrape(t);
+    assert.equal(idle.types.get('ces_jobs_retrying'), 'gauge');
+    assert.equal(idle.types.get('ces_jobs_oldest_age_seconds'), 'gauge');
+    assert.deepEqual(idle.samples.filter((s) => s.name === 'ces_jobs_retrying').map((s) => [s.labels.kind, s.value]), [['process', 0], ['evaluate', 0]]);
+    assert.equal(idle.value('ces_jobs_oldest_age_seconds'), 0, 'no job');
+
+    assert.equal((await t.request('POST', '/v1/entries', { key: w.testKey, idempotencyKey: 'j-1', body: entryBody({}, 21) })).status, 202);
+    t.clock.advance(90_000);
+    const waiting = await scrape(t);
+    assert.equal(waiting.value('ces_jobs_oldest_age_seconds'), 90, 'queued 90 s ago by the service clock');
+    assert.equal(waiting.value('ces_jobs_retrying', { kind: 'process' }), 0, 'waiting is not failing');
+
+    // Processing fails: the process job is put back with its error.
+    t.ctx.db.exec("CREATE TRIGGER break_processing BEFORE UPDATE OF status ON entries BEGIN SELECT RAISE(ABORT, 'injected processing failure'); END");
+    await t.server.tick();
+    const failing = await scrape(t);
+    assert.equal(failing.value('ces_jobs_retrying', { kind: 'process' }), 1);
+    assert.equal(failing.value('ces_jobs_retrying', { kind: 'evaluate' }), 0);
+    assert.equal(failing.value('ces_jobs_oldest_age_seconds'), 90, 'a retried job keeps the age of its first queueing');
+
+    // Processing works again, evaluating does not: the entry is approved and an evaluate job retries.
+    t.ctx.db.exec('DROP TRIGGER break_processing');
+    t.ctx.db.exec("CREATE TRIGGER break_evaluation BEFORE UPDATE OF mechanics ON entries BEGIN SELECT RAISE(ABORT, 'injected evaluation failure'); END");
+    t.clock.advance(3_600_000);
+    await t.server.tick();
+    const evaluating = await scrape(t);
+    assert.equal(evaluating.value('ces_entries', { status: 'APPROVED', livemode: 'false' }), 1);
+    assert.equal(evaluating.value('ces_jobs_retrying', { kind: 'process' }), 0);
+    assert.equal(evaluating.value('ces_jobs_retrying', { kind: 'evaluate' }), 1);
+    assert.equal(evaluating.value('ces_jobs_backlog'), 1);
+    assert.equal(evaluating.value('ces_jobs_oldest_age_seconds'), 0, 'the evaluate job was queued just now');
+    t.clock.advance(30_000);
+    assert.equal((await scrape(t)).value('ces_jobs_oldest_age_seconds'), 30);
+
+    t.ctx.db.exec('DROP TRIGGER break_evaluation');
+    t.clock.advance(3_600_000);
+    await t.server.tick();
+    const done = await scrape(t);
+    assert.equal(done.value('ces_jobs_retrying', { kind: 'evaluate' }), 0);
+    assert.equal(done.value('ces_jobs_backlog'), 0);
+    assert.equal(done.value('ces_jobs_oldest_age_seconds'), 0);
   });
 
   test('a tick that fails does not count as a run: its error is shown, and 503 once no tick completed for 10 intervals', async () => {

@@ -13,6 +13,16 @@ export function countJobs(db: Db): number {
   return prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM jobs`).get()!.n;
 }
 
+/** Jobs that failed at least once and wait for (or are in) a retry: a retried job keeps its last error. */
+export function countRetryingJobs(db: Db): Array<{ kind: string; n: number }> {
+  return prepare<[], { kind: string; n: number }>(db, `SELECT kind, COUNT(*) AS n FROM jobs WHERE last_error IS NOT NULL GROUP BY kind`).all();
+}
+
+/** created_at of the oldest job not yet done, or null when there is none. */
+export function oldestJobCreatedAt(db: Db): string | null {
+  return prepare<[], { at: string | null }>(db, `SELECT MIN(created_at) AS at FROM jobs`).get()!.at;
+}
+
 /**
  * Pending deliveries come from the partial index; failed ones (retries spent, awaiting redeliver)
  * from a range of the (campaign_id, status) index per campaign, never a scan of the whole outbox.

@@ -4,14 +4,16 @@
 // process on the same database file (the tick, `ces webhook test`) since this server started.
 import type { Ctx } from '../context.ts';
 import { droppedLogLines } from '../log.ts';
+import type { JobKind } from '../pipeline/jobs.repo.ts';
 import { createRegistry, type Registry } from './registry.ts';
-import { countEntriesByStatus, countJobs, countOutboxBacklog, maxAttemptId, tallyAttemptsSince } from './metrics.repo.ts';
+import { countEntriesByStatus, countJobs, countOutboxBacklog, countRetryingJobs, maxAttemptId, oldestJobCreatedAt, tallyAttemptsSince } from './metrics.repo.ts';
 
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 /** The route label of a request that matched no route: raw paths would let clients mint series. */
 export const UNMATCHED_ROUTE = 'unmatched';
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const ATTEMPT_RESULTS = ['success', 'http_error', 'timeout', 'network_error'] as const;
+const JOB_KINDS = ['process', 'evaluate'] as const satisfies readonly JobKind[];
 
 export interface ServiceMetrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
@@ -28,6 +30,16 @@ export function createServiceMetrics(ctx: Ctx): ServiceMetrics {
     countEntriesByStatus(ctx.db).map((r) => ({ labels: { status: r.status, livemode: r.livemode === 1 ? 'true' : 'false' }, value: r.n })),
   );
   registry.gauge('ces_jobs_backlog', 'Processing and evaluation jobs not yet done (due, scheduled for retry or running).', () => [{ value: countJobs(ctx.db) }]);
+  // A job that keeps failing (a verifier that stays down, an evaluation that throws) is retried with
+  // capped backoff for as long as it fails: these two show it without reading the logs.
+  registry.gauge('ces_jobs_retrying', 'Jobs that failed at least once and wait for a retry, by kind (process, evaluate).', () => {
+    const counts = new Map(countRetryingJobs(ctx.db).map((r) => [r.kind, r.n]));
+    return JOB_KINDS.map((kind) => ({ labels: { kind }, value: counts.get(kind) ?? 0 }));
+  });
+  registry.gauge('ces_jobs_oldest_age_seconds', 'Seconds since the oldest job not yet done was queued; 0 with none.', () => {
+    const oldest = oldestJobCreatedAt(ctx.db);
+    return [{ value: oldest === null ? 0 : Math.max(0, Math.round((ctx.clock.now() - Date.parse(oldest)) / 1000)) }];
+  });
   registry.gauge('ces_outbox_backlog', 'Webhook deliveries waiting: pending (due or awaiting a retry) and failed (retries exhausted, awaiting redeliver).', () => {
     const backlog = countOutboxBacklog(ctx.db);
     return [
