@@ -118,7 +118,9 @@ describe('ces campaign', () => {
       [['campaign', 'create', '--name', 'X', '--instant-prize', 'SOMETIMES'], 'invalid_campaign_options'],
       [['campaign', 'create', '--name', 'X', '--lucky-numbers', 'always'], 'invalid_campaign_options'],
       [['campaign', 'create', '--name', 'X', '--lucky-quantity', '0'], 'invalid_campaign_options'],
-      [['campaign', 'create', '--name', '  '], 'validation_failed'],
+      [['campaign', 'create', '--name', '  '], 'invalid_campaign_options'],
+      [['campaign', 'create', '--name', ''], 'invalid_campaign_options'],
+      [['campaign', 'update', c.id, '--name', ''], 'invalid_campaign_options'],
       [['campaign', 'create'], 'invalid_usage'],
       [['campaign', 'create', '--name', 'X', '--allow-companys'], 'invalid_usage'],
       [['campaign', 'update', c.id, '--series-count', '-1'], 'invalid_campaign_options'],
@@ -131,6 +133,10 @@ describe('ces campaign', () => {
     results.forEach((r, i) => failed(r, cases[i][1]));
     // Without --json: the same one line on stderr, nothing on stdout.
     failed(await cli('campaign', 'create', '--name', 'X', '--lucky-quantity', '0'), 'invalid_campaign_options', false);
+    // An empty name says the same on create as on update: it was given, and is empty.
+    for (const args of [['campaign', 'create', '--name', ''], ['campaign', 'update', c.id, '--name', ' ']]) {
+      assert.equal(JSON.parse((await cli(...args, '--json')).stdout).error.message, 'name must not be empty');
+    }
     assert.deepEqual(campaigns(), before, 'no failed command created or changed a campaign');
   });
 

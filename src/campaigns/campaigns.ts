@@ -56,8 +56,9 @@ export interface CampaignOptions {
 export const MAX_SERIES_COUNT = 100_000;
 
 export function createCampaign(ctx: Ctx, options: CampaignOptions): Campaign {
-  if (options.name === undefined || options.name.trim() === '') {
-    throw new AppError(422, 'validation_failed', '--name is required', [{ field: 'name', code: 'required', message: 'name is required' }]);
+  // An empty or blank name is refused by applyOptions, with the code and words of an update's.
+  if (options.name === undefined) {
+    throw new AppError(422, 'invalid_campaign_options', 'name is required', [{ field: 'name', code: 'required', message: 'name is required' }]);
   }
   const now = nowIso(ctx.clock);
   const base: Campaign = {
