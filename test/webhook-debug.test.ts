@@ -35,8 +35,8 @@ describe('ces webhook test', () => {
     const env = { ...ENV, NODE_EXTRA_CA_CERTS: '', NODE_TLS_REJECT_UNAUTHORIZED: '0' };
     const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env });
     assert.equal(res.code, 1, res.stdout);
-    assert.equal(res.json.result, 'failed');
-    assert.match(res.json.error, /certificate|UNABLE_TO_VERIFY/i);
+    assert.equal(res.json.attempt.result, 'failed');
+    assert.match(res.json.attempt.error, /certificate|UNABLE_TO_VERIFY/i);
     assert.equal(s.receiver.requests.length, 0, 'nothing reached the receiver');
     assert.match(res.stderr, /NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked/);
   });
@@ -96,8 +96,12 @@ describe('ces webhook test', () => {
     assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.liveKey, body: { endpoint_url: `https://127.0.0.1:${port}/hooks` } })).status, 200);
     const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
     assert.equal(res.code, 1);
-    assert.deepEqual([res.json.result, res.json.status_code], ['failed', null]);
-    assert.match(res.json.error, new RegExp(`^ECONNREFUSED \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)$`));
+    // CONTRACT: a failure with --json prints {"error": {code, message}}; the attempt is beside it.
+    assert.deepEqual(Object.keys(res.json), ['error', 'attempt']);
+    assert.deepEqual(res.json.error, { code: 'ping_failed', message: `ping failed: ${res.json.attempt.error}` });
+    assert.deepEqual([res.json.attempt.result, res.json.attempt.status_code], ['failed', null]);
+    assert.match(res.json.attempt.error, new RegExp(`^ECONNREFUSED \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)$`));
+    assert.equal(res.stderr, `ces: ${res.json.error.message}\n`);
   });
 
   test('a paused configuration records the ping as skipped and sends nothing; no configuration is not_found', async () => {
@@ -105,8 +109,9 @@ describe('ces webhook test', () => {
     assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.liveKey, body: { is_active: false } })).status, 200);
     const paused = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
     assert.equal(paused.code, 1);
-    assert.equal(paused.json.result, 'skipped');
-    assert.match(paused.json.error, /paused/);
+    assert.deepEqual(paused.json.error, { code: 'ping_skipped', message: 'ping skipped: delivery paused (is_active false)' });
+    assert.equal(paused.json.attempt.result, 'skipped');
+    assert.match(paused.json.attempt.error, /paused/);
     assert.equal(s.receiver.requests.length, 0);
 
     const bare = makeCampaign(s.t.ctx);
@@ -145,12 +150,12 @@ describe('ces webhook test', () => {
   test('a failed ping redelivered by the operator is sent once by the tick and, failing again, not retried', async () => {
     const s = await setup(503);
     const ping = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
-    assert.equal(ping.json.result, 'failed');
-    const again = await runCli(['webhook', 'redeliver', ping.json.delivery_id, '--json'], { dbPath: s.t.dbPath });
+    assert.equal(ping.json.attempt.result, 'failed');
+    const again = await runCli(['webhook', 'redeliver', ping.json.attempt.delivery_id, '--json'], { dbPath: s.t.dbPath });
     assert.equal(again.code, 0, again.stderr);
     await drainAll(s.t);
     assert.equal(s.receiver.requests.length, 2);
-    const row = s.t.ctx.db.prepare('SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE id = ?').get(ping.json.delivery_id);
+    const row = s.t.ctx.db.prepare('SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE id = ?').get(ping.json.attempt.delivery_id);
     assert.deepEqual(row, { status: 'failed', attempts: 1, next_attempt_at: null });
   });
 });

@@ -16,6 +16,12 @@ const clip = (text: string | null, n: number): string | null => (text === null ?
 const renderDeliveries = (list: DeliveryView[]): string =>
   table(list.map((d) => ({ ...d, body: clip(d.body_excerpt, 60), response: clip(d.last_response_excerpt, 40) })) as unknown as Array<Record<string, unknown>>, DELIVERY_COLUMNS);
 
+/** What `ces webhook test` prints when the ping was not delivered (skipped or failed). */
+interface PingFailure {
+  error: { code: string; message: string };
+  attempt: PingResult;
+}
+
 const renderPing = (r: PingResult): string =>
   `${details({ delivery_id: r.delivery_id, url: r.url, result: r.result, status_code: r.status_code, latency_ms: r.latency_ms, error: r.error, response: clip(r.response_excerpt, 200), attempted_at: r.attempted_at })}`;
 
@@ -56,14 +62,16 @@ export function registerWebhookCommands(program: Command): void {
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'livemode flag of the ping: live | test', 'test')
     .action(async (flags: CommonOptions & { campaign: string; mode: string }) => {
-      await runCommand(flags, async (ctx) => {
-        const result = await sendTestPing(ctx, flags.campaign, parseMode(flags.mode) === 'live');
-        if (result.result !== 'delivered') {
-          process.stderr.write(`ces: ping ${result.result}: ${result.error ?? 'no 2xx answer'}\n`);
-          process.exitCode = 1;
-        }
-        return result;
-      }, renderPing);
+      await runCommand(flags, async (ctx): Promise<PingResult | PingFailure> => {
+        const attempt = await sendTestPing(ctx, flags.campaign, parseMode(flags.mode) === 'live');
+        if (attempt.result === 'delivered') return attempt;
+        const message = `ping ${attempt.result}: ${attempt.error ?? 'no 2xx answer'}`;
+        process.stderr.write(`ces: ${message}\n`);
+        process.exitCode = 1;
+        // A failure, so with --json the document is CONTRACT's {"error": {code, message}}; the
+        // attempt goes beside it. Without --json the attempt is printed either way.
+        return { error: { code: `ping_${attempt.result}`, message }, attempt };
+      }, (out) => renderPing('attempt' in out ? out.attempt : out));
     });
 
   withCommonOptions(webhook.command('redeliver').description('queue a failed (or delivered) delivery again, or with --campaign --failed every failed one').argument('[delivery_id]'))
