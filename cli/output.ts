@@ -62,12 +62,13 @@ export function carryOnWithoutStderr(): void {
 
 /**
  * Opens a context for one command (the database opened with `open`: by default created if missing
- * and migrated), runs it, prints its result, closes the database.
+ * and migrated), runs it, prints its result, closes the database. Only a command that `delivers`
+ * a webhook reads the delivery settings (src/config.ts loadCommandConfig).
  */
-export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string, open: OpenOptions = {}): Promise<void> {
+export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string, open: OpenOptions = {}, settings: { delivers?: boolean } = {}): Promise<void> {
   let ctx: Ctx | undefined;
   try {
-    const config = loadCommandConfig({ db: opts.db });
+    const config = loadCommandConfig({ db: opts.db }, process.env, settings);
     ctx = { db: openDatabase(config.dbPath, open), clock: systemClock, random: cryptoRandom, config, log: createLogger('pretty', process.stderr) };
     const result = await action(ctx);
     process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `${render(result)}\n`);

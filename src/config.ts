@@ -59,10 +59,18 @@ const SERVE_ONLY_VARIABLES = [
   'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD',
 ];
 
-/** The configuration of a command other than `ces serve`: its --db, and no serve-only variable. */
-export function loadCommandConfig(flags: { db?: string }, rawEnv: Env = process.env): Readonly<Config> {
+/** What a command that sends a webhook itself (`ces webhook test`) reads besides CES_DB. */
+const DELIVERY_VARIABLES = ['CES_WEBHOOK_TIMEOUT_MS', 'CES_ALLOW_PRIVATE_WEBHOOKS', 'CES_DELIVERY_CONCURRENCY'];
+
+/**
+ * The configuration of a command other than `ces serve`: its --db, no serve-only variable, and the
+ * delivery settings only for a command that `delivers`: a typo in one of those must not stop
+ * `ces campaign list` or `ces backup`, which send nothing.
+ */
+export function loadCommandConfig(flags: { db?: string }, rawEnv: Env = process.env, options: { delivers?: boolean } = {}): Readonly<Config> {
   const env = { ...rawEnv };
   for (const name of SERVE_ONLY_VARIABLES) delete env[name];
+  if (!options.delivers) for (const name of DELIVERY_VARIABLES) delete env[name];
   return loadConfig({ db: flags.db }, env, false);
 }
 

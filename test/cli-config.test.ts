@@ -45,7 +45,7 @@ test('CES_DB names the database when --db is absent, and --db wins over it', asy
   assert.deepEqual(envAgain.json.map((c: { name: string }) => c.name), ['From env']);
 });
 
-test('a command other than ces serve ignores the variables only ces serve reads, and still refuses a bad webhook setting', async () => {
+test('a command other than ces serve ignores the variables only ces serve reads; only ces webhook test refuses a bad delivery setting', async () => {
   const dbPath = join(dir, 'serve-only', 'ces.db');
   const serveOnly = {
     PORT: 'http', CES_PORT: '70000', CES_HOST: 'api_internal', CES_TICK_MS: '0', CES_LOG_FORMAT: 'xml', CES_WEBHOOK_RETRY_SCHEDULE: 'later',
@@ -57,6 +57,12 @@ test('a command other than ces serve ignores the variables only ces serve reads,
   assert.equal(created.stderr, '');
   for (const args of [['campaign', 'list'], ['backup', join(dir, 'serve-only', 'copy.db')], ['entries', 'export', '--campaign', created.json.id, '--out', join(dir, 'serve-only', 'e.csv')]]) {
     const r = await runCli([...args, '--json'], { dbPath, env: serveOnly });
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  }
+  // The delivery settings matter only to a command that sends a webhook.
+  const badDelivery = { CES_WEBHOOK_TIMEOUT_MS: 'soon', CES_ALLOW_PRIVATE_WEBHOOKS: 'perhaps', CES_DELIVERY_CONCURRENCY: '0' };
+  for (const args of [['campaign', 'list'], ['backup', join(dir, 'serve-only', 'copy2.db')], ['webhook', 'deliveries', '--campaign', created.json.id]]) {
+    const r = await runCli([...args, '--json'], { dbPath, env: badDelivery });
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
   }
   // `ces webhook test` delivers a ping: the delivery settings still count.

@@ -71,7 +71,7 @@ export function registerWebhookCommands(program: Command): void {
         // A failure, so with --json the document is CONTRACT's {"error": {code, message}}; the
         // attempt goes beside it. Without --json the attempt is printed either way.
         return { error: { code: `ping_${attempt.result}`, message }, attempt };
-      }, (out) => renderPing('attempt' in out ? out.attempt : out));
+      }, (out) => renderPing('attempt' in out ? out.attempt : out), {}, { delivers: true });
     });
 
   withCommonOptions(webhook.command('redeliver').description('queue a failed (or delivered) delivery again, or with --campaign --failed every failed one').argument('[delivery_id]'))
