@@ -12,6 +12,7 @@ import { startCheckpointer, type Checkpointer } from './db/checkpointer.ts';
 import { openDatabase } from './db/open.ts';
 import { claimDatabase, releaseDatabase } from './db/server-claim.ts';
 import { createHttpApp } from './http/app.ts';
+import { closeTimedOutSocket } from './http/body.ts';
 import { trackRequests } from './http/graceful-close.ts';
 import { createTicker, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
 import { cryptoRandom, type Random } from './random.ts';
@@ -142,6 +143,9 @@ function applyTimeouts(server: import('node:http').Server, requestTimeoutMs: num
   server.timeout = requestTimeoutMs;
   // Idle keep-alive sockets close after 5 s (Node's default), well under the request timeout.
   server.keepAliveTimeout = 5_000;
+  // What Node does with a socket that timed out (it destroys it), but marked first, so that a body
+  // cut short by it is logged as the server's 408 and not as a client that hung up (499).
+  server.on('timeout', closeTimedOutSocket);
 }
 
 /**

@@ -142,6 +142,29 @@ describe('request logs', () => {
     assert.equal(s.server.service.ctx.db.prepare('SELECT count(*) AS n FROM entries').pluck().get(), 0);
   });
 
+  test('a client that stalls mid-body until the server closes it is logged as 408 (the server timed it out), not 499', async () => {
+    const s = await loggedServer('json', { CES_REQUEST_TIMEOUT_MS: '300' });
+    const w = makeCampaign(s.server.service.ctx);
+    const head = ['POST /v1/entries HTTP/1.1', 'Host: ces', `Authorization: Bearer ${w.liveKey}`, 'Content-Type: application/json', 'Idempotency-Key: stalled-1', 'X-Request-Id: probe-408'];
+    const socket = connect(Number(new URL(s.server.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    // Content-Length says 200 bytes; 10 are sent, then nothing: the client neither sends nor hangs up.
+    socket.write([...head, 'Content-Length: 200', '', '{"enrollm'].join('\r\n'));
+    await closed;
+    assert.equal(answer, '', 'the connection is closed without an answer');
+    const logged = () => s.requests().find((r) => r.request_id === 'probe-408');
+    for (let i = 0; i < 200 && !logged(); i++) await new Promise((r) => setImmediate(r));
+    assert.equal(logged()?.status, 408);
+    assert.equal(s.lines.filter((l) => /"level":"error"|internal_error/.test(l)).length, 0, s.lines.join('\n'));
+    const metrics = await s.call('GET', '/metrics');
+    assert.match(metrics.text, /ces_http_requests_total\{route="\/v1\/entries",method="POST",status="408"\} 1/);
+    assert.doesNotMatch(metrics.text, /status="499"/);
+    assert.equal(s.server.service.ctx.db.prepare('SELECT count(*) AS n FROM entries').pluck().get(), 0);
+  });
+
   test('API keys, Authorization, webhook secrets and the metrics token never reach the log', async () => {
     const s = await loggedServer('json', { CES_METRICS_TOKEN: 'metrics-token-xyz' });
     const w = makeCampaign(s.server.service.ctx);

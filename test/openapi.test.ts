@@ -67,8 +67,9 @@ describe('OpenAPI document', () => {
     assert.ok(reachable.has(join(ROOT, 'src/mechanics/instant-prize.ts')) && reachable.size > 30, `walked ${reachable.size} modules`);
     // Codes in shared modules that only operator (CLI) input can trigger, never an HTTP request.
     const cliOnly = new Set(['delivery_pending', 'delivery_skipped', 'key_revoked', 'invalid_campaign_options', 'invalid_mode', 'invalid_option', 'invalid_prize', 'invalid_window',
-      // The status of a request whose client hung up mid-body, for the log and metrics: never answered.
-      'client_closed_request',
+      // The status of a request whose client hung up mid-body, or stalled until the server closed
+      // it, for the log and metrics: never answered.
+      'client_closed_request', 'request_timeout',
       // Opening and migrating the database (src/db/open.ts, migrate.ts): a CLI command, or `ces serve` before it listens.
       'database_in_use', 'database_not_found', 'cannot_open_database', 'not_a_ces_database']);
     const raised = new Set<string>();

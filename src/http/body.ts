@@ -1,6 +1,7 @@
 // Reading request bodies: Content-Type check, size limit enforced while streaming (a lying or
 // absent Content-Length cannot bypass it), and JSON parsing with a clear 400 instead of a throw.
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { H3Event } from 'h3';
 import { AppError } from '../errors.ts';
 import { makePrintable } from '../printable.ts';
@@ -48,6 +49,15 @@ export function nodeRequest(event: H3Event): IncomingMessage | undefined {
   return (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 }
 
+/** Sockets the server closed because they sent nothing for CES_REQUEST_TIMEOUT_MS (src/server.ts). */
+const timedOutSockets = new WeakSet<Socket>();
+
+/** Closes a socket that stalled mid-request; a body being read from it is then a 408, not a 499. */
+export function closeTimedOutSocket(socket: Socket): void {
+  timedOutSockets.add(socket);
+  socket.destroy();
+}
+
 const tooLarge = (limit: number): AppError => new AppError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 async function readTextBody(event: H3Event, limitBytes: number): Promise<string> {
@@ -58,14 +68,19 @@ async function readTextBody(event: H3Event, limitBytes: number): Promise<string>
   // Node's parser already bounds the body, so read the IncomingMessage directly instead of
   // through a web ReadableStream. Chunked bodies take the streaming path that counts bytes.
   const node = nodeRequest(event);
+  // Kept now: Node may drop req.socket once the connection is gone.
+  const socket = node?.socket;
   let bytes: Uint8Array;
   try {
     bytes = node && header !== null && Number.isInteger(declared) && !node.readableDidRead ? await readNodeBody(node) : await readWebBody(event, limitBytes);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    // The stream failed: the client hung up (or its socket broke) before the body was complete.
-    // Nobody reads the answer; the request is logged and counted as 499, nginx's "client closed
-    // request", not as a server error.
+    // The stream failed before the body was complete. Nobody reads the answer either way; the
+    // request is logged and counted as 408 when the server closed a connection that had stalled,
+    // else as 499, nginx's "client closed request": the client hung up (or its socket broke).
+    if (socket && timedOutSockets.has(socket)) {
+      throw new AppError(408, 'request_timeout', 'The request sent nothing for the request timeout (CES_REQUEST_TIMEOUT_MS) before its body was complete; the server closed the connection.');
+    }
     throw new AppError(499, 'client_closed_request', 'The client closed the connection before the body was complete.');
   }
   // fatal: invalid UTF-8 is the client's error, not something to store as replacement characters.
