@@ -24,10 +24,10 @@ interface CampaignFlags extends CommonOptions {
 
 function addCampaignOptions(cmd: Command): Command {
   return cmd
-    .option('--starts-at <iso>', 'registration opens (ISO 8601); empty string clears')
-    .option('--ends-at <iso>', 'registration closes (ISO 8601); empty string clears')
-    .option('--purchase-from <iso>', 'purchase period start for access keys (default: --starts-at)')
-    .option('--purchase-to <iso>', 'purchase period end for access keys (default: --ends-at)')
+    .option('--starts-at <iso>', 'registration opens (ISO 8601 with its zone, e.g. 2026-12-01T00:00:00-03:00); empty string clears')
+    .option('--ends-at <iso>', 'registration closes (ISO 8601 with its zone); empty string clears')
+    .option('--purchase-from <iso>', 'purchase period start for access keys (ISO 8601 with its zone; default: --starts-at)')
+    .option('--purchase-to <iso>', 'purchase period end for access keys (ISO 8601 with its zone; default: --ends-at)')
     .option('--require <list>', 'comma list of full_name,email,phone,birthdate,city,state ("" for none)')
     .option('--allow-companies', 'accept CNPJ participants')
     .option('--no-allow-companies', 'refuse CNPJ participants')

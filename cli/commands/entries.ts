@@ -29,7 +29,7 @@ export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
 }
 
 export function registerEntryCommands(program: Command): void {
-  const entries = program.command('entries').description('inspect entries');
+  const entries = program.command('entries').description('list, show and export entries');
 
   withCommonOptions(entries.command('list').description('list a campaign\'s entries, newest first'))
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)

@@ -5,7 +5,7 @@ import { parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerKeyCommands(program: Command): void {
-  const key = program.command('key').description('issue and revoke API keys');
+  const key = program.command('key').description('issue, list, rotate and revoke API keys');
 
   withCommonOptions(key.command('issue').description('issue an API key (the secret is printed only now)'))
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)

@@ -13,10 +13,10 @@ export function registerWindowCommands(program: Command): void {
     .requiredOption('--campaign <id>', 'campaign id (instant prize WINDOW)', parseUuid)
     .requiredOption('--mode <mode>', 'live | test')
     .requiredOption('--prize <prize_id>', 'prize of the campaign and mode that the window gives', parseUuid)
-    .requiredOption('--opens-at <iso>', 'when the (first) window opens')
+    .requiredOption('--opens-at <iso>', 'when the (first) window opens (ISO 8601 with its zone)')
     .option('--count <n>', 'number of windows (default 1); all open at --opens-at unless spread')
     .option('--every <seconds>', 'spread: window i opens at --opens-at + i * SECONDS')
-    .option('--until <iso>', 'spread: windows evenly from --opens-at (first) to --until (last)')
+    .option('--until <iso>', 'spread: windows evenly from --opens-at (first) to --until (last; ISO 8601 with its zone)')
     .action(async (flags: CommonOptions & { campaign: string; mode: string; prize: string; opensAt: string; count?: string; every?: string; until?: string }) => {
       await runCommand(flags, (ctx) => addWindows(ctx, {
         campaignId: flags.campaign, mode: flags.mode, prizeId: flags.prize, opensAt: flags.opensAt, count: flags.count, every: flags.every, until: flags.until,
