@@ -84,7 +84,8 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
       hostname: config.host,
       showURL: false,
       qr: false,
-      public: config.host !== '127.0.0.1' && config.host !== 'localhost',
+      // Loopback is not public: listhen warns when a private host is served as public.
+      public: !LOOPBACK_HOSTS.has(config.host),
       isProd: true,
       // Signals are ours: finish in-flight requests and the tick, close the database, exit 0.
       autoClose: false,
@@ -137,6 +138,9 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
  * connection that sends nothing for the same period mid-request, precisely. Node's default header
  * limit (16 KiB, request line included) stays: larger heads get 431 from Node before any handler.
  */
+/** Hosts that only this machine reaches (listhen's `public` is false for them). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
 function applyTimeouts(server: import('node:http').Server, requestTimeoutMs: number): void {
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(requestTimeoutMs, 20_000);

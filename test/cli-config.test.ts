@@ -116,6 +116,20 @@ test('ces serve: flags win over bad variables, and CES_HOST is read when --host 
   }
 });
 
+test('ces serve --host ::1 (IPv6 loopback) listens there without a listhen warning about a public private host', { timeout: 90_000 }, async () => {
+  let serve: ServeProcess | undefined;
+  try {
+    serve = await spawnServe({ dbPath: join(dir, 'serve-v6', 'ces.db'), env: { CES_HOST: '::1' } });
+    assert.match(serve.url, /^http:\/\/\[::1\]:\d+$/);
+    assert.equal((await fetch(`${serve.url}/healthz`)).status, 200);
+    serve.child.kill('SIGTERM');
+    assert.deepEqual(await serve.exited, { code: 0, signal: null });
+    assert.doesNotMatch(serve.output(), /listhen|public option/);
+  } finally {
+    await killServe(serve);
+  }
+});
+
 test('ces serve --port on a port the listener refuses (6667, which browsers block) fails instead of listening on 3000, even with 3000 taken; --json adds the error document', { timeout: 60_000 }, async () => {
   const dbPath = join(dir, 'unsafe-port', 'ces.db');
   // With 3000 busy, the listener's fallback used to report "no available port" instead of the reason.

@@ -63,6 +63,10 @@ describe('no full key or HMAC secret in logs, listings or the database file', ()
     secrets.push(newLive);
     assert.match(newLive, /^service_live_/);
     assert.equal(rotated.json.revoked.id, world.liveKeyId);
+    // The new key is printed as `ces key issue` prints one, and keeps the old key's label.
+    assert.deepEqual(Object.keys(rotated.json.key), ['id', 'campaign_id', 'mode', 'key', 'prefix', 'label', 'created_at']);
+    assert.ok('label' in rotated.json.revoked);
+    assert.equal(rotated.json.key.label, rotated.json.revoked.label);
     assert.equal((await request(url, 'GET', '/v1/prizes', { key: world.liveKey })).status, 401);
     assert.equal((await request(url, 'GET', '/v1/prizes', { key: newLive })).status, 200);
 

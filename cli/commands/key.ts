@@ -34,7 +34,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (keyId: string, flags: CommonOptions & { grace: string }) => {
       await runCommand(flags, (ctx) => {
         const { issued, revoked } = rotateKey(ctx, keyId, flags.grace);
-        return { key: { id: issued.id, campaign_id: issued.campaign_id, mode: issued.mode, key: issued.key, prefix: issued.prefix, created_at: issued.created_at }, revoked };
+        return { key: { id: issued.id, campaign_id: issued.campaign_id, mode: issued.mode, key: issued.key, prefix: issued.prefix, label: issued.label, created_at: issued.created_at }, revoked };
       }, (r) => `${details(r.key)}\n\nold key ${r.revoked.id} revoked at ${r.revoked.revoked_at}`);
     });
 }
