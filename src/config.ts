@@ -51,7 +51,7 @@ export class ConfigError extends Error {}
 /**
  * Variables that only `ces serve` reads. Any other command takes their defaults and never fails on
  * them: a platform's PORT, or a typo in a rate limit, must not stop `ces campaign list`. The
- * database and the webhook settings that `ces webhook test` uses are read by every command.
+ * database is read by every command, the delivery settings below only by `ces webhook test`.
  */
 const SERVE_ONLY_VARIABLES = [
   'CES_HOST', 'CES_PORT', 'PORT', 'CES_TICK_MS', 'CES_LOG_FORMAT', 'CES_WEBHOOK_RETRY_SCHEDULE', 'CES_VERIFIER_TIMEOUT_MS',

@@ -2,7 +2,8 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
-export type AwardStatus = 'pending' | 'awarded' | 'revoked' | 'declined' | 'voided';
+export const AWARD_STATUSES = ['pending', 'awarded', 'revoked', 'declined', 'voided'] as const;
+export type AwardStatus = (typeof AWARD_STATUSES)[number];
 
 export interface AwardRow {
   id: string;

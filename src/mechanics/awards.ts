@@ -9,7 +9,7 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { parseLivemode } from '../keys/keys.ts';
 import {
-  findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, listAwardHistory, listAwards, listAwardsOfEntry,
+  AWARD_STATUSES, findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, listAwardHistory, listAwards, listAwardsOfEntry,
   setAwardBeyondPool, updateAwardStatus, type AwardRow, type AwardStatus,
 } from './awards.repo.ts';
 import { addBeyondPool, findPrizeById, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
@@ -112,8 +112,6 @@ export function voidWinOfRejectedEntry(ctx: Ctx, entryId: string, now: string): 
   if (award.status === 'awarded') returnUnit(ctx, award, now);
   transition(ctx, award, 'voided', now, 'system', 'entry rejected');
 }
-
-export const AWARD_STATUSES: readonly AwardStatus[] = ['pending', 'awarded', 'revoked', 'declined', 'voided'];
 
 /** The operator's view of an award (`ces award list`, `ces entries show`). */
 export interface OperatorAward {

@@ -4,7 +4,7 @@
 // process on the same database file (the tick, `ces webhook test`) since this server started.
 import type { Ctx } from '../context.ts';
 import { droppedLogLines } from '../log.ts';
-import type { JobKind } from '../pipeline/jobs.repo.ts';
+import { JOB_KINDS } from '../pipeline/jobs.repo.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import { countEntriesByStatus, countJobs, countOutboxBacklog, countRetryingJobs, maxAttemptId, oldestJobCreatedAt, tallyAttemptsSince } from './metrics.repo.ts';
 
@@ -13,7 +13,6 @@ export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export const UNMATCHED_ROUTE = 'unmatched';
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const ATTEMPT_RESULTS = ['success', 'http_error', 'timeout', 'network_error'] as const;
-const JOB_KINDS = ['process', 'evaluate'] as const satisfies readonly JobKind[];
 
 export interface ServiceMetrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;

@@ -5,9 +5,9 @@
 import { array, boolean, enums, literal, nullable, number, object, optional, string, type Struct } from 'superstruct';
 import { describedInteger, describedString, describedUnion, uuidString } from './described.ts';
 import { ENTRY_STATUSES } from '../entries/entries.repo.ts';
+import { AWARD_STATUSES } from '../mechanics/awards.repo.ts';
 
 const dateTime = (description?: string) => describedString({ format: 'date-time', description });
-const AWARD_STATUSES = ['pending', 'awarded', 'revoked', 'declined', 'voided'] as const;
 
 export const ProblemStruct = object({
   type: describedString({ format: 'uri', description: 'Identifies the problem kind; https://ces.dev/problems/<code with dashes>.' }),

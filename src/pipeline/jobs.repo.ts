@@ -4,7 +4,8 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
-export type JobKind = 'process' | 'evaluate';
+export const JOB_KINDS = ['process', 'evaluate'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 
 export interface JobRow {
   id: number;
