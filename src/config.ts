@@ -21,8 +21,12 @@ export interface Config {
   rateLimitBurst: number;
   /** Longest a request may take to arrive (headers and body), and longest a socket may sit idle mid-request. */
   requestTimeoutMs: number;
-  /** Most webhook POSTs in flight at once (keep-alive connections to each endpoint are reused). */
+  /** Most webhook POSTs in flight at once, all endpoints together: the sockets deliveries may hold. */
   deliveryConcurrency: number;
+  /** Most webhook POSTs in flight to one campaign's endpoint (src/webhooks/scheduler.ts). */
+  deliveryPerEndpoint: number;
+  /** Days delivered and skipped webhook events (and their attempts) are kept; 0 keeps them for ever. */
+  retentionDays: number;
   /** Bearer token for GET /metrics; empty = open; 'off' disables the endpoint. */
   metricsToken: string;
   /** Intake's writes on a worker thread of their own (src/entries/writer-thread.ts). */
@@ -56,11 +60,11 @@ export class ConfigError extends Error {}
 const SERVE_ONLY_VARIABLES = [
   'CES_HOST', 'CES_PORT', 'PORT', 'CES_TICK_MS', 'CES_LOG_FORMAT', 'CES_WEBHOOK_RETRY_SCHEDULE', 'CES_VERIFIER_TIMEOUT_MS',
   'CES_BODY_LIMIT_BYTES', 'CES_RATE_LIMIT_RPS', 'CES_RATE_LIMIT_BURST', 'CES_REQUEST_TIMEOUT_MS', 'CES_METRICS_TOKEN',
-  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD',
+  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD', 'CES_RETENTION_DAYS',
 ];
 
 /** What a command that sends a webhook itself (`ces webhook test`) reads besides CES_DB. */
-const DELIVERY_VARIABLES = ['CES_WEBHOOK_TIMEOUT_MS', 'CES_ALLOW_PRIVATE_WEBHOOKS', 'CES_DELIVERY_CONCURRENCY'];
+const DELIVERY_VARIABLES = ['CES_WEBHOOK_TIMEOUT_MS', 'CES_ALLOW_PRIVATE_WEBHOOKS', 'CES_DELIVERY_CONCURRENCY', 'CES_DELIVERY_PER_ENDPOINT'];
 
 /**
  * The configuration of a command other than `ces serve`: its --db, no serve-only variable, and the
@@ -109,7 +113,9 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     rateLimitPerSecond: parseInteger('CES_RATE_LIMIT_RPS', env.CES_RATE_LIMIT_RPS ?? 1000, 0, 1_000_000),
     rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 2000, 1, 10_000_000),
     requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
-    deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 64, 1, 1000),
+    deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 256, 1, 1000),
+    deliveryPerEndpoint: parseInteger('CES_DELIVERY_PER_ENDPOINT', env.CES_DELIVERY_PER_ENDPOINT ?? 100, 1, 1000),
+    retentionDays: parseInteger('CES_RETENTION_DAYS', env.CES_RETENTION_DAYS ?? 30, 0, 36_500),
     metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
     writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD, false),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),

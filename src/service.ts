@@ -4,6 +4,9 @@
 import type { Ctx } from './context.ts';
 import { createInlineWriter, type EntryWriter } from './entries/writer.ts';
 import { createThreadWriter } from './entries/writer-thread.ts';
+import { monotonicMs } from './clock.ts';
+import { schedulerSettings } from './webhooks/delivery.ts';
+import { DeliveryScheduler } from './webhooks/scheduler.ts';
 
 export interface Service {
   ctx: Ctx;
@@ -11,6 +14,8 @@ export interface Service {
   inflight: Set<string>;
   /** When the background tick last finished (ctx.clock ms), for GET /healthz; set by the ticker. */
   tick: TickState;
+  /** Which webhook attempts may start (the timer's delivery pool); read by GET /metrics. */
+  deliveries: DeliveryScheduler;
 }
 
 export interface TickState {
@@ -36,5 +41,6 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     writer: options.writerThread ? createThreadWriter(ctx.config, ctx.log, { groupCommit }) : createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
+    deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs),
   };
 }

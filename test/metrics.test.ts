@@ -115,6 +115,8 @@ describe('GET /metrics', () => {
       ces_jobs_retrying: 'gauge',
       ces_jobs_oldest_age_seconds: 'gauge',
       ces_outbox_backlog: 'gauge',
+      ces_webhook_deliveries_in_flight: 'gauge',
+      ces_webhook_endpoints_backed_off: 'gauge',
       ces_webhook_delivery_attempts_total: 'counter',
       ces_log_lines_dropped_total: 'counter',
       process_resident_memory_bytes: 'gauge',

@@ -65,7 +65,7 @@ import { seededRandom } from '../src/random.ts';
 import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/config.ts';
 import { redeliver, redeliverFailed } from '../src/webhooks/deliveries.ts';
 import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/delivery.ts';
-import { claimDeliveries, HELD_UNTIL_REACTIVATED, nextDeliveryDueAt, type DeliveryRow } from '../src/webhooks/outbox.repo.ts';
+import { claimDeliveries, HELD_UNTIL_REACTIVATED, listWebhookCampaignIds, nextDeliveryDueAt, type DeliveryRow } from '../src/webhooks/outbox.repo.ts';
 import { sendTestPing } from '../src/webhooks/ping.ts';
 import { entryBody } from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest, type RespondResult } from './support/receiver.ts';
@@ -568,7 +568,7 @@ async function crash(w: World, send: boolean, answer: Answer): Promise<void> {
   w.served = 0;
   setTimeoutFor(w, HELD_TIMEOUT_MS);
   const nowMs = w.clock.now();
-  const claimed = claimDeliveries(w.ctx.db, toIso(nowMs), toIso(nowMs + HELD_TIMEOUT_MS + 60_000), 100);
+  const claimed = claimDeliveries(w.ctx.db, toIso(nowMs), toIso(nowMs + HELD_TIMEOUT_MS + 60_000), listWebhookCampaignIds(w.ctx.db).map((key) => ({ key, room: 100 })));
   for (const d of claimed) {
     const m = model(w, d.id);
     m.crashed++;

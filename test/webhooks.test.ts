@@ -444,11 +444,11 @@ test('the timer pool refills as attempts finish (not once per tick), never above
   assert.ok(overlap <= 3 && overlap >= 2, `max ${overlap} in flight`);
 });
 
-test('the delivery claim walks the due index in order and probes the entry index: no scan or sort of all pending rows', async () => {
+test('the delivery claim walks the campaign’s due index in order and probes the entry index: no scan or sort of all pending rows', async () => {
   const t = await startTestServer();
   cleanups.push(() => t.close());
-  const plan = (t.ctx.db.prepare(`EXPLAIN QUERY PLAN ${DUE_DELIVERIES_SQL}`).all({ now: '2026-01-01T00:00:00.000Z', limit: 10 }) as Array<{ detail: string }>).map((r) => r.detail);
-  assert.ok(plan.some((d) => /^SEARCH d USING INDEX webhook_deliveries_due \(status=\? AND next_attempt_at<\?\)/.test(d)), plan.join('\n'));
+  const plan = (t.ctx.db.prepare(`EXPLAIN QUERY PLAN ${DUE_DELIVERIES_SQL}`).all({ campaign: 'c', now: '2026-01-01T00:00:00.000Z', limit: 10 }) as Array<{ detail: string }>).map((r) => r.detail);
+  assert.ok(plan.some((d) => /^SEARCH d USING INDEX webhook_deliveries_campaign_due \(campaign_id=\? AND next_attempt_at<\?\)/.test(d)), plan.join('\n'));
   assert.ok(plan.some((d) => /SEARCH e USING INDEX webhook_deliveries_entry \(entry_id=\? AND seq<\?\)/.test(d)), plan.join('\n'));
   assert.ok(!plan.some((d) => /TEMP B-TREE|^SCAN/.test(d)), plan.join('\n'));
 });

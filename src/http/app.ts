@@ -15,7 +15,7 @@ import { problem, problemFromError } from './respond.ts';
 
 export function createHttpApp(service: Service): H3 {
   const { ctx } = service;
-  const metrics = createServiceMetrics(ctx);
+  const metrics = createServiceMetrics(ctx, service.deliveries);
   const app = new H3({
     ...createRequestHooks(ctx, metrics),
     onError: (error, event) => {

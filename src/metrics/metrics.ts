@@ -5,6 +5,7 @@
 import type { Ctx } from '../context.ts';
 import { droppedLogLines } from '../log.ts';
 import { JOB_KINDS } from '../pipeline/jobs.repo.ts';
+import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import { countEntriesByStatus, countJobs, countOutboxBacklog, countRetryingJobs, maxAttemptId, oldestJobCreatedAt, tallyAttemptsSince } from './metrics.repo.ts';
 
@@ -20,7 +21,7 @@ export interface ServiceMetrics {
   render(): string;
 }
 
-export function createServiceMetrics(ctx: Ctx): ServiceMetrics {
+export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler): ServiceMetrics {
   const registry: Registry = createRegistry();
   const requests = registry.counter('ces_http_requests_total', 'HTTP requests answered, by matched route pattern, method and status.');
   const durations = registry.histogram('ces_http_request_duration_seconds', 'Time from request to response head, by matched route pattern.', LATENCY_BUCKETS);
@@ -46,6 +47,13 @@ export function createServiceMetrics(ctx: Ctx): ServiceMetrics {
       { labels: { status: 'failed' }, value: backlog.failed },
     ];
   });
+
+  if (deliveries) {
+    registry.gauge('ces_webhook_deliveries_in_flight', 'Webhook attempts this server has in flight (sent, answer not yet recorded).', () => [{ value: deliveries.inFlight() }]);
+    registry.gauge('ces_webhook_endpoints_backed_off', 'Campaign webhook endpoints backed off after failing attempts in a row (one probe at a time until one succeeds).', () => [
+      { value: deliveries.view().filter((e) => e.backedOff).length },
+    ]);
+  }
 
   const attempts = registry.counter('ces_webhook_delivery_attempts_total', 'Webhook delivery attempts since this server started, by result (success = 2xx).');
   for (const result of ATTEMPT_RESULTS) attempts.inc({ result }, 0);

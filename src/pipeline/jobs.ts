@@ -59,6 +59,10 @@ export interface VerifierPool {
   maxCalls: number;
 }
 
+/** Verifier calls at once for one hand-run chunk, and in flight from the timer's pool. */
+const VERIFIER_CALLS_PER_CHUNK = 64;
+export const VERIFIER_CALLS_IN_FLIGHT = 256;
+
 export const createVerifierPool = (maxCalls: number): VerifierPool => ({ running: new Set(), calls: 0, maxCalls });
 
 /**
@@ -202,7 +206,7 @@ async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string,
       answers[i] = await callFiscalVerifier(url, { access_key: entry.access_key, entry_id: entry.id, livemode: entry.livemode === 1 }, ctx.config.verifierTimeoutMs);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(ctx.config.deliveryConcurrency, work.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(VERIFIER_CALLS_PER_CHUNK, work.length) }, worker));
 
   const nowMs = ctx.clock.now();
   const now = toIso(nowMs);

@@ -10,7 +10,9 @@ import type { Ctx } from '../context.ts';
 import type { TickState } from '../service.ts';
 import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
-import { createVerifierPool, drainJobs, emptyJobStats, type JobStats, type VerifierPool } from './jobs.ts';
+import { pruneOutbox } from '../webhooks/retention.ts';
+import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
+import { createVerifierPool, drainJobs, emptyJobStats, VERIFIER_CALLS_IN_FLIGHT, type JobStats, type VerifierPool } from './jobs.ts';
 import { releaseJobLeases } from './jobs.repo.ts';
 import { pipelineRestMs } from './pacing.ts';
 
@@ -21,6 +23,8 @@ export const IDLE_JOB_CHUNK_SIZE = 100;
 export const MAX_DELIVERIES_PER_TICK = 100;
 
 export interface TickReport extends JobStats, DeliveryStats {
+  /** Delivered and skipped events deleted by the retention rule (CES_RETENTION_DAYS). */
+  deliveriesPruned: number;
   durationMs: number;
 }
 
@@ -44,7 +48,8 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   const deliveries = emptyDeliveryStats();
   await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause }, pools?.verifier);
   await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pools?.deliveries);
-  return { ...jobs, ...deliveries, durationMs: Math.round(monotonicMs() - started) };
+  const deliveriesPruned = pruneOutbox(ctx);
+  return { ...jobs, ...deliveries, deliveriesPruned, durationMs: Math.round(monotonicMs() - started) };
 }
 
 /** True when the tick used its whole job budget: more jobs are probably due right now. */
@@ -54,7 +59,7 @@ export function tickWasFull(report: TickReport): boolean {
 
 /** True when the tick did anything at all (claimed a job or settled a delivery). */
 export function tickDidWork(report: TickReport): boolean {
-  return report.jobsClaimed > 0 || report.deliveriesAttempted > 0 || report.deliveriesSkipped > 0;
+  return report.jobsClaimed > 0 || report.deliveriesAttempted > 0 || report.deliveriesSkipped > 0 || report.deliveriesPruned > 0;
 }
 
 export interface Ticker {
@@ -79,15 +84,16 @@ export function releaseStaleLeases(ctx: Ctx): { jobs: number; deliveries: number
  * `state` (GET /healthz) records when each tick that completed ended, and the error of one that
  * failed, whether it ran by timer or by hand.
  * `httpBusy` tells whether HTTP requests are in progress (the timer tick then rests between chunks).
+ * `scheduler` decides which webhook attempts the timer's pool may start (made from ctx.config if not given).
  */
-export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolean = () => false): Ticker {
+export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolean = () => false, scheduler?: DeliveryScheduler): Ticker {
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   // Verifier calls in flight: a few times the delivery concurrency, then jobs wait their turn.
   const pools: TickPools = {
-    deliveries: createDeliveryPool(httpBusy),
-    verifier: createVerifierPool(ctx.config.deliveryConcurrency * 4),
+    deliveries: createDeliveryPool(httpBusy, scheduler ?? null),
+    verifier: createVerifierPool(VERIFIER_CALLS_IN_FLIGHT),
     pause: (stepMs) =>
       new Promise((resolve) => {
         const rest = pipelineRestMs(stepMs, httpBusy());
@@ -143,6 +149,8 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
       timer = null;
       await chain;
       pools.deliveries.closed = true;
+      if (pools.deliveries.retryTimer) clearTimeout(pools.deliveries.retryTimer);
+      pools.deliveries.retryTimer = null;
       while (pools.deliveries.running.size > 0 || pools.verifier.running.size > 0) await Promise.all([...pools.deliveries.running, ...pools.verifier.running]);
     },
   };

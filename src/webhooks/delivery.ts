@@ -11,9 +11,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { pipelineRestMs } from '../pipeline/pacing.ts';
 import { describeFetchError } from '../pipeline/verifier.ts';
-import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
+import type { Config } from '../config.ts';
+import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, listWebhookCampaignIds, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
+import { DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
 import { signDelivery } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
@@ -43,12 +44,13 @@ export type ClaimedOutcome = Outcome | { kind: 'interrupted' };
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * The server timer's delivery pump: attempts run in the background of the tick, at most
- * `deliveryConcurrency` at once. Each finished attempt is buffered; one flush (a few ms later)
- * records every buffered outcome and claims due deliveries for the slots they freed in ONE
- * transaction, then starts those. So the pool refills as attempts finish instead of once per
- * tick, and a backlog drains at the speed of the endpoint, not of the timer; a slow endpoint that
- * hangs until its timeout holds one slot, not the tick.
+ * The server timer's delivery pump: attempts run in the background of the tick, as many at once as
+ * the scheduler allows (scheduler.ts: per endpoint, in total, and by CPU while intake is served).
+ * Each finished attempt is buffered; one flush (a few ms later) records every buffered outcome and
+ * claims due deliveries for the slots they freed in ONE transaction, then starts those. So the
+ * pool refills as attempts finish instead of once per tick, and a backlog drains at the speed of
+ * the endpoint, not of the timer; a slow endpoint that hangs until its timeout holds its own
+ * slots, not the tick nor another campaign's.
  */
 export interface DeliveryPool {
   /** One promise per attempt, settled once its outcome is recorded (graceful close waits on these). */
@@ -59,33 +61,56 @@ export interface DeliveryPool {
   /** Set on close: attempts in flight are recorded, no new ones start. */
   closed: boolean;
   stats: DeliveryStats;
-  /** HTTP requests in progress: flushes wait longer (fewer, larger commits) so intake comes first. */
+  /** HTTP requests in progress: deliveries keep to their CPU share, flushes wait longer (fewer, larger commits). */
   busy: () => boolean;
-  /** Synchronous time of the last flush (recording outcomes, claiming, starting the POSTs), in ms. */
-  lastFlushMs: number;
+  /** Made from the configuration at the first claim, unless given. */
+  scheduler: DeliveryScheduler | null;
+  /** A claim the CPU budget cut short is tried again by this timer. */
+  retryTimer: NodeJS.Timeout | null;
+  /** Each campaign's endpoint URL as last seen, to notice a change. */
+  endpointUrls: Map<string, string>;
 }
 
-export const createDeliveryPool = (busy: () => boolean = () => false): DeliveryPool => ({ running: new Set(), finished: [], flushScheduled: false, closed: false, stats: emptyDeliveryStats(), busy, lastFlushMs: 0 });
+export const createDeliveryPool = (busy: () => boolean = () => false, scheduler: DeliveryScheduler | null = null): DeliveryPool => ({
+  running: new Set(),
+  finished: [],
+  flushScheduled: false,
+  closed: false,
+  stats: emptyDeliveryStats(),
+  busy,
+  scheduler,
+  retryTimer: null,
+  endpointUrls: new Map(),
+});
+
+/** The scheduler settings of a configuration. */
+export function schedulerSettings(config: Config): SchedulerSettings {
+  return { ...DEFAULT_SCHEDULER_SETTINGS, maxInFlight: config.deliveryConcurrency, perEndpoint: config.deliveryPerEndpoint };
+}
 
 /** Most outcomes one flush records, so a flush stays a short synchronous step. */
 const MAX_RECORDS_PER_FLUSH = 128;
 
 /**
  * Claims due deliveries and attempts them. Without a pool (tests, `tick()` by hand) it waits for
- * each round and records the outcomes in one transaction, up to `maxDeliveries`; with a pool it
- * fills the free slots and returns (the pool refills itself as attempts finish).
+ * each round and records the outcomes in one transaction, up to `maxDeliveries`, within the limits
+ * per endpoint and in total (no back-off or CPU bound: nothing else runs); with a pool it fills
+ * the free slots and returns (the pool refills itself as attempts finish).
  */
 export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliveries: number, pool?: DeliveryPool): Promise<void> {
   if (pool) {
+    const stepStarted = monotonicMs();
     const started = ctx.db.transaction(() => claimForPool(ctx, pool, maxDeliveries)).immediate();
     startAttempts(ctx, pool, started.claimed, started.lease);
+    schedulerOf(ctx, pool).chargeCpu(monotonicMs() - stepStarted, started.claimed.length);
     return;
   }
   let budget = maxDeliveries;
   while (budget > 0) {
     const nowMs = ctx.clock.now();
     const lease = toIso(nowMs + ctx.config.webhookTimeoutMs + 60_000);
-    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, Math.min(ctx.config.deliveryConcurrency, budget));
+    const round = new DeliveryScheduler({ ...schedulerSettings(ctx.config), maxInFlight: Math.min(ctx.config.deliveryConcurrency, budget) }, monotonicMs);
+    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, round.plan(listWebhookCampaignIds(ctx.db), false));
     if (claimed.length === 0) break;
     budget -= claimed.length;
     const outcomes = await Promise.all(claimed.map((d) => sendClaimed(ctx, d)));
@@ -96,28 +121,52 @@ export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliver
   }
 }
 
-/**
- * Attempts in flight while HTTP requests are being served: a sixteenth of the configured concurrency
- * (at least 1). The answers of webhook POSTs are handled on the event loop that serves intake, and
- * with 64 in flight they took most of it: intake p99 went from 57 ms to over a second while a
- * backlog drained; with 8, to 146 ms (bench, 5,000-entry backlog).
- */
-export function busyDeliveryConcurrency(configured: number): number {
-  return Math.max(1, Math.floor(configured / 16));
+function schedulerOf(ctx: Ctx, pool: DeliveryPool): DeliveryScheduler {
+  pool.scheduler ??= new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs);
+  return pool.scheduler;
 }
 
-/**
- * Claims due deliveries for the pool's free slots, inside the caller's transaction; `settling`
- * attempts are being recorded in that same transaction, so their slots count as free.
- */
-function claimForPool(ctx: Ctx, pool: DeliveryPool, max = Number.POSITIVE_INFINITY, settling = 0): { claimed: DeliveryRow[]; lease: string } {
+/** Claims due deliveries for the slots the scheduler gives now, inside the caller's transaction. */
+function claimForPool(ctx: Ctx, pool: DeliveryPool, max = Number.POSITIVE_INFINITY): { claimed: DeliveryRow[]; lease: string } {
   const nowMs = ctx.clock.now();
   const lease = toIso(nowMs + ctx.config.webhookTimeoutMs + 60_000);
-  const limit = pool.busy() ? busyDeliveryConcurrency(ctx.config.deliveryConcurrency) : ctx.config.deliveryConcurrency;
-  const slots = Math.min(max, limit - (pool.running.size - settling));
-  if (pool.closed || slots <= 0) return { claimed: [], lease };
-  return { claimed: claimDeliveries(ctx.db, toIso(nowMs), lease, slots), lease };
+  if (pool.closed) return { claimed: [], lease };
+  const scheduler = schedulerOf(ctx, pool);
+  const busy = pool.busy();
+  const campaigns = listWebhookCampaignIds(ctx.db);
+  // A campaign whose endpoint URL changed (the operator or the integrator fixed it) starts afresh.
+  for (const id of campaigns) {
+    const url = findWebhookConfigCached(ctx.db, id)?.endpoint_url;
+    if (url === undefined || pool.endpointUrls.get(id) === url) continue;
+    if (pool.endpointUrls.has(id)) scheduler.reset(id);
+    pool.endpointUrls.set(id, url);
+  }
+  let plan = scheduler.plan(campaigns, busy);
+  let left = max;
+  plan = plan.map(({ key, room }) => {
+    const take = Math.min(room, left);
+    left -= take;
+    return { key, room: take };
+  });
+  const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, plan);
+  for (const delivery of claimed) scheduler.started(delivery.campaign_id);
+  // Cut short by the CPU budget with nothing in flight to flush: nothing would claim again before
+  // the next tick, so a timer does, once the budget pays for an attempt.
+  if (busy && pool.running.size + claimed.length === 0 && pool.retryTimer === null) {
+    const wait = scheduler.cpuWaitMs();
+    if (wait > 0) {
+      pool.retryTimer = setTimeout(() => {
+        pool.retryTimer = null;
+        void drainDeliveries(ctx, pool.stats, MAX_DELIVERIES_PER_CLAIM, pool).catch((error: unknown) => ctx.log.error({ message: 'claiming webhook deliveries failed', error: String(error) }));
+      }, wait);
+      pool.retryTimer.unref();
+    }
+  }
+  return { claimed, lease };
 }
+
+/** Most deliveries one claim outside a flush takes (the tick's and the retry timer's). */
+export const MAX_DELIVERIES_PER_CLAIM = 100;
 
 function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lease: string): void {
   for (const delivery of claimed) {
@@ -130,6 +179,7 @@ function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lea
         (error: unknown) => {
           // attemptDelivery catches network errors; this is a bug or a database error.
           ctx.log.error({ message: `webhook delivery ${delivery.id}: the attempt failed unexpectedly; retried after its lease`, error: String(error) });
+          schedulerOf(ctx, pool).finished(delivery.campaign_id, 'none');
           done();
         },
       );
@@ -142,43 +192,55 @@ function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lea
  * Outcomes are recorded a few milliseconds after the first one arrives, so one commit (one fsync
  * with synchronous=FULL) holds the outcomes of many attempts instead of one each. Idle, 2 ms: a
  * freed slot waits for the flush before it is refilled, and on the 20,000-entry bench 8 ms left
- * the process idle a sixth of the drain (808-810 entries/s with 8 ms, 857-1,075 with 2 ms).
+ * the process idle a sixth of the drain. While HTTP requests are served, 16 ms: fewer commits
+ * beside intake's.
  */
 const FLUSH_DELAY_MS = 2;
 const BUSY_FLUSH_DELAY_MS = 16;
 
-/**
- * While HTTP requests are served, the wait before a flush also keeps deliveries to their share of
- * the event loop (pipeline/tick.ts pipelineRestMs). The flush's own synchronous time is measured;
- * the answers of the POSTs it started are parsed later, outside it, and are counted as the same
- * time again (in the profiles sending and receiving cost about the same).
- */
 function scheduleFlush(ctx: Ctx, pool: DeliveryPool): void {
   if (pool.flushScheduled) return;
   pool.flushScheduled = true;
   // Closing: record at once, nothing new starts anyway.
   if (pool.closed) setImmediate(() => flushPool(ctx, pool));
-  else setTimeout(() => flushPool(ctx, pool), pool.busy() ? Math.max(BUSY_FLUSH_DELAY_MS, pipelineRestMs(2 * pool.lastFlushMs, true)) : FLUSH_DELAY_MS);
+  else setTimeout(() => flushPool(ctx, pool), pool.busy() ? BUSY_FLUSH_DELAY_MS : FLUSH_DELAY_MS);
 }
 
-/** Records buffered outcomes and refills the freed slots, in one transaction; then starts the new attempts. */
+/** What a recorded outcome tells the scheduler about its endpoint. */
+function resultOf(outcome: ClaimedOutcome): AttemptResult {
+  return outcome.kind === 'attempt' ? (outcome.ok ? 'ok' : 'failed') : 'none';
+}
+
+/**
+ * Records buffered outcomes and refills the freed slots, in one transaction; then starts the new
+ * attempts. The step's synchronous time is charged to the CPU budget twice: once for itself, once
+ * for parsing the answers of the POSTs it started, which happens later, outside it (in the
+ * profiles, sending and receiving cost about the same).
+ */
 function flushPool(ctx: Ctx, pool: DeliveryPool): void {
   const started = monotonicMs();
+  const scheduler = schedulerOf(ctx, pool);
   pool.flushScheduled = false;
   const batch = pool.finished.splice(0, MAX_RECORDS_PER_FLUSH);
   let next: { claimed: DeliveryRow[]; lease: string } = { claimed: [], lease: '' };
   try {
     next = ctx.db.transaction(() => {
-      for (const { delivery, lease, outcome } of batch) recordOutcome(ctx, delivery, lease, outcome, pool.stats);
-      // Slots whose outcome is recorded in this transaction are free once it commits.
-      return claimForPool(ctx, pool, Number.POSITIVE_INFINITY, batch.length);
+      for (const { delivery, lease, outcome } of batch) {
+        recordOutcome(ctx, delivery, lease, outcome, pool.stats);
+        // Free once recorded: the claim below, in this same transaction, may refill the slot.
+        const coolDownMs = scheduler.finished(delivery.campaign_id, resultOf(outcome));
+        if (coolDownMs > 0) {
+          ctx.log.warn({ message: `the webhook endpoint of campaign ${delivery.campaign_id} failed ${scheduler.settings.failuresBeforeBackoff} or more attempts in a row; nothing is sent to it for ${Math.round(coolDownMs / 1000)} s, then one attempt at a time until one succeeds`, campaign_id: delivery.campaign_id, cool_down_ms: coolDownMs });
+        }
+      }
+      return claimForPool(ctx, pool);
     }).immediate();
   } catch (error) {
     ctx.log.error({ message: `recording ${batch.length} webhook attempts failed; they are retried after their lease`, error: String(error) });
   }
   for (const { done } of batch) done();
   startAttempts(ctx, pool, next.claimed, next.lease);
-  pool.lastFlushMs = monotonicMs() - started;
+  scheduler.chargeCpu(2 * (monotonicMs() - started), (batch.length + next.claimed.length) / 2);
   if (pool.finished.length > 0) scheduleFlush(ctx, pool);
 }
 
@@ -212,7 +274,7 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
   // A duration, not a time of day: the monotonic clock is right even when tests fix ctx.clock.
   const started = monotonicMs();
   try {
-    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, { timeoutMs: ctx.config.webhookTimeoutMs, publicOnly: !ctx.config.allowPrivateWebhooks });
+    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, { timeoutMs: ctx.config.webhookTimeoutMs, publicOnly: !ctx.config.allowPrivateWebhooks, agents: agentsFor(ctx.config) });
     const latencyMs = Math.round(monotonicMs() - started);
     const ok = res.status >= 200 && res.status <= 299;
     const excerpt = res.body !== '' ? res.body.slice(0, EXCERPT_CHARS) : null;
@@ -224,11 +286,24 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
 }
 
 /**
- * Keep-alive agents: a draining backlog reuses a few dozen TLS connections to the endpoint instead
- * of a handshake per event. At most `deliveryConcurrency` requests are in flight anyway. Certificates
- * are always checked (CONTRACT): said here, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
+ * Keep-alive agents, one pair per configuration: each endpoint's connections are kept open and
+ * reused (at most CES_DELIVERY_PER_ENDPOINT idle ones per host), a new connection to a host seen
+ * before resumes its TLS session instead of a full handshake, and the process never holds more than
+ * CES_DELIVERY_CONCURRENCY sockets. The scheduler keeps attempts within those numbers, so no
+ * request waits inside an agent for a socket. Certificates are always checked (CONTRACT): said
+ * here, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
  */
-const agents = { https: new https.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo', rejectUnauthorized: true }), http: new http.Agent({ keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 256, scheduling: 'lifo' }) };
+function agentsFor(config: Pick<Config, 'deliveryConcurrency' | 'deliveryPerEndpoint'>): { https: https.Agent; http: http.Agent } {
+  const key = `${config.deliveryConcurrency}/${config.deliveryPerEndpoint}`;
+  let pair = agentPairs.get(key);
+  if (!pair) {
+    const options = { keepAlive: true, keepAliveMsecs: 1_000, maxSockets: config.deliveryPerEndpoint, maxFreeSockets: config.deliveryPerEndpoint, maxTotalSockets: config.deliveryConcurrency, scheduling: 'lifo' as const };
+    pair = { https: new https.Agent({ ...options, rejectUnauthorized: true, maxCachedSessions: 256 }), http: new http.Agent(options) };
+    agentPairs.set(key, pair);
+  }
+  return pair;
+}
+const agentPairs = new Map<string, { https: https.Agent; http: http.Agent }>();
 
 const PUBLIC_ONLY = publicOnlyLookup();
 
@@ -243,7 +318,7 @@ const MAX_BODY_BYTES = 4 * EXCERPT_CHARS;
  * TimeoutError. With `publicOnly` the connection resolves the host itself through publicOnlyLookup
  * and refuses a non-public address, whatever the DNS answered a moment before.
  */
-export function postWebhook(url: string, body: string, headers: Record<string, string>, o: { timeoutMs: number; publicOnly: boolean }): Promise<{ status: number; body: string }> {
+export function postWebhook(url: string, body: string, headers: Record<string, string>, o: { timeoutMs: number; publicOnly: boolean; agents?: { https: https.Agent; http: http.Agent } }): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const isHttps = target.protocol === 'https:';
@@ -259,7 +334,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     const payload = Buffer.from(body, 'utf8');
     const req = (isHttps ? https : http).request(target, {
       method: 'POST',
-      agent: isHttps ? agents.https : agents.http,
+      agent: o.agents ? (isHttps ? o.agents.https : o.agents.http) : false,
       ...(o.publicOnly ? { lookup: PUBLIC_ONLY } : {}),
       headers: { ...headers, 'content-length': String(payload.length), accept: '*/*' },
     });
@@ -276,15 +351,22 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (size < MAX_BODY_BYTES) chunks.push(chunk);
-        size += chunk.length;
-      });
-      res.on('error', fail);
-      res.on('end', () => {
+      const answer = (): void => {
         clearTimeout(timer);
         resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8') });
+      };
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        // Enough for the excerpt: the rest of an endless or huge answer is not read (the
+        // connection is closed, not reused).
+        if (size >= MAX_BODY_BYTES) {
+          answer();
+          req.destroy();
+        }
       });
+      res.on('error', fail);
+      res.on('end', answer);
     });
     req.end(payload);
   });

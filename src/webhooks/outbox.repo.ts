@@ -42,25 +42,37 @@ const DELIVERY_COLUMNS = `seq, id, campaign_id, livemode, entry_id, event_type, 
   locked_until, last_error, last_status_code, created_at, delivered_at`;
 
 /**
- * Claims up to `limit` due deliveries, longest due first (then in event order), counting the
- * attempt and taking a lease. Events of one entry are first attempted in the order they happened:
- * a delivery waits while an earlier event of the same entry is pending and has never been
- * attempted or is in flight. The order is that of the partial index webhook_deliveries_due
- * (status, next_attempt_at, seq), so the claim walks due rows in index order and stops at `limit`
- * instead of sorting every pending row; the NOT EXISTS probes webhook_deliveries_entry
+ * The due, claimable deliveries of one campaign in claim order: longest due first, then in event
+ * order. Events of one entry are first attempted in the order they happened: a delivery waits
+ * while an earlier event of the same entry is pending and has never been attempted or is in
+ * flight. The order is that of the partial index webhook_deliveries_campaign_due (campaign_id,
+ * next_attempt_at, seq), so the claim walks due rows in index order and stops at `limit` instead
+ * of sorting every pending row; the NOT EXISTS probes webhook_deliveries_entry
  * (test/webhooks.test.ts checks the plan).
  */
-/** The due, claimable deliveries in claim order (the inner query of claimDeliveries). */
 export const DUE_DELIVERIES_SQL = `SELECT d.seq FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
+      WHERE d.campaign_id = @campaign AND d.status = 'pending' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
           WHERE e.entry_id = d.entry_id AND e.seq < d.seq AND e.status = 'pending' AND (e.attempts = 0 OR e.locked_until > @now))
       ORDER BY d.next_attempt_at, d.seq LIMIT @limit`;
 
-export function claimDeliveries(db: Db, now: string, lockedUntil: string, limit: number): DeliveryRow[] {
-  return prepare<{ now: string; lockedUntil: string; limit: number }, DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = @lockedUntil, attempts = attempts + 1
+/**
+ * Claims, for each campaign of `plan`, up to its `room` due deliveries (see DUE_DELIVERIES_SQL),
+ * counting the attempt and taking a lease. Returned in event order.
+ */
+export function claimDeliveries(db: Db, now: string, lockedUntil: string, plan: ReadonlyArray<{ key: string; room: number }>): DeliveryRow[] {
+  const claim = prepare<{ campaign: string; now: string; lockedUntil: string; limit: number }, DeliveryRow>(db, `UPDATE webhook_deliveries
+    SET locked_until = @lockedUntil, attempts = attempts + 1
     WHERE seq IN (${DUE_DELIVERIES_SQL})
-    RETURNING ${DELIVERY_COLUMNS}`).all({ now, lockedUntil, limit }).sort((a, b) => a.seq - b.seq);
+    RETURNING ${DELIVERY_COLUMNS}`);
+  const claimed: DeliveryRow[] = [];
+  for (const { key, room } of plan) if (room > 0) claimed.push(...claim.all({ campaign: key, now, lockedUntil, limit: room }));
+  return claimed.sort((a, b) => a.seq - b.seq);
+}
+
+/** Campaigns that have a webhook configuration: the only ones whose deliveries can be pending. */
+export function listWebhookCampaignIds(db: Db): string[] {
+  return prepare<[], { campaign_id: string }>(db, `SELECT campaign_id FROM webhook_configs ORDER BY campaign_id`).all().map((r) => r.campaign_id);
 }
 
 export function insertAttempt(db: Db, row: Omit<AttemptRow, 'id'>): void {
@@ -160,4 +172,24 @@ export function requeueDelivery(db: Db, id: string, now: string): boolean {
   // until it is, and if it then fails it must not look delivered. Its attempts keep the history.
   return prepare(db, `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, locked_until = NULL, delivered_at = NULL
     WHERE id = ? AND status IN ('failed', 'delivered')`).run(now, id).changes === 1;
+}
+
+/**
+ * Retention: deletes up to `limit` deliveries that were delivered or skipped before `before`,
+ * oldest first, with their attempts, and says how many. Pending and failed ones stay (the
+ * operator may still redeliver a failed one). Walks the partial index webhook_deliveries_settled.
+ */
+export function pruneSettledDeliveries(db: Db, before: string, limit: number): number {
+  const ids = prepare<[string, number], { id: string }>(db, `SELECT id FROM webhook_deliveries
+    WHERE status IN ('delivered', 'skipped') AND coalesce(delivered_at, created_at) < ?
+    ORDER BY coalesce(delivered_at, created_at) LIMIT ?`).all(before, limit).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  const list = JSON.stringify(ids);
+  prepare(db, `DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))`).run(list);
+  return prepare(db, `DELETE FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?))`).run(list).changes;
+}
+
+export function hasSettledDeliveriesBefore(db: Db, before: string): boolean {
+  return prepare<[string], { one: number }>(db, `SELECT 1 AS one FROM webhook_deliveries
+    WHERE status IN ('delivered', 'skipped') AND coalesce(delivered_at, created_at) < ? LIMIT 1`).get(before) !== undefined;
 }

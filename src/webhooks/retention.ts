@@ -1,0 +1,22 @@
+// The outbox's retention rule: delivered and skipped events, with their attempt records, are
+// deleted once they settled more than CES_RETENTION_DAYS ago (0 keeps them for ever). Pending and
+// failed events stay, whatever their age: one is still to be sent, the other may be redelivered.
+// Entries, awards, lucky numbers, consents and the audit log are never pruned. The tick prunes a
+// small batch at a time, so a first run on an old database spreads over many ticks.
+import { toIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { hasSettledDeliveriesBefore, pruneSettledDeliveries } from './outbox.repo.ts';
+
+/** Events deleted per tick at most: a few ms of work, thousands per second at the default tick. */
+export const PRUNE_BATCH = 200;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Deletes one batch of events past retention; how many. */
+export function pruneOutbox(ctx: Ctx, limit = PRUNE_BATCH): number {
+  if (ctx.config.retentionDays === 0) return 0;
+  const before = toIso(ctx.clock.now() - ctx.config.retentionDays * DAY_MS);
+  // Looked up first without the write lock: on most ticks there is nothing to delete.
+  if (!hasSettledDeliveriesBefore(ctx.db, before)) return 0;
+  return ctx.db.transaction(() => pruneSettledDeliveries(ctx.db, before, limit)).immediate();
+}
