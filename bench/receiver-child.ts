@@ -1,7 +1,9 @@
 // The integrator's side of the pipeline figure, in its own process: an HTTPS endpoint (the test
 // certificate of test/fixtures/tls) that verifies every delivery's Standard Webhooks signature with
 // the public `standardwebhooks` package, answers 200, and counts what arrived. The parent sets the
-// secret and reads the counts over IPC.
+// secret and reads the counts over IPC. As a partner's endpoint on the internet would, it answers
+// after BENCH_RECEIVER_DELAY_MS (default 0); with BENCH_RECEIVER_HANG=1 it never answers (the
+// sender's timeout ends each attempt). It also keeps when each event arrived, for lag figures.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +27,12 @@ const tls = new URL('../test/fixtures/tls/', import.meta.url);
 let webhook: Webhook | null = null;
 const seen = new Set<string>();
 const evaluated = new Set<string>();
+const DELAY_MS = Number(process.env.BENCH_RECEIVER_DELAY_MS ?? 0);
+const HANG = process.env.BENCH_RECEIVER_HANG === '1';
+/** Arrival (ms, this machine's clock) of each verified event, once per event id. */
+const arrivals: number[] = [];
+/** Arrival of each entry's entry.received. */
+const receivedAt = new Map<string, number>();
 const stats: ReceiverStats = { requests: 0, verified: 0, unverified: 0, firstUnverifiedError: null, events: {}, evaluatedEntries: 0, lastEvaluatedAt: 0, duplicates: 0 };
 
 const server = createServer({ key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) }, (req, res) => {
@@ -43,6 +51,8 @@ const server = createServer({ key: readFileSync(new URL('server-key.pem', tls)),
         stats.duplicates++;
       } else {
         seen.add(event.id);
+        arrivals.push(Date.now());
+        if (event.event_type === 'entry.received' && event.data.entry_id) receivedAt.set(event.data.entry_id, Date.now());
         stats.events[event.event_type] = (stats.events[event.event_type] ?? 0) + 1;
         if (event.event_type === 'entry.evaluated' && event.data.entry_id && !evaluated.has(event.data.entry_id)) {
           evaluated.add(event.data.entry_id);
@@ -54,7 +64,12 @@ const server = createServer({ key: readFileSync(new URL('server-key.pem', tls)),
       stats.unverified++;
       stats.firstUnverifiedError ??= (error as Error).message;
     }
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    if (HANG) return;
+    const answer = (): void => {
+      if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    };
+    if (DELAY_MS > 0) setTimeout(answer, DELAY_MS);
+    else answer();
   });
 });
 server.keepAliveTimeout = 30_000;
@@ -63,6 +78,8 @@ process.on('message', (message: { type: string; secret?: string }) => {
   if (message.type === 'secret') {
     webhook = new Webhook(message.secret!);
     process.send!({ type: 'ok' });
+  } else if (message.type === 'arrivals') {
+    process.send!({ type: 'arrivals', arrivals, received: [...receivedAt] });
   } else if (message.type === 'stats') {
     process.send!({ type: 'stats', stats: { ...stats, events: { ...stats.events }, now: Date.now() } });
   }

@@ -12,9 +12,20 @@ import { createBenchCampaign, currentYymm, entryRequest, type BenchCampaign } fr
 import { runLoad, type LoadResult } from './load.ts';
 import { seedEntries } from './seed.ts';
 import type { ReceiverStats } from './receiver-child.ts';
+import { measureBacklogDrain, measureIdleIntakeAtRate, measureSteady, type WebhookBenchDeps } from './webhook-latency.ts';
 
 const { values: flags } = parseArgs({
-  options: { json: { type: 'boolean' }, quick: { type: 'boolean' }, only: { type: 'string' }, backlog: { type: 'string' }, seed: { type: 'string' }, duration: { type: 'string' } },
+  options: {
+    json: { type: 'boolean' },
+    quick: { type: 'boolean' },
+    only: { type: 'string' },
+    backlog: { type: 'string' },
+    seed: { type: 'string' },
+    duration: { type: 'string' },
+    'webhook-window': { type: 'string' },
+    'webhook-delay': { type: 'string' },
+    'webhook-backlog': { type: 'string' },
+  },
 });
 const quick = flags.quick === true;
 /** Sizes of the run; --backlog, --seed and --duration (seconds) override the defaults. */
@@ -23,10 +34,16 @@ const P = {
   durationS: Number(flags.duration ?? (quick ? 2 : 10)),
   backlog: Number(flags.backlog ?? (quick ? 2_000 : 20_000)),
   seed: Number(flags.seed ?? (quick ? 50_000 : 1_000_000)),
+  /** Seconds of steady intake measured in each webhook phase (after a 5 s warm-up). */
+  webhookWindowS: Number(flags['webhook-window'] ?? (quick ? 10 : 60)),
+  /** How long the webhook receiver takes to answer, in ms (a partner's endpoint on the internet). */
+  webhookDelayMs: Number(flags['webhook-delay'] ?? 200),
+  webhookBacklog: Number(flags['webhook-backlog'] ?? (quick ? 2_000 : 20_000)),
 };
 for (const [name, value] of Object.entries(P)) {
   if (!Number.isInteger(value) || value < 1 || value > 10_000_000) throw new Error(`--${name} must be a positive integer`);
 }
+const WEBHOOK_WARMUP_S = quick ? 3 : 5;
 const NO_TICK_MS = '3600000';
 const progress = (line: string): void => {
   process.stderr.write(`[bench] ${line}\n`);
@@ -243,10 +260,11 @@ interface Receiver {
   child: Child;
   stats(): Promise<ReceiverStats & { now: number }>;
   setSecret(secret: string): Promise<void>;
+  arrivals(): Promise<{ arrivals: number[]; received: Array<[string, number]> }>;
 }
 
-async function startReceiver(): Promise<Receiver> {
-  const child = await spawnChild({ script: 'bench/receiver-child.ts', ipc: true });
+async function startReceiver(env: Record<string, string> = {}): Promise<Receiver> {
+  const child = await spawnChild({ script: 'bench/receiver-child.ts', ipc: true, env });
   children.add(child);
   const ask = <T>(message: object, reply: string): Promise<T> =>
     new Promise((resolve) => {
@@ -262,6 +280,7 @@ async function startReceiver(): Promise<Receiver> {
     child,
     stats: () => ask<{ stats: ReceiverStats & { now: number } }>({ type: 'stats' }, 'stats').then((m) => m.stats),
     setSecret: (secret) => ask<void>({ type: 'secret', secret }, 'ok'),
+    arrivals: () => ask<{ arrivals: number[]; received: Array<[string, number]> }>({ type: 'arrivals' }, 'arrivals'),
   };
 }
 
@@ -569,6 +588,32 @@ async function main(): Promise<void> {
   out.rss_mb_by_server = rssByServer;
   out.db_bytes_per_entry ??= round(intake.intakeDbBytesPerEntry);
   out.db_bytes_per_entry_intake_only = round(intake.intakeDbBytesPerEntry);
+
+  await attempt('webhooks', async () => {
+    const deps: WebhookBenchDeps = {
+      work,
+      yymm,
+      progress,
+      startCes: (dbPath, o) => startCes(dbPath, o),
+      stop: (child, role) => stop(child, role),
+      startReceiver: (env) => startReceiver(env),
+      configureWebhook,
+      intakeLoad: (child, campaign, o) => intakeLoad(child, campaign, o),
+    };
+    const timing = { warmupS: WEBHOOK_WARMUP_S, windowS: P.webhookWindowS };
+    const idle = await measureIdleIntakeAtRate(deps, 40, timing);
+    out.webhook_receiver_delay_ms = P.webhookDelayMs;
+    out.intake_p99_ms_at_40_per_s_no_webhook = idle.p99;
+    const steady = async (name: string, o: { ratePerS: number; hangingNeighbour?: boolean }): Promise<void> => {
+      progress(`${name}: ${o.ratePerS} entries/s for ${WEBHOOK_WARMUP_S} + ${P.webhookWindowS} s to a ${P.webhookDelayMs} ms endpoint${o.hangingNeighbour ? ', beside a campaign whose endpoint hangs' : ''}`);
+      const r = await measureSteady(deps, { ...o, delayMs: P.webhookDelayMs, ...timing });
+      out[name] = { ...r, intake_p99_vs_no_webhook: round(r.intake_p99_ms / Math.max(1, idle.p99), 2), intake_p99_vs_full_load_idle: round(r.intake_p99_ms / intake.intake.p99, 2) };
+    };
+    await steady('webhooks_40_per_s', { ratePerS: 40 });
+    await steady('webhooks_100_per_s', { ratePerS: 100 });
+    await steady('webhooks_40_per_s_beside_hanging', { ratePerS: 40, hangingNeighbour: true });
+    out.webhooks_backlog_drain = await measureBacklogDrain(deps, { entries: P.webhookBacklog, delayMs: P.webhookDelayMs, timeoutMs: Math.max(120_000, P.webhookBacklog * 20) });
+  });
 
   await attempt('write', async () => {
     const { measureWriteStage } = await import('./write-stage.ts');
