@@ -1,6 +1,7 @@
 // Flags + environment -> one frozen Config. The only reader of process.env; a flag always wins over
 // its variable, and the variable over the default (CONTRACT.md, Configuration).
 import { parseDecimal } from './numbers.ts';
+import { parseTrustedProxies } from './trusted-proxies.ts';
 
 export interface Config {
   dbPath: string;
@@ -33,6 +34,10 @@ export interface Config {
   writerThread: boolean;
   /** WAL checkpoints on a thread of their own instead of inside commits (src/db/checkpointer.ts). */
   checkpointThread: boolean;
+  /** After SIGTERM/SIGINT, longest wait for requests and outgoing calls in flight before they are abandoned. */
+  shutdownTimeoutMs: number;
+  /** Peers whose X-Forwarded-For is believed (addresses and CIDRs, validated). */
+  trustedProxies: readonly string[];
 }
 
 export interface ConfigFlags {
@@ -60,7 +65,7 @@ export class ConfigError extends Error {}
 const SERVE_ONLY_VARIABLES = [
   'CES_HOST', 'CES_PORT', 'PORT', 'CES_TICK_MS', 'CES_LOG_FORMAT', 'CES_WEBHOOK_RETRY_SCHEDULE', 'CES_VERIFIER_TIMEOUT_MS',
   'CES_BODY_LIMIT_BYTES', 'CES_RATE_LIMIT_RPS', 'CES_RATE_LIMIT_BURST', 'CES_REQUEST_TIMEOUT_MS', 'CES_METRICS_TOKEN',
-  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD', 'CES_RETENTION_DAYS',
+  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD', 'CES_RETENTION_DAYS', 'CES_SHUTDOWN_TIMEOUT_MS', 'CES_TRUSTED_PROXIES',
 ];
 
 /** What a command that sends a webhook itself (`ces webhook test`) reads besides CES_DB. */
@@ -110,8 +115,8 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     allowPrivateWebhooks: env.CES_ALLOW_PRIVATE_WEBHOOKS === '1',
     logFormat,
     bodyLimitBytes: parseInteger('CES_BODY_LIMIT_BYTES', env.CES_BODY_LIMIT_BYTES ?? 65536, 1024, 64 * 1024 * 1024),
-    rateLimitPerSecond: parseInteger('CES_RATE_LIMIT_RPS', env.CES_RATE_LIMIT_RPS ?? 1000, 0, 1_000_000),
-    rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 2000, 1, 10_000_000),
+    rateLimitPerSecond: parseInteger('CES_RATE_LIMIT_RPS', env.CES_RATE_LIMIT_RPS ?? 200, 0, 1_000_000),
+    rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 1000, 1, 10_000_000),
     requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
     deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 256, 1, 1000),
     deliveryPerEndpoint: parseInteger('CES_DELIVERY_PER_ENDPOINT', env.CES_DELIVERY_PER_ENDPOINT ?? 100, 1, 1000),
@@ -119,6 +124,8 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
     writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD, false),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
+    shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
+    trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
   });
 }
 
@@ -141,6 +148,16 @@ export function dropCertificateCheckOverride(env: NodeJS.ProcessEnv = process.en
   if (env.NODE_TLS_REJECT_UNAUTHORIZED !== '0') return false;
   delete env.NODE_TLS_REJECT_UNAUTHORIZED;
   return true;
+}
+
+function parseProxyList(raw: string | undefined): readonly string[] {
+  const list = (raw ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  try {
+    parseTrustedProxies(list);
+  } catch (error) {
+    throw new ConfigError(`CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: ${(error as Error).message}`);
+  }
+  return Object.freeze(list);
 }
 
 function parseInteger(name: string, value: string | number, min: number, max: number): number {

@@ -14,7 +14,7 @@ import { claimDatabase, releaseDatabase } from './db/server-claim.ts';
 import { createHttpApp } from './http/app.ts';
 import { closeTimedOutSocket } from './http/body.ts';
 import { trackRequests } from './http/graceful-close.ts';
-import { createTicker, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
+import { createTicker, finishesWithin, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { createService, type Service } from './service.ts';
 
@@ -109,6 +109,9 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   releaseStaleLeases(ctx);
+  if (!isLoopbackHost(config.host)) {
+    log.warn({ message: `serving plain HTTP on ${url}, reachable from other machines: API keys, CPFs and webhook secrets would cross the network in clear. Put a TLS-terminating proxy in front (docs: Deployment) and listen on 127.0.0.1 unless the proxy runs on another machine.`, host: config.host });
+  }
   // Requests in progress or finished within BUSY_LINGER_MS, so the background tick gives intake the
   // CPU first. The linger matters under load: right after a group commit answers every waiting
   // request, none is in progress until the clients' next ones are parsed, and a tick that looked
@@ -123,8 +126,17 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     tick: () => ticker.tick(),
     close: () => {
       closing ??= (async () => {
-        // Stop accepting and let in-flight requests finish while the current tick completes.
-        await Promise.all([http.close(), ticker.stop()]);
+        // Stop accepting and let in-flight requests finish while the current tick completes, for
+        // at most CES_SHUTDOWN_TIMEOUT_MS: then requests still open are cut and outgoing calls
+        // abandoned (retried by the next start), so a hanging partner never holds up a stop.
+        const deadline = config.shutdownTimeoutMs;
+        const closed = http.close();
+        const [httpDone] = await Promise.all([finishesWithin(closed, deadline), ticker.stop(deadline)]);
+        if (!httpDone) {
+          log.warn({ message: `shutdown: requests still open after ${deadline} ms are cut` });
+          http.destroyAll();
+          await finishesWithin(closed, 1_000);
+        }
         await release();
       })();
       return closing;
@@ -140,6 +152,11 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
  */
 /** Hosts that only this machine reaches (listhen's `public` is false for them). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** 127.0.0.0/8, ::1 and localhost: nothing outside this machine can connect. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 function applyTimeouts(server: import('node:http').Server, requestTimeoutMs: number): void {
   server.requestTimeout = requestTimeoutMs;

@@ -164,6 +164,14 @@ const rejects: RejectCase[] = [
   { name: 'birthdate in the future', body: patched('enrollment.birthdate', '2030-01-01'), status: 422, code: 'validation_failed', fields: [['enrollment.birthdate', 'not_in_past']] },
   { name: 'full_name of 2 characters', body: patched('enrollment.full_name', 'Jo'), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_short']] },
   { name: 'full_name of 2 characters padded with spaces', body: patched('enrollment.full_name', '  Jo  '), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_short']] },
+  // Field maxima (CONTRACT: documented maxima, too_long), in code points.
+  { name: 'full_name of 201 characters', body: patched('enrollment.full_name', 'a'.repeat(201)), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_long']] },
+  { name: 'full_name of 201 astral characters', body: patched('enrollment.full_name', '𝒜'.repeat(201)), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_long']] },
+  { name: 'full_name of 64 KiB', body: patched('enrollment.full_name', 'x'.repeat(60_000)), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_long']] },
+  { name: 'email of 255 characters', body: patched('enrollment.email', `${'a'.repeat(243)}@example.com`), status: 422, code: 'validation_failed', fields: [['enrollment.email', 'too_long']] },
+  { name: 'phone of 33 characters', body: patched('enrollment.phone', `55 11 98765-4321${' '.repeat(10)}0000000`), status: 422, code: 'validation_failed', fields: [['enrollment.phone', 'too_long']] },
+  { name: 'address lines, neighborhood, city and zipcode past their maxima', body: patched('enrollment.address', { address_line_1: 'r'.repeat(201), address_line_2: 'r'.repeat(201), neighborhood: 'b'.repeat(101), city: 'c'.repeat(101), zipcode: '0'.repeat(17) }), status: 422, code: 'validation_failed', fields: [['enrollment.address.address_line_1', 'too_long'], ['enrollment.address.address_line_2', 'too_long'], ['enrollment.address.neighborhood', 'too_long'], ['enrollment.address.city', 'too_long'], ['enrollment.address.zipcode', 'too_long']] },
+  { name: 'term_version of 101 characters', body: patched('consent.term_version', 'v'.repeat(101)), status: 422, code: 'validation_failed', fields: [['consent.term_version', 'too_long']] },
   { name: 'state that is not a UF', body: patched('enrollment.address', { state: 'XX' }), status: 422, code: 'validation_failed', fields: [['enrollment.address.state', 'invalid_state']] },
   { name: 'state spelled out', body: patched('enrollment.address', { state: 'São Paulo' }), status: 422, code: 'validation_failed', fields: [['enrollment.address.state', 'invalid_state']] },
   { name: 'country of three letters', body: patched('enrollment.address', { country: 'BRA' }), status: 422, code: 'validation_failed', fields: [['enrollment.address.country', 'invalid_country']] },
@@ -360,6 +368,20 @@ describe('accepted submissions and their normalisation', () => {
     assert.deepEqual(pick(storedEnrollmentOf(b.id), ['city', 'state', 'country']), { city: 'Lisboa', state: null, country: 'PT' });
     const c = await accept(fresh({ enrollment: { address: {} } }));
     assert.equal(storedEnrollmentOf(c.id).country, 'BR');
+  });
+
+  test('every text field at its maximum is accepted and stored whole; a user_agent over 1024 characters is truncated, not refused', async () => {
+    const long = {
+      full_name: 'N'.repeat(200),
+      email: `${'e'.repeat(242)}@example.com`,
+      address: { address_line_1: 'L'.repeat(200), address_line_2: 'M'.repeat(200), neighborhood: 'B'.repeat(100), city: 'C'.repeat(100), zipcode: '0'.repeat(16) },
+    };
+    const { id } = await accept(fresh({ enrollment: long, consent: { term_version: 'v'.repeat(100), user_agent: 'u'.repeat(5_000) } }));
+    const stored = storedEnrollmentOf(id);
+    assert.deepEqual(pick(stored, ['full_name', 'email', 'address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode']), { full_name: long.full_name, email: long.email, ...long.address });
+    const consent = s.ctx.db.prepare('SELECT term_version, user_agent FROM consents WHERE entry_id = ?').get(id) as { term_version: string; user_agent: string };
+    assert.equal(consent.term_version.length, 100);
+    assert.equal(consent.user_agent.length, 1024);
   });
 
   test('full_name of exactly 3 characters, a valid email and a past birthdate are stored', async () => {

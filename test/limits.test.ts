@@ -154,9 +154,9 @@ describe('per-key rate limit (token bucket on ctx.clock)', () => {
     }
   });
 
-  test('the defaults are generous: 1000 requests per second, burst 2000', async () => {
-    assert.equal((await startTestServerConfig()).rateLimitPerSecond, 1000);
-    assert.equal((await startTestServerConfig()).rateLimitBurst, 2000);
+  test('the defaults protect one box: 200 requests per second, burst 1000', async () => {
+    assert.equal((await startTestServerConfig()).rateLimitPerSecond, 200);
+    assert.equal((await startTestServerConfig()).rateLimitBurst, 1000);
   });
 });
 

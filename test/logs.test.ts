@@ -68,7 +68,7 @@ describe('request logs', () => {
     const [post, get, unauth, missing] = records;
     assert.deepEqual({ ...post, time: undefined, latency_ms: undefined }, {
       time: undefined, level: 'info', message: 'request', method: 'POST', route: '/v1/entries', path: '/v1/entries', status: 202, latency_ms: undefined,
-      campaign_id: w.campaign.id, mode: 'live', request_id: created.headers.get('x-request-id'),
+      campaign_id: w.campaign.id, mode: 'live', request_id: created.headers.get('x-request-id'), client_address: '127.0.0.1',
     });
     assert.equal(typeof post.latency_ms, 'number');
     assert.ok((post.latency_ms as number) >= 0);
@@ -77,7 +77,7 @@ describe('request logs', () => {
     assert.equal(get.request_id, read.headers.get('x-request-id'));
     assert.deepEqual([unauth.status, unauth.campaign_id, unauth.route], [401, null, '/v1/prizes']);
     assert.equal(unauth.request_id, anonymous.headers.get('x-request-id'));
-    assert.deepEqual([missing.status, missing.route], [404, 'unmatched']);
+    assert.deepEqual([missing.status, missing.route, missing.client_address], [404, 'unmatched', '127.0.0.1']);
     assert.equal(missing.request_id, unknown.headers.get('x-request-id'));
   });
 

@@ -17,6 +17,33 @@ export type ConsentType = (typeof CONSENT_TYPES)[number];
 export const IMPLICIT_CONSENTS: readonly ConsentType[] = ['regulation', 'privacy_policy', 'transactional'];
 export const USER_AGENT_MAX = 1024;
 
+/**
+ * Longest accepted value of each free-text field of the entry body, in characters (code points),
+ * after trimming; longer is a 422 with the field's code `too_long`. Without them a 64 KiB body
+ * could store a 64 KiB name, copied into every export, webhook and log line about the entry. The
+ * fields with a fixed format (state, country, birthdate, document, access key) are bounded by it.
+ * `user_agent` is not refused: SPEC truncates it at USER_AGENT_MAX.
+ */
+export const TEXT_MAXIMA = {
+  'enrollment.full_name': 200,
+  'enrollment.email': 254,
+  'enrollment.phone': 32,
+  'enrollment.address.address_line_1': 200,
+  'enrollment.address.address_line_2': 200,
+  'enrollment.address.neighborhood': 100,
+  'enrollment.address.city': 100,
+  'enrollment.address.zipcode': 16,
+  'consent.term_version': 100,
+} as const;
+
+/** True (and the error added) when `value` is longer than its field's maximum. */
+function tooLong(field: keyof typeof TEXT_MAXIMA, value: string, add: (field: string, code: string, message: string) => void): boolean {
+  const max = TEXT_MAXIMA[field];
+  if ([...value].length <= max) return false;
+  add(field, 'too_long', `${field.split('.').at(-1)} must be at most ${max} characters`);
+  return true;
+}
+
 // Optional strings accept null as "not sent": integrators' serialisers often emit nulls.
 const optionalString = () => optional(nullable(string()));
 
@@ -137,17 +164,17 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
   if (ok('enrollment')) {
     const e = b.enrollment;
     const fullName = ok('enrollment.full_name') ? text(e.full_name) : null;
-    if (fullName !== null) {
+    if (fullName !== null && !tooLong('enrollment.full_name', fullName, add)) {
       if ([...fullName].length < 3) add('enrollment.full_name', 'too_short', 'full_name must have at least 3 characters');
       else profile.full_name = fullName;
     }
     const email = ok('enrollment.email') ? text(e.email) : null;
-    if (email !== null) {
-      if (email.length > 254 || !EMAIL.test(email)) add('enrollment.email', 'invalid_email', 'email is not a valid email address');
+    if (email !== null && !tooLong('enrollment.email', email, add)) {
+      if (!EMAIL.test(email)) add('enrollment.email', 'invalid_email', 'email is not a valid email address');
       else profile.email = email;
     }
     const phone = ok('enrollment.phone') ? text(e.phone) : null;
-    if (phone !== null) {
+    if (phone !== null && !tooLong('enrollment.phone', phone, add)) {
       const normalized = normalizePhone(phone);
       if (normalized === null) add('enrollment.phone', 'invalid_phone', 'phone must be E.164 without the leading +, country code included (e.g. 5511987654321)');
       else profile.phone = normalized;
@@ -164,7 +191,7 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
       const sub = (field: keyof typeof address): string | null => (ok(`enrollment.address.${field}`) ? text(address[field]) : null);
       for (const field of ['address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode'] as const) {
         const value = sub(field);
-        if (value !== null) profile[field] = value;
+        if (value !== null && !tooLong(`enrollment.address.${field}`, value, add)) profile[field] = value;
       }
       const state = sub('state');
       if (state !== null) {
@@ -191,6 +218,7 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
     if (ok('consent.ip_address') && isIP(c.ip_address.trim()) === 0) add('consent.ip_address', 'invalid_ip', 'ip_address must be an IPv4 or IPv6 address');
     if (ok('consent.user_agent') && c.user_agent.trim() === '') add('consent.user_agent', 'required', 'user_agent is required');
     if (ok('consent.term_version') && c.term_version.trim() === '') add('consent.term_version', 'required', 'term_version is required');
+    else if (ok('consent.term_version')) tooLong('consent.term_version', c.term_version.trim(), add);
     const choices: ConsentChoice[] = [];
     const seen = new Set<string>();
     (okTree('consent.consents') ? (c.consents ?? []) : []).forEach((item, i) => {

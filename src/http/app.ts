@@ -8,16 +8,25 @@ import { registerEntryRoutes } from './entries.routes.ts';
 import { registerMechanicsRoutes } from './mechanics.routes.ts';
 import { createServiceMetrics } from '../metrics/metrics.ts';
 import { registerOpsRoutes } from './ops.routes.ts';
-import { createRequestHooks, setCaller } from './request-log.ts';
+import { clientAddressOf, createRequestHooks, setCaller } from './request-log.ts';
 import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { parseTrustedProxies } from '../trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
+
+/**
+ * Failed authentications per client address: 20 at once, then one every 2 s (429 rate_limited
+ * past that, before the key is even looked at). A partner with a wrong key sees its 401s first.
+ */
+const FAILED_AUTH_BURST = 20;
+const FAILED_AUTH_PER_SECOND = 0.5;
 
 export function createHttpApp(service: Service): H3 {
   const { ctx } = service;
   const metrics = createServiceMetrics(ctx, service.deliveries);
+  const trusted = parseTrustedProxies(ctx.config.trustedProxies);
   const app = new H3({
-    ...createRequestHooks(ctx, metrics),
+    ...createRequestHooks(ctx, metrics, trusted),
     onError: (error, event) => {
       const status = (error as { status?: number }).status;
       if (status === 404) {
@@ -33,9 +42,18 @@ export function createHttpApp(service: Service): H3 {
   });
 
   const limiter = createRateLimiter(ctx.clock, ctx.config.rateLimitPerSecond, ctx.config.rateLimitBurst);
+  const failedAuth = createRateLimiter(ctx.clock, FAILED_AUTH_PER_SECOND, FAILED_AUTH_BURST, 'this address after failed authentications');
   const route = (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) => async (event: H3Event): Promise<HTTPResponse> => {
     try {
-      const caller = authenticate(ctx, event.req.headers.get('authorization'));
+      const address = clientAddressOf(event);
+      failedAuth.check(address);
+      let caller: Caller;
+      try {
+        caller = authenticate(ctx, event.req.headers.get('authorization'));
+      } catch (error) {
+        failedAuth.take(address);
+        throw error;
+      }
       setCaller(event, caller);
       limiter.take(caller.keyId);
       return await handler(event, caller);

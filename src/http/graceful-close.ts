@@ -22,6 +22,8 @@ export interface RequestTracker {
   close(): Promise<void>;
   /** Requests whose response has not closed yet. */
   activeRequests(): number;
+  /** Destroys every connection at once, requests in progress or not (the shutdown deadline passed). */
+  destroyAll(): void;
   /** monotonicMs() when the last response closed (-Infinity before the first). */
   lastRequestEndedAt(): number;
 }
@@ -73,5 +75,8 @@ export function trackRequests(server: Server, graceMs = 500): RequestTracker {
         server.close(() => resolve());
       });
     });
-  return { close, activeRequests: () => active, lastRequestEndedAt: () => lastEndedAt };
+  const destroyAll = (): void => {
+    for (const socket of sockets.keys()) socket.destroy();
+  };
+  return { close, activeRequests: () => active, lastRequestEndedAt: () => lastEndedAt, destroyAll };
 }

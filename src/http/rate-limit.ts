@@ -1,14 +1,19 @@
-// Per-API-key rate limit: a token bucket per key id, refilled at `ratePerSecond` up to `burst`
-// tokens, read from ctx.clock (so tests advance a ManualClock instead of sleeping). Applied after
-// authentication, so an unauthenticated flood cannot grow the table and one partner's burst never
-// slows another's. The state is in memory: a restart refills every bucket, which errs on the side
-// of serving. A rate of 0 disables the limit.
+// Token buckets, refilled at `ratePerSecond` up to `burst` tokens, read from ctx.clock (so tests
+// advance a ManualClock instead of sleeping). Two uses (src/http/app.ts):
+// - per API key, after authentication, so one partner's burst never slows another's;
+// - per client address, for failed authentications only, so that guessing keys or a partner's
+//   misconfigured retry loop gets 429 after a few tries instead of costing a key lookup each.
+// The state is in memory: a restart refills every bucket, which errs on the side of serving. At
+// most MAX_BUCKETS buckets are kept, least recently used dropped first, so requests from many
+// addresses cannot grow the table. A rate of 0 disables a limiter.
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 
 export interface RateLimiter {
-  /** Takes one token for `keyId`, or throws 429 `rate_limited` with Retry-After in seconds. */
-  take(keyId: string): void;
+  /** Takes one token for `key`, or throws 429 `rate_limited` with Retry-After in seconds. */
+  take(key: string): void;
+  /** Throws that same 429 when `key` has no token left, without taking one. */
+  check(key: string): void;
 }
 
 interface Bucket {
@@ -16,29 +21,40 @@ interface Bucket {
   updatedAt: number;
 }
 
-export function createRateLimiter(clock: Clock, ratePerSecond: number, burst: number): RateLimiter {
-  if (ratePerSecond <= 0) return { take: () => {} };
+const MAX_BUCKETS = 10_000;
+
+/** `what` names the limited thing in the 429's message ("this API key", "this address"). */
+export function createRateLimiter(clock: Clock, ratePerSecond: number, burst: number, what = 'this API key'): RateLimiter {
+  if (ratePerSecond <= 0) return { take: () => {}, check: () => {} };
   const capacity = Math.max(1, burst);
   const buckets = new Map<string, Bucket>();
+  const refilled = (key: string): Bucket => {
+    const now = clock.now();
+    let bucket = buckets.get(key);
+    if (bucket) buckets.delete(key); // set again below: the map's order is least recently used first
+    else bucket = { tokens: capacity, updatedAt: now };
+    buckets.set(key, bucket);
+    if (buckets.size > MAX_BUCKETS) buckets.delete(buckets.keys().next().value!);
+    // A clock that steps backwards (ManualClock.set, NTP) refills nothing rather than draining.
+    const elapsedMs = Math.max(0, now - bucket.updatedAt);
+    bucket.tokens = Math.min(capacity, bucket.tokens + (elapsedMs * ratePerSecond) / 1000);
+    bucket.updatedAt = now;
+    return bucket;
+  };
+  const refuse = (bucket: Bucket): never => {
+    // Whole seconds (RFC 9110 delay-seconds) until one token is back, never 0.
+    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
+    throw new AppError(429, 'rate_limited', `Too many requests for ${what}; retry after ${retryAfter} s.`, undefined, { 'retry-after': String(retryAfter) });
+  };
   return {
-    take(keyId: string): void {
-      const now = clock.now();
-      let bucket = buckets.get(keyId);
-      if (!bucket) {
-        bucket = { tokens: capacity, updatedAt: now };
-        buckets.set(keyId, bucket);
-      }
-      // A clock that steps backwards (ManualClock.set, NTP) refills nothing rather than draining.
-      const elapsedMs = Math.max(0, now - bucket.updatedAt);
-      bucket.tokens = Math.min(capacity, bucket.tokens + (elapsedMs * ratePerSecond) / 1000);
-      bucket.updatedAt = now;
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return;
-      }
-      // Whole seconds (RFC 9110 delay-seconds) until one token is back, never 0.
-      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
-      throw new AppError(429, 'rate_limited', `Too many requests for this API key; retry after ${retryAfter} s.`, undefined, { 'retry-after': String(retryAfter) });
+    take(key) {
+      const bucket = refilled(key);
+      if (bucket.tokens < 1) refuse(bucket);
+      bucket.tokens -= 1;
+    },
+    check(key) {
+      const bucket = refilled(key);
+      if (bucket.tokens < 1) refuse(bucket);
     },
   };
 }

@@ -8,6 +8,8 @@ import type { Ctx } from '../context.ts';
 import type { Caller } from '../keys/keys.ts';
 import { writeInfoRecord } from '../log.ts';
 import { UNMATCHED_ROUTE, type ServiceMetrics } from '../metrics/metrics.ts';
+import type { TrustedProxies } from '../trusted-proxies.ts';
+import { clientAddress } from './client-address.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** A client's id is echoed only when it is short and plain, so it is safe in logs and headers. */
@@ -16,15 +18,17 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 interface RequestState {
   requestId: string;
   startedAt: number;
+  /** src/http/client-address.ts: the peer, or the client a trusted proxy names. */
+  clientAddress: string;
 }
 
 const STATE = Symbol('ces.request');
 
-export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics) {
+export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics, trusted: TrustedProxies) {
   const startRequest = (event: H3Event): RequestState => {
     const sent = event.req.headers.get(REQUEST_ID_HEADER);
     const requestId = sent !== null && SANE_REQUEST_ID.test(sent) ? sent : ctx.random.uuid();
-    const state = { requestId, startedAt: monotonicMs() };
+    const state = { requestId, startedAt: monotonicMs(), clientAddress: clientAddress(event, trusted) };
     (event.context as Record<symbol, RequestState>)[STATE] = state;
     return state;
   };
@@ -47,6 +51,7 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics) {
         status: response.status,
         latency_ms: Math.round(latencyMs * 10) / 10,
         campaign_id: caller?.campaignId ?? null,
+        client_address: state.clientAddress,
         mode: caller?.mode ?? null,
         request_id: state.requestId,
       };
@@ -78,4 +83,9 @@ export function setCaller(event: H3Event, caller: Caller): void {
 
 function getCaller(event: H3Event): Caller | undefined {
   return (event.context as Record<string, unknown>).caller as Caller | undefined;
+}
+
+/** The client address of a request (set when it started), for per-address limits. */
+export function clientAddressOf(event: H3Event): string {
+  return (event.context as Record<symbol, RequestState | undefined>)[STATE]?.clientAddress ?? 'unknown';
 }

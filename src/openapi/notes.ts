@@ -2,12 +2,15 @@
 // formats, uniqueness). Notes may add a description, a format or examples, never a type: the
 // shape always comes from the struct. A note for a field the struct no longer has throws, so a
 // renamed field cannot leave stale documentation behind.
+import { TEXT_MAXIMA } from '../entries/submission.ts';
 import type { JsonSchema } from './json-schema.ts';
 
 export interface FieldNote {
   description: string;
   format?: string;
   examples?: unknown[];
+  /** In characters (code points); longer is a 422 with the field's code too_long. */
+  maxLength?: number;
 }
 
 export const ENTRY_SUBMISSION_NOTES: Record<string, FieldNote> = {
@@ -33,6 +36,13 @@ export const ENTRY_SUBMISSION_NOTES: Record<string, FieldNote> = {
   'instant_win.prize_definition_id': { description: 'A prize id of the campaign (GET /v1/prizes); required when won is true, omitted when false.', format: 'uuid' },
 };
 
+// The maxima come from the validation itself, so the document cannot disagree with it.
+for (const [path, max] of Object.entries(TEXT_MAXIMA)) {
+  const note = (ENTRY_SUBMISSION_NOTES[path] ??= { description: '' });
+  note.maxLength = max;
+  note.description = `${note.description}${note.description ? ' ' : ''}At most ${max} characters (422 too_long).`;
+}
+
 /** A copy of `schema` with the notes applied at their dotted property paths. */
 export function annotate(schema: JsonSchema, notes: Record<string, FieldNote>): JsonSchema {
   const copy = structuredClone(schema);
@@ -47,6 +57,7 @@ export function annotate(schema: JsonSchema, notes: Record<string, FieldNote>): 
     target.description = note.description;
     if (note.format) target.format = note.format;
     if (note.examples) target.examples = note.examples;
+    if (note.maxLength !== undefined) target.maxLength = note.maxLength;
   }
   return copy;
 }

@@ -57,13 +57,34 @@ export interface VerifierPool {
   running: Set<Promise<void>>;
   calls: number;
   maxCalls: number;
+  /** Calls in flight per campaign: one campaign's slow verifier cannot take every call. */
+  callsByCampaign: Map<string, number>;
+  /** Aborted when the server stops: calls in flight end, and their jobs are left to the next start. */
+  abort: AbortController;
 }
 
-/** Verifier calls at once for one hand-run chunk, and in flight from the timer's pool. */
+/** Verifier calls at once for one hand-run chunk, in flight from the timer's pool, and per campaign. */
 const VERIFIER_CALLS_PER_CHUNK = 64;
 export const VERIFIER_CALLS_IN_FLIGHT = 256;
+export const VERIFIER_CALLS_PER_CAMPAIGN = 64;
 
-export const createVerifierPool = (maxCalls: number): VerifierPool => ({ running: new Set(), calls: 0, maxCalls });
+export const createVerifierPool = (maxCalls: number): VerifierPool => ({ running: new Set(), calls: 0, maxCalls, callsByCampaign: new Map(), abort: new AbortController() });
+
+/** Whether the pool has room for one more call to `campaignId`'s verifier, counting `pending` ones about to start. */
+function verifierHasRoom(pool: VerifierPool, campaignId: string, pending: VerifierWork[]): boolean {
+  if (pool.calls + pending.length >= pool.maxCalls) return false;
+  const mine = (pool.callsByCampaign.get(campaignId) ?? 0) + pending.filter((w) => w.entry.campaign_id === campaignId).length;
+  return mine < VERIFIER_CALLS_PER_CAMPAIGN;
+}
+
+function countCalls(pool: VerifierPool, work: VerifierWork[], delta: 1 | -1): void {
+  pool.calls += delta * work.length;
+  for (const { entry } of work) {
+    const n = (pool.callsByCampaign.get(entry.campaign_id) ?? 0) + delta;
+    if (n <= 0) pool.callsByCampaign.delete(entry.campaign_id);
+    else pool.callsByCampaign.set(entry.campaign_id, n);
+  }
+}
 
 /**
  * Claims and runs due jobs, chunk by chunk. Without a pool (tests, `tick()` by hand) it waits for
@@ -87,7 +108,7 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
       for (const job of jobs) {
         try {
           const w = inSavepoint(ctx.db, runJob)(ctx, job, now, lease, stats);
-          if (w && pool && pool.calls + work.length >= pool.maxCalls) deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
+          if (w && pool && !verifierHasRoom(pool, w.entry.campaign_id, work)) deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
           else if (w) work.push(w);
         } catch (error) {
           retryJob(ctx, job, lease, nowMs, error, stats);
@@ -100,11 +121,11 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
     budget -= verifierWork.jobs;
     const { work } = verifierWork;
     if (work.length > 0 && pool) {
-      pool.calls += work.length;
-      const run: Promise<void> = finishWithVerifier(ctx, work, lease, stats)
+      countCalls(pool, work, 1);
+      const run: Promise<void> = finishWithVerifier(ctx, work, lease, stats, pool.abort.signal)
         .catch((error: unknown) => ctx.log.error({ message: 'recording fiscal verifier answers failed; the jobs are retried after their lease', error: String(error) }))
         .finally(() => {
-          pool.calls -= work.length;
+          countCalls(pool, work, -1);
           pool.running.delete(run);
         });
       pool.running.add(run);
@@ -195,46 +216,52 @@ function retryJob(ctx: Ctx, job: JobRow, lease: string, nowMs: number, error: un
   ctx.log.warn({ message: `job ${job.kind} for entry ${job.entry_id} failed (attempt ${job.attempts}); retrying in ${Math.round(delay / 1000)} s: ${message}`, job_id: job.id, entry_id: job.entry_id });
 }
 
-async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string, stats: JobStats): Promise<void> {
-  const answers: VerifierAnswer[] = new Array(work.length);
+/**
+ * Calls the verifier for each job of a chunk (at most VERIFIER_CALLS_PER_CHUNK at once) and records
+ * each verdict in its own transaction as soon as its call ends, so one slow call (one campaign's
+ * verifier that hangs until the timeout) never holds back the verdicts of the others. A call ended
+ * by `signal` (shutdown) records nothing: its job keeps its lease, released by the next start.
+ */
+async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string, stats: JobStats, signal?: AbortSignal): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < work.length) {
-      const i = next++;
-      const { entry, url } = work[i];
+      const { job, entry, url } = work[next++];
       stats.verifierCalls++;
-      answers[i] = await callFiscalVerifier(url, { access_key: entry.access_key, entry_id: entry.id, livemode: entry.livemode === 1 }, ctx.config.verifierTimeoutMs);
+      const answer = await callFiscalVerifier(url, { access_key: entry.access_key, entry_id: entry.id, livemode: entry.livemode === 1 }, ctx.config.verifierTimeoutMs, signal);
+      if (signal?.aborted) continue;
+      ctx.db.transaction(() => {
+        revalidateRows(ctx.db);
+        recordVerifierAnswer(ctx, job, lease, answer, stats);
+      }).immediate();
     }
   };
   await Promise.all(Array.from({ length: Math.min(VERIFIER_CALLS_PER_CHUNK, work.length) }, worker));
+}
 
+/** Decides the entry on the verifier's verdict (its local checks run again first), or retries the job without one. */
+function recordVerifierAnswer(ctx: Ctx, job: JobRow, lease: string, answer: VerifierAnswer, stats: JobStats): void {
   const nowMs = ctx.clock.now();
   const now = toIso(nowMs);
-  ctx.db.transaction(() => {
-    revalidateRows(ctx.db);
-    work.forEach(({ job }, i) => {
-      const answer = answers[i];
-      if (answer.kind === 'unavailable') {
-        retryJob(ctx, job, lease, nowMs, new Error(answer.error), stats);
-        return;
+  if (answer.kind === 'unavailable') {
+    retryJob(ctx, job, lease, nowMs, new Error(answer.error), stats);
+    return;
+  }
+  try {
+    ctx.db.transaction(() => {
+      const entry = findEntryById(ctx.db, job.entry_id);
+      const campaign = entry && findCampaignById(ctx.db, entry.campaign_id);
+      if (entry && campaign && entry.status === 'PENDING') {
+        // Checked again: the verdict took time, and the local rules still come first.
+        const reasons = runLocalChecks(ctx.db, campaign, entry, nowMs);
+        if (reasons.length === 0 && !answer.valid) {
+          reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `The fiscal verifier rejected the access key: ${answer.reason}` : 'The fiscal verifier rejected the access key.' });
+        }
+        decideEntry(ctx, campaign, entry, reasons, now, stats);
       }
-      try {
-        ctx.db.transaction(() => {
-          const entry = findEntryById(ctx.db, job.entry_id);
-          const campaign = entry && findCampaignById(ctx.db, entry.campaign_id);
-          if (entry && campaign && entry.status === 'PENDING') {
-            // Checked again: the verdict took time, and the local rules still come first.
-            const reasons = runLocalChecks(ctx.db, campaign, entry, nowMs);
-            if (reasons.length === 0 && !answer.valid) {
-              reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `The fiscal verifier rejected the access key: ${answer.reason}` : 'The fiscal verifier rejected the access key.' });
-            }
-            decideEntry(ctx, campaign, entry, reasons, now, stats);
-          }
-          completeJob(ctx, job, lease, stats);
-        })();
-      } catch (error) {
-        retryJob(ctx, job, lease, nowMs, error, stats);
-      }
-    });
-  }).immediate();
+      completeJob(ctx, job, lease, stats);
+    })();
+  } catch (error) {
+    retryJob(ctx, job, lease, nowMs, error, stats);
+  }
 }

@@ -52,6 +52,23 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   return { ...jobs, ...deliveries, deliveriesPruned, durationMs: Math.round(monotonicMs() - started) };
 }
 
+/** Waits for `promise` at most `ms`; true when it settled in time. */
+export async function finishesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  if (!Number.isFinite(ms)) {
+    await promise;
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** True when the tick used its whole job budget: more jobs are probably due right now. */
 export function tickWasFull(report: TickReport): boolean {
   return report.jobsClaimed >= MAX_JOBS_PER_TICK;
@@ -67,8 +84,12 @@ export interface Ticker {
   tick(): Promise<TickReport>;
   /** Starts the timer: a tick every `intervalMs` after the previous one ends. */
   start(intervalMs: number): void;
-  /** Stops the timer and resolves once the tick in progress and the deliveries in flight have finished. */
-  stop(): Promise<void>;
+  /**
+   * Stops the timer and resolves once the tick in progress and the outgoing calls in flight
+   * (webhook attempts, verifier calls) have finished, or after `timeoutMs`: those still in flight
+   * then are abandoned, unrecorded; their leases are released by the next start.
+   */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -143,15 +164,26 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
       pools.deliveries.closed = false;
       schedule(intervalMs);
     },
-    stop: async () => {
+    stop: async (timeoutMs = Number.POSITIVE_INFINITY) => {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      await chain;
+      const settle = async (): Promise<void> => {
+        await chain;
+        pools.deliveries.closed = true;
+        if (pools.deliveries.retryTimer) clearTimeout(pools.deliveries.retryTimer);
+        pools.deliveries.retryTimer = null;
+        while (pools.deliveries.running.size > 0 || pools.verifier.running.size > 0) await Promise.all([...pools.deliveries.running, ...pools.verifier.running]);
+      };
+      const settled = settle();
+      if (await finishesWithin(settled, timeoutMs)) return;
+      const abandoned = pools.deliveries.running.size + pools.verifier.calls;
+      ctx.log.warn({ message: `shutdown: ${abandoned} outgoing calls still in flight after ${timeoutMs} ms are abandoned; the next start makes them again`, abandoned });
       pools.deliveries.closed = true;
-      if (pools.deliveries.retryTimer) clearTimeout(pools.deliveries.retryTimer);
-      pools.deliveries.retryTimer = null;
-      while (pools.deliveries.running.size > 0 || pools.verifier.running.size > 0) await Promise.all([...pools.deliveries.running, ...pools.verifier.running]);
+      pools.deliveries.abort.abort();
+      pools.verifier.abort.abort();
+      // Aborted calls end at once and record nothing; a tick stuck on the database is not waited for.
+      await finishesWithin(settled, 1_000);
     },
   };
 }

@@ -16,22 +16,34 @@ export interface VerifierRequest {
   livemode: boolean;
 }
 
-export async function callFiscalVerifier(url: string, body: VerifierRequest, timeoutMs: number): Promise<VerifierAnswer> {
+/** Largest verifier answer read: a longer one is a verifier failure (no verdict; the job is retried). */
+export const MAX_VERIFIER_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * One call. `timeoutMs` bounds the whole exchange, the answer's body included (ofetch's own
+ * timeout stops at the headers, and a verifier that then drips its body would hold the call for
+ * ever); `signal` ends it early (the server is shutting down).
+ */
+export async function callFiscalVerifier(url: string, body: VerifierRequest, timeoutMs: number, signal?: AbortSignal): Promise<VerifierAnswer> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
   try {
-    const res = await ofetch.raw<string, 'text'>(url, {
+    const res = await ofetch.raw<ReadableStream<Uint8Array>, 'stream'>(url, {
       method: 'POST',
       body: JSON.stringify(body),
       headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'ces/0.1' },
-      responseType: 'text',
+      responseType: 'stream',
       ignoreResponseError: true,
       retry: 0,
-      timeout: timeoutMs,
+      signal: abort,
       redirect: 'manual',
     });
+    const text = await readCapped(res._data ?? null, MAX_VERIFIER_ANSWER_BYTES);
+    if (text === null) return { kind: 'unavailable', error: `verifier answered more than ${MAX_VERIFIER_ANSWER_BYTES / 1024} KiB` };
     if (res.status < 200 || res.status > 299) return { kind: 'unavailable', error: `verifier answered HTTP ${res.status}` };
     let parsed: unknown;
     try {
-      parsed = JSON.parse(res._data ?? '');
+      parsed = JSON.parse(text);
     } catch {
       return { kind: 'unavailable', error: 'verifier answered 2xx with a body that is not JSON' };
     }
@@ -42,6 +54,25 @@ export async function callFiscalVerifier(url: string, body: VerifierRequest, tim
   } catch (error) {
     return { kind: 'unavailable', error: `verifier unreachable: ${describeFetchError(error)}` };
   }
+}
+
+/** The body as text, or null once it passes `maxBytes` (the rest is not read: the stream is cancelled). */
+async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
+  if (!stream) return '';
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A short, operator-readable cause of a failed fetch (timeout, refused connection, TLS...). */

@@ -69,6 +69,8 @@ export interface DeliveryPool {
   retryTimer: NodeJS.Timeout | null;
   /** Each campaign's endpoint URL as last seen, to notice a change. */
   endpointUrls: Map<string, string>;
+  /** Aborted when the server stops: attempts in flight end, unrecorded (their leases go at the next start). */
+  abort: AbortController;
 }
 
 export const createDeliveryPool = (busy: () => boolean = () => false, scheduler: DeliveryScheduler | null = null): DeliveryPool => ({
@@ -81,6 +83,7 @@ export const createDeliveryPool = (busy: () => boolean = () => false, scheduler:
   scheduler,
   retryTimer: null,
   endpointUrls: new Map(),
+  abort: new AbortController(),
 });
 
 /** The scheduler settings of a configuration. */
@@ -88,8 +91,13 @@ export function schedulerSettings(config: Config): SchedulerSettings {
   return { ...DEFAULT_SCHEDULER_SETTINGS, maxInFlight: config.deliveryConcurrency, perEndpoint: config.deliveryPerEndpoint };
 }
 
-/** Most outcomes one flush records, so a flush stays a short synchronous step. */
+/**
+ * Most outcomes one flush records, so a flush stays a short synchronous step: while HTTP requests
+ * are served, 16 (a wave of a hanging endpoint's timeouts is recorded over several flushes, each a
+ * few ms, instead of one that holds intake up); idle, 128.
+ */
 const MAX_RECORDS_PER_FLUSH = 128;
+const BUSY_MAX_RECORDS_PER_FLUSH = 16;
 
 /**
  * Claims due deliveries and attempts them. Without a pool (tests, `tick()` by hand) it waits for
@@ -101,8 +109,9 @@ export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliver
   if (pool) {
     const stepStarted = monotonicMs();
     const started = ctx.db.transaction(() => claimForPool(ctx, pool, maxDeliveries)).immediate();
+    const claimedAt = monotonicMs();
     startAttempts(ctx, pool, started.claimed, started.lease);
-    schedulerOf(ctx, pool).chargeCpu(monotonicMs() - stepStarted, started.claimed.length);
+    schedulerOf(ctx, pool).chargeCpu(claimedAt - stepStarted + 2 * (monotonicMs() - claimedAt), started.claimed.length);
     return;
   }
   let budget = maxDeliveries;
@@ -150,9 +159,9 @@ function claimForPool(ctx: Ctx, pool: DeliveryPool, max = Number.POSITIVE_INFINI
   });
   const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, plan);
   for (const delivery of claimed) scheduler.started(delivery.campaign_id);
-  // Cut short by the CPU budget with nothing in flight to flush: nothing would claim again before
-  // the next tick, so a timer does, once the budget pays for an attempt.
-  if (busy && pool.running.size + claimed.length === 0 && pool.retryTimer === null) {
+  // Cut short by the CPU budget: the next flush may be far off (only attempts to a slow or hanging
+  // endpoint in flight), so a timer claims again once the budget pays for an attempt.
+  if (busy && pool.retryTimer === null) {
     const wait = scheduler.cpuWaitMs();
     if (wait > 0) {
       pool.retryTimer = setTimeout(() => {
@@ -171,8 +180,14 @@ export const MAX_DELIVERIES_PER_CLAIM = 100;
 function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lease: string): void {
   for (const delivery of claimed) {
     const run = new Promise<void>((done) => {
-      sendClaimed(ctx, delivery).then(
+      sendClaimed(ctx, delivery, pool.abort.signal).then(
         (outcome) => {
+          if (pool.abort.signal.aborted) {
+            // Shutting down past its deadline: nothing is recorded; the next start sends it again.
+            schedulerOf(ctx, pool).finished(delivery.campaign_id, 'none');
+            done();
+            return;
+          }
           pool.finished.push({ delivery, lease, outcome, done });
           scheduleFlush(ctx, pool);
         },
@@ -221,7 +236,7 @@ function flushPool(ctx: Ctx, pool: DeliveryPool): void {
   const started = monotonicMs();
   const scheduler = schedulerOf(ctx, pool);
   pool.flushScheduled = false;
-  const batch = pool.finished.splice(0, MAX_RECORDS_PER_FLUSH);
+  const batch = pool.finished.splice(0, pool.busy() ? BUSY_MAX_RECORDS_PER_FLUSH : MAX_RECORDS_PER_FLUSH);
   let next: { claimed: DeliveryRow[]; lease: string } = { claimed: [], lease: '' };
   try {
     next = ctx.db.transaction(() => {
@@ -239,8 +254,13 @@ function flushPool(ctx: Ctx, pool: DeliveryPool): void {
     ctx.log.error({ message: `recording ${batch.length} webhook attempts failed; they are retried after their lease`, error: String(error) });
   }
   for (const { done } of batch) done();
+  const recorded = monotonicMs();
   startAttempts(ctx, pool, next.claimed, next.lease);
-  scheduler.chargeCpu(2 * (monotonicMs() - started), (batch.length + next.claimed.length) / 2);
+  const sent = monotonicMs();
+  // Recording and claiming once; sending twice: the answers are read later, outside this step, and
+  // cost about what sending did (in the profiles). Per attempt: its share of both.
+  const cost = recorded - started + 2 * (sent - recorded);
+  scheduler.chargeCpu(cost, Math.max(batch.length, next.claimed.length));
   if (pool.finished.length > 0) scheduleFlush(ctx, pool);
 }
 
@@ -249,13 +269,13 @@ function flushPool(ctx: Ctx, pool: DeliveryPool): void {
  * redelivered: it was sent (by `ces webhook test`, or by a server) and its outcome never recorded
  * (the process was killed; its lease expired). A ping is never retried: it is settled as failed.
  */
-export function sendClaimed(ctx: Ctx, delivery: DeliveryRow): Promise<ClaimedOutcome> {
+export function sendClaimed(ctx: Ctx, delivery: DeliveryRow, signal?: AbortSignal): Promise<ClaimedOutcome> {
   if (delivery.event_type === 'ping' && delivery.attempts > 1) return Promise.resolve({ kind: 'interrupted' });
-  return attemptDelivery(ctx, delivery);
+  return attemptDelivery(ctx, delivery, signal);
 }
 
 /** One signed POST of a claimed delivery (also used by `ces webhook test`); records nothing. */
-export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<Outcome> {
+export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow, signal?: AbortSignal): Promise<Outcome> {
   // From the row memo: a secret rotated or a pause made by this process or the CLI is seen from the
   // next event-loop turn on.
   const config = findWebhookConfigCached(ctx.db, delivery.campaign_id);
@@ -274,7 +294,7 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow): Promise<
   // A duration, not a time of day: the monotonic clock is right even when tests fix ctx.clock.
   const started = monotonicMs();
   try {
-    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, { timeoutMs: ctx.config.webhookTimeoutMs, publicOnly: !ctx.config.allowPrivateWebhooks, agents: agentsFor(ctx.config) });
+    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, { timeoutMs: ctx.config.webhookTimeoutMs, publicOnly: !ctx.config.allowPrivateWebhooks, agents: agentsFor(ctx.config), signal });
     const latencyMs = Math.round(monotonicMs() - started);
     const ok = res.status >= 200 && res.status <= 299;
     const excerpt = res.body !== '' ? res.body.slice(0, EXCERPT_CHARS) : null;
@@ -318,7 +338,7 @@ const MAX_BODY_BYTES = 4 * EXCERPT_CHARS;
  * TimeoutError. With `publicOnly` the connection resolves the host itself through publicOnlyLookup
  * and refuses a non-public address, whatever the DNS answered a moment before.
  */
-export function postWebhook(url: string, body: string, headers: Record<string, string>, o: { timeoutMs: number; publicOnly: boolean; agents?: { https: https.Agent; http: http.Agent } }): Promise<{ status: number; body: string }> {
+export function postWebhook(url: string, body: string, headers: Record<string, string>, o: { timeoutMs: number; publicOnly: boolean; agents?: { https: https.Agent; http: http.Agent }; signal?: AbortSignal }): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const isHttps = target.protocol === 'https:';
@@ -345,14 +365,21 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     }, o.timeoutMs);
     const fail = (error: Error): void => {
       clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
       reject(error);
     };
+    const onAbort = (): void => {
+      req.destroy(new Error('abandoned at shutdown'));
+    };
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', fail);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const answer = (): void => {
         clearTimeout(timer);
+        o.signal?.removeEventListener('abort', onAbort);
         resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8') });
       };
       res.on('data', (chunk: Buffer) => {

@@ -39,8 +39,8 @@ const DEFAULTS = {
   allowPrivateWebhooks: false,
   logFormat: 'json',
   bodyLimitBytes: 65536,
-  rateLimitPerSecond: 1000,
-  rateLimitBurst: 2000,
+  rateLimitPerSecond: 200,
+  rateLimitBurst: 1000,
   requestTimeoutMs: 30000,
   deliveryConcurrency: 256,
   deliveryPerEndpoint: 100,
@@ -48,6 +48,8 @@ const DEFAULTS = {
   metricsToken: '',
   writerThread: false,
   checkpointThread: true,
+  shutdownTimeoutMs: 10000,
+  trustedProxies: [],
 };
 
 test('with no flag and no variable every setting has its documented default, frozen', () => {
@@ -79,6 +81,8 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['deliveryPerEndpoint', 'CES_DELIVERY_PER_ENDPOINT', '4', 4],
   ['retentionDays', 'CES_RETENTION_DAYS', '0', 0],
   ['retentionDays', 'CES_RETENTION_DAYS', '90', 90],
+  ['shutdownTimeoutMs', 'CES_SHUTDOWN_TIMEOUT_MS', '2500', 2500],
+  ['trustedProxies', 'CES_TRUSTED_PROXIES', '10.0.0.1, 192.168.0.0/16,::1,fd00::/8', ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8']],
   ['metricsToken', 'CES_METRICS_TOKEN', 'scrape-me', 'scrape-me'],
   ['metricsToken', 'CES_METRICS_TOKEN', 'aZ09-._~+/==', 'aZ09-._~+/=='],
   ['metricsToken', 'CES_METRICS_TOKEN', 'off', 'off'],
@@ -169,6 +173,8 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
   [{}, { CES_DELIVERY_CONCURRENCY: '0' }, 'CES_DELIVERY_CONCURRENCY must be an integer from 1 to 1000, got "0"'],
   [{}, { CES_DELIVERY_PER_ENDPOINT: '0' }, 'CES_DELIVERY_PER_ENDPOINT must be an integer from 1 to 1000, got "0"'],
   [{}, { CES_RETENTION_DAYS: '-1' }, 'CES_RETENTION_DAYS must be an integer from 0 to 36500, got "-1"'],
+  [{}, { CES_TRUSTED_PROXIES: '10.0.0.1,proxy.local' }, 'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "proxy.local" is not an IP address or CIDR'],
+  [{}, { CES_TRUSTED_PROXIES: '10.0.0.0/33' }, 'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "10.0.0.0/33" has an invalid prefix length'],
   // `Authorization: Bearer <token>` carries a token68 only: with a space, a CR (from a Windows .env
   // file) or an '=' before the end, every scrape would get 401 for ever. The token is never echoed.
   [{}, { CES_METRICS_TOKEN: 'my token' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 3 is " "'],
