@@ -32,7 +32,7 @@ export interface SchedulerSettings {
 
 export const DEFAULT_SCHEDULER_SETTINGS: Omit<SchedulerSettings, 'maxInFlight' | 'perEndpoint'> = {
   cpuShare: 1 / 4,
-  cpuBurstMs: 25,
+  cpuBurstMs: 10,
   failuresBeforeBackoff: 5,
   backoffBaseMs: 1_000,
   backoffMaxMs: 300_000,
