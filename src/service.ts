@@ -6,7 +6,7 @@ import { createInlineWriter, type EntryWriter } from './entries/writer.ts';
 import { createThreadWriter } from './entries/writer-thread.ts';
 import { monotonicMs } from './clock.ts';
 import { schedulerSettings } from './webhooks/delivery.ts';
-import { DeliveryScheduler } from './webhooks/scheduler.ts';
+import { createUtilizationSampler, DeliveryScheduler } from './webhooks/scheduler.ts';
 
 export interface Service {
   ctx: Ctx;
@@ -41,6 +41,6 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     writer: options.writerThread ? createThreadWriter(ctx.config, ctx.log, { groupCommit }) : createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
-    deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs),
+    deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs)),
   };
 }

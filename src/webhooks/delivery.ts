@@ -14,7 +14,7 @@ import type { Ctx } from '../context.ts';
 import { describeFetchError } from '../pipeline/verifier.ts';
 import type { Config } from '../config.ts';
 import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, listWebhookCampaignIds, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
-import { DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
+import { createUtilizationSampler, DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
 import { signDelivery } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
@@ -131,7 +131,7 @@ export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliver
 }
 
 function schedulerOf(ctx: Ctx, pool: DeliveryPool): DeliveryScheduler {
-  pool.scheduler ??= new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs);
+  pool.scheduler ??= new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs));
   return pool.scheduler;
 }
 

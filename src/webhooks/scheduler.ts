@@ -12,17 +12,20 @@
 //   not attempted, so they do not spend their retry schedule while the receiver is down.
 // - CPU: an attempt in flight is waiting on the network and costs nothing, but starting one,
 //   parsing its answer and recording it run on the event loop that serves intake. While HTTP
-//   requests are being served, deliveries get at most `cpuShare` of the event loop: a budget that
-//   refills with wall time and is spent by the measured time of each step. Idle, there is no
-//   bound (nothing to protect).
+//   requests are being served, deliveries spend a budget that refills with wall time and is spent
+//   by the measured time of each step. It refills at the share of the event loop that was idle
+//   lately (event-loop utilisation), and at least `minCpuShare`: deliveries take what intake
+//   leaves, and when intake saturates the loop they still go on, slowly. Idle (no request), there
+//   is no bound (nothing to protect).
 //
 // Times are durations on the injected monotonic clock (ms).
+import { performance } from 'node:perf_hooks';
 
 export interface SchedulerSettings {
   maxInFlight: number;
   perEndpoint: number;
-  /** Share of the event loop deliveries may take while HTTP requests are served. */
-  cpuShare: number;
+  /** Least share of the event loop deliveries get while HTTP requests are served, the loop saturated. */
+  minCpuShare: number;
   /** Largest CPU budget saved up while deliveries had nothing to do, in ms. */
   cpuBurstMs: number;
   failuresBeforeBackoff: number;
@@ -31,8 +34,8 @@ export interface SchedulerSettings {
 }
 
 export const DEFAULT_SCHEDULER_SETTINGS: Omit<SchedulerSettings, 'maxInFlight' | 'perEndpoint'> = {
-  cpuShare: 1 / 4,
-  cpuBurstMs: 10,
+  minCpuShare: 1 / 20,
+  cpuBurstMs: 5,
   failuresBeforeBackoff: 5,
   backoffBaseMs: 1_000,
   backoffMaxMs: 300_000,
@@ -74,10 +77,13 @@ export class DeliveryScheduler {
 
   readonly settings: SchedulerSettings;
   private readonly now: () => number;
+  private readonly utilization: () => number;
 
-  constructor(settings: SchedulerSettings, now: () => number) {
+  /** `utilization`: the event loop's recent utilisation, 0 to 1 (1 when not given: the least share). */
+  constructor(settings: SchedulerSettings, now: () => number, utilization: () => number = () => 1) {
     this.settings = settings;
     this.now = now;
+    this.utilization = utilization;
     this.budgetMs = settings.cpuBurstMs;
     this.refilledAt = now();
   }
@@ -158,7 +164,12 @@ export class DeliveryScheduler {
   /** Milliseconds until the CPU budget pays for one attempt (0 when it does now). */
   cpuWaitMs(): number {
     const missing = this.costMs - this.refill();
-    return missing <= 0 ? 0 : Math.ceil(missing / this.settings.cpuShare);
+    return missing <= 0 ? 0 : Math.ceil(missing / this.share());
+  }
+
+  /** The share of wall time the budget refills at now. */
+  share(): number {
+    return Math.min(1, Math.max(this.settings.minCpuShare, 1 - this.utilization()));
   }
 
   inFlight(): number {
@@ -199,7 +210,7 @@ export class DeliveryScheduler {
 
   private refill(): number {
     const now = this.now();
-    this.budgetMs = Math.min(this.settings.cpuBurstMs, this.budgetMs + (now - this.refilledAt) * this.settings.cpuShare);
+    this.budgetMs = Math.min(this.settings.cpuBurstMs, this.budgetMs + (now - this.refilledAt) * this.share());
     this.refilledAt = now;
     return this.budgetMs;
   }
@@ -226,4 +237,23 @@ export function shareOut(wanting: Array<{ key: string; room: number }>, free: nu
     }
   }
   return given.filter((g) => g.room > 0);
+}
+
+/**
+ * The event loop's utilisation over the last `windowMs` or so (Node's eventLoopUtilization), for
+ * the scheduler's CPU budget: sampled when asked, a new window begun once the last is that old.
+ */
+export function createUtilizationSampler(now: () => number, windowMs = 200): () => number {
+  let mark = performance.eventLoopUtilization();
+  let markedAt = now();
+  let last = 0;
+  return () => {
+    const at = now();
+    if (at - markedAt < windowMs) return last;
+    const current = performance.eventLoopUtilization();
+    last = performance.eventLoopUtilization(current, mark).utilization;
+    mark = current;
+    markedAt = at;
+    return last;
+  };
 }

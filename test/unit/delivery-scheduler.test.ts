@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, shareOut, type SchedulerSettings } from '../../src/webhooks/scheduler.ts';
 
-function make(settings: Partial<SchedulerSettings> = {}): { s: DeliveryScheduler; clock: { ms: number } } {
+function make(settings: Partial<SchedulerSettings> = {}): { s: DeliveryScheduler; clock: { ms: number }; loop: { utilization: number } } {
   const clock = { ms: 1_000 };
-  const s = new DeliveryScheduler({ ...DEFAULT_SCHEDULER_SETTINGS, maxInFlight: 256, perEndpoint: 100, ...settings }, () => clock.ms);
-  return { s, clock };
+  const loop = { utilization: 0.75 };
+  const s = new DeliveryScheduler({ ...DEFAULT_SCHEDULER_SETTINGS, maxInFlight: 256, perEndpoint: 100, ...settings }, () => clock.ms, () => loop.utilization);
+  return { s, clock, loop };
 }
 
 const roomOf = (plan: Array<{ key: string; room: number }>, key: string): number => plan.find((p) => p.key === key)?.room ?? 0;
@@ -114,8 +115,9 @@ test('reset forgets the failures (the endpoint URL changed)', () => {
   assert.equal(roomOf(s.plan(['a'], false), 'a'), 100);
 });
 
-test('while busy, deliveries take at most cpuShare of the time: the budget refills with time and is spent by measured steps', () => {
-  const { s, clock } = make({ cpuShare: 0.25, cpuBurstMs: 10, maxInFlight: 1_000, perEndpoint: 1_000 });
+test('while busy, deliveries take the idle share of the event loop: the budget refills with time and is spent by measured steps', () => {
+  // The loop was 75 % busy lately: a quarter of wall time refills the budget.
+  const { s, clock } = make({ cpuBurstMs: 10, maxInFlight: 1_000, perEndpoint: 1_000 });
   // Cost per attempt measured as 0.5 ms for a while: the estimate converges on it.
   for (let i = 0; i < 50; i++) s.chargeCpu(5, 10);
   assert.ok(Math.abs(s.attemptCostMs() - 0.5) < 0.01, String(s.attemptCostMs()));
@@ -143,10 +145,30 @@ test('while busy, deliveries take at most cpuShare of the time: the budget refil
 });
 
 test('a step measured more costly lowers how many attempts the budget allows', () => {
-  const { s } = make({ cpuShare: 0.25, cpuBurstMs: 20, maxInFlight: 1_000, perEndpoint: 1_000 });
+  const { s } = make({ cpuBurstMs: 20, maxInFlight: 1_000, perEndpoint: 1_000 });
   const total = (plan: Array<{ room: number }>) => plan.reduce((n, p) => n + p.room, 0);
   const cheap = total(s.plan(['a'], true));
   for (let i = 0; i < 50; i++) s.chargeCpu(4, 2);
   s.chargeCpu(-1_000, 0); // give the budget back, to compare the counts alone
   assert.ok(total(s.plan(['a'], true)) < cheap / 3, `${total(s.plan(['a'], true))} vs ${cheap}`);
+});
+
+test('the share follows the event loop: what intake leaves idle, and at least minCpuShare when it is saturated', () => {
+  const { s, clock, loop } = make({ minCpuShare: 0.05, cpuBurstMs: 1_000, maxInFlight: 10_000, perEndpoint: 10_000 });
+  const total = (plan: Array<{ room: number }>) => plan.reduce((n, p) => n + p.room, 0);
+  for (let i = 0; i < 50; i++) s.chargeCpu(1, 1); // 1 ms per attempt
+  const startedIn = (utilization: number): number => {
+    loop.utilization = utilization;
+    s.chargeCpu(10_000, 0); // empty the budget
+    clock.ms += 1_000_000; // and let it refill to the burst, whatever the share
+    s.plan(['a'], true);
+    s.chargeCpu(1_000, 0);
+    clock.ms += 1_000;
+    return total(s.plan(['a'], true));
+  };
+  assert.equal(startedIn(0.2), 800, 'intake used a fifth: deliveries may use the other four');
+  assert.equal(startedIn(0.75), 250);
+  assert.equal(startedIn(1), 50, 'saturated: the least share, 5 %');
+  assert.equal(startedIn(0.99), 50, 'never below it');
+  assert.equal(s.share(), 0.05);
 });
