@@ -1,6 +1,7 @@
 // npm run build: bundles cli/ces.ts and everything it imports into one ESM file, dist/ces.mjs,
 // runnable as `node dist/ces.mjs …` with only better-sqlite3 (a native addon, which cannot be
-// bundled) installed beside it. schema.sql is embedded through the __CES_SCHEMA__ define that
+// bundled) installed beside it. schema.sql and the first schema (src/db/migrations/001-initial.sql)
+// are embedded through the __CES_SCHEMA__ and __CES_INITIAL_SCHEMA__ defines that
 // src/db/schema.ts reads. Importable: test/build.test.ts calls buildBundle({ outfile }) so that it
 // never overwrites the repository's dist/ while other tests run.
 import { build } from 'esbuild';
@@ -37,15 +38,16 @@ const common = (minify) => ({
  */
 export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = false, entry = `${ROOT}cli/ces.ts` } = {}) {
   const schemaText = readFileSync(`${ROOT}schema.sql`, 'utf8');
+  const initialSchemaText = readFileSync(`${ROOT}src/db/migrations/001-initial.sql`, 'utf8');
   const entryHasHashbang = readFileSync(entry, 'utf8').startsWith('#!');
   const banner = [...(entryHasHashbang ? [] : ['#!/usr/bin/env node']), ...REQUIRE_SHIM].join('\n');
-  const writer = await buildWriter(schemaText, minify);
+  const writer = await buildWriter(schemaText, initialSchemaText, minify);
   const result = await build({
     ...common(minify),
     entryPoints: [entry],
     outfile,
     banner: { js: banner },
-    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_WRITER_BUNDLE__: JSON.stringify(writer) },
+    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText), __CES_WRITER_BUNDLE__: JSON.stringify(writer) },
     metafile: true,
   });
   const output = Object.values(result.metafile.outputs)[0];
@@ -58,13 +60,13 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
  * URL has no file location, and nothing the writer bundles calls require(); `from "better-sqlite3"`
  * stays external and is pointed at the installed module when the thread starts.
  */
-async function buildWriter(schemaText, minify) {
+async function buildWriter(schemaText, initialSchemaText, minify) {
   const result = await build({
     ...common(minify),
     entryPoints: [`${ROOT}src/entries/writer-thread.ts`],
     write: false,
     outfile: 'writer.mjs',
-    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_WRITER_BUNDLE__: 'undefined' },
+    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText), __CES_WRITER_BUNDLE__: 'undefined' },
   });
   const text = result.outputFiles[0].text;
   if (!text.includes('from "better-sqlite3"')) throw new Error('writer bundle: expected an external import of better-sqlite3');

@@ -1,0 +1,28 @@
+// The schema's history, one file a version (NNN-name.ts, each saying why). Version 1 is
+// 001-initial.sql, the first schema; a new database is created from schema.sql (the current
+// schema) instead of walking them all. A new version is a new file here and a regenerated
+// schema.sql (`npm run schema`; test/schema.test.ts checks both agree).
+import { readInitialSchemaSql } from '../schema.ts';
+import type { Migration } from './migration.ts';
+import { migration002 } from './002-entry-counts.ts';
+import { migration003 } from './003-consent-choices-json.ts';
+import { migration004 } from './004-award-reassigned-from.ts';
+import { migration005 } from './005-receipts.ts';
+import { migration006 } from './006-drop-consents-enrollment-index.ts';
+import { migration007 } from './007-email-key.ts';
+import { migration008 } from './008-idempotency-key-text.ts';
+import { migration009 } from './009-server-process.ts';
+import { migration010 } from './010-delivery-scheduling.ts';
+
+export const MIGRATIONS: readonly Migration[] = [
+  (db) => db.exec(readInitialSchemaSql()),
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+  migration008,
+  migration009,
+  migration010,
+];
