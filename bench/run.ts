@@ -11,6 +11,7 @@ import { spawnChild, type Child } from './children.ts';
 import { createBenchCampaign, currentYymm, entryRequest, type BenchCampaign } from './data.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { seedEntries } from './seed.ts';
+import { pruneSettledDeliveries } from '../src/webhooks/outbox.repo.ts';
 import type { ReceiverStats } from './receiver-child.ts';
 import { measureBacklogDrain, measureIdleIntakeAtRate, measureSteady, type WebhookBenchDeps } from './webhook-latency.ts';
 
@@ -319,6 +320,7 @@ interface PipelineFigures {
   drainActiveWholeWindow: boolean;
   underLoadAllDelivered: boolean;
   dbBytesPerEntry: number;
+  dbBytesPerEntryAfterRetention: number;
 }
 
 /**
@@ -427,7 +429,26 @@ async function measurePipeline(): Promise<PipelineFigures> {
     drainActiveWholeWindow,
     underLoadAllDelivered,
     dbBytesPerEntry: bytesPerEntry(dbPath),
+    dbBytesPerEntryAfterRetention: bytesPerEntryAfterRetention(dbPath),
   };
+}
+
+/**
+ * What an entry costs once its delivered events are past CES_RETENTION_DAYS: the pipeline's
+ * database with every delivered event pruned as the tick prunes them (pruneSettledDeliveries),
+ * then VACUUMed so the file holds only what is left.
+ */
+function bytesPerEntryAfterRetention(dbPath: string): number {
+  const db = new Database(dbPath);
+  try {
+    const later = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
+    while (db.transaction(() => pruneSettledDeliveries(db, later, 5_000)).immediate() > 0);
+    db.exec('VACUUM');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return bytesPerEntry(dbPath);
 }
 
 /** Entries in the database (read-only, beside the running server: WAL readers do not block it). */
@@ -580,6 +601,7 @@ async function main(): Promise<void> {
     out.pipeline_deliveries_per_s_under_load = round(pipeline.deliveredDuringLoad / pipeline.p99DuringDrain.durationS);
     out.drain_active_whole_window = pipeline.drainActiveWholeWindow;
     out.db_bytes_per_entry = round(pipeline.dbBytesPerEntry);
+    out.db_bytes_per_entry_after_retention = round(pipeline.dbBytesPerEntryAfterRetention);
   });
 
   Object.assign(out, sizeFigures);
