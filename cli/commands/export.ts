@@ -2,7 +2,6 @@
 // progress bar on stderr when stderr is a terminal. Registered under the `entries` noun.
 import type { Command } from 'commander';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { dirname, join, basename } from 'node:path';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadCommandConfig } from '../../src/config.ts';
@@ -12,6 +11,7 @@ import { AppError } from '../../src/errors.ts';
 import { countEntriesToExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
 import { createProgressBar } from '../../src/exports/progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
+import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
 import { cryptoRandom } from '../../src/random.ts';
 import { details, fail, withCommonOptions, type CommonOptions } from '../output.ts';
 import { parseLivemode } from '../../src/keys/keys.ts';
@@ -44,9 +44,10 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   const showProgress = flags.progress !== false && process.stderr.isTTY === true;
   const bar = showProgress ? createProgressBar(process.stderr, countEntriesToExport(ctx, filter), () => ctx.clock.now()) : null;
   // A file is written beside its destination and renamed into place when complete, so an
-  // interrupted export never leaves a truncated file under the requested name.
-  const temp = flags.out ? join(dirname(flags.out), `.${basename(flags.out)}.${process.pid}.tmp`) : null;
-  const out = temp ? createWriteStream(temp) : process.stdout;
+  // interrupted export never leaves a truncated file under the requested name. The temp file is
+  // 0600 under a random name, created exclusively (src/private-files.ts): it holds personal data.
+  const temp = flags.out ? tempPathBeside(flags.out, ctx.random) : null;
+  const out = temp ? createWriteStream(temp, { fd: openPrivateFileExclusive(temp) }) : process.stdout;
   let rows: number;
   try {
     rows = await writeEntriesExport(ctx, { filter, format, out, onProgress: bar ? (done) => bar.update(done) : undefined });
