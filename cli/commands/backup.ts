@@ -5,7 +5,7 @@ import { systemClock } from '../../src/clock.ts';
 import { loadCommandConfig } from '../../src/config.ts';
 import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
 import { cryptoRandom } from '../../src/random.ts';
-import { details, fail, runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
+import { details, fail, runCommand, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface ForceFlags extends CommonOptions {
   force?: boolean;
@@ -26,7 +26,7 @@ export function registerBackupCommands(program: Command): void {
       try {
         const config = loadCommandConfig({ db: flags.db });
         const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, now: () => new Date(systemClock.now()).toISOString(), random: cryptoRandom });
-        process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
+        process.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {
         fail(flags, error);
       }

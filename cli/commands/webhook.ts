@@ -7,7 +7,7 @@ import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from
 import { parseMode } from '../../src/keys/keys.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
 import { parseLimit, parseUuid } from '../options.ts';
-import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
+import { details, escapeControlCharacters, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'body', 'response'];
 
@@ -66,7 +66,7 @@ export function registerWebhookCommands(program: Command): void {
         const attempt = await sendTestPing(ctx, flags.campaign, parseMode(flags.mode) === 'live');
         if (attempt.result === 'delivered') return attempt;
         const message = `ping ${attempt.result}: ${attempt.error ?? 'no 2xx answer'}`;
-        process.stderr.write(`ces: ${message}\n`);
+        process.stderr.write(`ces: ${escapeControlCharacters(message)}\n`);
         process.exitCode = 1;
         // A failure, so with --json the document is CONTRACT's {"error": {code, message}}; the
         // attempt goes beside it. Without --json the attempt is printed either way.
