@@ -2,7 +2,8 @@
 // that came from the API (a webhook URL, a participant's name, a receiver's answer) reach the
 // operator's terminal through the real CLI: control characters are shown escaped (\u001b), never
 // raw, so nobody can clear the screen and print a fake "webhook OK"; --json stays JSON of the exact
-// values. A webhook URL is stored in its normalised form.
+// values. A webhook URL is stored in its normalised form. Credentials in a webhook URL authorize
+// the delivery but are never stored in attempt records nor printed: `https://user:***@host/…`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -123,5 +124,67 @@ describe('PATCH /v1/webhook stores the URL in its normalised form', () => {
     const res = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://hooks\u001b.example/x' } });
     assert.equal(res.status, 422, res.text);
     assert.equal(res.body.code, 'webhook_url_not_https');
+  });
+});
+
+describe('credentials in a webhook URL authorize deliveries and are never stored in attempts or printed', () => {
+  let t: TestServer;
+  let w: World;
+  let receiver: Receiver;
+  let withCredentials: string;
+  let masked: string;
+  const PASSWORD = 'Pa55-w0rd-kept-secret';
+
+  before(async () => {
+    t = await startTestServer();
+    w = makeCampaign(t.ctx);
+    receiver = await startReceiver();
+    withCredentials = receiver.url.replace('https://', `https://hook-user:${PASSWORD}@`);
+    masked = receiver.url.replace('https://', 'https://hook-user:***@');
+    const res = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: withCredentials } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.endpoint_url, withCredentials, 'SPEC: the integrator gets back the URL as set');
+    receiver.setSecret(res.body.hmac_secret);
+    await submitEntry(t, w.liveKey, entryBody({}, 0), 'creds-1');
+    await drainAll(t);
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  test('the delivery carries them as Basic authorization; the configuration keeps the real URL', async () => {
+    assert.ok(receiver.requests.length > 0);
+    const basic = `Basic ${Buffer.from(`hook-user:${PASSWORD}`).toString('base64')}`;
+    assert.deepEqual(receiver.requests.map((r) => [r.headers.authorization, r.signatureMatches]), receiver.requests.map(() => [basic, true]));
+    const read = await t.request('GET', '/v1/webhook', { key: w.liveKey });
+    assert.equal(read.body.endpoint_url, withCredentials);
+  });
+
+  test('attempt records hold the URL with its password masked, and nothing else holds the password', () => {
+    const urls = t.ctx.db.prepare('SELECT DISTINCT url FROM webhook_attempts').pluck().all();
+    assert.deepEqual(urls, [masked]);
+    const rows = JSON.stringify(t.ctx.db.prepare('SELECT * FROM webhook_attempts').all()) + JSON.stringify(t.ctx.db.prepare('SELECT * FROM webhook_deliveries').all());
+    assert.ok(!rows.includes(PASSWORD));
+  });
+
+  test('ces webhook show, test and deliveries print the URL masked, as text and as JSON', async () => {
+    const runs = [
+      ['webhook', 'show', '--campaign', w.campaign.id],
+      ['webhook', 'show', '--campaign', w.campaign.id, '--json'],
+      ['webhook', 'test', '--campaign', w.campaign.id],
+      ['webhook', 'test', '--campaign', w.campaign.id, '--json'],
+      ['webhook', 'deliveries', '--campaign', w.campaign.id, '--json'],
+    ];
+    for (const args of runs) {
+      const res = await runCli(args, { dbPath: t.dbPath, env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1', NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.pem') } });
+      assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
+      assert.ok(!(res.stdout + res.stderr).includes(PASSWORD), args.join(' '));
+    }
+    const show = await runCli(['webhook', 'show', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath });
+    assert.equal(show.json.endpoint_url, masked);
+    const ping = await runCli(['webhook', 'test', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath, env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1', NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.pem') } });
+    assert.equal(ping.json.url, masked);
+    assert.equal(ping.json.result, 'delivered', 'the ping was authorized with the real password');
   });
 });
