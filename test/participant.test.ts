@@ -218,3 +218,71 @@ describe('ces participant anonymize leaves nothing in the file', () => {
     assert.deepEqual(holds(fileBytes(backupPath)), [], 'a backup taken afterwards');
   });
 });
+
+// Free text that others wrote about a participant is personal data too: an integrator's revoke
+// reason in the award history, and the fiscal verifier's rejection text, which ces copies into the
+// entry's rejection reasons and into the entry.completed webhook payload. Reproduced with a name
+// and a CPF in each; anonymization replaces the text by [redacted] and keeps the codes.
+describe('ces participant anonymize redacts free text written about the participant', () => {
+  let t: TestServer;
+  let w: World;
+  let verifier: Receiver;
+  let receiver: Receiver;
+  const CLARA = { document_number: cpf(921), full_name: 'Clara Venâncio Ribas' };
+  const CPF_PRINTED = CLARA.document_number.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
+  const NEEDLES = ['Venâncio', CPF_PRINTED, 'Odete Quaresma'];
+  const holds = (bytes: Buffer): string[] => NEEDLES.filter((n) => bytes.includes(Buffer.from(n, 'utf8')));
+  const fileBytes = (path: string): Buffer => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0));
+  let rejectedKey: string;
+
+  before(async () => {
+    t = await startTestServer();
+    rejectedKey = (entryBody({}, 1).evidence as { access_key: string }).access_key;
+    verifier = await startReceiver({
+      respond: (req) => ({
+        status: 200,
+        body: JSON.stringify(req.json?.access_key === rejectedKey
+          ? { valid: false, reason: `nota cancelada a pedido de ${CLARA.full_name}, CPF ${CPF_PRINTED}, mãe Odete Quaresma` }
+          : { valid: true }),
+      }),
+    });
+    receiver = await startReceiver();
+    w = makeCampaign(t.ctx, { instantPrize: 'INTEGRATOR_DECLARED', fiscalVerifierUrl: verifier.url });
+    await configureWebhook(t, w.liveKey, receiver.url);
+  });
+  after(async () => {
+    await t.close();
+    await verifier.close();
+    await receiver.close();
+  });
+
+  test('the revoke reason and the verifier\'s text are [redacted] in the entry, the history and the payloads, and gone from the file', async () => {
+    const prizeId = makePrize(t.ctx, w.campaign.id, 'live', 3).id;
+    const won = (await submitEntry(t, w.liveKey, entryBody({ enrollment: CLARA, instant_win: { won: true, prize_definition_id: prizeId } }, 0), 'clara-1')).entry_id;
+    const rejected = (await submitEntry(t, w.liveKey, entryBody({ enrollment: { document_number: CLARA.document_number } }, 1), 'clara-2')).entry_id;
+    await drainAll(t);
+    const revoke = await t.request('POST', `/v1/entries/${won}/instant-prize/revoke`, { key: w.liveKey, body: { reason: `fraude: ${CLARA.full_name} (CPF ${CPF_PRINTED}) usou nota de Odete Quaresma` } });
+    assert.equal(revoke.status, 200, revoke.text);
+    const before = await t.request('GET', `/v1/entries/${rejected}`, { key: w.liveKey });
+    assert.equal(before.body.status, 'REJECTED');
+    assert.match(before.body.rejection_reasons[0].message, /Odete Quaresma/);
+    t.ctx.db.pragma('wal_checkpoint(TRUNCATE)');
+    assert.deepEqual(holds(fileBytes(t.dbPath)).sort(), [...NEEDLES].sort(), 'the search finds every value before');
+
+    const res = await runCli(['participant', 'anonymize', '--campaign', w.campaign.id, '--document', CLARA.document_number, '--json'], { dbPath: t.dbPath });
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(res.json.free_text_redacted, { award_reasons: 1, rejection_messages: 1, webhook_payloads: 1 });
+
+    const after = await t.request('GET', `/v1/entries/${rejected}`, { key: w.liveKey });
+    assert.deepEqual(after.body.rejection_reasons, [{ code: 'fiscal_verifier_rejected', message: 'The fiscal verifier rejected the access key: [redacted]' }]);
+    const history = t.ctx.db.prepare(`SELECT h.to_status, h.actor, h.reason FROM award_history h JOIN awards a ON a.id = h.award_id WHERE a.entry_id = ? ORDER BY h.id`).all(won) as Array<{ to_status: string; actor: string; reason: string | null }>;
+    assert.deepEqual(history.map((h) => h.to_status), ['pending', 'awarded', 'revoked'], 'the ledger keeps every transition');
+    assert.equal(history.at(-1)!.reason, '[redacted]');
+    assert.equal(history[1].reason, 'entry approved', 'the reasons ces writes itself stay');
+    const payloads = t.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.completed'`).pluck().all(rejected) as string[];
+    assert.deepEqual(payloads.map((p) => JSON.parse(p).data.rejection_reasons), [[{ code: 'fiscal_verifier_rejected', message: 'The fiscal verifier rejected the access key: [redacted]' }]]);
+
+    assert.deepEqual(holds(fileBytes(t.dbPath)), [], 'the database file');
+    assert.deepEqual(holds(fileBytes(`${t.dbPath}-wal`)), [], 'the WAL');
+  });
+});

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { systemClock } from '../../src/clock.ts';
 import { loadCommandConfig } from '../../src/config.ts';
 import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
-import { details, fail, runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
+import { cryptoRandom } from '../../src/random.ts';
+import { details, fail, runCommand, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface ForceFlags extends CommonOptions {
   force?: boolean;
@@ -24,8 +25,8 @@ export function registerBackupCommands(program: Command): void {
     .action(async (src: string, flags: ForceFlags) => {
       try {
         const config = loadCommandConfig({ db: flags.db });
-        const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, now: () => new Date(systemClock.now()).toISOString() });
-        process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
+        const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, now: () => new Date(systemClock.now()).toISOString(), random: cryptoRandom });
+        process.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {
         fail(flags, error);
       }

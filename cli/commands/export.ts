@@ -2,7 +2,7 @@
 // progress bar on stderr when stderr is a terminal. Registered under the `entries` noun.
 import type { Command } from 'commander';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { dirname, join, basename } from 'node:path';
+import { Transform } from 'node:stream';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadCommandConfig } from '../../src/config.ts';
@@ -12,8 +12,9 @@ import { AppError } from '../../src/errors.ts';
 import { countEntriesToExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
 import { createProgressBar } from '../../src/exports/progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
+import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
 import { cryptoRandom } from '../../src/random.ts';
-import { details, fail, withCommonOptions, type CommonOptions } from '../output.ts';
+import { details, escapeControlCharacters, fail, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 import { parseLivemode } from '../../src/keys/keys.ts';
 import { parseStatus, parseUuid } from '../options.ts';
 
@@ -44,25 +45,44 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   const showProgress = flags.progress !== false && process.stderr.isTTY === true;
   const bar = showProgress ? createProgressBar(process.stderr, countEntriesToExport(ctx, filter), () => ctx.clock.now()) : null;
   // A file is written beside its destination and renamed into place when complete, so an
-  // interrupted export never leaves a truncated file under the requested name.
-  const temp = flags.out ? join(dirname(flags.out), `.${basename(flags.out)}.${process.pid}.tmp`) : null;
-  const out = temp ? createWriteStream(temp) : process.stdout;
+  // interrupted export never leaves a truncated file under the requested name. The temp file is
+  // 0600 under a random name, created exclusively (src/private-files.ts): it holds personal data.
+  const temp = flags.out ? tempPathBeside(flags.out, ctx.random) : null;
+  const screen = !temp && process.stdout.isTTY === true ? escapingForTerminal(process.stdout) : null;
+  const out: NodeJS.WritableStream = temp ? createWriteStream(temp, { fd: openPrivateFileExclusive(temp) }) : (screen ?? process.stdout);
   let rows: number;
   try {
     rows = await writeEntriesExport(ctx, { filter, format, out, onProgress: bar ? (done) => bar.update(done) : undefined });
     if (temp) {
       await new Promise<void>((resolve, reject) => {
         out.on('error', reject);
-        (out as ReturnType<typeof createWriteStream>).end(() => resolve());
+        out.end(() => resolve());
       });
       renameSync(temp, flags.out!);
     }
+    if (screen) await new Promise<void>((resolve) => screen.end(resolve));
   } catch (error) {
     if (temp) rmSync(temp, { force: true });
     throw error;
   }
   bar?.finish(rows);
   return { campaign_id: flags.campaign, format, rows, file: flags.out ?? null, elapsed_ms: ctx.clock.now() - started };
+}
+
+/**
+ * An export printed on a terminal is read by a person, not a program: control characters from the
+ * API (an ESC sequence in a name) are shown escaped (CONTRACT), record line ends kept. A pipe or a
+ * file gets the data exactly as exported. Each write is one whole record, so no character is split.
+ */
+function escapingForTerminal(terminal: NodeJS.WriteStream): Transform {
+  const screen = new Transform({
+    decodeStrings: false,
+    transform(chunk: string, _encoding, done) {
+      done(null, escapeControlCharacters(chunk, { keepLineBreaks: true }));
+    },
+  });
+  screen.pipe(terminal, { end: false });
+  return screen;
 }
 
 export function registerExportCommand(program: Command): void {
@@ -85,7 +105,7 @@ export function registerExportCommand(program: Command): void {
         ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createSilentLogger() };
         const summary = await exportEntries(ctx, flags);
         // stdout belongs to the data unless --out was given; the summary then goes there.
-        if (flags.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+        if (flags.json) process.stdout.write(`${toJsonDocument(summary)}\n`);
         else if (flags.out) process.stdout.write(`${details(summary as unknown as Record<string, unknown>)}\n`);
         else process.stderr.write(`exported ${summary.rows} entries in ${summary.elapsed_ms} ms\n`);
       } catch (error) {

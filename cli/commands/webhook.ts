@@ -6,8 +6,9 @@ import { getWebhookConfig, rotateWebhookSecret } from '../../src/webhooks/config
 import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { parseMode } from '../../src/keys/keys.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
+import { maskUrlCredentials } from '../../src/webhooks/url-credentials.ts';
 import { parseLimit, parseUuid } from '../options.ts';
-import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
+import { details, escapeControlCharacters, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'body', 'response'];
 
@@ -34,7 +35,9 @@ export function registerWebhookCommands(program: Command): void {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
         const row = getWebhookConfig(ctx, flags.campaign);
-        return { campaign_id: row.campaign_id, endpoint_url: row.endpoint_url, is_active: row.is_active === 1, created_at: row.created_at, updated_at: row.updated_at };
+        // The password is the receiver's secret: never printed, with --json neither (CONTRACT).
+        // GET /v1/webhook answers the integrator who set it with the URL as set (SPEC).
+        return { campaign_id: row.campaign_id, endpoint_url: maskUrlCredentials(row.endpoint_url), is_active: row.is_active === 1, created_at: row.created_at, updated_at: row.updated_at };
       }, (c) => details(c));
     });
 
@@ -66,7 +69,7 @@ export function registerWebhookCommands(program: Command): void {
         const attempt = await sendTestPing(ctx, flags.campaign, parseMode(flags.mode) === 'live');
         if (attempt.result === 'delivered') return attempt;
         const message = `ping ${attempt.result}: ${attempt.error ?? 'no 2xx answer'}`;
-        process.stderr.write(`ces: ${message}\n`);
+        process.stderr.write(`ces: ${escapeControlCharacters(message)}\n`);
         process.exitCode = 1;
         // A failure, so with --json the document is CONTRACT's {"error": {code, message}}; the
         // attempt goes beside it. Without --json the attempt is printed either way.

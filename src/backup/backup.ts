@@ -4,9 +4,11 @@
 // backup would restart each time another connection writes, and might never finish under load.
 // Both write to a temp file beside the destination, check it with PRAGMA integrity_check and only
 // then rename it into place, so a crash never leaves a half-written file under the final name.
+// That temp file is created first, 0600, exclusively, under a random name (src/private-files.ts):
+// SQLite writes the copy into it and keeps its mode, so backups and restored databases are 0600.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { insertAuditRecord } from '../audit/audit.repo.ts';
@@ -15,6 +17,8 @@ import { findProcessesUsingFile, realPath } from '../db/file-users.ts';
 import { SCHEMA_VERSION } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { AppError } from '../errors.ts';
+import { createPrivateFileExclusive, makePrivateDir, tempPathBeside } from '../private-files.ts';
+import type { Random } from '../random.ts';
 
 /** Pages per backup step: all of them at once (see the header). */
 const WHOLE_DATABASE = 0x7fffffff;
@@ -29,10 +33,6 @@ export interface BackupResult {
   at: string;
   elapsed_ms: number;
   audit_id: number;
-}
-
-function tempPathFor(target: string, pid: number): string {
-  return join(dirname(target), `.${basename(target)}.${pid}.tmp`);
 }
 
 /** Runs PRAGMA integrity_check on a closed file; the first problems, or [] when it is 'ok'. */
@@ -81,8 +81,9 @@ export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: 
   if (!existsSync(dirname(target))) throw new AppError(422, 'invalid_option', `The folder of ${dest} does not exist.`);
   const users = findProcessesUsingFile(target, options.pid);
   if (users.length > 0) throw new AppError(409, 'database_in_use', `${dest} is open in process ${users.join(', ')}; choose another destination.`);
-  const temp = tempPathFor(target, options.pid);
+  const temp = tempPathBeside(target, ctx.random);
   const started = ctx.clock.now();
+  createPrivateFileExclusive(temp);
   try {
     const { totalPages } = await ctx.db.backup(temp, { progress: () => WHOLE_DATABASE });
     const problems = sealCopy(temp);
@@ -117,7 +118,7 @@ export interface RestoreResult {
  * `force`, and a target that another process (a running server) has open. The replaced database
  * and its -wal/-shm are moved aside, never deleted, so a mistaken restore can be undone.
  */
-export async function restoreDatabase(input: { source: string; dbPath: string; force?: boolean; pid: number; now: () => string }): Promise<RestoreResult> {
+export async function restoreDatabase(input: { source: string; dbPath: string; force?: boolean; pid: number; now: () => string; random: Random }): Promise<RestoreResult> {
   const source = realPath(input.source);
   const target = realPath(input.dbPath);
   if (source === target) throw new AppError(422, 'invalid_option', 'The backup to restore is the database itself.');
@@ -130,11 +131,12 @@ export async function restoreDatabase(input: { source: string; dbPath: string; f
   const users = findProcessesUsingFile(target, input.pid);
   if (users.length > 0) throw new AppError(409, 'database_in_use', `${input.dbPath} is open in process ${users.join(', ')} (a running ces serve?); stop it before restoring.`);
 
-  mkdirSync(dirname(target), { recursive: true });
+  makePrivateDir(dirname(target));
   // Copy through SQLite rather than the file system: a source left in WAL mode may hold committed
   // pages in its -wal that a plain file copy would miss.
-  const temp = tempPathFor(target, input.pid);
+  const temp = tempPathBeside(target, input.random);
   let replaced: string | null = null;
+  createPrivateFileExclusive(temp);
   const sourceDb = new Database(source, { readonly: true, fileMustExist: true });
   try {
     await sourceDb.backup(temp, { progress: () => WHOLE_DATABASE });

@@ -2,9 +2,10 @@
 // timeout first so that even the WAL switch waits for a concurrent opener), migrates: but never
 // under another process that has the file open, which would be an older ces still running.
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { AppError } from '../errors.ts';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.ts';
 import { findProcessesUsingFile } from './file-users.ts';
 import { migrate, SCHEMA_VERSION } from './migrate.ts';
 
@@ -27,13 +28,17 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (options.mustExist && path !== ':memory:' && !existsSync(path)) throw new AppError(404, 'database_not_found', `There is no database at ${path}.`);
   let db: Db;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !options.readonly) {
+      makePrivateDir(dirname(path));
+      createDatabaseFile(path);
+    }
     db = new Database(path, { readonly: options.readonly ?? false });
   } catch (error) {
     throw cannotOpen(path, error);
   }
   try {
     configure(db, path, options);
+    if (path !== ':memory:' && !options.readonly) restrictDatabaseFiles(path);
   } catch (error) {
     db.close();
     // The first statement reads the file's header: a file that is not SQLite fails there.
@@ -44,6 +49,37 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     throw error;
   }
   return db;
+}
+
+/**
+ * Creates a missing database file empty and 0600 before SQLite opens it: SQLite would create it
+ * 0644 (less the umask), and it creates the -wal and -shm with the mode of the main file. If the
+ * file cannot be created here, SQLite's own open fails next and says why (cannotOpen).
+ */
+function createDatabaseFile(path: string): void {
+  if (existsSync(path)) return;
+  try {
+    closeSync(openSync(path, 'wx', PRIVATE_FILE_MODE));
+  } catch {
+    // EEXIST: another process created it meanwhile; anything else: reported by the open below.
+  }
+}
+
+/**
+ * A database created by an older ces (or copied in by hand) may be 0644, and its -wal and -shm
+ * with it: they are brought to 0600 on every writable open. A file owned by another user cannot be
+ * changed by us (EPERM) and is left as it is: that open is theirs to secure.
+ */
+function restrictDatabaseFiles(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const mode = statSync(file, { throwIfNoEntry: false })?.mode;
+    if (mode === undefined || (mode & 0o777) === PRIVATE_FILE_MODE) continue;
+    try {
+      chmodSync(file, PRIVATE_FILE_MODE);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EPERM') throw error;
+    }
+  }
 }
 
 const OPEN_FAILURE_REASONS: Record<string, string> = {

@@ -1,11 +1,17 @@
 // RFC 4180 CSV: fields separated by commas, records ended by CRLF, and a field that holds a comma,
 // a double quote, CR or LF enclosed in double quotes with inner quotes doubled. null is an empty
-// field. Values are written exactly as stored: no spreadsheet-formula escaping, which would change
-// the data an auditor compares against the database (see README, Exports).
+// field. A text value that a spreadsheet would run as a formula gets a leading apostrophe
+// (CONTRACT, OWASP's CSV-injection rule): names, addresses and the like come from the API, and an
+// operator who opens the export in a spreadsheet must never run `=HYPERLINK(...)` or `+cmd|...`
+// sent by whoever filled a form. JSON Lines keeps every value exactly as stored.
+
+/** First characters that make a spreadsheet read a cell as a formula (or, TAB and CR, hide one). */
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const text = String(value);
+  // Only text: a number from the database (a count, a value) prints as digits, never a formula.
+  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

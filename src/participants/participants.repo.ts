@@ -93,3 +93,22 @@ export function redactConsentsOfEnrollment(db: Db, enrollmentId: string): number
   return prepare(db, `UPDATE consents SET ip_address = '${REDACTED}', user_agent = '${REDACTED}'
     WHERE entry_id IN (SELECT id FROM entries WHERE enrollment_id = @id) AND enrollment_id = @id`).run({ id: enrollmentId }).changes;
 }
+
+/** Award history reasons written by a person (an integrator's or an operator's revoke): free text. */
+export function listWrittenAwardReasonsOfEnrollment(db: Db, enrollmentId: string): Array<{ id: number; reason: string }> {
+  return prepare<[string], { id: number; reason: string }>(db, `SELECT h.id, h.reason
+    FROM award_history h JOIN awards a ON a.id = h.award_id JOIN entries e ON e.id = a.entry_id
+    WHERE e.enrollment_id = ? AND h.reason IS NOT NULL AND h.actor <> 'system' ORDER BY h.id`).all(enrollmentId);
+}
+
+export function setAwardHistoryReason(db: Db, id: number, reason: string): void {
+  prepare(db, 'UPDATE award_history SET reason = @reason WHERE id = @id').run({ id, reason });
+}
+
+export function setEntryRejectionReasons(db: Db, entryId: string, rejectionReasons: string): void {
+  prepare(db, 'UPDATE entries SET rejection_reasons = @rejection_reasons WHERE id = @id').run({ id: entryId, rejection_reasons: rejectionReasons });
+}
+
+export function setDeliveryPayload(db: Db, deliveryId: string, payload: string): void {
+  prepare(db, 'UPDATE webhook_deliveries SET payload = @payload WHERE id = @id').run({ id: deliveryId, payload });
+}

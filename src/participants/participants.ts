@@ -13,9 +13,11 @@ import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollm
 import { enrollmentToView, formatLuckyNumber } from '../entries/entry-view.ts';
 import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import { storedTimestampInUtc } from '../timestamps.ts';
+import { VERIFIER_REJECTION_PREFIX } from '../pipeline/verifier.ts';
 import {
   anonymizeEnrollment, listAwardsOfEnrollment, listConsentsOfEnrollment, listDeliveriesOfEnrollment,
-  listEntriesOfEnrollment, listLuckyNumbersOfEnrollment, redactConsentsOfEnrollment,
+  listEntriesOfEnrollment, listLuckyNumbersOfEnrollment, listWrittenAwardReasonsOfEnrollment, REDACTED, redactConsentsOfEnrollment,
+  setAwardHistoryReason, setDeliveryPayload, setEntryRejectionReasons,
 } from './participants.repo.ts';
 
 export const CLI_ACTOR = 'cli';
@@ -91,14 +93,23 @@ export interface AnonymizeResult {
   anonymized_at: string;
   kept: { entries: number; awards: number; lucky_numbers: number; consents: number };
   consents_redacted: number;
+  /** Free text that others wrote about the participant, replaced by [redacted] (see redactFreeText). */
+  free_text_redacted: FreeTextRedacted;
   audit_id: number;
+}
+
+export interface FreeTextRedacted {
+  award_reasons: number;
+  rejection_messages: number;
+  webhook_payloads: number;
 }
 
 /**
  * Replaces the participant's personal data in one transaction: enrollment fields cleared, the
  * document replaced by a random token (not derived from the document, so nothing can reverse it),
- * consent IP address and user agent redacted. Entries, awards, lucky numbers and the consent
- * records themselves stay for the campaign's audit.
+ * consent IP address and user agent redacted, free text written about them redacted
+ * (redactFreeText). Entries, awards, lucky numbers and the consent records themselves stay for the
+ * campaign's audit.
  */
 export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }): AnonymizeResult {
   // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
@@ -123,6 +134,7 @@ function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: s
     const token = `anon_${ctx.random.bytes(16).toString('hex')}`;
     if (!anonymizeEnrollment(ctx.db, enrollment.id, token, now)) throw new AppError(409, 'already_anonymized', 'This participant is already anonymized.');
     const consentsRedacted = redactConsentsOfEnrollment(ctx.db, enrollment.id);
+    const freeText = redactFreeText(ctx, enrollment.id);
     const kept = {
       entries: listEntriesOfEnrollment(ctx.db, enrollment.id).length,
       awards: listAwardsOfEnrollment(ctx.db, enrollment.id).length,
@@ -131,11 +143,60 @@ function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: s
     };
     const auditId = insertAuditRecord(ctx.db, {
       at: now, actor: CLI_ACTOR, action: 'participant.anonymize', subject: `enrollment:${enrollment.id}`,
-      detail: JSON.stringify({ campaign_id: req.campaignId, livemode: req.livemode === 1, reason: req.reason ?? null, kept, consents_redacted: consentsRedacted }),
+      detail: JSON.stringify({ campaign_id: req.campaignId, livemode: req.livemode === 1, reason: req.reason ?? null, kept, consents_redacted: consentsRedacted, free_text_redacted: freeText }),
     });
     return {
       enrollment_id: enrollment.id, campaign_id: req.campaignId, livemode: req.livemode === 1, document_token: token, anonymized_at: now,
-      kept, consents_redacted: consentsRedacted, audit_id: auditId,
+      kept, consents_redacted: consentsRedacted, free_text_redacted: freeText, audit_id: auditId,
     };
   }).immediate();
+}
+
+// The reasons ces itself writes on a caller's behalf (a declared win, a win moved): fixed words
+// and ids, kept as the ledger's wording (src/mechanics/declared-win.ts, instant-prize.ts).
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const GENERATED_AWARD_REASON = new RegExp(`^(declared at intake|reassigned (to entry ${UUID}|to prize ${UUID}|from award ${UUID} of entry ${UUID}))$`);
+
+/**
+ * Free text that others wrote about the participant's entries, where a name or a CPF is easily
+ * typed: an integrator's or operator's revoke reason in the award history, and the fiscal
+ * verifier's words in a `fiscal_verifier_rejected` message, in the entry and in the webhook
+ * payloads that carried it (payloads still pending go out redacted; the event id is unchanged).
+ * The text becomes [redacted]; the codes, statuses and the fixed wording around it stay.
+ */
+function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
+  const counts: FreeTextRedacted = { award_reasons: 0, rejection_messages: 0, webhook_payloads: 0 };
+  for (const { id, reason } of listWrittenAwardReasonsOfEnrollment(ctx.db, enrollmentId)) {
+    if (reason === REDACTED || GENERATED_AWARD_REASON.test(reason)) continue;
+    setAwardHistoryReason(ctx.db, id, REDACTED);
+    counts.award_reasons++;
+  }
+  for (const entry of listEntriesOfEnrollment(ctx.db, enrollmentId)) {
+    const reasons = redactRejectionReasons(JSON.parse(entry.rejection_reasons) as unknown);
+    if (reasons === null) continue;
+    setEntryRejectionReasons(ctx.db, entry.id, JSON.stringify(reasons));
+    counts.rejection_messages++;
+  }
+  for (const delivery of listDeliveriesOfEnrollment(ctx.db, enrollmentId)) {
+    const payload = JSON.parse(delivery.payload) as { data?: { rejection_reasons?: unknown } };
+    const reasons = payload.data ? redactRejectionReasons(payload.data.rejection_reasons) : null;
+    if (reasons === null) continue;
+    payload.data!.rejection_reasons = reasons;
+    setDeliveryPayload(ctx.db, delivery.id, JSON.stringify(payload));
+    counts.webhook_payloads++;
+  }
+  return counts;
+}
+
+/** The reasons with the verifier's words redacted, or null when there was nothing to redact. */
+function redactRejectionReasons(value: unknown): Array<{ code: string; message: string }> | null {
+  if (!Array.isArray(value)) return null;
+  let changed = false;
+  const reasons = (value as Array<{ code: string; message: string }>).map((r) => {
+    const redacted = `${VERIFIER_REJECTION_PREFIX}${REDACTED}`;
+    if (r.code !== 'fiscal_verifier_rejected' || !r.message.startsWith(VERIFIER_REJECTION_PREFIX) || r.message === redacted) return r;
+    changed = true;
+    return { ...r, message: redacted };
+  });
+  return changed ? reasons : null;
 }

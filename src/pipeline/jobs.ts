@@ -12,7 +12,8 @@ import { jobRetryDelayMs } from './backoff.ts';
 import { runLocalChecks, type RejectionReason } from './checks.ts';
 import { claimJobs, deferJob, deleteClaimedJob, insertFailedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
 import { approveEntry, evaluateEntry, rejectEntry } from './processing.ts';
-import { callFiscalVerifier, type VerifierAnswer } from './verifier.ts';
+import { callFiscalVerifier, VERIFIER_REJECTION_PREFIX, type VerifierAnswer } from './verifier.ts';
+
 
 export interface JobStats {
   jobsClaimed: number;
@@ -255,7 +256,7 @@ function recordVerifierAnswer(ctx: Ctx, job: JobRow, lease: string, answer: Veri
         // Checked again: the verdict took time, and the local rules still come first.
         const reasons = runLocalChecks(ctx.db, campaign, entry, nowMs);
         if (reasons.length === 0 && !answer.valid) {
-          reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `The fiscal verifier rejected the access key: ${answer.reason}` : 'The fiscal verifier rejected the access key.' });
+          reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `${VERIFIER_REJECTION_PREFIX}${answer.reason}` : 'The fiscal verifier rejected the access key.' });
         }
         decideEntry(ctx, campaign, entry, reasons, now, stats);
       }

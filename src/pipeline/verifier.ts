@@ -76,6 +76,12 @@ async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: n
 }
 
 /** A short, operator-readable cause of a failed fetch (timeout, refused connection, TLS...). */
+/**
+ * The verifier's own words follow this prefix: free text from a third party, which may name the
+ * participant, so an anonymization replaces it (src/participants/participants.ts).
+ */
+export const VERIFIER_REJECTION_PREFIX = 'The fiscal verifier rejected the access key: ';
+
 export function describeFetchError(error: unknown): string {
   // ofetch wraps undici's TypeError('fetch failed'), which wraps the real cause (ECONNREFUSED,
   // a certificate error...): walk the chain to the innermost error that says something.

@@ -59,7 +59,14 @@ export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActi
       { field: 'endpoint_url', code: 'webhook_url_not_https', message: 'must start with https:// and name a host' },
     ]);
   }
-  return { endpointUrl: url as string | undefined, isActive: active as boolean | undefined };
+  // Stored, and answered, in its WHATWG form (new URL().href, as the delivery reads it): control
+  // characters are percent-encoded there (tabs and line breaks dropped), so no ESC sequence sent
+  // as a URL is ever kept to reach an operator's terminal; the target is the same URL.
+  const endpointUrl = typeof url === 'string' ? new URL(url).href : undefined;
+  if (endpointUrl !== undefined && endpointUrl.length > MAX_URL_LENGTH) {
+    throw validationFailed([{ field: 'endpoint_url', code: 'too_long', message: `endpoint_url must be at most ${MAX_URL_LENGTH} characters once normalised (control characters percent-encoded)` }]);
+  }
+  return { endpointUrl, isActive: active as boolean | undefined };
 }
 
 /** Creates (201, with the secret) or updates (200) the campaign's configuration, in one transaction. */

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../errors.ts';
 import { findDeliveryById, HELD_UNTIL_REACTIVATED, listAttempts, listDeliveries, listDeliveriesOfEntry, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
 import { parseStatusOption } from '../status-option.ts';
+import { maskUrlCredentials } from './url-credentials.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
@@ -69,7 +70,8 @@ export function listEntryDeliveryViews(ctx: Ctx, entryId: string): DeliveryView[
 export function getDeliveryWithAttempts(ctx: Ctx, id: string): DeliveryView & { attempt_log: ReturnType<typeof listAttempts> } {
   const row = findDeliveryById(ctx.db, id);
   if (!row) throw notFound('Delivery');
-  const attemptLog = listAttempts(ctx.db, id);
+  // Masked on reading too: attempts recorded before ces masked them hold the URL with its password.
+  const attemptLog = listAttempts(ctx.db, id).map((a) => ({ ...a, url: a.url === null ? null : maskUrlCredentials(a.url) }));
   const lastResponse = attemptLog.at(-1)?.response_excerpt ?? null;
   return { ...toDeliveryView({ ...row, attempt_count: attemptLog.length, last_response_excerpt: lastResponse }), attempt_log: attemptLog };
 }

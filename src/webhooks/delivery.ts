@@ -17,6 +17,7 @@ import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insert
 import { createUtilizationSampler, DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
 import { signDelivery } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
+import { maskUrlCredentials } from './url-credentials.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export interface DeliveryStats {
@@ -282,7 +283,8 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow, signal?: 
   if (!config) return { kind: 'skipped', reason: 'no webhook configuration at send time' };
   if (config.is_active !== 1) return { kind: 'paused' };
   const attemptedMs = ctx.clock.now();
-  const base = { kind: 'attempt' as const, attemptedAt: toIso(attemptedMs), url: config.endpoint_url };
+  // The attempt record names the URL without its password (CONTRACT); the POST uses the real one.
+  const base = { kind: 'attempt' as const, attemptedAt: toIso(attemptedMs), url: maskUrlCredentials(config.endpoint_url) };
   const refused = await refuseWebhookTarget(config.endpoint_url, ctx.config.allowPrivateWebhooks);
   if (refused) return { ...base, ok: false, statusCode: null, latencyMs: null, error: refused, excerpt: null };
 

@@ -10,10 +10,12 @@ import { notFound } from '../errors.ts';
 import { attemptDelivery } from './delivery.ts';
 import { enqueueEvent } from './events.ts';
 import { findDeliveryById, insertAttempt, leaseDeliveryById, settleDelivery } from './outbox.repo.ts';
+import { maskUrlCredentials } from './url-credentials.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
 
 export interface PingResult {
   delivery_id: string;
+  /** Without its password (src/webhooks/url-credentials.ts): the result is printed. */
   url: string;
   /** delivered (2xx), failed (anything else; not retried) or skipped (configuration paused). */
   result: 'delivered' | 'failed' | 'skipped';
@@ -37,11 +39,11 @@ export async function sendTestPing(ctx: Ctx, campaignId: string, livemode: boole
   }).immediate();
   if (!queued.leased) {
     const row = findDeliveryById(ctx.db, queued.id)!;
-    return { delivery_id: queued.id, url: config.endpoint_url, result: 'skipped', status_code: null, latency_ms: null, error: row.last_error, response_excerpt: null, attempted_at: null };
+    return { delivery_id: queued.id, url: maskUrlCredentials(config.endpoint_url), result: 'skipped', status_code: null, latency_ms: null, error: row.last_error, response_excerpt: null, attempted_at: null };
   }
   const outcome = await attemptDelivery(ctx, queued.leased);
   return ctx.db.transaction((): PingResult => {
-    const base = { delivery_id: queued.id, url: config.endpoint_url };
+    const base = { delivery_id: queued.id, url: maskUrlCredentials(config.endpoint_url) };
     if (outcome.kind === 'skipped' || outcome.kind === 'paused') {
       // A ping is sent now or never: paused meanwhile, it is skipped like one queued while paused.
       const reason = outcome.kind === 'paused' ? 'delivery paused (is_active false) at send time' : outcome.reason;

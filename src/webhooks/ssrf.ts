@@ -8,6 +8,7 @@
 import dns from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { maskUrlCredentials } from './url-credentials.ts';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -59,7 +60,7 @@ export async function refuseWebhookTarget(url: string, allowPrivate: boolean, re
   try {
     parsed = new URL(url);
   } catch {
-    return `refused: "${url}" is not a valid URL`;
+    return `refused: "${maskUrlCredentials(url)}" is not a valid URL`;
   }
   if (parsed.protocol !== 'https:') return `refused: only https:// endpoints receive deliveries (got ${parsed.protocol})`;
   if (allowPrivate) return null;

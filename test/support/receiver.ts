@@ -36,7 +36,8 @@ export interface ReceivedRequest {
   status: number;
 }
 
-export type RespondResult = number | { status: number; delayMs?: number };
+/** `body`: the answer's text (default: the status code). */
+export type RespondResult = number | { status: number; delayMs?: number; body?: string };
 
 export interface ReceiverOptions {
   /** Decides each response; may be async. Default 200 at once. */
@@ -99,14 +100,14 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
       console.error('receiver: respond() threw', err);
       decided = 500;
     }
-    const { status, delayMs = 0 } = typeof decided === 'number' ? { status: decided } : decided;
+    const { status, delayMs = 0, body: answer = String(status) } = typeof decided === 'number' ? { status: decided } : decided;
     received.status = status;
     requests.push(received);
     for (const wake of [...waiters]) wake();
 
     const send = () => {
       if (res.destroyed) return;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(answer);
     };
     if (delayMs <= 0) return send();
     const timer = setTimeout(() => {

@@ -1,0 +1,53 @@
+// Every file ces writes holds personal data or can (the database and its -wal/-shm, backups,
+// exports, their temp files), so each is created readable by its owner only (0600) and each folder
+// ces creates is 0700 (CONTRACT: Personal data at rest). The modes are given at creation, never
+// through process.umask, which would change every file the server's process creates. A temp file
+// beside its destination gets a random name and is created with O_EXCL: nobody can predict it, and
+// a file or symlink already at that name is refused instead of written through.
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { AppError } from './errors.ts';
+import type { Random } from './random.ts';
+
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Creates the folder and any missing parents as 0700; folders that exist keep their mode. */
+export function makePrivateDir(path: string): void {
+  mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/** A fresh name beside `target` (same folder, so a rename into place is atomic), 128 random bits. */
+export function tempPathBeside(target: string, random: Random): string {
+  return join(dirname(target), `.${basename(target)}.${random.bytes(16).toString('hex')}.tmp`);
+}
+
+const WRITE_FAILURE_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its folder path is a file',
+  ENOSPC: 'no space left on the device',
+  EEXIST: 'a file is already there',
+};
+
+/**
+ * Opens a new file at `path` for writing, 0600, failing if anything is there (O_EXCL: flag 'wx').
+ * A failure is the operator's folder, not a bug of ours: a 422 that says why.
+ */
+export function openPrivateFileExclusive(path: string): number {
+  try {
+    return openSync(path, 'wx', PRIVATE_FILE_MODE);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const reason = typeof code === 'string' ? WRITE_FAILURE_REASONS[code] : undefined;
+    if (!reason) throw error;
+    throw new AppError(422, 'cannot_write_file', `cannot create ${path}: ${reason}`);
+  }
+}
+
+/** An empty new 0600 file (O_EXCL): SQLite then writes a backup into it, and keeps its mode. */
+export function createPrivateFileExclusive(path: string): void {
+  closeSync(openPrivateFileExclusive(path));
+}

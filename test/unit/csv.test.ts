@@ -1,0 +1,29 @@
+// src/exports/csv.ts: RFC 4180 quoting, and OWASP's CSV-injection rule (CONTRACT): a text cell
+// whose first character is =, +, -, @, TAB or CR gets a leading apostrophe, and is then quoted as
+// any other field would be.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { csvField, csvRecord } from '../../src/exports/csv.ts';
+
+describe('csvField', () => {
+  const cases: Array<[input: string | number | null, written: string, rule: string]> = [
+    ['=1+1', "'=1+1", 'an equals sign starts a formula'],
+    ['+cmd|x', "'+cmd|x", 'so does a plus sign'],
+    ['-2+3', "'-2+3", 'and a minus sign'],
+    ['@SUM(A1)', "'@SUM(A1)", 'and an at sign'],
+    ['\t=1+1', "'\t=1+1", 'a TAB hides a formula behind it'],
+    ['\r=1+1', `"'\r=1+1"`, 'a CR too, and the field is then quoted for its CR'],
+    ['=HYPERLINK("x","y")', `"'=HYPERLINK(""x"",""y"")"`, 'a formula with quotes is prefixed, then quoted'],
+    ['Ana =1+1', 'Ana =1+1', 'a formula character further in is harmless'],
+    ["'=1", "'=1", 'an apostrophe already first is left alone'],
+    [-5, '-5', 'a number is digits, never a formula'],
+    ['Silva, Maria', '"Silva, Maria"', 'a comma is quoted'],
+    [null, '', 'null is an empty field'],
+  ];
+  for (const [input, written, rule] of cases) {
+    test(rule, () => assert.equal(csvField(input), written));
+  }
+  test('a record is its fields joined by commas and ended by CRLF', () => {
+    assert.equal(csvRecord(['=a', 'b', null]), "'=a,b,\r\n");
+  });
+});
