@@ -4,6 +4,7 @@
 // the same domain functions the CLI uses. The values a client chooses (Idempotency-Keys as UUIDv4,
 // CPFs, access keys) fall all over their indexes, as they do when thousands of people in thousands
 // of shops take part: in sequence, they would cost the database far less than real traffic does.
+import { cliActor } from '../src/audit/actor.ts';
 import { createHash } from 'node:crypto';
 import { createCampaign } from '../src/campaigns/campaigns.ts';
 import { systemClock } from '../src/clock.ts';
@@ -99,8 +100,8 @@ export function createBenchCampaign(dbPath: string): BenchCampaign {
   const db = openDatabase(dbPath);
   try {
     const ctx: Ctx = { db, clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false), log: createSilentLogger() };
-    const campaign = createCampaign(ctx, { name: 'Benchmark campaign' });
-    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' });
+    const campaign = createCampaign(ctx, { name: 'Benchmark campaign' }, cliActor('bench'));
+    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
     return { campaignId: campaign.id, liveKey: key.key, liveKeyId: key.id };
   } finally {
     db.close();

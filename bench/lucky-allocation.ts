@@ -4,6 +4,7 @@
 // file with the service's pragmas; each measured allocation is one entry's evaluation of
 // quantity 1 inside its own transaction, as the pipeline runs it (timed up to, not including, COMMIT).
 //   npx tsx bench/lucky-allocation.ts        (standalone; `npm run bench` calls measureLuckyAllocation)
+import { cliActor } from '../src/audit/actor.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,8 +46,8 @@ export function measureLuckyAllocation(options: { samples?: number } = {}): Luck
   const clock = new ManualClock(NOW);
   const ctx: Ctx = { db: openDatabase(dbPath), clock, random: seededRandom(42), config: loadConfig({ db: dbPath }, {}, false), log: createSilentLogger() };
   try {
-    const campaign = createCampaign(ctx, { name: 'bench lucky', luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 });
-    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' });
+    const campaign = createCampaign(ctx, { name: 'bench lucky', luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 }, cliActor('bench'));
+    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
     const caller: Caller = { keyId: key.id, campaignId: campaign.id, mode: 'live', livemode: true };
     let n = 0;
     const newEntry = (): string => {

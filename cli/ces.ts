@@ -18,6 +18,7 @@ import { registerWebhookCommands } from './commands/webhook.ts';
 import { registerPrizeCommands } from './commands/prize.ts';
 import { registerWindowCommands } from './commands/window.ts';
 import { registerAwardCommands } from './commands/award.ts';
+import { registerAuditCommands } from './commands/audit.ts';
 
 const program = new Command('ces')
   .description('Campaign Entry Service: intake of promotional-campaign entries over HTTP')
@@ -48,6 +49,7 @@ registerWebhookCommands(program);
 registerPrizeCommands(program);
 registerWindowCommands(program);
 registerAwardCommands(program);
+registerAuditCommands(program);
 registerOpenApiCommand(program);
 
 // Before parsing: a usage error is written to stderr too.

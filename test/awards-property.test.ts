@@ -45,7 +45,7 @@ import { addPrize } from '../src/mechanics/prizes.ts';
 import { addWindows } from '../src/mechanics/windows.ts';
 import { approveEntry, evaluateEntry, rejectEntry } from '../src/pipeline/processing.ts';
 import { seededRandom } from '../src/random.ts';
-import { entryBody } from './support/harness.ts';
+import { entryBody, OPERATOR } from './support/harness.ts';
 
 /** Free pairs left in the declared campaign's pool at the start: collisions and exhaustion happen. */
 const FREE_PAIRS = 12;
@@ -129,13 +129,13 @@ function buildWorld(seed: number, stocks: number[]): World {
   const config = loadConfig({ db: ':memory:' }, {}, false);
   const ctx: Ctx = { db: openDatabase(':memory:'), clock, random: seededRandom(seed), config, log: createSilentLogger() };
   const side = (campaignId: string, mode: 'live' | 'test', prizeStocks: number[]): Side => {
-    const key = issueKey(ctx, { campaignId, mode });
+    const key = issueKey(ctx, { campaignId, mode }, OPERATOR);
     const caller: Caller = { keyId: key.id, campaignId, mode, livemode: mode === 'live' };
-    const prizes = prizeStocks.map((stock, i) => addPrize(ctx, { campaignId, mode, name: `P${i}`, type: 'voucher', unitValue: 10, stock }).id);
+    const prizes = prizeStocks.map((stock, i) => addPrize(ctx, { campaignId, mode, name: `P${i}`, type: 'voucher', unitValue: 10, stock }, OPERATOR).id);
     return { campaignId, caller, prizes };
   };
-  const declared = side(createCampaign(ctx, { name: 'property', instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'auto', luckyQuantity: 2 }).id, 'live', stocks);
-  const window = side(createCampaign(ctx, { name: 'property', instantPrize: 'WINDOW' }).id, 'live', stocks.slice(0, 2));
+  const declared = side(createCampaign(ctx, { name: 'property', instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'auto', luckyQuantity: 2 }, OPERATOR).id, 'live', stocks);
+  const window = side(createCampaign(ctx, { name: 'property', instantPrize: 'WINDOW' }, OPERATOR).id, 'live', stocks.slice(0, 2));
   const test = side(declared.campaignId, 'test', stocks.slice(1));
   // The pool as 100,000 - FREE_PAIRS boundary draws leave it (the drawn pairs are left out of
   // lucky_numbers to keep each run fast; only the FREE_PAIRS undrawn ones can be handed out).
@@ -267,7 +267,7 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         const history = (ctx.db.prepare('SELECT count(*) AS n FROM award_history').get() as { n: number }).n;
         const out: AwardObject = op.kind === 'revoke'
           ? revokeInstantPrize(ctx, w.sides[e.side].caller, e.id, { reason: 'property' }, now)
-          : revokeAwardAsOperator(ctx, e.id, 'property (cli)', now);
+          : revokeAwardAsOperator(ctx, e.id, 'property (cli)', now, OPERATOR);
         assert.equal(out.status, 'revoked', `${op.kind} answered ${out.status}`);
         // README, Revoke: it "acts on the entry's latest award"; the entry then holds no win.
         assert.equal(findLatestAwardForEntry(ctx.db, e.id)!.status, 'revoked');
@@ -310,11 +310,11 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         break;
       }
       case 'switch_mechanic':
-        updateCampaign(ctx, w.sides[op.side].campaignId, { instantPrize: op.to });
+        updateCampaign(ctx, w.sides[op.side].campaignId, { instantPrize: op.to }, OPERATOR);
         break;
       case 'add_window': {
         const prizes = w.sides[op.on].prizes;
-        addWindows(ctx, { campaignId: w.sides[op.on].campaignId, mode: w.sides[op.on].caller.mode, prizeId: prizes[op.prize % prizes.length], opensAt: new Date(w.clock.now() + op.offsetMin * 60_000).toISOString() });
+        addWindows(ctx, { campaignId: w.sides[op.on].campaignId, mode: w.sides[op.on].caller.mode, prizeId: prizes[op.prize % prizes.length], opensAt: new Date(w.clock.now() + op.offsetMin * 60_000).toISOString() }, OPERATOR);
         break;
       }
       case 'advance':

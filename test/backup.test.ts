@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, type CliResult, type TestServer, type World } from './support/harness.ts';
@@ -99,8 +99,8 @@ describe('ces backup under load, then ces restore', () => {
     assert.equal(backupResult.json.integrity, 'ok');
     assert.equal(backupResult.json.file, join(dir, 'snapshot.db'));
     assert.ok(backupResult.json.pages > 0);
-    const audit = t.ctx.db.prepare(`SELECT actor, action, subject FROM audit_log WHERE action = 'database.backup'`).all();
-    assert.deepEqual(audit, [{ actor: 'cli', action: 'database.backup', subject: join(dir, 'snapshot.db') }]);
+    const audit = t.ctx.db.prepare(`SELECT actor, action, details ->> '$.file' AS file FROM audit_log WHERE action = 'backup.created'`).all();
+    assert.deepEqual(audit, [{ actor: `cli:${userInfo().username}`, action: 'backup.created', file: join(dir, 'snapshot.db') }]);
     assert.deepEqual(readdirSync(dir).sort(), ['snapshot.db'], 'one self-contained file: no temp file, -wal or -shm beside it');
   });
 
@@ -145,7 +145,7 @@ describe('ces backup under load, then ces restore', () => {
         (SELECT count(*) FROM awards a WHERE a.prize_id = p.id AND a.status = 'awarded' AND a.beyond_pool = 0) AS awarded FROM prizes p`).all() as Array<{ taken: number; awarded: number }>;
       for (const p of ledger) assert.equal(p.taken, p.awarded);
       assert.ok(count('SELECT count(*) FROM lucky_numbers') > 0 && count(`SELECT count(*) FROM entries WHERE status = 'APPROVED'`) > 0, 'the snapshot caught the pipeline at work');
-      assert.deepEqual(all(`SELECT actor, action FROM audit_log WHERE action = 'database.restore'`), [{ actor: 'cli', action: 'database.restore' }]);
+      assert.deepEqual(all(`SELECT actor, action FROM audit_log WHERE action = 'database.restored'`), [{ actor: `cli:${userInfo().username}`, action: 'database.restored' }]);
     } finally {
       db.close();
     }
@@ -200,7 +200,7 @@ describe('ces backup under load, then ces restore', () => {
     assert.ok(existsSync(res.json.replaced));
     const db = new Database(res.json.replaced, { readonly: true });
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
-    assert.equal((db.prepare(`SELECT count(*) FROM audit_log WHERE action = 'database.restore'`).pluck().get()), 1, 'the replaced copy is the first restore, intact');
+    assert.equal((db.prepare(`SELECT count(*) FROM audit_log WHERE action = 'database.restored'`).pluck().get()), 1, 'the replaced copy is the first restore, intact');
     db.close();
   });
 });

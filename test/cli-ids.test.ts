@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addWindows } from '../src/mechanics/windows.ts';
-import { configureWebhook, cpf, makeCampaign, makePrize, runCli, startTestServer, type CliResult, type TestServer } from './support/harness.ts';
+import { configureWebhook, cpf, makeCampaign, makePrize, runCli, startTestServer, type CliResult, type TestServer, OPERATOR } from './support/harness.ts';
 import { nextIndex, settle, submitEntry } from './support/mechanics.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 
@@ -39,7 +39,7 @@ describe('CLI: uuid ids in upper case name the same record', () => {
     await settle(s);
     const windows = makeCampaign(s.ctx, { instantPrize: 'WINDOW' });
     const windowPrize = makePrize(s.ctx, windows.campaign.id, 'live', 3, 'Mug');
-    addWindows(s.ctx, { campaignId: windows.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: '2026-12-01T00:00:00Z' });
+    addWindows(s.ctx, { campaignId: windows.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: '2026-12-01T00:00:00Z' }, OPERATOR);
     return { w, campaignId: w.campaign.id, prizeId: prize.id, entryId, document: cpf(i), windowCampaignId: windows.campaign.id, windowPrizeId: windowPrize.id };
   }
 

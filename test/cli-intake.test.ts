@@ -100,7 +100,7 @@ describe('ces campaign', () => {
     const c = makeCampaign(s.ctx).campaign;
     const list = await cli('campaign', 'list');
     assert.equal(list.code, 0);
-    assert.match(list.stdout, /^ID\s+NAME\s+STARTS_AT\s+ENDS_AT\s+API_ENABLED\s+INSTANT_PRIZE\s+LUCKY_NUMBERS\n/);
+    assert.match(list.stdout, /^ID\s+NAME\s+STARTS_AT\s+ENDS_AT\s+API_ENABLED\s+INSTANT_PRIZE\s+LUCKY_NUMBERS\s+WEBHOOK_API\n/);
     assert.ok(list.stdout.includes(c.id));
     assert.throws(() => JSON.parse(list.stdout));
     const show = await cli('campaign', 'show', c.id);
@@ -144,7 +144,7 @@ describe('ces campaign', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /^ces: missing command after 'ces': one of serve, campaign, key, .* \(see ces --help\)$/m],
       [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see ces key --help\)$/m],
-      [['webhook'], /^ces: missing command after 'ces webhook': one of show, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m],
+      [['webhook'], /^ces: missing command after 'ces webhook': one of show, set, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m],
     ];
     for (const [args, line] of cases) {
       const r = await runCli(args);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { issueKey } from '../src/keys/keys.ts';
-import { entryBody, makeCampaign, makePrize, runCli, type CliResult } from './support/harness.ts';
+import { entryBody, makeCampaign, makePrize, runCli, type CliResult, OPERATOR } from './support/harness.ts';
 import { killServe, openFileCtx, spawnServe, type ServeProcess } from './support/serve-process.ts';
 
 let dir: string | undefined;
@@ -26,7 +26,7 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
   const prizeId = makePrize(setup, world.campaign.id, 'live', 10_000).id;
   const windowsWorld = makeCampaign(setup, { name: 'Windows', instantPrize: 'WINDOW' });
   const windowPrize = makePrize(setup, windowsWorld.campaign.id, 'live', 10).id;
-  const spareKeys = Array.from({ length: 3 }, () => issueKey(setup, { campaignId: world.campaign.id, mode: 'live', label: 'spare' }));
+  const spareKeys = Array.from({ length: 3 }, () => issueKey(setup, { campaignId: world.campaign.id, mode: 'live', label: 'spare' }, OPERATOR));
   setup.db.close();
   serve = await spawnServe({ dbPath, tickMs: 10, env: { CES_RATE_LIMIT_RPS: '0' } });
   const url = serve.url;

@@ -18,7 +18,7 @@ import { openDatabase } from '../src/db/open.ts';
 import { issueKey } from '../src/keys/keys.ts';
 import { createSilentLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
-import { entryBody, request, ROOT } from './support/harness.ts';
+import { entryBody, request, ROOT, OPERATOR } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
 
 interface Child {
@@ -94,8 +94,8 @@ test('SIGKILL with entries PENDING and deliveries in flight: after restart every
   const dbPath = join(dir, 'ces.db');
   const db = openDatabase(dbPath);
   const ctx: Ctx = { db, clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath }, {}), log: createSilentLogger() };
-  const campaign = createCampaign(ctx, { name: 'Crash', fiscalVerifierUrl: `https://127.0.0.1:${(verifier.address() as AddressInfo).port}/verify` });
-  const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }).key;
+  const campaign = createCampaign(ctx, { name: 'Crash', fiscalVerifierUrl: `https://127.0.0.1:${(verifier.address() as AddressInfo).port}/verify` }, OPERATOR);
+  const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, OPERATOR).key;
 
   let server = await serve(dbPath);
   const hook = await request(server.url, 'PATCH', '/v1/webhook', { key, body: { endpoint_url: receiver.url } });

@@ -18,7 +18,7 @@ import { after, test } from 'node:test';
 import { addWindows } from '../src/mechanics/windows.ts';
 import { seededRandom } from '../src/random.ts';
 import { patchWebhookConfig } from '../src/webhooks/config.ts';
-import { entryBody, makeCampaign, makePrize, type World } from './support/harness.ts';
+import { entryBody, makeCampaign, makePrize, type World, OPERATOR } from './support/harness.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 import { killServe, openFileCtx, spawnServe, type ServeProcess } from './support/serve-process.ts';
 
@@ -56,8 +56,8 @@ test('SIGKILL at random moments under load loses no accepted entry, event, or aw
   const windowed: World = makeCampaign(setup, { name: 'Windows', instantPrize: 'WINDOW', luckyNumbers: 'auto', luckyQuantity: LUCKY_QUANTITY });
   const windowPrize = makePrize(setup, windowed.campaign.id, 'live', 100_000, 'Window prize').id;
   // 40 windows, all already open: entries race to claim them across crashes.
-  addWindows(setup, { campaignId: windowed.campaign.id, mode: 'live', prizeId: windowPrize, opensAt: new Date(setup.clock.now() - 3_600_000).toISOString(), count: 40, every: 1 });
-  for (const w of [declared, windowed]) patchWebhookConfig(setup, w.campaign.id, { endpointUrl: receiver.url });
+  addWindows(setup, { campaignId: windowed.campaign.id, mode: 'live', prizeId: windowPrize, opensAt: new Date(setup.clock.now() - 3_600_000).toISOString(), count: 40, every: 1 }, OPERATOR);
+  for (const w of [declared, windowed]) patchWebhookConfig(setup, w.campaign.id, { endpointUrl: receiver.url }, OPERATOR);
   setup.db.close();
 
   const env = { CES_WEBHOOK_RETRY_SCHEDULE: '0.05,0.1,0.2,0.5,1,1,1,1', CES_WEBHOOK_TIMEOUT_MS: '2000', CES_RATE_LIMIT_RPS: '0' };

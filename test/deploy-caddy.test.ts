@@ -18,6 +18,7 @@ import { issueKey } from '../src/keys/keys.ts';
 import { createSilentLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
 import { entryBody, ROOT } from './support/harness.ts';
+import { OPERATOR } from './support/harness.ts';
 import { spawnServe } from './support/serve-process.ts';
 
 const caddy = spawnSync('caddy', ['version'], { encoding: 'utf8' });
@@ -45,8 +46,8 @@ test('ces behind Caddy: HTTPS to the API, the client address from Caddy’s X-Fo
   const dbPath = join(dir, 'ces.db');
   const db = openDatabase(dbPath);
   const ctx: Ctx = { db, clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath }, {}), log: createSilentLogger() };
-  const campaign = createCampaign(ctx, { name: 'Behind Caddy' });
-  const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }).key;
+  const campaign = createCampaign(ctx, { name: 'Behind Caddy' }, OPERATOR);
+  const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, OPERATOR).key;
   db.close();
 
   const ces = await spawnServe({ dbPath, env: { CES_TRUSTED_PROXIES: '127.0.0.1,::1' } });

@@ -18,6 +18,7 @@ import { issueKey } from '../src/keys/keys.ts';
 import { createSilentLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
 import { entryBody, makeCampaign, request, startTestServer, submitEntry } from './support/harness.ts';
+import { OPERATOR } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
 import { spawnServe } from './support/serve-process.ts';
 
@@ -122,8 +123,8 @@ test('SIGTERM with a hanging verifier and a hanging webhook endpoint: ces serve 
   const dbPath = join(dir, 'ces.db');
   const db = openDatabase(dbPath);
   const ctx: Ctx = { db, clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath }, {}), log: createSilentLogger() };
-  const campaign = createCampaign(ctx, { name: 'Hostile', fiscalVerifierUrl: verifier.url });
-  const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }).key;
+  const campaign = createCampaign(ctx, { name: 'Hostile', fiscalVerifierUrl: verifier.url }, OPERATOR);
+  const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, OPERATOR).key;
   db.close();
 
   const env = { CES_SHUTDOWN_TIMEOUT_MS: '1000', CES_VERIFIER_TIMEOUT_MS: '120000', CES_WEBHOOK_TIMEOUT_MS: '120000' };

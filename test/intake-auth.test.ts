@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
-import { entryBody, makeCampaign, runCli, startTestServer, type TestServer, type World } from './support/harness.ts';
+import { entryBody, makeCampaign, runCli, startTestServer, type TestServer, type World, OPERATOR } from './support/harness.ts';
 
 let s: TestServer;
 before(async () => {
@@ -209,7 +209,7 @@ describe('403 registration_closed', () => {
     const res = await post(w.liveKey);
     assertProblem(res, 403, 'registration_closed');
     assert.match(res.body.detail, /API channel/);
-    updateCampaign(s.ctx, w.campaign.id, { apiEnabled: true });
+    updateCampaign(s.ctx, w.campaign.id, { apiEnabled: true }, OPERATOR);
     const open = await post(w.liveKey);
     assert.equal(open.status, 202, open.text);
   });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
-import { cpf, entryBody, makeCampaign, runCli, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
+import { cpf, entryBody, makeCampaign, runCli, startTestServer, type TestResponse, type TestServer, OPERATOR } from './support/harness.ts';
 
 let s: TestServer;
 before(async () => {
@@ -117,7 +117,7 @@ describe('required fields (--require) are checked on the merged enrollment', () 
   test('a required field missing from the first entry can be supplied by a later one', async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { full_name: 'Caio Prado' } }, 8));
-    updateCampaign(s.ctx, w.campaign.id, { require: 'full_name,phone' });
+    updateCampaign(s.ctx, w.campaign.id, { require: 'full_name,phone' }, OPERATOR);
     assertProblem(await submit(w.liveKey, entryBody({}, 8)), 'missing_required_field', [['enrollment.phone', 'required']]);
     await accepted(w.liveKey, entryBody({ enrollment: { phone: '5521987654321' } }, 8));
     await accepted(w.liveKey, entryBody({}, 8));

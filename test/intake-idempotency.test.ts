@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { entryBody, makeCampaign, makePrize, rawRequest, startTestServer, type TestResponse, type TestServer, type World } from './support/harness.ts';
+import { entryBody, makeCampaign, makePrize, rawRequest, startTestServer, type TestResponse, type TestServer, type World, OPERATOR } from './support/harness.ts';
 
 let s: TestServer;
 before(async () => {
@@ -173,7 +173,7 @@ describe('idempotency scope is (campaign, mode, Idempotency-Key)', () => {
   test('two keys of the same campaign and mode share the scope', async () => {
     const w = makeCampaign(s.ctx);
     const { issueKey } = await import('../src/keys/keys.ts');
-    const second = issueKey(s.ctx, { campaignId: w.campaign.id, mode: 'live' }).key;
+    const second = issueKey(s.ctx, { campaignId: w.campaign.id, mode: 'live' }, OPERATOR).key;
     const first = await post(w.liveKey, 'one-scope', entryBody({}, 0));
     const replay = await post(second, 'one-scope', entryBody({}, 0));
     assert.equal(replay.body.entry_id, first.body.entry_id);

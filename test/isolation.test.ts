@@ -6,7 +6,7 @@
 // of the same campaign legitimately sees it; another campaign's key must not.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { entryBody, makeCampaign, makePrize, startTestServer, type TestServer } from './support/harness.ts';
+import { entryBody, makeCampaign, makePrize, startTestServer, type TestServer, OPERATOR } from './support/harness.ts';
 
 interface Actor {
   name: string;
@@ -150,8 +150,8 @@ describe('isolation: every endpoint x (other mode, other campaign) x every kind 
   test('revoked keys and keys of a deleted scope see nothing: a revoked A key gets 401 everywhere', async () => {
     const { revokeKey } = await import('../src/keys/keys.ts');
     const { issueKey } = await import('../src/keys/keys.ts');
-    const extra = issueKey(s.ctx, { campaignId: actors[0].campaignId, mode: 'live' });
-    revokeKey(s.ctx, extra.id);
+    const extra = issueKey(s.ctx, { campaignId: actors[0].campaignId, mode: 'live' }, OPERATOR);
+    revokeKey(s.ctx, extra.id, OPERATOR);
     for (const [method, path] of [['GET', `/v1/entries/${actors[0].entryId}`], ['GET', '/v1/prizes'], ['GET', '/v1/webhook'], ['POST', `/v1/entries/${actors[0].entryId}/instant-prize/revoke`]]) {
       const res = await s.request(method, path, { key: extra.key, body: method === 'POST' ? {} : undefined });
       assert.equal(res.status, 401, `${method} ${path}`);

@@ -7,7 +7,7 @@ import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { listAwardHistory, findLatestAwardForEntry } from '../src/mechanics/awards.repo.ts';
 import { addWindows, listPrizeWindows } from '../src/mechanics/windows.ts';
-import { entryBody, makeCampaign, makePrize, startTestServer, type TestServer } from './support/harness.ts';
+import { entryBody, makeCampaign, makePrize, startTestServer, type TestServer, OPERATOR } from './support/harness.ts';
 import { mechanicOf, nextIndex, settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
 
 describe('INTEGRATOR_DECLARED instant prize', () => {
@@ -85,9 +85,9 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
       const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
       const prize = makePrize(s.ctx, w.campaign.id, 'live', 2, 'Declared prize');
       const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: prize.id } });
-      updateCampaign(s.ctx, w.campaign.id, { instantPrize: after });
+      updateCampaign(s.ctx, w.campaign.id, { instantPrize: after }, OPERATOR);
       const windowPrize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Window prize');
-      if (after === 'WINDOW') addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() });
+      if (after === 'WINDOW') addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() }, OPERATOR);
       await settle(s);
       const view = await viewEntry(s, w.liveKey, id);
       assert.equal(view.status, 'APPROVED');
@@ -113,9 +113,9 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: prize.id } });
     const res = await s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key: w.liveKey, body: { prize_definition_id: prize.id } });
     assert.equal(res.body.status, 'awarded', res.text);
-    updateCampaign(s.ctx, w.campaign.id, { instantPrize: 'WINDOW' });
+    updateCampaign(s.ctx, w.campaign.id, { instantPrize: 'WINDOW' }, OPERATOR);
     const windowPrize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Window prize');
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() });
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() }, OPERATOR);
     await settle(s);
     assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), {
       mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Declared prize', award_status: 'AWARDED' },
@@ -222,7 +222,7 @@ describe('WINDOW instant prize', () => {
   test('before a window opens an entry loses; the first entry evaluated after it opens wins it (awarded, stock -1)', async () => {
     const { w, prize } = windowCampaign();
     const opensAt = new Date(s.clock.now() + 3_600_000).toISOString();
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt });
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt }, OPERATOR);
     const early = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.deepEqual(await mechanicOf(s, w.liveKey, early, 'instant_prize'), { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } });
@@ -245,7 +245,7 @@ describe('WINDOW instant prize', () => {
 
   test('one window, many entries evaluated in one tick: exactly one winner', async () => {
     const { w, prize } = windowCampaign();
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() });
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() }, OPERATOR);
     const ids = [];
     for (let i = 0; i < 15; i++) ids.push(await submitEntry(s, w.liveKey));
     await settle(s);
@@ -257,7 +257,7 @@ describe('WINDOW instant prize', () => {
 
   test('N windows at one time and N+3 entries in one tick: N distinct winners, each window claimed once', async () => {
     const { w, prize } = windowCampaign();
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString(), count: 4 });
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString(), count: 4 }, OPERATOR);
     const ids = [];
     for (let i = 0; i < 7; i++) ids.push(await submitEntry(s, w.liveKey));
     await settle(s);
@@ -272,8 +272,8 @@ describe('WINDOW instant prize', () => {
     const { w, prize } = windowCampaign();
     const other = makePrize(s.ctx, w.campaign.id, 'live', 5, 'Speaker');
     const now = s.clock.now();
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(now - 60_000).toISOString() });
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: other.id, opensAt: new Date(now - 120_000).toISOString() });
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(now - 60_000).toISOString() }, OPERATOR);
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: other.id, opensAt: new Date(now - 120_000).toISOString() }, OPERATOR);
     const id = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.equal((await mechanicOf(s, w.liveKey, id, 'instant_prize')).outcome.prize_name, 'Speaker');
@@ -282,7 +282,7 @@ describe('WINDOW instant prize', () => {
   test('windows are per mode: a test-mode window is never claimed by a live entry', async () => {
     const { w } = windowCampaign();
     const testPrize = makePrize(s.ctx, w.campaign.id, 'test', 1);
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'test', prizeId: testPrize.id, opensAt: new Date(s.clock.now()).toISOString() });
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'test', prizeId: testPrize.id, opensAt: new Date(s.clock.now()).toISOString() }, OPERATOR);
     const live = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.equal((await mechanicOf(s, w.liveKey, live, 'instant_prize')).outcome.won, false);
@@ -294,7 +294,7 @@ describe('WINDOW instant prize', () => {
   test('a rejected entry claims no window', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'WINDOW' });
     const prize = makePrize(s.ctx, w.campaign.id, 'test', 1);
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'test', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() });
+    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'test', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() }, OPERATOR);
     await submitEntry(s, w.testKey, { rejectInTest: true });
     await settle(s);
     assert.equal(listPrizeWindows(s.ctx, w.campaign.id, 'test')[0].claimed_by_entry_id, null);
@@ -302,11 +302,11 @@ describe('WINDOW instant prize', () => {
 
   test('spreading: --count with --every gives evenly spaced opens_at; with --until the last opens at --until', async () => {
     const { w, prize } = windowCampaign();
-    const every = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 3, every: 3600 });
+    const every = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 3, every: 3600 }, OPERATOR);
     assert.deepEqual(every.map((x) => x.opens_at), ['2026-12-01T00:00:00.000Z', '2026-12-01T01:00:00.000Z', '2026-12-01T02:00:00.000Z']);
-    const until = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-02T00:00:00Z', count: 5, until: '2026-12-03T00:00:00Z' });
+    const until = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-02T00:00:00Z', count: 5, until: '2026-12-03T00:00:00Z' }, OPERATOR);
     assert.deepEqual(until.map((x) => x.opens_at), ['2026-12-02T00:00:00.000Z', '2026-12-02T06:00:00.000Z', '2026-12-02T12:00:00.000Z', '2026-12-02T18:00:00.000Z', '2026-12-03T00:00:00.000Z']);
-    const same = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-04T00:00:00Z', count: 2 });
+    const same = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-04T00:00:00Z', count: 2 }, OPERATOR);
     assert.deepEqual(same.map((x) => x.opens_at), ['2026-12-04T00:00:00.000Z', '2026-12-04T00:00:00.000Z']);
   });
 
@@ -324,7 +324,7 @@ describe('WINDOW instant prize', () => {
       [{ campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 2, every: 5, until: '2026-12-02T00:00:00Z' }, 'every'],
     ];
     for (const [input, field] of cases) {
-      assert.throws(() => addWindows(s.ctx, input), (e: { code?: string; errors?: Array<{ field: string }> }) => e.code === 'invalid_window' && e.errors!.some((x) => x.field === field), field);
+      assert.throws(() => addWindows(s.ctx, input, OPERATOR), (e: { code?: string; errors?: Array<{ field: string }> }) => e.code === 'invalid_window' && e.errors!.some((x) => x.field === field), field);
     }
   });
 });

@@ -8,7 +8,7 @@ import type { Ctx } from '../src/context.ts';
 import { allocateLuckyNumbers } from '../src/mechanics/lucky-numbers.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
 import { seededRandom, type Random } from '../src/random.ts';
-import { makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
+import { makeCampaign, startTestServer, type TestServer, OPERATOR } from './support/harness.ts';
 import { mechanicOf, settle, submitEntry, viewEntry } from './support/mechanics.ts';
 
 const NOW = '2026-11-22T12:00:00.000Z';
@@ -99,7 +99,7 @@ describe('automatic lucky numbers', () => {
     const w = makeCampaign(s.ctx, {});
     const filler = await submitEntry(s, w.liveKey);
     await settle(s);
-    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 });
+    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 }, OPERATOR);
     fillPool(s, w.campaign.id, filler, 99_999);
     const ids = [];
     for (let i = 0; i < 6; i++) ids.push(await submitEntry(s, w.liveKey));
@@ -121,7 +121,7 @@ describe('automatic lucky numbers', () => {
     const w = makeCampaign(s.ctx, {});
     const filler = await submitEntry(s, w.liveKey);
     await settle(s);
-    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'auto', luckyQuantity: 3 });
+    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'auto', luckyQuantity: 3 }, OPERATOR);
     fillPool(s, w.campaign.id, filler, 99_998);
     const id = await submitEntry(s, w.liveKey);
     await settle(s);
@@ -271,7 +271,7 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     const id = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.deepEqual((await viewEntry(s, w.liveKey, id)).mechanics, []);
-    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'manual' });
+    updateCampaign(s.ctx, w.campaign.id, { luckyNumbers: 'manual' }, OPERATOR);
     const res = await post(w.liveKey, id, pairs(['0', '00001']));
     assert.equal(res.status, 409, res.text);
     assert.equal(res.body.code, 'not_evaluated');
@@ -339,7 +339,7 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     const id = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.deepEqual((await mechanicOf(s, w.liveKey, id, 'lucky_numbers')).outcome, { quantity: 2, series_count: 3 });
-    updateCampaign(s.ctx, w.campaign.id, { luckyQuantity: 3, seriesCount: 1 });
+    updateCampaign(s.ctx, w.campaign.id, { luckyQuantity: 3, seriesCount: 1 }, OPERATOR);
     // Three numbers in series 0 fit the campaign now, not the outcome this entry got.
     const now = await post(w.liveKey, id, pairs(['0', '00001'], ['0', '00002'], ['0', '00003']));
     assert.equal(now.status, 422, now.text);

@@ -67,6 +67,8 @@ describe('OpenAPI document', () => {
     assert.ok(reachable.has(join(ROOT, 'src/mechanics/instant-prize.ts')) && reachable.size > 30, `walked ${reachable.size} modules`);
     // Codes in shared modules that only operator (CLI) input can trigger, never an HTTP request.
     const cliOnly = new Set(['delivery_pending', 'delivery_skipped', 'key_revoked', 'invalid_campaign_options', 'invalid_mode', 'invalid_option', 'invalid_prize', 'invalid_window',
+      // `ces webhook set` (src/webhooks/config.ts setWebhookConfig): a URL no delivery could reach.
+      'webhook_url_refused',
       // The status of a request whose client hung up mid-body, or stalled until the server closed
       // it, for the log and metrics: never answered.
       'client_closed_request', 'request_timeout',

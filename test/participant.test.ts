@@ -4,6 +4,7 @@
 // and both are recorded in audit_log. The data is made through the real server and pipeline.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { Db } from '../src/db/open.ts';
 import { configureWebhook, cpf, drainAll, entryBody, makeCampaign, makePrize, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
@@ -109,8 +110,8 @@ describe('ces participant export and anonymize', () => {
       ['entry.completed', 'entry.completed', 'entry.evaluated', 'entry.evaluated', 'entry.received', 'entry.received']);
     assert.ok(doc.webhook_deliveries.every((d: { status: string; payload: { data: { entry_id: string } } }) => d.status === 'delivered' && mariaEntries.includes(d.payload.data.entry_id)));
     assert.ok(!JSON.stringify(doc).includes(joaoEntry), 'nothing of another participant');
-    const audit = t.ctx.db.prepare(`SELECT actor, action, subject FROM audit_log`).all();
-    assert.deepEqual(audit, [{ actor: 'cli', action: 'participant.export', subject: `enrollment:${doc.enrollment.id}` }]);
+    const audit = t.ctx.db.prepare(`SELECT actor, action, campaign_id, details ->> '$.enrollment_id' AS enrollment_id FROM audit_log WHERE action LIKE 'participant.%'`).all();
+    assert.deepEqual(audit, [{ actor: `cli:${userInfo().username}`, action: 'participant.exported', campaign_id: w.campaign.id, enrollment_id: doc.enrollment.id }]);
   });
 
   test('anonymize: no personal field left anywhere, the ledger unchanged, other participants untouched, logged', async () => {
@@ -148,9 +149,10 @@ describe('ces participant export and anonymize', () => {
     assert.equal(entry.body.award.status, 'awarded', 'the award stays for the audit');
     assert.equal(entry.body.lucky_numbers.length, 1);
 
-    const audit = db.prepare(`SELECT actor, action, subject, detail FROM audit_log ORDER BY id`).all() as Array<Record<string, string>>;
-    assert.deepEqual(audit.map((a) => [a.actor, a.action, a.subject]), [['cli', 'participant.export', `enrollment:${anon.id}`], ['cli', 'participant.anonymize', `enrollment:${anon.id}`]]);
-    assert.equal(JSON.parse(audit[1].detail).reason, 'ticket LGPD-42');
+    const audit = db.prepare(`SELECT actor, action, details FROM audit_log WHERE action LIKE 'participant.%' ORDER BY id`).all() as Array<Record<string, string>>;
+    const operator = `cli:${userInfo().username}`;
+    assert.deepEqual(audit.map((a) => [a.actor, a.action, JSON.parse(a.details).enrollment_id]), [[operator, 'participant.exported', anon.id], [operator, 'participant.anonymized', anon.id]]);
+    assert.equal(JSON.parse(audit[1].details).reason, 'ticket LGPD-42');
   });
 
   test('after anonymization the document finds nothing, and the person may enroll again as a new, unlinked participant', async () => {

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import type { CampaignOptions } from '../src/campaigns/campaigns.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { configureWebhook, cpf, drainAll, entryBody, makeCampaign, makePrize, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
+import { configureWebhook, cpf, drainAll, entryBody, makeCampaign, makePrize, startTestServer, submitEntry, type TestServer, type World, OPERATOR } from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.ts';
 
 let t: TestServer;
@@ -365,7 +365,7 @@ describe('the fiscal verifier', () => {
     assert.equal(early.verifierCalls, 0);
     // ...then retried, here against a host that refuses connections.
     const { updateCampaign } = await import('../src/campaigns/campaigns.ts');
-    updateCampaign(t.ctx, w.campaign.id, { fiscalVerifierUrl: 'https://127.0.0.1:1/verify' });
+    updateCampaign(t.ctx, w.campaign.id, { fiscalVerifierUrl: 'https://127.0.0.1:1/verify' }, OPERATOR);
     t.clock.advance(10_000);
     const second = await t.tick();
     assert.equal(second.verifierCalls, 1);
@@ -373,7 +373,7 @@ describe('the fiscal verifier', () => {
     assert.equal((await t.request('GET', `/v1/entries/${id}`, { key: w.liveKey })).body.status, 'PENDING');
     assert.deepEqual(eventsOf(id).map((e) => e.json.event_type), ['entry.received']);
 
-    updateCampaign(t.ctx, w.campaign.id, { fiscalVerifierUrl: verifier.url });
+    updateCampaign(t.ctx, w.campaign.id, { fiscalVerifierUrl: verifier.url }, OPERATOR);
     verifier.answer = () => ({ status: 200, body: '{"valid":true}' });
     await expectApproved(id);
   });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashKey, rotateKey } from '../src/keys/keys.ts';
-import { entryBody, makeCampaign, request, runCli, startTestServer, type World } from './support/harness.ts';
+import { entryBody, makeCampaign, request, runCli, startTestServer, type World, OPERATOR } from './support/harness.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 import { openTestCtx } from './support/seed-entries.ts';
 import { killServe, openFileCtx, spawnServe, type ServeProcess } from './support/serve-process.ts';
@@ -143,7 +143,7 @@ describe('key rotation grace period on the server clock', () => {
     const s = await startTestServer();
     try {
       const w = makeCampaign(s.ctx);
-      const { issued } = rotateKey(s.ctx, w.liveKeyId, 60);
+      const { issued } = rotateKey(s.ctx, w.liveKeyId, 60, OPERATOR);
       const status = async (key: string) => (await s.request('GET', '/v1/prizes', { key })).status;
       assert.equal(await status(w.liveKey), 200);
       assert.equal(await status(issued.key), 200);

@@ -9,7 +9,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { patchWebhookConfig } from '../src/webhooks/config.ts';
-import { entryBody, makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
+import { entryBody, makeCampaign, startTestServer, type TestServer, OPERATOR } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
 
 async function deliverAll(s: TestServer): Promise<void> {
@@ -37,7 +37,7 @@ test('without CES_ALLOW_PRIVATE_WEBHOOKS no spelling of a loopback target receiv
     for (const [i, target] of targets.entries()) {
       const w = makeCampaign(s.ctx, { name: `ssrf ${i}` });
       // The configuration itself may be stored (the check is at delivery time, when DNS is current).
-      patchWebhookConfig(s.ctx, w.campaign.id, { endpointUrl: target });
+      patchWebhookConfig(s.ctx, w.campaign.id, { endpointUrl: target }, OPERATOR);
       const res = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody({}, i), idempotencyKey: `ssrf-${i}` });
       assert.equal(res.status, 202, res.text);
       await deliverAll(s);
@@ -68,7 +68,7 @@ test('a redirect from the endpoint is not followed, even when private targets ar
   const s = await startTestServer({ env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1' } });
   try {
     const w = makeCampaign(s.ctx);
-    patchWebhookConfig(s.ctx, w.campaign.id, { endpointUrl: `https://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks` });
+    patchWebhookConfig(s.ctx, w.campaign.id, { endpointUrl: `https://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks` }, OPERATOR);
     const res = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: 'redirect-1' });
     assert.equal(res.status, 202);
     await deliverAll(s);

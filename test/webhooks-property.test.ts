@@ -67,7 +67,7 @@ import { redeliver, redeliverFailed } from '../src/webhooks/deliveries.ts';
 import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/delivery.ts';
 import { claimDeliveries, HELD_UNTIL_REACTIVATED, listWebhookCampaignIds, nextDeliveryDueAt, type DeliveryRow } from '../src/webhooks/outbox.repo.ts';
 import { sendTestPing } from '../src/webhooks/ping.ts';
-import { entryBody } from './support/harness.ts';
+import { entryBody, OPERATOR } from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest, type RespondResult } from './support/receiver.ts';
 
 const SCHEDULE = [5, 60, 300];
@@ -230,8 +230,8 @@ function buildWorld(seed: number): World {
   const ctx = makeCtx({ path, clock, config }, seed * 1_000);
   const cli = makeCtx({ path, clock, config }, seed * 1_000 + 1);
   const campaign = (): CampaignModel => {
-    const id = createCampaign(ctx, { name: 'outbox property' }).id;
-    const key = (mode: 'live' | 'test'): Caller => ({ keyId: issueKey(ctx, { campaignId: id, mode }).id, campaignId: id, mode, livemode: mode === 'live' });
+    const id = createCampaign(ctx, { name: 'outbox property' }, OPERATOR).id;
+    const key = (mode: 'live' | 'test'): Caller => ({ keyId: issueKey(ctx, { campaignId: id, mode }, OPERATOR).id, campaignId: id, mode, livemode: mode === 'live' });
     return { id, live: key('live'), test: key('test'), configured: false, active: false, url: 'a', secret: null };
   };
   const w: World = {
@@ -312,7 +312,7 @@ async function onRequest(w: World, req: ReceivedRequest): Promise<RespondResult>
 
 function configure(w: World, c: CampaignIx, url: Url | undefined, active: boolean | undefined): void {
   const m = w.campaigns[c];
-  const result = patchWebhookConfig(w.ctx, m.id, { endpointUrl: url === undefined ? undefined : urlOf(c, url), isActive: active });
+  const result = patchWebhookConfig(w.ctx, m.id, { endpointUrl: url === undefined ? undefined : urlOf(c, url), isActive: active }, OPERATOR);
   if (result.created) {
     m.configured = true;
     m.secret = result.hmac_secret!;
@@ -383,7 +383,7 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
       case 'rotate': {
         // `ces webhook rotate-secret`, from the CLI's own connection.
         const m = w.campaigns[op.c];
-        const { hmac_secret } = rotateWebhookSecret(w.cli, m.id);
+        const { hmac_secret } = rotateWebhookSecret(w.cli, m.id, 0, OPERATOR);
         assert.ok(m.configured, 'rotate-secret without a configuration answered');
         m.secret = hmac_secret;
         break;

@@ -357,7 +357,8 @@ describe('delivery', () => {
     await drainAll(s.t);
     assert.ok(s.receiver.requests.slice(before + 3).every((r) => r.signatureMatches === true));
     const show = await runCli(['webhook', 'show', '--campaign', s.w.campaign.id, '--json'], { dbPath: s.t.dbPath });
-    assert.deepEqual(Object.keys(show.json).sort(), ['campaign_id', 'created_at', 'endpoint_url', 'is_active', 'updated_at']);
+    assert.deepEqual(Object.keys(show.json).sort(), ['campaign_id', 'created_at', 'endpoint_url', 'is_active', 'previous_secret_expires_at', 'updated_at']);
+    assert.equal(show.json.previous_secret_expires_at, null, 'rotated without a grace period');
     assert.ok(!show.stdout.includes('whsec_'));
   });
 

@@ -4,6 +4,7 @@ import { nowIso } from '../../src/clock.ts';
 import { listOperatorAwards, type OperatorAward } from '../../src/mechanics/awards.ts';
 import { revokeAwardAsOperator } from '../../src/mechanics/instant-prize.ts';
 import { parseUuid } from '../options.ts';
+import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerAwardCommands(program: Command): void {
@@ -27,6 +28,6 @@ export function registerAwardCommands(program: Command): void {
   withCommonOptions(award.command('revoke').description('revoke an entry\'s instant-prize win (unit returned; idempotent; history actor "cli")').argument('<entry_id>', 'entry id', parseUuid))
     .option('--reason <text>', 'recorded in the award history')
     .action(async (entryId: string, flags: CommonOptions & { reason?: string }) => {
-      await runCommand(flags, (ctx) => revokeAwardAsOperator(ctx, entryId, flags.reason ?? null, nowIso(ctx.clock)), (a) => details(a as unknown as Record<string, unknown>));
+      await runCommand(flags, (ctx) => revokeAwardAsOperator(ctx, entryId, flags.reason ?? null, nowIso(ctx.clock), cliOperator()), (a) => details(a as unknown as Record<string, unknown>));
     });
 }

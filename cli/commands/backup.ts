@@ -5,6 +5,7 @@ import { systemClock } from '../../src/clock.ts';
 import { loadCommandConfig } from '../../src/config.ts';
 import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
 import { cryptoRandom } from '../../src/random.ts';
+import { cliOperator } from '../operator.ts';
 import { details, fail, runCommand, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface ForceFlags extends CommonOptions {
@@ -16,7 +17,7 @@ export function registerBackupCommands(program: Command): void {
     .option('--force', 'overwrite DEST if it exists')
     .action(async (dest: string, flags: ForceFlags) => {
       // As the database is: not created where there is none, not upgraded to this ces's schema.
-      await runCommand(flags, (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid }), (r) => details(r as unknown as Record<string, unknown>), { migrate: false, mustExist: true });
+      await runCommand(flags, (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid, actor: cliOperator() }), (r) => details(r as unknown as Record<string, unknown>), { migrate: false, mustExist: true });
     });
 
   // Not through runCommand: that would open the very database this command replaces.
@@ -25,7 +26,7 @@ export function registerBackupCommands(program: Command): void {
     .action(async (src: string, flags: ForceFlags) => {
       try {
         const config = loadCommandConfig({ db: flags.db });
-        const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, now: () => new Date(systemClock.now()).toISOString(), random: cryptoRandom });
+        const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, clock: systemClock, actor: cliOperator(), random: cryptoRandom });
         process.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {
         fail(flags, error);

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { createCampaign, getCampaign, listCampaigns, updateCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
 import { parseUuid } from '../options.ts';
+import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface CampaignFlags extends CommonOptions {
@@ -20,6 +21,7 @@ interface CampaignFlags extends CommonOptions {
   maxEntriesPerParticipant?: string;
   maxEntriesPerDay?: string;
   fiscalVerifierUrl?: string;
+  webhookApi?: string;
 }
 
 function addCampaignOptions(cmd: Command): Command {
@@ -39,7 +41,8 @@ function addCampaignOptions(cmd: Command): Command {
     .option('--series-count <n>', 'number of series (pairs are series x 00000..99999)')
     .option('--max-entries-per-participant <n>', 'entries per document number in the campaign ("" for no limit)')
     .option('--max-entries-per-day <n>', 'entries per document number per day, America/Sao_Paulo ("" for no limit)')
-    .option('--fiscal-verifier-url <url>', 'https:// URL of an external fiscal verifier ("" for none)');
+    .option('--fiscal-verifier-url <url>', 'https:// URL of an external fiscal verifier ("" for none)')
+    .option('--webhook-api <who>', 'API keys that may change the webhook configuration (PATCH /v1/webhook): any | live | none (default any)');
 }
 
 function toOptions(f: CampaignFlags): CampaignOptions {
@@ -60,10 +63,11 @@ function toOptions(f: CampaignFlags): CampaignOptions {
     maxEntriesPerParticipant: clearable(f.maxEntriesPerParticipant),
     maxEntriesPerDay: clearable(f.maxEntriesPerDay),
     fiscalVerifierUrl: clearable(f.fiscalVerifierUrl),
+    webhookApi: f.webhookApi,
   };
 }
 
-const LIST_COLUMNS = ['id', 'name', 'starts_at', 'ends_at', 'api_enabled', 'instant_prize', 'lucky_numbers'];
+const LIST_COLUMNS = ['id', 'name', 'starts_at', 'ends_at', 'api_enabled', 'instant_prize', 'lucky_numbers', 'webhook_api'];
 
 export function registerCampaignCommands(program: Command): void {
   const campaign = program.command('campaign').description('create and inspect campaigns');
@@ -80,12 +84,12 @@ export function registerCampaignCommands(program: Command): void {
 
   addCampaignOptions(withCommonOptions(campaign.command('create').description('create a campaign').requiredOption('--name <name>', 'campaign name')))
     .action(async function (this: Command, flags: CampaignFlags) {
-      await runCommand(flags, (ctx) => createCampaign(ctx, toOptions(explicitOnly(this, flags))), (c) => details(c as unknown as Record<string, unknown>));
+      await runCommand(flags, (ctx) => createCampaign(ctx, toOptions(explicitOnly(this, flags)), cliOperator()), (c) => details(c as unknown as Record<string, unknown>));
     });
 
   addCampaignOptions(withCommonOptions(campaign.command('update').description('change a campaign').argument('<id>', 'campaign id', parseUuid).option('--name <name>', 'campaign name')))
     .action(async function (this: Command, id: string, flags: CampaignFlags) {
-      await runCommand(flags, (ctx) => updateCampaign(ctx, id, toOptions(explicitOnly(this, flags))), (c) => details(c as unknown as Record<string, unknown>));
+      await runCommand(flags, (ctx) => updateCampaign(ctx, id, toOptions(explicitOnly(this, flags)), cliOperator()), (c) => details(c as unknown as Record<string, unknown>));
     });
 
   withCommonOptions(campaign.command('list').description('list campaigns')).action(async (flags: CommonOptions) => {

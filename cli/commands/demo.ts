@@ -1,17 +1,19 @@
 // ces demo: a ready test campaign, its test key and a prize, plus a curl command that gets a 202.
 import type { Command } from 'commander';
+import type { Actor } from '../../src/audit/actor.ts';
 import { createCampaign } from '../../src/campaigns/campaigns.ts';
 import type { Ctx } from '../../src/context.ts';
 import { makeAccessKey } from '../../src/entries/fiscal-key.ts';
 import { issueKey } from '../../src/keys/keys.ts';
 import { addPrize } from '../../src/mechanics/prizes.ts';
+import { cliOperator } from '../operator.ts';
 import { runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
 
-export function createDemo(ctx: Ctx, baseUrl: string): Record<string, unknown> {
+export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor): Record<string, unknown> {
   return ctx.db.transaction(() => {
-    const campaign = createCampaign(ctx, { name: 'Demo campaign', luckyNumbers: 'auto', instantPrize: 'INTEGRATOR_DECLARED' });
-    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'test', label: 'demo' });
-    const prize = addPrize(ctx, { campaignId: campaign.id, mode: 'test', name: 'Demo voucher', type: 'voucher', unitValue: '50', stock: '100' });
+    const campaign = createCampaign(ctx, { name: 'Demo campaign', luckyNumbers: 'auto', instantPrize: 'INTEGRATOR_DECLARED' }, actor);
+    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'test', label: 'demo' }, actor);
+    const prize = addPrize(ctx, { campaignId: campaign.id, mode: 'test', name: 'Demo voucher', type: 'voucher', unitValue: '50', stock: '100' }, actor);
     const now = new Date(ctx.clock.now());
     const yymm = `${String(now.getUTCFullYear() % 100).padStart(2, '0')}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
     const body = {
@@ -35,7 +37,7 @@ export function registerDemoCommand(program: Command): void {
   withCommonOptions(program.command('demo').description('create a ready test campaign, key and prize, and print a curl quick start'))
     .option('--url <base>', 'where the server listens', 'http://127.0.0.1:3000')
     .action(async (flags: CommonOptions & { url: string }) => {
-      await runCommand(flags, (ctx) => createDemo(ctx, flags.url.replace(/\/$/, '')), (d) => {
+      await runCommand(flags, (ctx) => createDemo(ctx, flags.url.replace(/\/$/, ''), cliOperator()), (d) => {
         const campaign = d.campaign as { id: string; name: string };
         const key = d.key as { key: string };
         const prize = d.prize as { id: string };

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { issueKey, listKeys, revokeKey, rotateKey, type ApiKey } from '../../src/keys/keys.ts';
 import { parseUuid } from '../options.ts';
+import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerKeyCommands(program: Command): void {
@@ -13,7 +14,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--label <label>', 'a note for operators')
     .action(async (flags: CommonOptions & { campaign: string; mode: string; label?: string }) => {
       await runCommand(flags, (ctx) => {
-        const issued = issueKey(ctx, { campaignId: flags.campaign, mode: flags.mode, label: flags.label });
+        const issued = issueKey(ctx, { campaignId: flags.campaign, mode: flags.mode, label: flags.label }, cliOperator());
         return { id: issued.id, campaign_id: issued.campaign_id, mode: issued.mode, key: issued.key, prefix: issued.prefix, label: issued.label, created_at: issued.created_at };
       }, (k) => `${details(k)}\n\nStore the key now: it is shown only once.`);
     });
@@ -26,14 +27,14 @@ export function registerKeyCommands(program: Command): void {
 
   withCommonOptions(key.command('revoke').description('revoke a key: it gives 401 from now on').argument('<key_id>', 'API key id', parseUuid))
     .action(async (keyId: string, flags: CommonOptions) => {
-      await runCommand(flags, (ctx) => revokeKey(ctx, keyId), (k) => details(k as unknown as Record<string, unknown>));
+      await runCommand(flags, (ctx) => revokeKey(ctx, keyId, cliOperator()), (k) => details(k as unknown as Record<string, unknown>));
     });
 
   withCommonOptions(key.command('rotate').description('issue a new key of the same campaign and mode and revoke the old one').argument('<key_id>', 'API key id', parseUuid))
     .option('--grace <seconds>', 'keep the old key working this long (at most 2592000, 30 days)', '0')
     .action(async (keyId: string, flags: CommonOptions & { grace: string }) => {
       await runCommand(flags, (ctx) => {
-        const { issued, revoked } = rotateKey(ctx, keyId, flags.grace);
+        const { issued, revoked } = rotateKey(ctx, keyId, flags.grace, cliOperator());
         return { key: { id: issued.id, campaign_id: issued.campaign_id, mode: issued.mode, key: issued.key, prefix: issued.prefix, label: issued.label, created_at: issued.created_at }, revoked };
       }, (r) => `${details(r.key)}\n\nold key ${r.revoked.id} revoked at ${r.revoked.revoked_at}`);
     });

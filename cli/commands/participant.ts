@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { anonymizeParticipant, exportParticipant } from '../../src/participants/participants.ts';
 import { parseSingleMode, parseUuid } from '../options.ts';
+import { cliOperator } from '../operator.ts';
 import { details, runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface ParticipantFlags extends CommonOptions {
@@ -25,14 +26,14 @@ export function registerParticipantCommands(program: Command): void {
   // The export is JSON whatever the flags: it is the document handed to the data subject.
   participantCommand(participant, 'export', 'print all data held about a participant as JSON (logged in audit_log)')
     .action(async (flags: ParticipantFlags) => {
-      await runCommand(flags, (ctx) => exportParticipant(ctx, { campaignId: flags.campaign, livemode: parseSingleMode(flags.mode), document: flags.document }),
+      await runCommand(flags, (ctx) => exportParticipant(ctx, { campaignId: flags.campaign, livemode: parseSingleMode(flags.mode), document: flags.document }, cliOperator()),
         (doc) => JSON.stringify(doc, null, 2));
     });
 
   participantCommand(participant, 'anonymize', 'replace a participant\'s personal data, keeping entries, awards, lucky numbers and consent records (logged)')
     .option('--reason <text>', 'why (e.g. the ticket of the request); stored in audit_log')
     .action(async (flags: ParticipantFlags) => {
-      await runCommand(flags, (ctx) => anonymizeParticipant(ctx, { campaignId: flags.campaign, livemode: parseSingleMode(flags.mode), document: flags.document, reason: flags.reason ?? null }),
+      await runCommand(flags, (ctx) => anonymizeParticipant(ctx, { campaignId: flags.campaign, livemode: parseSingleMode(flags.mode), document: flags.document, reason: flags.reason ?? null }, cliOperator()),
         (r) => details(r as unknown as Record<string, unknown>));
     });
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../src/mechanics/prizes.ts';
 import { parseUuid } from '../options.ts';
+import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerPrizeCommands(program: Command): void {
@@ -17,7 +18,7 @@ export function registerPrizeCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string; mode: string; name: string; type: string; unitValue: string; stock: string }) => {
       await runCommand(flags, (ctx) => addPrize(ctx, {
         campaignId: flags.campaign, mode: flags.mode, name: flags.name, type: flags.type, unitValue: flags.unitValue, stock: flags.stock,
-      }), (p) => details(p as unknown as Record<string, unknown>));
+      }, cliOperator()), (p) => details(p as unknown as Record<string, unknown>));
     });
 
   withCommonOptions(prize.command('list').description('list the campaign\'s prizes of one mode, with stock and wins beyond the pool'))

@@ -1,13 +1,14 @@
-// ces webhook show|rotate-secret|deliveries|redeliver|test
+// ces webhook show|set|rotate-secret|deliveries|redeliver|test
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { AppError } from '../../src/errors.ts';
-import { getWebhookConfig, rotateWebhookSecret } from '../../src/webhooks/config.ts';
+import { getWebhookConfig, MAX_SECRET_GRACE_SECONDS, rotateWebhookSecret, setWebhookConfig, toOperatorView } from '../../src/webhooks/config.ts';
 import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { parseMode } from '../../src/keys/keys.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
 import { maskUrlCredentials } from '../../src/webhooks/url-credentials.ts';
 import { parseLimit, parseUuid } from '../options.ts';
+import { cliOperator } from '../operator.ts';
 import { details, escapeControlCharacters, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 const DELIVERY_COLUMNS = ['id', 'event_type', 'entry_id', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'body', 'response'];
@@ -34,20 +35,34 @@ export function registerWebhookCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
-        const row = getWebhookConfig(ctx, flags.campaign);
-        // The password is the receiver's secret: never printed, with --json neither (CONTRACT).
-        // GET /v1/webhook answers the integrator who set it with the URL as set (SPEC).
-        return { campaign_id: row.campaign_id, endpoint_url: maskUrlCredentials(row.endpoint_url), is_active: row.is_active === 1, created_at: row.created_at, updated_at: row.updated_at };
-      }, (c) => details(c));
+        return toOperatorView(getWebhookConfig(ctx, flags.campaign), ctx.clock.now());
+      }, (c) => details(c as unknown as Record<string, unknown>));
+    });
+
+  withCommonOptions(webhook.command('set').description('create or change the campaign\'s webhook configuration (the secret is printed only on creation)'))
+    .requiredOption('--campaign <id>', 'campaign id', parseUuid)
+    .option('--url <url>', 'https:// endpoint that receives the events (required to create)')
+    .option('--active', 'deliver events (the default on creation)')
+    .option('--inactive', 'pause delivery: events that happen meanwhile are skipped')
+    .action(async (flags: CommonOptions & { campaign: string; url?: string; active?: boolean; inactive?: boolean }) => {
+      await runCommand(flags, async (ctx) => {
+        if (flags.active && flags.inactive) throw new AppError(422, 'invalid_option', 'give --active or --inactive, not both');
+        if (flags.url === undefined && !flags.active && !flags.inactive) throw new AppError(422, 'invalid_option', 'give --url, --active or --inactive');
+        const isActive = flags.active ? true : flags.inactive ? false : undefined;
+        return setWebhookConfig(ctx, flags.campaign, { endpointUrl: flags.url, isActive }, cliOperator());
+      }, (c) => (c.hmac_secret === undefined ? details(c as unknown as Record<string, unknown>)
+        : `${details(c as unknown as Record<string, unknown>)}\n\nGive the secret to the integrator now: it is shown only once.`), {}, { delivers: true });
     });
 
   withCommonOptions(webhook.command('rotate-secret').description('replace the signing secret (printed only now); later attempts use it'))
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
-    .action(async (flags: CommonOptions & { campaign: string }) => {
+    .option('--grace <seconds>', `the old secret signs too, beside the new one, this long (at most ${MAX_SECRET_GRACE_SECONDS}, 30 days)`, '0')
+    .action(async (flags: CommonOptions & { campaign: string; grace: string }) => {
       await runCommand(flags, (ctx) => {
         getCampaign(ctx, flags.campaign);
-        return rotateWebhookSecret(ctx, flags.campaign);
-      }, (r) => `${details(r)}\n\nGive the new secret to the integrator now: it is shown only once.`);
+        return rotateWebhookSecret(ctx, flags.campaign, flags.grace, cliOperator());
+      }, (r) => `${details(r)}\n\nGive the new secret to the integrator now: it is shown only once.${r.previous_secret_expires_at === null ? ''
+        : `\nUntil ${r.previous_secret_expires_at} every delivery carries two signatures, the new secret's and the old one's.`}`);
     });
 
   withCommonOptions(webhook.command('deliveries').description('the campaign\'s webhook deliveries, newest first, with attempts and last error'))

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { addWindows, listPrizeWindows, type PrizeWindow } from '../../src/mechanics/windows.ts';
 import { parseUuid } from '../options.ts';
+import { cliOperator } from '../operator.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 const COLUMNS = ['id', 'prize_id', 'opens_at', 'claimed_by_entry_id', 'claimed_at'];
@@ -20,7 +21,7 @@ export function registerWindowCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string; mode: string; prize: string; opensAt: string; count?: string; every?: string; until?: string }) => {
       await runCommand(flags, (ctx) => addWindows(ctx, {
         campaignId: flags.campaign, mode: flags.mode, prizeId: flags.prize, opensAt: flags.opensAt, count: flags.count, every: flags.every, until: flags.until,
-      }), (list: PrizeWindow[]) => `${table(list as unknown as Array<Record<string, unknown>>, COLUMNS)}\n\n${list.length} window(s) created`);
+      }, cliOperator()), (list: PrizeWindow[]) => `${table(list as unknown as Array<Record<string, unknown>>, COLUMNS)}\n\n${list.length} window(s) created`);
     });
 
   withCommonOptions(window.command('list').description('list a campaign\'s windows, earliest first, with their claims'))

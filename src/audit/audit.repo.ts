@@ -1,26 +1,52 @@
-// SQL of audit_log: what operators did to data (LGPD requests, restores). Call insertAuditRecord
-// inside the transaction of the change it records, so the record and the change commit together.
+// SQL of audit_log: what operators and API keys changed. Written only through recordAudit
+// (src/audit/audit.ts), inside the transaction of the change it records.
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
-export interface AuditRecord {
+export interface AuditRow {
   id: number;
   at: string;
   actor: string;
   action: string;
-  subject: string | null;
-  /** JSON text. */
-  detail: string | null;
+  campaign_id: string | null;
+  /** JSON object text. */
+  details: string;
 }
 
-export function insertAuditRecord(db: Db, row: Omit<AuditRecord, 'id'>): number {
-  return Number(prepare(db, `INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (@at, @actor, @action, @subject, @detail)`).run(row).lastInsertRowid);
+/**
+ * Inserts one record. `ces backup` copies a database at the schema version it has, so the live
+ * file may still have the audit_log of schema v1 (subject, detail) when an older ces left it: the
+ * record then goes into those columns, campaign in `subject`, and the migration to `details`
+ * carries it over with the rest.
+ */
+export function insertAuditRow(db: Db, row: Omit<AuditRow, 'id'>): number {
+  if (!hasDetailsColumn(db)) {
+    const subject = row.campaign_id === null ? null : `campaign:${row.campaign_id}`;
+    return Number(prepare(db, `INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (@at, @actor, @action, @subject, @details)`).run({ ...row, subject }).lastInsertRowid);
+  }
+  return Number(prepare(db, `INSERT INTO audit_log (at, actor, action, campaign_id, details) VALUES (@at, @actor, @action, @campaign_id, @details)`).run(row).lastInsertRowid);
 }
 
-export function listAuditRecordsForSubject(db: Db, subject: string): AuditRecord[] {
-  return prepare<[string], AuditRecord>(db, `SELECT id, at, actor, action, subject, detail FROM audit_log WHERE subject = ? ORDER BY id`).all(subject);
+function hasDetailsColumn(db: Db): boolean {
+  return prepare<[], number>(db, `SELECT count(*) FROM pragma_table_info('audit_log') WHERE name = 'details'`).pluck().get() === 1;
 }
 
-export function listAuditRecordsByAction(db: Db, action: string): AuditRecord[] {
-  return prepare<[string], AuditRecord>(db, `SELECT id, at, actor, action, subject, detail FROM audit_log WHERE action = ? ORDER BY id`).all(action);
+/**
+ * Newest first (by id: the order of commits, whatever a clock did meanwhile). One statement per
+ * combination of filters, so that each is planned on its index (audit_log_campaign for a campaign,
+ * with or without an action; audit_log_action for an action alone).
+ */
+export function listAuditRows(db: Db, filter: { campaignId: string | null; action: string | null; limit: number }): AuditRow[] {
+  const where = [filter.campaignId === null ? null : 'campaign_id = @campaign_id', filter.action === null ? null : 'action = @action'].filter((w) => w !== null);
+  const sql = `SELECT id, at, actor, action, campaign_id, details FROM audit_log ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+  const params: Record<string, unknown> = { limit: filter.limit };
+  if (filter.campaignId !== null) params.campaign_id = filter.campaignId;
+  if (filter.action !== null) params.action = filter.action;
+  return prepare<[Record<string, unknown>], AuditRow>(db, sql).all(params);
+}
+
+/** The records about one participant (an LGPD request names its enrollment in details), oldest first. */
+export function listAuditRowsOfEnrollment(db: Db, enrollmentId: string): AuditRow[] {
+  return prepare<[string], AuditRow>(db, `SELECT id, at, actor, action, campaign_id, details FROM audit_log
+    WHERE action IN ('participant.exported', 'participant.anonymized') AND details ->> '$.enrollment_id' = ? ORDER BY id`).all(enrollmentId);
 }

@@ -9,9 +9,10 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { nowIso } from '../clock.ts';
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { nowIso, type Clock } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { insertAuditRecord } from '../audit/audit.repo.ts';
 import { readCesSchemaVersion, runIntegrityCheck, setRollbackJournal } from './backup.repo.ts';
 import { findProcessesUsingFile, realPath } from '../db/file-users.ts';
 import { SCHEMA_VERSION } from '../db/migrate.ts';
@@ -71,7 +72,7 @@ function sealCopy(path: string): string[] {
  * The database is copied at the schema version it has: the CLI opens it without migrating, so a
  * backup taken before an upgrade, as README advises, is the database as the older ces left it.
  */
-export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: boolean; pid: number }): Promise<BackupResult> {
+export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: boolean; pid: number; actor: Actor }): Promise<BackupResult> {
   const version = readCesSchemaVersion(ctx.db);
   if (version < 1) throw new AppError(422, 'not_a_ces_database', `${ctx.config.dbPath} is not a ces database.`);
   if (version > SCHEMA_VERSION) throw new AppError(422, 'not_a_ces_database', `${ctx.config.dbPath} has schema version ${version}, newer than this ces (${SCHEMA_VERSION}); back it up with the ces that wrote it.`);
@@ -92,7 +93,8 @@ export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: 
     renameSync(temp, target);
     const at = nowIso(ctx.clock);
     const bytes = statSync(target).size;
-    const auditId = insertAuditRecord(ctx.db, { at, actor: 'cli', action: 'database.backup', subject: target, detail: JSON.stringify({ bytes, pages: totalPages }) });
+    // The copy is taken outside any transaction (one read of the source); its record is its own write.
+    const auditId = ctx.db.transaction(() => recordAudit(ctx, { actor: options.actor, action: 'backup.created', campaignId: null, details: { file: target, bytes, pages: totalPages } })).immediate();
     return { file: target, bytes, pages: totalPages, integrity: 'ok', schema_version: version, at, elapsed_ms: ctx.clock.now() - started, audit_id: auditId };
   } finally {
     rmSync(temp, { force: true });
@@ -118,7 +120,7 @@ export interface RestoreResult {
  * `force`, and a target that another process (a running server) has open. The replaced database
  * and its -wal/-shm are moved aside, never deleted, so a mistaken restore can be undone.
  */
-export async function restoreDatabase(input: { source: string; dbPath: string; force?: boolean; pid: number; now: () => string; random: Random }): Promise<RestoreResult> {
+export async function restoreDatabase(input: { source: string; dbPath: string; force?: boolean; pid: number; clock: Clock; actor: Actor; random: Random }): Promise<RestoreResult> {
   const source = realPath(input.source);
   const target = realPath(input.dbPath);
   if (source === target) throw new AppError(422, 'invalid_option', 'The backup to restore is the database itself.');
@@ -144,7 +146,7 @@ export async function restoreDatabase(input: { source: string; dbPath: string; f
     const tempProblems = sealCopy(temp);
     if (tempProblems.length > 0) throw new AppError(500, 'restore_corrupt', `The restored copy failed its integrity check: ${tempProblems.join('; ')}`);
     if (existsSync(target)) {
-      replaced = `${target}.pre-restore-${input.now().replace(/[:.]/g, '-')}`;
+      replaced = `${target}.pre-restore-${nowIso(input.clock).replace(/[:.]/g, '-')}`;
       // The -wal goes with its database: left at the target path it would be replayed into the
       // restored file on the next open and corrupt it.
       renameSync(target, replaced);
@@ -156,11 +158,15 @@ export async function restoreDatabase(input: { source: string; dbPath: string; f
     if (sourceDb.open) sourceDb.close();
     rmSync(temp, { force: true });
   }
-  // Record the restore in the restored database itself, through the normal open (pragmas, migrations).
+  // Record the restore in the restored database itself, through the normal open (pragmas, migrations):
+  // the record of a restore is where the restored history goes on.
   const db = openDatabase(target);
   try {
-    const at = input.now();
-    const auditId = insertAuditRecord(db, { at, actor: 'cli', action: 'database.restore', subject: target, detail: JSON.stringify({ source, replaced }) });
+    const audited = { db, clock: input.clock };
+    const { at, auditId } = db.transaction(() => ({
+      at: nowIso(input.clock),
+      auditId: recordAudit(audited, { actor: input.actor, action: 'database.restored', campaignId: null, details: { source, database: target, replaced } }),
+    })).immediate();
     return { source, database: target, replaced, integrity: 'ok', schema_version: readCesSchemaVersion(db), at, audit_id: auditId };
   } finally {
     db.close();

@@ -29,6 +29,7 @@ export function rowToCampaign(row: CampaignRow): Campaign {
     max_entries_per_participant: row.max_entries_per_participant,
     max_entries_per_day: row.max_entries_per_day,
     fiscal_verifier_url: row.fiscal_verifier_url,
+    webhook_api: row.webhook_api,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -45,12 +46,12 @@ function campaignToRow(c: Campaign): CampaignRow {
 
 const COLUMNS = `id, name, starts_at, ends_at, purchase_from, purchase_to, required_fields, allow_companies, api_enabled,
   instant_prize, lucky_numbers, lucky_quantity, series_count, max_entries_per_participant, max_entries_per_day,
-  fiscal_verifier_url, created_at, updated_at`;
+  fiscal_verifier_url, webhook_api, created_at, updated_at`;
 
 export function insertCampaign(db: Db, c: Campaign): void {
   prepare(db, `INSERT INTO campaigns (${COLUMNS}) VALUES (@id, @name, @starts_at, @ends_at, @purchase_from, @purchase_to,
     @required_fields, @allow_companies, @api_enabled, @instant_prize, @lucky_numbers, @lucky_quantity, @series_count,
-    @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @created_at, @updated_at)`).run(campaignToRow(c));
+    @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @webhook_api, @created_at, @updated_at)`).run(campaignToRow(c));
   invalidateRows(db);
 }
 
@@ -60,7 +61,7 @@ export function updateCampaignRow(db: Db, c: Campaign): void {
     api_enabled = @api_enabled, instant_prize = @instant_prize, lucky_numbers = @lucky_numbers,
     lucky_quantity = @lucky_quantity, series_count = @series_count,
     max_entries_per_participant = @max_entries_per_participant, max_entries_per_day = @max_entries_per_day,
-    fiscal_verifier_url = @fiscal_verifier_url, updated_at = @updated_at WHERE id = @id`).run(campaignToRow(c));
+    fiscal_verifier_url = @fiscal_verifier_url, webhook_api = @webhook_api, updated_at = @updated_at WHERE id = @id`).run(campaignToRow(c));
   invalidateRows(db);
 }
 

@@ -1,5 +1,7 @@
 // Campaigns: the operator's settings that every rule of intake, processing and the mechanics
 // reads. Created and updated only through the CLI; the API sees the campaign of its key.
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit, urlWithoutPassword } from '../audit/audit.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
@@ -11,6 +13,9 @@ export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'cit
 export type RequiredField = (typeof REQUIRED_FIELDS)[number];
 export const INSTANT_PRIZE_MODES = ['none', 'INTEGRATOR_DECLARED', 'WINDOW'] as const;
 export const LUCKY_NUMBER_MODES = ['none', 'auto', 'manual'] as const;
+/** Which API keys may change the webhook configuration (PATCH /v1/webhook); GET stays open to all. */
+export const WEBHOOK_API_ACCESS = ['any', 'live', 'none'] as const;
+export type WebhookApiAccess = (typeof WEBHOOK_API_ACCESS)[number];
 
 export interface Campaign {
   id: string;
@@ -29,6 +34,7 @@ export interface Campaign {
   max_entries_per_participant: number | null;
   max_entries_per_day: number | null;
   fiscal_verifier_url: string | null;
+  webhook_api: WebhookApiAccess;
   created_at: string;
   updated_at: string;
 }
@@ -50,12 +56,13 @@ export interface CampaignOptions {
   maxEntriesPerParticipant?: string | number | null;
   maxEntriesPerDay?: string | number | null;
   fiscalVerifierUrl?: string | null;
+  webhookApi?: string;
 }
 
 /** Largest series_count: pairs are series x 100000 and must stay well inside a JS integer. */
 export const MAX_SERIES_COUNT = 100_000;
 
-export function createCampaign(ctx: Ctx, options: CampaignOptions): Campaign {
+export function createCampaign(ctx: Ctx, options: CampaignOptions, actor: Actor): Campaign {
   // An empty or blank name is refused by applyOptions, with the code and words of an update's.
   if (options.name === undefined) {
     throw new AppError(422, 'invalid_campaign_options', 'name is required', [{ field: 'name', code: 'required', message: 'name is required' }]);
@@ -78,15 +85,19 @@ export function createCampaign(ctx: Ctx, options: CampaignOptions): Campaign {
     max_entries_per_participant: null,
     max_entries_per_day: null,
     fiscal_verifier_url: null,
+    webhook_api: 'any',
     created_at: now,
     updated_at: now,
   };
   const campaign = applyOptions(base, options);
-  insertCampaign(ctx.db, campaign);
-  return campaign;
+  return ctx.db.transaction(() => {
+    insertCampaign(ctx.db, campaign);
+    recordAudit(ctx, { actor, action: 'campaign.created', campaignId: campaign.id, details: { settings: auditedSettings(campaign) } });
+    return campaign;
+  }).immediate();
 }
 
-export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions): Campaign {
+export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions, actor: Actor): Campaign {
   return ctx.db.transaction(() => {
     const current = getCampaign(ctx, id);
     const next = applyOptions(current, options);
@@ -94,8 +105,21 @@ export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions): 
     if (JSON.stringify(next) === JSON.stringify(current)) return current;
     next.updated_at = nowIso(ctx.clock);
     updateCampaignRow(ctx.db, next);
+    const before = auditedSettings(current);
+    const after = auditedSettings(next);
+    const changed = Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
+    recordAudit(ctx, { actor, action: 'campaign.updated', campaignId: id, details: { changed } });
     return next;
   }).immediate();
+}
+
+/**
+ * A campaign's settings as its audit records show them: every option but the id and timestamps,
+ * the verifier URL without a password. None is personal data (the name is the campaign's).
+ */
+function auditedSettings(c: Campaign): Record<string, unknown> {
+  const { id: _id, created_at: _created, updated_at: _updated, ...settings } = c;
+  return { ...settings, fiscal_verifier_url: settings.fiscal_verifier_url === null ? null : urlWithoutPassword(settings.fiscal_verifier_url) };
 }
 
 export function getCampaign(ctx: Ctx, id: string): Campaign {
@@ -194,6 +218,10 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
     if (url === null || url === '') next.fiscal_verifier_url = null;
     else if (!isHttpsUrl(url)) fail('fiscal_verifier_url', '--fiscal-verifier-url must be an https:// URL');
     else next.fiscal_verifier_url = url;
+  }
+  if (o.webhookApi !== undefined) {
+    if (!(WEBHOOK_API_ACCESS as readonly string[]).includes(o.webhookApi)) fail('webhook_api', `webhook_api must be one of ${WEBHOOK_API_ACCESS.join(', ')}, got "${o.webhookApi}"`);
+    else next.webhook_api = o.webhookApi as WebhookApiAccess;
   }
   if (next.starts_at && next.ends_at && Date.parse(next.ends_at) <= Date.parse(next.starts_at)) fail('ends_at', 'ends_at must be after starts_at');
   if (next.purchase_from && next.purchase_to && Date.parse(next.purchase_to) <= Date.parse(next.purchase_from)) fail('purchase_to', 'purchase_to must be after purchase_from');

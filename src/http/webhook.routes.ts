@@ -1,7 +1,11 @@
 // GET and PATCH /v1/webhook: the campaign of the key's webhook configuration (SPEC: Endpoints).
+// GET is open to every key of the campaign; PATCH to the keys its webhook_api allows (403
+// webhook_config_locked otherwise, before the body is read).
 import type { H3 } from 'h3';
+import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
+import { INVALID_KEY } from '../keys/keys.ts';
 import type { Service } from '../service.ts';
-import { getWebhookConfig, parseWebhookPatch, patchWebhookConfig, toView } from '../webhooks/config.ts';
+import { getWebhookConfig, parseWebhookPatch, patchWebhookConfigWithKey, requireWebhookApiAccess, toView } from '../webhooks/config.ts';
 import { readOptionalJsonBody } from './body.ts';
 import type { RouteWrapper } from './entries.routes.ts';
 import { json } from './respond.ts';
@@ -12,8 +16,11 @@ export function registerWebhookRoutes(app: H3, service: Service, route: RouteWra
   app.get('/v1/webhook', route(async (_event, caller) => json(200, toView(getWebhookConfig(ctx, caller.campaignId)))));
 
   app.patch('/v1/webhook', route(async (event, caller) => {
+    const campaign = findCampaignByIdCached(ctx.db, caller.campaignId);
+    if (!campaign) throw INVALID_KEY();
+    requireWebhookApiAccess(campaign, caller);
     const patch = parseWebhookPatch(await readOptionalJsonBody(event, ctx.config.bodyLimitBytes));
-    const result = patchWebhookConfig(ctx, caller.campaignId, patch);
+    const result = patchWebhookConfigWithKey(ctx, caller, patch);
     return result.created ? json(201, { ...result.config, hmac_secret: result.hmac_secret }) : json(200, result.config);
   }));
 }

@@ -1,6 +1,8 @@
 // API keys: issued by the operator, scoped to one campaign and one mode. The secret is shown once;
 // only its SHA-256 is stored. A request's campaign and mode come from its key and nothing else.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -39,18 +41,27 @@ export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
-export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; label?: string | null }): IssuedKey {
+export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; label?: string | null }, actor: Actor): IssuedKey {
   const mode = parseMode(input.mode);
-  getCampaign(ctx, input.campaignId);
+  return ctx.db.transaction(() => {
+    const issued = insertNewKey(ctx, input.campaignId, mode, input.label ?? null);
+    recordAudit(ctx, { actor, action: 'key.issued', campaignId: issued.campaign_id, details: { key_id: issued.id, mode } });
+    return issued;
+  }).immediate();
+}
+
+/** A new key of the campaign and mode, stored (its hash) in the caller's transaction; not audited here. */
+function insertNewKey(ctx: Ctx, campaignId: string, mode: Mode, label: string | null): IssuedKey {
+  getCampaign(ctx, campaignId);
   // 32 random bytes as base64url: 43 characters, 256 bits.
   const key = KEY_PREFIX[mode] + ctx.random.bytes(32).toString('base64url');
   const row = {
     id: ctx.random.uuid(),
-    campaign_id: input.campaignId,
+    campaign_id: campaignId,
     mode,
     prefix: key.slice(0, KEY_PREFIX[mode].length + 6),
     key_hash: hashKey(key),
-    label: input.label ?? null,
+    label,
     created_at: nowIso(ctx.clock),
     revoked_at: null,
   };
@@ -63,13 +74,23 @@ export function listKeys(ctx: Ctx, campaignId: string): ApiKey[] {
   return listApiKeys(ctx.db, campaignId).map(rowToApiKey);
 }
 
-/** Revokes now, or after `graceSeconds` (the old key keeps working until then). */
-export function revokeKey(ctx: Ctx, keyId: string, graceSeconds = 0): ApiKey {
+/** Revokes now (the key gives 401 from this instant on); audited unless it was revoked already. */
+export function revokeKey(ctx: Ctx, keyId: string, actor: Actor): ApiKey {
   return ctx.db.transaction(() => {
-    if (!findApiKeyById(ctx.db, keyId)) throw notFound('API key');
-    setApiKeyRevokedAt(ctx.db, keyId, toIso(ctx.clock.now() + graceSeconds * 1000));
-    return rowToApiKey(findApiKeyById(ctx.db, keyId)!);
+    const before = findApiKeyById(ctx.db, keyId);
+    if (!before) throw notFound('API key');
+    const after = setRevokedAt(ctx, keyId, 0);
+    if (after.revoked_at !== before.revoked_at) {
+      recordAudit(ctx, { actor, action: 'key.revoked', campaignId: after.campaign_id, details: { key_id: keyId, mode: after.mode, revoked_at: after.revoked_at } });
+    }
+    return after;
   }).immediate();
+}
+
+/** Sets revoked_at to now + graceSeconds unless the key is revoked earlier already; in the caller's transaction. */
+function setRevokedAt(ctx: Ctx, keyId: string, graceSeconds: number): ApiKey {
+  setApiKeyRevokedAt(ctx.db, keyId, toIso(ctx.clock.now() + graceSeconds * 1000));
+  return rowToApiKey(findApiKeyById(ctx.db, keyId)!);
 }
 
 /**
@@ -80,7 +101,7 @@ export function revokeKey(ctx: Ctx, keyId: string, graceSeconds = 0): ApiKey {
 export const MAX_GRACE_SECONDS = 30 * 24 * 3600;
 
 /** Issues a new key of the same campaign and mode and revokes the old one after the grace period. */
-export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number = 0): { issued: IssuedKey; revoked: ApiKey } {
+export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number, actor: Actor): { issued: IssuedKey; revoked: ApiKey } {
   const grace = parseDecimal(graceSeconds);
   if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
     throw new AppError(422, 'invalid_option', `--grace must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days), got "${graceSeconds}"`);
@@ -91,8 +112,10 @@ export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number
     if (old.revoked_at !== null && Date.parse(old.revoked_at) <= ctx.clock.now()) {
       throw new AppError(409, 'key_revoked', 'That key is already revoked; issue a new one instead.');
     }
-    const issued = issueKey(ctx, { campaignId: old.campaign_id, mode: old.mode, label: old.label });
-    return { issued, revoked: revokeKey(ctx, keyId, grace) };
+    const issued = insertNewKey(ctx, old.campaign_id, old.mode, old.label);
+    const revoked = setRevokedAt(ctx, keyId, grace);
+    recordAudit(ctx, { actor, action: 'key.rotated', campaignId: old.campaign_id, details: { key_id: issued.id, replaced_key_id: keyId, mode: old.mode, grace_seconds: grace, replaced_key_revoked_at: revoked.revoked_at } });
+    return { issued, revoked };
   }).immediate();
 }
 

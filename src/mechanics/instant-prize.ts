@@ -3,6 +3,8 @@
 // Revoke takes back a confirmed win: a pending one (declared, entry not yet evaluated) is refused
 // with 422 `award_not_final`. Reassign acts on any existing award (SPEC), pending included. A
 // voided one (entry rejected) is refused by both with 422 `award_not_revocable`.
+import { apiKeyActor, actorName, type Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
@@ -30,13 +32,14 @@ export const ReassignBodyStruct = type({
 export type AwardObject = AwardView;
 const awardObject = awardToView;
 
-const actorOf = (caller: Caller): string => `api_key:${caller.keyId}`;
+/** The award history's actor: the same name as the audit log's (`api_key:<key id>`). */
+const actorOf = (caller: Caller): string => actorName(apiKeyActor(caller));
 
 export function revokeInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
   const reason = parseRevokeBody(body);
   return ctx.db.transaction(() => {
     const { award } = loadSource(ctx, caller, entryId);
-    return awardObject(revokeFinalAward(ctx, award, now, actorOf(caller), reason));
+    return awardObject(revokeFinalAward(ctx, award, now, actorOf(caller), reason, apiKeyActor(caller)));
   }).immediate();
 }
 
@@ -44,18 +47,28 @@ export function revokeInstantPrize(ctx: Ctx, caller: Caller, entryId: string, bo
  * The operator's revoke (`ces award revoke`): any campaign's entry by id, whatever its instant-prize
  * mechanic (a WINDOW win can be taken back too), same statuses and stock rules; actor `cli`.
  */
-export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string | null, now: string): AwardObject {
+export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string | null, now: string, actor: Actor): AwardObject {
   const parsed = parseRevokeBody({ reason });
   return ctx.db.transaction(() => {
     const entry = findEntryById(ctx.db, entryId);
     if (!entry) throw notFound('Entry');
-    return awardObject(revokeFinalAward(ctx, requireFinalAward(ctx, entry.id), now, 'cli', parsed));
+    return awardObject(revokeFinalAward(ctx, requireFinalAward(ctx, entry.id), now, 'cli', parsed, actor));
   }).immediate();
 }
 
-function revokeFinalAward(ctx: Ctx, award: AwardRow, now: string, actor: string, reason: string | null): AwardRow {
+/**
+ * Revokes and audits (award.revoked). The reason, free text that may name the participant, stays
+ * in the award's history, not in the audit record.
+ */
+function revokeFinalAward(ctx: Ctx, award: AwardRow, now: string, historyActor: string, reason: string | null, actor: Actor): AwardRow {
   // Already revoked: idempotent, nothing recorded again.
-  return award.status === 'revoked' ? award : revokeAward(ctx, award, now, actor, reason);
+  if (award.status === 'revoked') return award;
+  const revoked = revokeAward(ctx, award, now, historyActor, reason);
+  recordAudit(ctx, {
+    actor, action: 'award.revoked', campaignId: award.campaign_id,
+    details: { entry_id: award.entry_id, award_id: award.id, prize_id: award.prize_id, mode: award.livemode === 1 ? 'live' : 'test' },
+  });
+  return revoked;
 }
 
 export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
@@ -107,6 +120,10 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
       const created = createAwardedAward(ctx, {
         entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign', windowId: null, now,
         actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`, reassignedFrom: award.id,
+      });
+      recordAudit(ctx, {
+        actor: apiKeyActor(caller), action: 'award.reassigned', campaignId: campaign.id,
+        details: { entry_id: entry.id, award_id: award.id, target_entry_id: target.id, new_award_id: created.id, prize_id: prize.id },
       });
       return awardObject(created);
     } catch (error) {

@@ -1,5 +1,7 @@
 // Prize pools per campaign and mode (SPEC: Prize). The operator registers prizes; a confirmed win
 // takes a unit, a revoke or reassign returns it; a win is never blocked by an empty pool.
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
@@ -34,7 +36,7 @@ export function rowToOperatorPrize(row: PrizeRow): OperatorPrize {
   return { ...rowToPrize(row), campaign_id: row.campaign_id, livemode: row.livemode === 1, awarded_beyond_pool: row.awarded_beyond_pool, created_at: row.created_at };
 }
 
-export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; name: string; type: string; unitValue: string | number; stock: string | number }): OperatorPrize {
+export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; name: string; type: string; unitValue: string | number; stock: string | number }, actor: Actor): OperatorPrize {
   const mode: Mode = parseMode(input.mode);
   getCampaign(ctx, input.campaignId);
   const errors: FieldError[] = [];
@@ -57,8 +59,14 @@ export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; na
     awarded_beyond_pool: 0,
     created_at: nowIso(ctx.clock),
   };
-  insertPrize(ctx.db, row);
-  return rowToOperatorPrize(row);
+  return ctx.db.transaction(() => {
+    insertPrize(ctx.db, row);
+    recordAudit(ctx, {
+      actor, action: 'prize.added', campaignId: row.campaign_id,
+      details: { prize_id: row.id, mode, name: row.name, type: row.type, unit_value: row.unit_value, stock: row.initial_stock },
+    });
+    return rowToOperatorPrize(row);
+  }).immediate();
 }
 
 export function listOperatorPrizes(ctx: Ctx, campaignId: string, mode: string): OperatorPrize[] {

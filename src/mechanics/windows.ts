@@ -2,6 +2,8 @@
 // each; on evaluation an approved entry claims the earliest open, unclaimed window (windows.repo.ts).
 // `--count N` creates N windows: all at --opens-at, or spread --every SECONDS apart, or evenly from
 // --opens-at to --until (first at --opens-at, last at --until).
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
@@ -40,7 +42,7 @@ export interface AddWindowsInput {
   until?: string;
 }
 
-export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
+export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): PrizeWindow[] {
   const mode = parseMode(input.mode);
   const livemode = mode === 'live' ? 1 : 0;
   const campaign = getCampaign(ctx, input.campaignId);
@@ -83,6 +85,11 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput): PrizeWindow[] {
       const opensAt = new Date(Math.round(opensMs! + i * stepMs)).toISOString();
       out.push(rowToWindow(insertWindow(ctx.db, { campaign_id: campaign.id, livemode, prize_id: input.prizeId, opens_at: opensAt, created_at: now })));
     }
+    // One record per command: a spread of 100,000 windows is one change.
+    recordAudit(ctx, {
+      actor, action: 'window.added', campaignId: campaign.id,
+      details: { prize_id: input.prizeId, mode, count, window_ids: [out[0].id, out.at(-1)!.id], opens_at: [out[0].opens_at, out.at(-1)!.opens_at] },
+    });
     return out;
   }).immediate();
 }

@@ -91,13 +91,13 @@ const OPERATIONS: Operation[] = [
   {
     method: 'patch', path: '/v1/webhook', operationId: 'updateWebhookConfig', tag: 'Webhooks', auth: true,
     summary: 'Create or update the webhook configuration',
-    description: 'Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged.',
+    description: 'Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged. The campaign\'s operator decides which keys may: any (the default), live keys only, or none (`ces campaign update ID --webhook-api any|live|none`); a key it does not allow gets 403 `webhook_config_locked`. GET stays open to every key of the campaign.',
     body: { schema: 'WebhookPatch', required: true },
     responses: {
       200: { description: 'Updated.', schema: 'WebhookConfig' },
       201: { description: 'Created; the only response that shows the signing secret.', schema: 'WebhookConfigCreated' },
     },
-    errors: { ...JSON_BODY, 422: ['validation_failed', 'webhook_url_not_https'] },
+    errors: { ...JSON_BODY, 403: ['webhook_config_locked'], 422: ['validation_failed', 'webhook_url_not_https'] },
   },
   {
     method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Operations', auth: false,
@@ -181,7 +181,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         parameters: [
           { in: 'header', name: 'webhook-id', required: true, description: 'The event id (equals the body `id`).', schema: { type: 'string' } },
           { in: 'header', name: 'webhook-timestamp', required: true, description: 'Unix seconds of this attempt; reject values far from your clock.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-          { in: 'header', name: 'webhook-signature', required: true, description: '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the bytes of hmac_secret (after `whsec_`).', schema: { type: 'string', pattern: '^v1,' } },
+          { in: 'header', name: 'webhook-signature', required: true, description: '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the bytes of hmac_secret (after `whsec_`). During the grace period of a secret rotation, two such values separated by a space: the new secret\'s first, then the old one\'s; accept the delivery if either matches (Standard Webhooks libraries do).', schema: { type: 'string', pattern: '^v1,' } },
         ],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${event.schema}` } } } },
         responses: {

@@ -1,11 +1,14 @@
 // LGPD data-subject requests (Lei 13.709/2018, art. 18): access (export everything held about a
 // participant) and anonymization. A participant is one enrollment: a document number in one
-// campaign and mode. Each request is recorded in audit_log in the transaction that serves it.
-// The audit record names the enrollment id, never the document.
+// campaign and mode. Each request is recorded in audit_log in the transaction that serves it
+// (participant.exported, participant.anonymized). The audit record names the enrollment id, never
+// the document.
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { insertAuditRecord, listAuditRecordsForSubject } from '../audit/audit.repo.ts';
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
+import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
 import { AppError, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
@@ -19,8 +22,6 @@ import {
   listEntriesOfEnrollment, listLuckyNumbersOfEnrollment, listWrittenAwardReasonsOfEnrollment, REDACTED, redactConsentsOfEnrollment,
   setAwardHistoryReason, setDeliveryPayload, setEntryRejectionReasons,
 } from './participants.repo.ts';
-
-export const CLI_ACTOR = 'cli';
 
 export interface ParticipantRequest {
   campaignId: string;
@@ -38,8 +39,8 @@ function findParticipant(ctx: Ctx, req: ParticipantRequest): EnrollmentRow {
   return enrollment;
 }
 
-/** Everything stored about the participant, as one JSON-ready object; logged as participant.export. */
-export function exportParticipant(ctx: Ctx, req: ParticipantRequest): Record<string, unknown> {
+/** Everything stored about the participant, as one JSON-ready object; logged as participant.exported. */
+export function exportParticipant(ctx: Ctx, req: ParticipantRequest, actor: Actor): Record<string, unknown> {
   return ctx.db.transaction(() => {
     const enrollment = findParticipant(ctx, req);
     const now = nowIso(ctx.clock);
@@ -75,11 +76,11 @@ export function exportParticipant(ctx: Ctx, req: ParticipantRequest): Record<str
       awards: listAwardsOfEnrollment(ctx.db, enrollment.id).map((a) => ({ ...a, beyond_pool: a.beyond_pool === 1, history: listAwardHistory(ctx.db, a.id) })),
       lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).map((l) => ({ entry_id: l.entry_id, ...formatLuckyNumber(l.series, l.order_number), source: l.source, created_at: l.created_at })),
       webhook_deliveries: listDeliveriesOfEnrollment(ctx.db, enrollment.id).map((d) => ({ ...d, payload: JSON.parse(d.payload) })),
-      requests: listAuditRecordsForSubject(ctx.db, `enrollment:${enrollment.id}`).map((r) => ({ at: r.at, actor: r.actor, action: r.action, detail: r.detail === null ? null : JSON.parse(r.detail) })),
+      requests: listAuditRowsOfEnrollment(ctx.db, enrollment.id).map(rowToAuditRecord).map((r) => ({ at: r.at, actor: r.actor, action: r.action, details: r.details })),
     };
-    insertAuditRecord(ctx.db, {
-      at: now, actor: CLI_ACTOR, action: 'participant.export', subject: `enrollment:${enrollment.id}`,
-      detail: JSON.stringify({ campaign_id: req.campaignId, livemode: req.livemode === 1, entries: entries.length }),
+    recordAudit(ctx, {
+      actor, action: 'participant.exported', campaignId: req.campaignId,
+      details: { enrollment_id: enrollment.id, mode: req.livemode === 1 ? 'live' : 'test', entries: entries.length },
     });
     return document;
   }).immediate();
@@ -111,7 +112,7 @@ export interface FreeTextRedacted {
  * (redactFreeText). Entries, awards, lucky numbers and the consent records themselves stay for the
  * campaign's audit.
  */
-export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }): AnonymizeResult {
+export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
   // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
   // the WAL, which still holds earlier copies of those pages, is copied back and emptied. If another
   // process holds a read open that long, the truncation waits up to the busy timeout and is then
@@ -119,7 +120,7 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   ctx.db.pragma('secure_delete = ON');
   let result: AnonymizeResult;
   try {
-    result = anonymizeInTransaction(ctx, req);
+    result = anonymizeInTransaction(ctx, req, actor);
   } finally {
     ctx.db.pragma('secure_delete = FAST');
   }
@@ -127,7 +128,7 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   return result;
 }
 
-function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }): AnonymizeResult {
+function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
   return ctx.db.transaction(() => {
     const enrollment = findParticipant(ctx, req);
     const now = nowIso(ctx.clock);
@@ -141,9 +142,11 @@ function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: s
       lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).length,
       consents: listConsentsOfEnrollment(ctx.db, enrollment.id).length,
     };
-    const auditId = insertAuditRecord(ctx.db, {
-      at: now, actor: CLI_ACTOR, action: 'participant.anonymize', subject: `enrollment:${enrollment.id}`,
-      detail: JSON.stringify({ campaign_id: req.campaignId, livemode: req.livemode === 1, reason: req.reason ?? null, kept, consents_redacted: consentsRedacted, free_text_redacted: freeText }),
+    // The reason is the operator's own note (a ticket reference, README); the token is not kept
+    // here: it would link the record to the anonymized enrollment's document field.
+    const auditId = recordAudit(ctx, {
+      actor, action: 'participant.anonymized', campaignId: req.campaignId,
+      details: { enrollment_id: enrollment.id, mode: req.livemode === 1 ? 'live' : 'test', reason: req.reason ?? null, kept, consents_redacted: consentsRedacted, free_text_redacted: freeText },
     });
     return {
       enrollment_id: enrollment.id, campaign_id: req.campaignId, livemode: req.livemode === 1, document_token: token, anonymized_at: now,

@@ -10,7 +10,7 @@ import type { Ctx } from '../context.ts';
 import type { TickState } from '../service.ts';
 import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
-import { pruneOutbox } from '../webhooks/retention.ts';
+import { forgetExpiredSecrets, pruneOutbox } from '../webhooks/retention.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { createVerifierPool, drainJobs, emptyJobStats, VERIFIER_CALLS_IN_FLIGHT, type JobStats, type VerifierPool } from './jobs.ts';
 import { releaseJobLeases } from './jobs.repo.ts';
@@ -49,6 +49,7 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause }, pools?.verifier);
   await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pools?.deliveries);
   const deliveriesPruned = pruneOutbox(ctx);
+  forgetExpiredSecrets(ctx);
   return { ...jobs, ...deliveries, deliveriesPruned, durationMs: Math.round(monotonicMs() - started) };
 }
 

@@ -1,12 +1,22 @@
 // The campaign's webhook configuration (SPEC: Webhook configuration, GET/PATCH /v1/webhook): one
 // per campaign, shared by live and test mode. The HMAC secret is generated here, shown once in the
-// response that creates the configuration, and afterwards only replaced (rotate-secret).
-import { isHttpsUrl } from '../campaigns/campaigns.ts';
-import { nowIso } from '../clock.ts';
+// response that creates the configuration, and afterwards only replaced (rotate-secret). Which API
+// keys may change it is the campaign's `webhook_api` (any, live, none: CONTRACT "Webhook
+// configuration, operator side"); the operator always may (`ces webhook set`). Every change is
+// audited in its transaction.
+import { apiKeyActor, type Actor } from '../audit/actor.ts';
+import { recordAudit, urlWithoutPassword } from '../audit/audit.ts';
+import { findCampaignById } from '../campaigns/campaigns.repo.ts';
+import { getCampaign, isHttpsUrl, type Campaign } from '../campaigns/campaigns.ts';
+import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
+import type { Caller } from '../keys/keys.ts';
+import { parseDecimal } from '../numbers.ts';
 import { holdCampaignDeliveries, releaseCampaignDeliveries } from './outbox.repo.ts';
+import { maskUrlCredentials } from './url-credentials.ts';
 import { generateWebhookSecret } from './signing.ts';
+import { refuseWebhookTarget } from './ssrf.ts';
 import { findWebhookConfig, insertWebhookConfig, updateWebhookConfig, updateWebhookSecret, type WebhookConfigRow } from './webhook-config.repo.ts';
 import { boolean, optional, type } from 'superstruct';
 import { describedString, enforceStruct } from '../openapi/described.ts';
@@ -69,9 +79,35 @@ export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActi
   return { endpointUrl, isActive: active as boolean | undefined };
 }
 
-/** Creates (201, with the secret) or updates (200) the campaign's configuration, in one transaction. */
-export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpointUrl?: string; isActive?: boolean }): PatchResult {
+/**
+ * 403 webhook_config_locked unless the campaign lets this key change its webhook configuration:
+ * `any` (SPEC's default) every key, `live` live keys only, `none` no key.
+ */
+export function requireWebhookApiAccess(campaign: Pick<Campaign, 'webhook_api'>, caller: Pick<Caller, 'mode'>): void {
+  if (campaign.webhook_api === 'any' || (campaign.webhook_api === 'live' && caller.mode === 'live')) return;
+  const message = campaign.webhook_api === 'live'
+    ? 'Only a live key may change this campaign\'s webhook configuration; GET /v1/webhook stays open to every key.'
+    : 'This campaign\'s webhook configuration is managed by its operator; no API key may change it. GET /v1/webhook stays open to every key.';
+  throw new AppError(403, 'webhook_config_locked', message);
+}
+
+/** PATCH /v1/webhook: the key's campaign's configuration, if the campaign lets the key change it. */
+export function patchWebhookConfigWithKey(ctx: Ctx, caller: Caller, patch: { endpointUrl?: string; isActive?: boolean }): PatchResult {
+  return patchWebhookConfig(ctx, caller.campaignId, patch, apiKeyActor(caller));
+}
+
+/**
+ * Creates (201, with the secret) or updates (200) the campaign's configuration, in one transaction
+ * with its audit record. An API key's change is refused when the campaign's webhook_api does not
+ * allow the key (checked here, in the transaction, against the campaign as it is now).
+ */
+export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpointUrl?: string; isActive?: boolean }, actor: Actor): PatchResult {
   return ctx.db.transaction((): PatchResult => {
+    if (actor.kind === 'api_key') {
+      const campaign = findCampaignById(ctx.db, campaignId);
+      if (!campaign) throw notFound('Campaign');
+      requireWebhookApiAccess(campaign, actor);
+    }
     const now = nowIso(ctx.clock);
     const current = findWebhookConfig(ctx.db, campaignId);
     if (!current) {
@@ -83,10 +119,13 @@ export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpoi
         endpoint_url: patch.endpointUrl,
         is_active: patch.isActive === false ? 0 : 1,
         secret: generateWebhookSecret(ctx.random),
+        previous_secret: null,
+        previous_secret_expires_at: null,
         created_at: now,
         updated_at: now,
       };
       insertWebhookConfig(ctx.db, row);
+      recordAudit(ctx, { actor, action: 'webhook.created', campaignId, details: { endpoint_url: urlWithoutPassword(row.endpoint_url), is_active: row.is_active === 1 } });
       return { created: true, config: toView(row), hmac_secret: row.secret };
     }
     const next = {
@@ -99,6 +138,10 @@ export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpoi
     if (next.endpoint_url !== current.endpoint_url || next.is_active !== current.is_active) {
       next.updated_at = now;
       updateWebhookConfig(ctx.db, next);
+      const changed: Record<string, unknown> = {};
+      if (next.endpoint_url !== current.endpoint_url) changed.endpoint_url = urlWithoutPassword(next.endpoint_url);
+      if (next.is_active !== current.is_active) changed.is_active = next.is_active === 1;
+      recordAudit(ctx, { actor, action: 'webhook.updated', campaignId, details: { changed } });
     }
     // Events queued while delivery was on wait through a pause and go out once it is back on
     // (only events that happen while it is off are skipped, CONTRACT).
@@ -108,12 +151,75 @@ export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpoi
   }).immediate();
 }
 
-/** Replaces the signing secret; every delivery attempt from now on is signed with the new one. */
-export function rotateWebhookSecret(ctx: Ctx, campaignId: string): { hmac_secret: string } {
+export interface OperatorWebhookConfig {
+  campaign_id: string;
+  endpoint_url: string;
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+  /** While a rotation's grace period runs: when the replaced secret stops signing; else null. */
+  previous_secret_expires_at: string | null;
+}
+
+export function toOperatorView(row: WebhookConfigRow, nowMs: number): OperatorWebhookConfig {
+  const grace = row.previous_secret_expires_at !== null && Date.parse(row.previous_secret_expires_at) > nowMs ? row.previous_secret_expires_at : null;
+  // The password of a URL with credentials is the receiver's secret: never shown to operators (CONTRACT).
+  return { campaign_id: row.campaign_id, endpoint_url: maskUrlCredentials(row.endpoint_url), is_active: row.is_active === 1, created_at: row.created_at, updated_at: row.updated_at, previous_secret_expires_at: grace };
+}
+
+/**
+ * `ces webhook set`: the operator creates or changes the configuration, whatever the campaign's
+ * webhook_api. The URL passes the API's checks (https, length) and, before anything is written,
+ * the delivery's own target check (ssrf.ts): a URL that no delivery could reach from here
+ * (loopback, private, unresolvable; unless CES_ALLOW_PRIVATE_WEBHOOKS=1) is refused with
+ * 422 webhook_url_refused instead of failing every attempt later.
+ */
+export async function setWebhookConfig(ctx: Ctx, campaignId: string, input: { endpointUrl?: string; isActive?: boolean }, actor: Actor): Promise<OperatorWebhookConfig & { hmac_secret?: string }> {
+  getCampaign(ctx, campaignId);
+  if (input.endpointUrl === undefined && !findWebhookConfig(ctx.db, campaignId)) {
+    throw new AppError(422, 'validation_failed', 'The campaign has no webhook configuration yet: an endpoint URL is required to create it.', [
+      { field: 'endpoint_url', code: 'required', message: 'endpoint_url is required to create the webhook configuration' },
+    ]);
+  }
+  let patch: ReturnType<typeof parseWebhookPatch>;
+  try {
+    patch = parseWebhookPatch({ endpoint_url: input.endpointUrl, is_active: input.isActive });
+  } catch (error) {
+    // The API's "see errors[]" means nothing on a command line: the field messages are the message.
+    if (error instanceof AppError && error.errors) throw new AppError(error.status, error.code, error.errors.map((e) => e.message).join('; '), error.errors);
+    throw error;
+  }
+  if (patch.endpointUrl !== undefined) {
+    const refused = await refuseWebhookTarget(patch.endpointUrl, ctx.config.allowPrivateWebhooks);
+    if (refused) {
+      throw new AppError(422, 'webhook_url_refused', `endpoint_url ${refused.replace(/^refused: /, 'is refused: ')}`, [{ field: 'endpoint_url', code: 'webhook_url_refused', message: refused }]);
+    }
+  }
+  const result = patchWebhookConfig(ctx, campaignId, patch, actor);
+  const view = toOperatorView(getWebhookConfig(ctx, campaignId), ctx.clock.now());
+  return result.created ? { ...view, hmac_secret: result.hmac_secret } : view;
+}
+
+/** The longest grace period of a secret rotation: 30 days, as for API keys (`ces key rotate`). */
+export const MAX_SECRET_GRACE_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Replaces the signing secret; every delivery attempt from now on is signed with the new one and,
+ * for `graceSeconds` (0: not at all), with the replaced one too (signing.ts). A rotation during
+ * another's grace period ends that one: only the secret being replaced keeps signing.
+ */
+export function rotateWebhookSecret(ctx: Ctx, campaignId: string, graceSeconds: string | number, actor: Actor): { hmac_secret: string; previous_secret_expires_at: string | null } {
+  const grace = parseDecimal(graceSeconds);
+  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_SECRET_GRACE_SECONDS) {
+    throw new AppError(422, 'invalid_option', `--grace must be a whole number of seconds from 0 to ${MAX_SECRET_GRACE_SECONDS} (30 days), got "${graceSeconds}"`);
+  }
   return ctx.db.transaction(() => {
     getWebhookConfig(ctx, campaignId);
     const secret = generateWebhookSecret(ctx.random);
-    updateWebhookSecret(ctx.db, campaignId, secret, nowIso(ctx.clock));
-    return { hmac_secret: secret };
+    const nowMs = ctx.clock.now();
+    const expires = grace === 0 ? null : toIso(nowMs + grace * 1000);
+    updateWebhookSecret(ctx.db, campaignId, secret, expires, toIso(nowMs));
+    recordAudit(ctx, { actor, action: 'webhook.secret_rotated', campaignId, details: { grace_seconds: grace, previous_secret_expires_at: expires } });
+    return { hmac_secret: secret, previous_secret_expires_at: expires };
   }).immediate();
 }

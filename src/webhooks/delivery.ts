@@ -3,7 +3,8 @@
 // consequences recorded in short transactions that batch many outcomes: 2xx -> delivered; anything else, a timeout, a connection error or a refused target
 // -> retried after CES_WEBHOOK_RETRY_SCHEDULE[n] seconds, and `failed` once the schedule is spent.
 // The event id (envelope id, webhook-id header) never changes; the signature is computed at send
-// time with the campaign's current secret, so a rotated secret applies to every later attempt.
+// time with the campaign's current secret, so a rotated secret applies to every later attempt
+// (and during a rotation's grace period, with the secret it replaced too: signing.ts).
 // A delivery whose campaign's delivery was paused after the event was queued is held (pending,
 // never due: HELD_UNTIL_REACTIVATED) until it is switched back on; one with no configuration at
 // send time is marked `skipped`, like an event that happened while paused.
@@ -15,7 +16,7 @@ import { describeFetchError } from '../pipeline/verifier.ts';
 import type { Config } from '../config.ts';
 import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, listWebhookCampaignIds, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
 import { createUtilizationSampler, DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
-import { signDelivery } from './signing.ts';
+import { signDelivery, signingSecrets } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { maskUrlCredentials } from './url-credentials.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
@@ -289,7 +290,7 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow, signal?: 
   if (refused) return { ...base, ok: false, statusCode: null, latencyMs: null, error: refused, excerpt: null };
 
   const headers = {
-    ...signDelivery(config.secret, delivery.id, attemptedMs, delivery.payload),
+    ...signDelivery(signingSecrets(config, attemptedMs), delivery.id, attemptedMs, delivery.payload),
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
   };

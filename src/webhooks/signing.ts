@@ -17,14 +17,27 @@ export interface SignedHeaders {
   'webhook-signature': string;
 }
 
-/** Headers for one attempt: signed at send time with the campaign's current secret. */
-export function signDelivery(secret: string, eventId: string, atMs: number, payload: string): SignedHeaders {
+/**
+ * Headers for one attempt, signed at send time. `secrets` is the campaign's current secret, then,
+ * during the grace period of a rotation, the one it replaced: each gives one `v1,<sig>` in
+ * `webhook-signature`, space-separated, as Standard Webhooks allows, so a receiver that still
+ * holds the old secret and one that already has the new one both verify the delivery.
+ */
+export function signDelivery(secrets: string | readonly string[], eventId: string, atMs: number, payload: string): SignedHeaders {
   const timestamp = String(Math.floor(atMs / 1000));
+  const signed = `${eventId}.${timestamp}.${payload}`;
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': eventId,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${createHmac('sha256', secretKey(secret)).update(`${eventId}.${timestamp}.${payload}`, 'utf8').digest('base64')}`,
+    'webhook-signature': list.map((secret) => `v1,${createHmac('sha256', secretKey(secret)).update(signed, 'utf8').digest('base64')}`).join(' '),
   };
+}
+
+/** The secrets that sign an attempt at `atMs`: the current one, and the previous one until its grace period ends. */
+export function signingSecrets(config: { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null }, atMs: number): string[] {
+  const graceLeft = config.previous_secret !== null && config.previous_secret_expires_at !== null && atMs < Date.parse(config.previous_secret_expires_at);
+  return graceLeft ? [config.secret, config.previous_secret!] : [config.secret];
 }
 
 const keys = new Map<string, Buffer>();

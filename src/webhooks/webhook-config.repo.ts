@@ -8,12 +8,15 @@ export interface WebhookConfigRow {
   endpoint_url: string;
   is_active: number;
   secret: string;
+  /** The secret a rotation with a grace period replaced; it signs beside `secret` until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export function findWebhookConfig(db: Db, campaignId: string): WebhookConfigRow | undefined {
-  return prepare<[string], WebhookConfigRow>(db, `SELECT campaign_id, endpoint_url, is_active, secret, created_at, updated_at
+  return prepare<[string], WebhookConfigRow>(db, `SELECT campaign_id, endpoint_url, is_active, secret, previous_secret, previous_secret_expires_at, created_at, updated_at
     FROM webhook_configs WHERE campaign_id = ?`).get(campaignId);
 }
 
@@ -29,8 +32,8 @@ export function findWebhookConfigCached(db: Db, campaignId: string): Readonly<We
 }
 
 export function insertWebhookConfig(db: Db, row: WebhookConfigRow): void {
-  prepare(db, `INSERT INTO webhook_configs (campaign_id, endpoint_url, is_active, secret, created_at, updated_at)
-    VALUES (@campaign_id, @endpoint_url, @is_active, @secret, @created_at, @updated_at)`).run(row);
+  prepare(db, `INSERT INTO webhook_configs (campaign_id, endpoint_url, is_active, secret, previous_secret, previous_secret_expires_at, created_at, updated_at)
+    VALUES (@campaign_id, @endpoint_url, @is_active, @secret, @previous_secret, @previous_secret_expires_at, @created_at, @updated_at)`).run(row);
   invalidateRows(db);
 }
 
@@ -40,7 +43,22 @@ export function updateWebhookConfig(db: Db, row: Pick<WebhookConfigRow, 'campaig
   invalidateRows(db);
 }
 
-export function updateWebhookSecret(db: Db, campaignId: string, secret: string, updatedAt: string): void {
-  prepare(db, `UPDATE webhook_configs SET secret = ?, updated_at = ? WHERE campaign_id = ?`).run(secret, updatedAt, campaignId);
+/** A new secret; the one it replaces keeps signing until `previousExpiresAt` (null: not at all). */
+export function updateWebhookSecret(db: Db, campaignId: string, secret: string, previousExpiresAt: string | null, updatedAt: string): void {
+  prepare(db, `UPDATE webhook_configs SET previous_secret = iif(@expires IS NULL, NULL, secret), previous_secret_expires_at = @expires,
+    secret = @secret, updated_at = @updated_at WHERE campaign_id = @campaign_id`).run({ campaign_id: campaignId, secret, expires: previousExpiresAt, updated_at: updatedAt });
   invalidateRows(db);
+}
+
+/** Forgets previous secrets whose grace period has ended (they sign nothing any more); how many. */
+export function clearExpiredPreviousSecrets(db: Db, now: string): number {
+  const changes = prepare(db, `UPDATE webhook_configs SET previous_secret = NULL, previous_secret_expires_at = NULL
+    WHERE previous_secret_expires_at IS NOT NULL AND previous_secret_expires_at <= ?`).run(now).changes;
+  if (changes > 0) invalidateRows(db);
+  return changes;
+}
+
+/** Whether some previous secret's grace period has ended (read without the write lock). */
+export function hasExpiredPreviousSecret(db: Db, now: string): boolean {
+  return prepare<[string], number>(db, `SELECT EXISTS (SELECT 1 FROM webhook_configs WHERE previous_secret_expires_at IS NOT NULL AND previous_secret_expires_at <= ?)`).pluck().get(now) === 1;
 }

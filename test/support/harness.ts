@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cliActor } from '../../src/audit/actor.ts';
 import { createCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -21,6 +22,9 @@ import { tickDidWork, type TickReport } from '../../src/pipeline/tick.ts';
 import { nextDeliveryDueAt } from '../../src/webhooks/outbox.repo.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The operator of changes a test makes through domain code, as the audit log names it: `cli:test-operator`. */
+export const OPERATOR = cliActor('test-operator');
 
 export interface TestServer {
   url: string;
@@ -167,14 +171,14 @@ export interface World {
 }
 
 export function makeCampaign(ctx: Ctx, options: CampaignOptions = {}): World {
-  const campaign = createCampaign(ctx, { name: 'Test campaign', ...options });
-  const live = issueKey(ctx, { campaignId: campaign.id, mode: 'live' });
-  const test = issueKey(ctx, { campaignId: campaign.id, mode: 'test' });
+  const campaign = createCampaign(ctx, { name: 'Test campaign', ...options }, OPERATOR);
+  const live = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, OPERATOR);
+  const test = issueKey(ctx, { campaignId: campaign.id, mode: 'test' }, OPERATOR);
   return { campaign, liveKey: live.key, testKey: test.key, liveKeyId: live.id, testKeyId: test.id };
 }
 
 export function makePrize(ctx: Ctx, campaignId: string, mode: 'live' | 'test', stock = 10, name = 'Voucher'): OperatorPrize {
-  return addPrize(ctx, { campaignId, mode, name, type: 'voucher', unitValue: 50, stock });
+  return addPrize(ctx, { campaignId, mode, name, type: 'voucher', unitValue: 50, stock }, OPERATOR);
 }
 
 const VALID_CPFS = ['52998224725', '11144477735', '39053344705', '16899535009', '46924262848', '74682489070', '24843803480', '71428793860'];

@@ -13,6 +13,9 @@ import { migration007 } from './007-email-key.ts';
 import { migration008 } from './008-idempotency-key-text.ts';
 import { migration009 } from './009-server-process.ts';
 import { migration010 } from './010-delivery-scheduling.ts';
+import { migration011 } from './011-campaign-webhook-api.ts';
+import { migration012 } from './012-webhook-previous-secret.ts';
+import { migration013 } from './013-audit-log.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -25,4 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
+  migration012,
+  migration013,
 ];

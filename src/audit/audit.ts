@@ -1,0 +1,72 @@
+// The audit log (CONTRACT: Audit log): one record per change an operator or an API key makes to a
+// campaign's settings, keys, webhook, prizes, windows and awards, to participants (LGPD requests)
+// and to the database (backup, restore). recordAudit runs inside the transaction of the change, so
+// a change without its record (or a record of a change that rolled back) cannot exist. `details`
+// holds ids, option names and non-personal values: never a secret, an API key, or a participant's
+// document, name, email or phone.
+import { maskUrlCredentials } from '../webhooks/url-credentials.ts';
+import { nowIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { actorName, type Actor } from './actor.ts';
+import { insertAuditRow, listAuditRows, type AuditRow } from './audit.repo.ts';
+
+export const AUDIT_ACTIONS = [
+  'campaign.created', 'campaign.updated',
+  'key.issued', 'key.rotated', 'key.revoked',
+  'webhook.created', 'webhook.updated', 'webhook.secret_rotated',
+  'prize.added', 'window.added',
+  'award.revoked', 'award.reassigned',
+  'participant.exported', 'participant.anonymized',
+  'backup.created', 'database.restored',
+  // Reserved for the dashboard's sign-in (CONTRACT: Dashboard); nothing records it yet.
+  'dashboard.signed_in',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditRecord {
+  id: number;
+  at: string;
+  actor: string;
+  action: AuditAction;
+  campaign_id: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface AuditInput {
+  actor: Actor;
+  action: AuditAction;
+  campaignId: string | null;
+  details: Record<string, unknown>;
+}
+
+/**
+ * Records a change; returns the record's id. Must run inside the change's own transaction: called
+ * outside one it throws, so a change that forgot its transaction is a bug found by its first test.
+ * An API key's mode goes into the details (`mode`).
+ */
+export function recordAudit(ctx: Pick<Ctx, 'db' | 'clock'>, input: AuditInput): number {
+  if (!ctx.db.inTransaction) throw new Error(`recordAudit(${input.action}) outside a transaction: the record must commit with its change`);
+  const details = input.actor.kind === 'api_key' ? { ...input.details, mode: input.actor.mode } : input.details;
+  return insertAuditRow(ctx.db, { at: nowIso(ctx.clock), actor: actorName(input.actor), action: input.action, campaign_id: input.campaignId, details: JSON.stringify(details) });
+}
+
+/** The action named by an operator's filter; 422 invalid_option for a name that is not one. */
+export function parseAuditAction(value: string): AuditAction {
+  const action = AUDIT_ACTIONS.find((a) => a === value.toLowerCase());
+  if (action === undefined) throw new AppError(422, 'invalid_option', `--action must be one of ${AUDIT_ACTIONS.join(', ')}, got "${value}"`);
+  return action;
+}
+
+export function listAuditRecords(ctx: Ctx, filter: { campaignId?: string; action?: AuditAction; limit: number }): AuditRecord[] {
+  return listAuditRows(ctx.db, { campaignId: filter.campaignId ?? null, action: filter.action ?? null, limit: filter.limit }).map(rowToAuditRecord);
+}
+
+export function rowToAuditRecord(row: AuditRow): AuditRecord {
+  return { id: row.id, at: row.at, actor: row.actor, action: row.action as AuditAction, campaign_id: row.campaign_id, details: JSON.parse(row.details) as Record<string, unknown> };
+}
+
+/** An URL as the audit log keeps it: its credentials (sent as Basic authorization) are secrets. */
+export function urlWithoutPassword(value: string): string {
+  return maskUrlCredentials(value);
+}
