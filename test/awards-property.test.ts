@@ -174,7 +174,7 @@ function fingerprint(w: World): string {
 
 /**
  * An evaluation echoes the win the entry holds when it ends (SPEC: "Confirmed win echoed in
- * entry.evaluated"; README, Reassign: "Kept on its own entry, that entry's evaluation echoes the
+ * entry.evaluated"; docs/api.md, Reassign: "Kept on its own entry, that entry's evaluation echoes the
  * new win"; WINDOW: a win is `APPROVED {won: true, …, award_status: AWARDED}`), says `won: true`
  * only for a win it holds, and leaves no pending award behind.
  */
@@ -269,12 +269,12 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
           ? revokeInstantPrize(ctx, w.sides[e.side].caller, e.id, { reason: 'property' }, now)
           : revokeAwardAsOperator(ctx, e.id, 'property (cli)', now, OPERATOR);
         assert.equal(out.status, 'revoked', `${op.kind} answered ${out.status}`);
-        // README, Revoke: it "acts on the entry's latest award"; the entry then holds no win.
+        // docs/api.md, Revoke: it "acts on the entry's latest award"; the entry then holds no win.
         assert.equal(findLatestAwardForEntry(ctx.db, e.id)!.status, 'revoked');
         assert.equal(findLiveAwardForEntry(ctx.db, e.id), undefined, `${op.kind} answered 200 but the entry still holds a live award`);
-        // README, Revoke: already revoked -> 200 unchanged, nothing recorded again.
+        // docs/api.md, Revoke: already revoked -> 200 unchanged, nothing recorded again.
         if (was === 'revoked') assert.equal((ctx.db.prepare('SELECT count(*) AS n FROM award_history').get() as { n: number }).n, history, 'a repeated revoke recorded history');
-        // README: every transition records its actor, `api_key:<key id>` or `cli`, and the reason.
+        // docs/api.md: every transition records its actor, `api_key:<key id>` or `cli`, and the reason.
         else assert.deepEqual(lastStep(findLatestAwardForEntry(ctx.db, e.id)!.id), op.kind === 'revoke' ? [`api_key:${w.sides[e.side].caller.keyId}`, 'property'] : ['cli', 'property (cli)']);
         break;
       }
@@ -296,7 +296,7 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         const sourceStatus = statusOf(e.id);
         const targetStatus = target === undefined ? undefined : statusOf(target);
         const out = reassignInstantPrize(ctx, side.caller, e.id, { prize_definition_id: side.prizes[op.prize % side.prizes.length], target_entry_id: target }, now);
-        // SPEC: with target_entry_id the target "finished processing (APPROVED)"; README: a win is not
+        // SPEC: with target_entry_id the target "finished processing (APPROVED)"; docs/api.md: a win is not
         // kept on its own entry once processing rejected it (422 entry_rejected).
         const holder = target ?? e.id;
         if (holder === e.id) assert.notEqual(sourceStatus, 'REJECTED', 'a win kept on its own REJECTED entry');
@@ -328,7 +328,7 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
   } catch (error) {
     trace?.(error instanceof AppError ? `${error.status} ${error.code}` : `error ${String(error)}`);
     if (error instanceof AppError && error.status < 500) {
-      // Every refusal is one transaction rolled back (README: "Both calls are synchronous, one transaction").
+      // Every refusal is one transaction rolled back (docs/api.md: "Both calls are synchronous, one transaction").
       assert.equal(fingerprint(w), before, `${op.kind} refused with ${error.code} but changed the database`);
       return;
     }
@@ -336,7 +336,7 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
   }
 }
 
-/** The transitions SPEC's and README's award tables allow, by the award's source. */
+/** The transitions SPEC's and docs/api.md's award tables allow, by the award's source. */
 const ALLOWED: Record<string, string[]> = {
   // declared at intake; confirmed on evaluation; voided by a rejection or by evaluation under
   // another mechanic; revoked by the API / operator revoke or when a reassignment moves it.
@@ -382,7 +382,7 @@ function checkInvariants(w: World): void {
   const claimed = (db.prepare('SELECT count(*) AS n FROM prize_windows WHERE claimed_by_entry_id IS NOT NULL').get() as { n: number }).n;
   assert.equal(claimed, windowAwards.length);
   assert.equal((db.prepare(`SELECT count(*) AS n FROM awards WHERE (source = 'window') != (window_id IS NOT NULL)`).get() as { n: number }).n, 0);
-  // README, WINDOW: "On evaluation, an approved entry claims the earliest open (opens_at <= now),
+  // docs/api.md, WINDOW: "On evaluation, an approved entry claims the earliest open (opens_at <= now),
   // unclaimed window of its campaign and mode".
   const badClaims = db.prepare(`SELECT w.id FROM prize_windows w JOIN entries e ON e.id = w.claimed_by_entry_id
     WHERE e.status != 'APPROVED' OR e.evaluated_at IS NULL OR e.campaign_id != w.campaign_id OR e.livemode != w.livemode OR w.opens_at > w.claimed_at`).all();
@@ -410,7 +410,7 @@ function checkInvariants(w: World): void {
     assert.deepEqual(new Set(rows), new Set(pairs));
   }
   // Every award's status is the last step of its history, and its history is a chain of the
-  // transitions its source allows (README: "Every transition is a row of award_history").
+  // transitions its source allows (docs/api.md: "Every transition is a row of award_history").
   const mismatched = db.prepare(`SELECT a.id FROM awards a WHERE a.status != (SELECT h.to_status FROM award_history h WHERE h.award_id = a.id ORDER BY h.id DESC LIMIT 1)`).all();
   assert.deepEqual(mismatched, []);
   const steps = db.prepare(`SELECT a.id, a.source, h.from_status, h.to_status, LAG(h.to_status) OVER (PARTITION BY h.award_id ORDER BY h.id) AS prev

@@ -1,5 +1,5 @@
 // A reader that stops early (`ces … | head -1`): stdout closes while the command still has far more
-// to print than a pipe holds. Every command then ends quietly with status 0 (README, CLI reference),
+// to print than a pipe holds. Every command then ends quietly with status 0 (docs/operations.md, CLI reference),
 // instead of an unhandled EPIPE with a Node stack trace and status 1. And a closed stderr
 // (`ces … 2>&1 | true`) only silences a command: it ends with the status it would have had.
 import assert from 'node:assert/strict';

@@ -45,11 +45,11 @@ describe('entries export: format and filters', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("README's table of columns names every column in the export's order", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const start = readme.indexOf('Columns, in order (the CSV header and the keys of each JSON line):');
+  test("docs/operations.md's table of columns names every column in the export's order", () => {
+    const page = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
+    const start = page.indexOf('Columns, in order (the CSV header and the keys of each JSON line):');
     assert.ok(start >= 0, 'the table is still introduced by that sentence');
-    const table = readme.slice(start).split('\n\n')[1];
+    const table = page.slice(start).split('\n\n')[1];
     // The first cell of each row, after the header and its rule, names one or more columns.
     const documented = table.split('\n').slice(2).flatMap((row) => [...row.split('|')[1].matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]));
     assert.deepEqual(documented, [...EXPORT_COLUMNS]);

@@ -1,7 +1,7 @@
 // The reader of `ces serve`'s log goes away while the server runs (`ces serve | head -1`, a log
 // shipper that dies): its stdout becomes a pipe nobody reads, and the next log line fails with
 // EPIPE. The server keeps serving, says so once on stderr (if that is still open), counts the log
-// lines it drops in /metrics, and still stops gracefully (README, Request logs).
+// lines it drops in /metrics, and still stops gracefully (docs/operations.md, Request logs).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

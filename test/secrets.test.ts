@@ -1,6 +1,6 @@
 // Keys and secrets: API keys are stored only as SHA-256 hashes, and no full key or HMAC secret ever
 // reaches a log line, the CLI's listings or the database file (the webhook secret is the one
-// secret stored, because signing needs it: see README "Guarantees"). `ces key rotate` issues a
+// secret stored, because signing needs it: see docs/architecture.md, "Keys and secrets"). `ces key rotate` issues a
 // new key and revokes the old one now or after a grace period.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';

@@ -67,7 +67,7 @@ describe('SPEC enrollment and consent: limits count characters, not UTF-16 code 
   });
 });
 
-describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilian calendar (README: UTC-3)', () => {
+describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilian calendar (docs/api.md: UTC-3)', () => {
   // At 2026-11-23T01:30Z the UTC date is the 23rd but it is still 22:30 on the 22nd in Brazil: the
   // 22nd is today, not the past. A check on the UTC date would accept it.
   test('late evening in Brazil, already the next day in UTC: the Brazilian today is refused, the Brazilian yesterday accepted', async () => {

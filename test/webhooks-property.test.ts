@@ -11,16 +11,16 @@
 // The CLI's operations run on a second connection to the same file, as the `ces` process does.
 // At every request the receiver gets:
 //   - its campaign's configuration exists and is active, at the URL in force, and nothing is sent
-//     for a skipped, delivered or failed delivery (README: Paused or missing configuration;
+//     for a skipped, delivered or failed delivery (docs/api.md: Paused or missing configuration;
 //     CONTRACT: Delivery);
 //   - the Standard Webhooks signature verifies with the secret in force at send time, the
 //     timestamp is the send time, and webhook-id is the envelope id (CONTRACT: Webhook signing,
-//     Event envelope; README: rotate-secret);
+//     Event envelope; docs/api.md: rotate-secret);
 //   - the body is the stored payload byte for byte, an envelope of exactly {id, event_type,
 //     created_at, livemode, campaign_id, data} (CONTRACT: Event envelope);
 //   - a 2xx seen by ces is the event's only one unless an operator redelivered it or a crash lost
-//     the record of an earlier one (README: Delivery semantics, at least once).
-// After every step, per delivery (README: Delivery, retries and failure; Operator commands):
+//     the record of an earlier one (docs/architecture.md: Delivery semantics, at least once).
+// After every step, per delivery (docs/api.md: Delivery, retries and failure; docs/operations.md: Operator commands):
 //   - delivered: delivered_at set, nothing scheduled, the last attempt a 2xx; failed: the whole
 //     schedule spent (a ping: its one attempt), the last attempt not 2xx; pending: a next attempt,
 //     no delivered_at; skipped: never attempted; no lease left between steps;
@@ -30,7 +30,7 @@
 //     seconds later;
 //   - a held delivery (next_attempt_at = HELD_UNTIL_REACTIVATED) belongs to a paused campaign, and
 //     reactivation releases them all;
-//   - the events of one entry are first attempted in the order they were queued (README: Order);
+//   - the events of one entry are first attempted in the order they were queued (docs/architecture.md: Delivery semantics, Order);
 //   - redeliver re-queues a failed or delivered one (pending, attempts 0, delivered_at cleared, due
 //     now or held while paused) and refuses pending (409 delivery_pending), skipped (409
 //     delivery_skipped) and unknown ids (404); a refusal (4xx) changes nothing;
@@ -283,7 +283,7 @@ async function onRequest(w: World, req: ReceivedRequest): Promise<RespondResult>
   if (!row) fail('a request for no delivery');
   else {
     if (row.status !== 'pending') fail(`a request for a ${row.status} delivery`);
-    // README, Webhook debugging: a ping is never retried, nor sent again once its outcome was lost.
+    // docs/operations.md, Webhook debugging: a ping is never retried, nor sent again once its outcome was lost.
     if (w.deliveries.get(id)?.interruptedPing) fail('an interrupted ping sent again');
     if (req.body !== row.payload) fail('the body is not the stored payload');
   }
@@ -321,7 +321,7 @@ function configure(w: World, c: CampaignIx, url: Url | undefined, active: boolea
   if (active !== undefined) m.active = active;
   assert.equal(result.config.is_active, m.active);
   if (m.active) {
-    // README: held deliveries "go out in their original order as soon as is_active is true again".
+    // docs/api.md: held deliveries "go out in their original order as soon as is_active is true again".
     const held = w.ctx.db.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND next_attempt_at = ?').get(m.id, HELD_UNTIL_REACTIVATED) as { n: number };
     assert.equal(held.n, 0, 'a delivery still held after reactivation');
   }
@@ -416,7 +416,7 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     assert.equal(fingerprint(w), before, `${op.kind} refused with ${error.code} but changed the outbox`);
     if (op.kind === 'redeliver') {
-      // README: skipped -> delivery_skipped, pending -> delivery_pending, unknown -> 404.
+      // docs/api.md: skipped -> delivery_skipped, pending -> delivery_pending, unknown -> 404.
       const expected = { pending: [409, 'delivery_pending'], skipped: [409, 'delivery_skipped'], unknown: [404, 'not_found'] }[op.which as 'pending' | 'skipped' | 'unknown'];
       assert.deepEqual([error.status, error.code], expected, `redeliver of a ${op.which} delivery refused with ${error.code}`);
     } else if (op.kind === 'rotate') assert.equal(w.campaigns[op.c].configured, false, 'rotate-secret refused with a configuration');
@@ -424,7 +424,7 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
   }
 }
 
-/** README, Operator commands: a re-queued delivery is pending, attempts 0, delivered_at cleared, due now or held while paused. */
+/** docs/operations.md, Operator commands: a re-queued delivery is pending, attempts 0, delivered_at cleared, due now or held while paused. */
 function checkRequeued(w: World, id: string, campaignId: string, view: { id: string; status: string; delivered_at: string | null; held: boolean }): void {
   const row = w.ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryDbRow;
   const active = w.campaigns.find((c) => c.id === campaignId)!.active;
@@ -498,7 +498,7 @@ async function deliverDuring(w: World, answers: Answer[], during: Nested, trace?
   }
 }
 
-/** `ces webhook test`: one signed ping now, never retried (README, Operator commands). */
+/** `ces webhook test`: one signed ping now, never retried (docs/operations.md, Operator commands). */
 async function ping(w: World, c: CampaignIx, live: boolean, answer: Answer): Promise<void> {
   const m = w.campaigns[c];
   w.answers = [answer];
@@ -655,7 +655,7 @@ function checkInvariants(w: World, seenAttemptId: number): number {
     const where = `delivery ${d.id} (${d.event_type}, ${d.status})`;
     // (An interrupted ping keeps its lease until it expires: a `ces webhook test` may be waiting on it.)
     if (!(m.interruptedPing && d.status === 'pending')) assert.equal(d.locked_until, null, `${where}: a lease left between steps`);
-    // README, Webhook debugging: a ping is leased when queued, "so a running server's tick never
+    // docs/operations.md, Webhook debugging: a ping is leased when queued, "so a running server's tick never
     // sends it too, and it is never retried"; nor is one the operator redelivered.
     if (d.event_type === 'ping') assert.ok(list.length - m.base <= 1, `${where}: a ping attempted ${list.length - m.base} times since it was queued or redelivered`);
     // CONTRACT envelope, stored as sent.
@@ -673,12 +673,12 @@ function checkInvariants(w: World, seenAttemptId: number): number {
       case 'failed':
         assert.equal(d.next_attempt_at, null, `${where}: failed and scheduled`);
         if (m.interruptedPing) {
-          // README, Webhook debugging: settled failed once its lease expired, not sent again.
+          // docs/operations.md, Webhook debugging: settled failed once its lease expired, not sent again.
           assert.match(d.last_error ?? '', /^interrupted before its outcome was recorded/, `${where}: an interrupted ping failed for another reason`);
           break;
         }
         assert.ok(last && !is2xx(last.status_code) && d.last_error === last.error, `${where}: failed with a 2xx last attempt`);
-        // A ping is never retried, also once redelivered (README, Webhook debugging).
+        // A ping is never retried, also once redelivered (docs/operations.md, Webhook debugging).
         // (A claim a crash interrupted is counted, and its delivery is sent again: at least once.)
         if (d.event_type === 'ping') assert.equal(d.attempts, 1, `${where}: a ping attempted more than once`);
         else assert.ok(d.attempts >= SCHEDULE.length + 1 && d.attempts <= SCHEDULE.length + 1 + m.crashed, `${where}: failed after ${d.attempts} attempts (${m.crashed} lost to a crash), not once the schedule was spent`);
@@ -690,16 +690,16 @@ function checkInvariants(w: World, seenAttemptId: number): number {
         break;
     }
     if (d.status !== 'skipped') assert.equal(d.attempts, list.length - m.base + m.crashed, `${where}: attempts ${d.attempts}, but ${list.length - m.base} recorded since the last redeliver and ${m.crashed} lost to a crash`);
-    // README: a held delivery waits for reactivation, so only a paused campaign holds any.
+    // docs/api.md: a held delivery waits for reactivation, so only a paused campaign holds any.
     if (d.next_attempt_at === HELD_UNTIL_REACTIVATED) {
       const c = w.campaigns.find((x) => x.id === d.campaign_id)!;
       assert.equal(c.active, false, `${where}: held while its campaign's delivery is on (it would never be sent)`);
     }
-    // README: a 2xx is the end of an event unless an operator sends it again (or a crash lost its record).
+    // docs/api.md: a 2xx is the end of an event unless an operator sends it again (or a crash lost its record).
     const successes = w.successes.get(d.id) ?? 0;
     assert.ok(successes <= 1 + m.redelivered + m.lostSuccesses, `${where}: ${successes} successful deliveries, ${m.redelivered} redelivers`);
   }
-  // README, backoff: a failed attempt that leaves the delivery pending schedules the next after schedule[n-1].
+  // docs/api.md, backoff: a failed attempt that leaves the delivery pending schedules the next after schedule[n-1].
   const lastFresh = new Map(fresh.map((a) => [a.delivery_id, a]));
   for (const [id, a] of lastFresh) {
     const d = byId.get(id)!;
@@ -707,7 +707,7 @@ function checkInvariants(w: World, seenAttemptId: number): number {
     if (d.attempts === 0) continue; // re-queued after this attempt
     assert.equal(d.next_attempt_at, toIso(Date.parse(a.attempted_at) + SCHEDULE[d.attempts - 1] * 1000), `delivery ${id}: retry ${d.attempts} not after ${SCHEDULE[d.attempts - 1]} s`);
   }
-  // README, Order: the events of one entry are first attempted in the order they were queued.
+  // docs/architecture.md, Order: the events of one entry are first attempted in the order they were queued.
   const entries = new Map<string, DeliveryDbRow[]>();
   for (const d of rows) if (d.entry_id && d.status !== 'skipped') entries.set(d.entry_id, [...(entries.get(d.entry_id) ?? []), d]);
   for (const [entry, list] of entries) {

@@ -2,6 +2,7 @@
 // its variable, CES_PORT over PORT, the TTY default of the log format, and the one-line refusals.
 // On/off settings: CES_WRITER_THREAD is off and CES_CHECKPOINT_THREAD on unless set; anything but 1 or 0 stops `ces serve`.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ConfigError, loadConfig, type ConfigFlags } from '../../src/config.ts';
 
@@ -189,8 +190,8 @@ for (const [flags, env, message] of INVALID) {
 }
 
 // An empty variable (`CES_HOST=` in a unit file or .env) is either not set, as the switches and the
-// retry schedule read it, or a bad value that stops `ces serve` (README: "Bad values stop `ces
-// serve` with a one-line message"). It must never become a setting of its own: port 0 is a random
+// retry schedule read it, or a bad value that stops `ces serve` (README, Configuration: "Bad values
+// stop `ces serve` with a one-line message"). It must never become a setting of its own: port 0 is a random
 // port, host '' listens on every interface instead of 127.0.0.1, and db '' is SQLite's anonymous
 // temporary database, deleted when the server stops.
 test('an empty variable gives its default or is refused, never 0, an empty host or an empty path', () => {
@@ -238,4 +239,54 @@ test('--host takes IP addresses and host names the listener can bind, and refuse
     assert.throws(() => loadConfig({ host }, {}, false), (e: unknown) => e instanceof ConfigError && e.message.startsWith('--host must be an IP address or a host name'), host);
     assert.throws(() => loadConfig({}, { CES_HOST: host }, false), ConfigError, `CES_HOST=${host}`);
   }
+});
+
+// README, Configuration: the table names every variable src/config.ts reads (`CES_*` and `PORT`),
+// each with its default, and nothing else. The variables read are taken from the source (`env.X`
+// and every quoted name); a default is checked by giving it to loadConfig, which must then build
+// exactly the configuration it builds with nothing set.
+test("README's configuration table names every variable src/config.ts reads, with its default, and nothing else", () => {
+  const root = new URL('../../', import.meta.url);
+  const source = readFileSync(new URL('src/config.ts', root), 'utf8');
+  const read = new Set([...source.matchAll(/\benv\.(CES_[A-Z0-9_]+)\b|'(CES_[A-Z0-9_]+|PORT)'/g)].map((m) => m[1] ?? m[2]));
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+  const start = readme.indexOf('| flag | env | default | meaning |');
+  assert.ok(start >= 0, 'the configuration table keeps its header');
+  const rows = readme.slice(start).split('\n\n')[0].split('\n').slice(2).map((row) => row.split(' | '));
+  const documented: string[] = [];
+  const none = loadConfig({}, {}, false);
+  // Variables whose table default is "unset" or "empty": the setting each drives must then be off or empty.
+  const EMPTY_DEFAULT: Record<string, keyof typeof DEFAULTS> = {
+    CES_ALLOW_PRIVATE_WEBHOOKS: 'allowPrivateWebhooks', CES_METRICS_TOKEN: 'metricsToken', CES_TRUSTED_PROXIES: 'trustedProxies',
+  };
+  for (const [, envCell, defaultCell] of rows) {
+    const variables = [...envCell.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]);
+    assert.ok(variables.length > 0, `a row without a variable: ${envCell}`);
+    documented.push(...variables);
+    const tty = /^`(\w+)` on a TTY, else `(\w+)`$/.exec(defaultCell);
+    if (tty) {
+      assert.equal(loadConfig({}, {}, true).logFormat, tty[1]);
+      assert.equal(loadConfig({}, {}, false).logFormat, tty[2]);
+      for (const v of variables) {
+        assert.deepEqual(loadConfig({}, { [v]: tty[1] }, true), loadConfig({}, {}, true), `${v}=${tty[1]} on a TTY`);
+        assert.deepEqual(loadConfig({}, { [v]: tty[2] }, false), none, `${v}=${tty[2]}`);
+      }
+      continue;
+    }
+    if (/^(unset|empty)$/.test(defaultCell)) {
+      for (const v of variables) {
+        assert.ok(v in EMPTY_DEFAULT, `${v}: which setting does an empty default leave off?`);
+        assert.ok([false, ''].includes(none[EMPTY_DEFAULT[v]] as never) || (Array.isArray(none[EMPTY_DEFAULT[v]]) && (none[EMPTY_DEFAULT[v]] as unknown[]).length === 0), `${v} is ${defaultCell} by default`);
+      }
+      continue;
+    }
+    const values = [...defaultCell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    assert.ok(values.length === 1 || values.length === variables.length, `one default, or one per variable: ${defaultCell}`);
+    variables.forEach((v, i) => {
+      const value = values.length === 1 ? values[0] : values[i];
+      assert.deepEqual(loadConfig({}, { [v]: value }, false), none, `${v}=${value} is the documented default, so it changes nothing`);
+    });
+  }
+  assert.deepEqual([...documented].sort(), [...read].sort(), 'the table and src/config.ts name the same variables');
+  assert.equal(new Set(documented).size, documented.length, 'each variable has one row');
 });
