@@ -116,11 +116,11 @@ describe('npm pack', () => {
   let packed: { files: Array<{ path: string }>; filename: string };
 
   // The tarball is packed from a staging copy of the package (package.json, bin, schema.sql,
-  // README.md and a freshly built dist/) with --ignore-scripts, so that the test neither runs the
+  // README.md, CHANGELOG.md, docs/ and a freshly built dist/) with --ignore-scripts, so that the test neither runs the
   // prepack build over the checkout's dist/ nor depends on a stale one.
   before(async () => {
     stage = mkdtempSync(join(tmpdir(), 'ces-pack-'));
-    for (const f of ['package.json', 'schema.sql', 'README.md']) cpSync(join(ROOT, f), join(stage, f));
+    for (const f of ['package.json', 'schema.sql', 'README.md', 'CHANGELOG.md', 'docs']) cpSync(join(ROOT, f), join(stage, f), { recursive: true });
     cpSync(join(ROOT, 'bin'), join(stage, 'bin'), { recursive: true });
     mkdirSync(join(stage, 'cli'));
     writeFileSync(join(stage, 'cli/ces.ts'), '// must not be packed: `files` leaves sources out\n');
@@ -137,7 +137,7 @@ describe('npm pack', () => {
   });
 
   test('the tarball holds the bin, the bundle, schema.sql, README and package.json, and no sources', () => {
-    assert.deepEqual(packed.files.map((f) => f.path).sort(), ['README.md', 'bin/ces.mjs', 'dist/ces.mjs', 'package.json', 'schema.sql']);
+    assert.deepEqual(packed.files.map((f) => f.path).sort(), ['CHANGELOG.md', 'README.md', 'bin/ces.mjs', 'dist/ces.mjs', 'docs/api.md', 'docs/architecture.md', 'docs/deploy.md', 'docs/operations.md', 'package.json', 'schema.sql']);
   });
 
   test('the packed package.json needs only better-sqlite3 at run time and keeps the ces bin', () => {

@@ -88,7 +88,7 @@ function escapingForTerminal(terminal: NodeJS.WriteStream): Transform {
 export function registerExportCommand(program: Command): void {
   const entries = program.commands.find((c) => c.name() === 'entries');
   if (!entries) throw new Error('the entries command must be registered before entries export');
-  withCommonOptions(entries.command('export').description('stream a campaign\'s entries as CSV or JSON Lines (columns: see README)'))
+  withCommonOptions(entries.command('export').description('stream a campaign\'s entries as CSV or JSON Lines (columns: see docs/operations.md)'))
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--format <format>', 'csv | jsonl', 'csv')
     .option('--out <file>', 'write to this file (default: stdout)')

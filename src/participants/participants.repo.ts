@@ -79,7 +79,7 @@ export const REDACTED = '[redacted]';
 /**
  * Replaces the enrollment's personal fields: the document by an opaque token, identifying fields
  * by NULL (email_key too: it is the email folded, and it would keep the address taken). state and
- * country stay (see README, LGPD). Guarded on anonymized_at so it runs once.
+ * country stay (see docs/operations.md, LGPD). Guarded on anonymized_at so it runs once.
  */
 export function anonymizeEnrollment(db: Db, id: string, token: string, now: string): boolean {
   return prepare(db, `UPDATE enrollments SET document_number = @token, full_name = NULL, email = NULL, email_key = NULL, phone = NULL, birthdate = NULL,
