@@ -81,8 +81,8 @@ describe('CLI: uuid ids in upper case name the same record', () => {
     assert.equal(found.get('entries export')!.stdout.trim().split('\n').length, 2, found.get('entries export')!.stdout);
     assert.deepEqual(found.get('award list')!.json.map((a: { entry_id: string }) => a.entry_id), [e]);
     // Both exports are recorded against the campaign id as stored.
-    const audited = s.ctx.db.prepare("SELECT detail FROM audit_log WHERE action = 'participant.export'").pluck().all() as string[];
-    assert.deepEqual(audited.map((d) => JSON.parse(d).campaign_id), [c, c]);
+    const audited = s.ctx.db.prepare("SELECT campaign_id FROM audit_log WHERE action = 'participant.exported'").pluck().all() as string[];
+    assert.deepEqual(audited, [c, c]);
   });
 
   test('commands that write act on the record of the upper-cased id, and store ids in lower case', async () => {
