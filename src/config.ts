@@ -38,6 +38,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Peers whose X-Forwarded-For is believed (addresses and CIDRs, validated). */
   trustedProxies: readonly string[];
+  /** Failed authentications a client address may make at once (refilled over 40 s); 0 disables. */
+  authFailureLimit: number;
 }
 
 export interface ConfigFlags {
@@ -65,7 +67,7 @@ export class ConfigError extends Error {}
 const SERVE_ONLY_VARIABLES = [
   'CES_HOST', 'CES_PORT', 'PORT', 'CES_TICK_MS', 'CES_LOG_FORMAT', 'CES_WEBHOOK_RETRY_SCHEDULE', 'CES_VERIFIER_TIMEOUT_MS',
   'CES_BODY_LIMIT_BYTES', 'CES_RATE_LIMIT_RPS', 'CES_RATE_LIMIT_BURST', 'CES_REQUEST_TIMEOUT_MS', 'CES_METRICS_TOKEN',
-  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD', 'CES_RETENTION_DAYS', 'CES_SHUTDOWN_TIMEOUT_MS', 'CES_TRUSTED_PROXIES',
+  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD', 'CES_RETENTION_DAYS', 'CES_SHUTDOWN_TIMEOUT_MS', 'CES_TRUSTED_PROXIES', 'CES_AUTH_FAILURE_LIMIT',
 ];
 
 /** What a command that sends a webhook itself (`ces webhook test`) reads besides CES_DB. */
@@ -126,6 +128,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
     shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
+    authFailureLimit: parseInteger('CES_AUTH_FAILURE_LIMIT', env.CES_AUTH_FAILURE_LIMIT ?? 20, 0, 1_000_000),
   });
 }
 

@@ -28,7 +28,7 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
   const windowPrize = makePrize(setup, windowsWorld.campaign.id, 'live', 10).id;
   const spareKeys = Array.from({ length: 3 }, () => issueKey(setup, { campaignId: world.campaign.id, mode: 'live', label: 'spare' }, OPERATOR));
   setup.db.close();
-  serve = await spawnServe({ dbPath, tickMs: 10, env: { CES_RATE_LIMIT_RPS: '0' } });
+  serve = await spawnServe({ dbPath, tickMs: 10, env: { CES_RATE_LIMIT_RPS: '0', CES_AUTH_FAILURE_LIMIT: '0' } });
   const url = serve.url;
 
   // Load: 6 clients posting entries until the operators are done (bounded: 3000 requests, 240 s).

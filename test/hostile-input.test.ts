@@ -148,7 +148,7 @@ describe('hostile input at every endpoint', () => {
   const statuses = new Map<number, number>();
 
   before(async () => {
-    s = await startTestServer({ env: { CES_RATE_LIMIT_RPS: '0' } });
+    s = await startTestServer({ env: { CES_RATE_LIMIT_RPS: '0', CES_AUTH_FAILURE_LIMIT: '0' } });
     w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'manual' });
     prizeId = makePrize(s.ctx, w.campaign.id, 'live', 5).id;
     entryIds = [];

@@ -73,7 +73,9 @@ describe('OpenAPI document', () => {
       // it, for the log and metrics: never answered.
       'client_closed_request', 'request_timeout',
       // Opening and migrating the database (src/db/open.ts, migrate.ts): a CLI command, or `ces serve` before it listens.
-      'database_in_use', 'database_not_found', 'cannot_open_database', 'not_a_ces_database']);
+      'database_in_use', 'database_not_found', 'cannot_open_database', 'not_a_ces_database',
+      // Creating a private file (src/private-files.ts): the database before `ces serve` listens, a backup, an export.
+      'cannot_write_file']);
     const raised = new Set<string>();
     for (const file of reachable) {
       for (const m of readFileSync(file, 'utf8').matchAll(/AppError\(\s*[45]\d\d,\s*'([a-z_]+)'/g)) raised.add(m[1]);

@@ -15,11 +15,11 @@ import { parseTrustedProxies } from '../trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
 
 /**
- * Failed authentications per client address: 20 at once, then one every 2 s (429 rate_limited
- * past that, before the key is even looked at). A partner with a wrong key sees its 401s first.
+ * Failed authentications per client address: CES_AUTH_FAILURE_LIMIT (20) at once, refilled over
+ * this many seconds (one every 2 s at the default); past that 429 rate_limited, before the key is
+ * even looked at. A partner with a wrong key sees its 401s first.
  */
-const FAILED_AUTH_BURST = 20;
-const FAILED_AUTH_PER_SECOND = 0.5;
+const AUTH_FAILURE_REFILL_S = 40;
 
 export function createHttpApp(service: Service): H3 {
   const { ctx } = service;
@@ -42,7 +42,7 @@ export function createHttpApp(service: Service): H3 {
   });
 
   const limiter = createRateLimiter(ctx.clock, ctx.config.rateLimitPerSecond, ctx.config.rateLimitBurst);
-  const failedAuth = createRateLimiter(ctx.clock, FAILED_AUTH_PER_SECOND, FAILED_AUTH_BURST, 'this address after failed authentications');
+  const failedAuth = createRateLimiter(ctx.clock, ctx.config.authFailureLimit / AUTH_FAILURE_REFILL_S, ctx.config.authFailureLimit, 'this address after failed authentications');
   const route = (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) => async (event: H3Event): Promise<HTTPResponse> => {
     try {
       const address = clientAddressOf(event);

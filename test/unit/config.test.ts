@@ -51,6 +51,7 @@ const DEFAULTS = {
   checkpointThread: true,
   shutdownTimeoutMs: 10000,
   trustedProxies: [],
+  authFailureLimit: 20,
 };
 
 test('with no flag and no variable every setting has its documented default, frozen', () => {
@@ -83,6 +84,7 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['retentionDays', 'CES_RETENTION_DAYS', '0', 0],
   ['retentionDays', 'CES_RETENTION_DAYS', '90', 90],
   ['shutdownTimeoutMs', 'CES_SHUTDOWN_TIMEOUT_MS', '2500', 2500],
+  ['authFailureLimit', 'CES_AUTH_FAILURE_LIMIT', '0', 0],
   ['trustedProxies', 'CES_TRUSTED_PROXIES', '10.0.0.1, 192.168.0.0/16,::1,fd00::/8', ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8']],
   ['metricsToken', 'CES_METRICS_TOKEN', 'scrape-me', 'scrape-me'],
   ['metricsToken', 'CES_METRICS_TOKEN', 'aZ09-._~+/==', 'aZ09-._~+/=='],
