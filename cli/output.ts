@@ -65,7 +65,7 @@ export function carryOnWithoutStderr(): void {
  * and migrated), runs it, prints its result, closes the database. Only a command that `delivers`
  * a webhook reads the delivery settings (src/config.ts loadCommandConfig).
  */
-export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string, open: OpenOptions = {}, settings: { delivers?: boolean } = {}): Promise<void> {
+export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string, open: OpenOptions = {}, settings: { delivers?: boolean; publicUrl?: boolean } = {}): Promise<void> {
   let ctx: Ctx | undefined;
   try {
     const config = loadCommandConfig({ db: opts.db }, process.env, settings);

@@ -40,6 +40,8 @@ export interface Config {
   trustedProxies: readonly string[];
   /** Failed authentications a client address may make at once (refilled over 40 s); 0 disables. */
   authFailureLimit: number;
+  /** The base URL clients reach ces at (behind a proxy, its https URL); null when unset (then http://HOST:PORT). */
+  publicUrl: string | null;
 }
 
 export interface ConfigFlags {
@@ -78,10 +80,12 @@ const DELIVERY_VARIABLES = ['CES_WEBHOOK_TIMEOUT_MS', 'CES_ALLOW_PRIVATE_WEBHOOK
  * delivery settings only for a command that `delivers`: a typo in one of those must not stop
  * `ces campaign list` or `ces backup`, which send nothing.
  */
-export function loadCommandConfig(flags: { db?: string }, rawEnv: Env = process.env, options: { delivers?: boolean } = {}): Readonly<Config> {
+export function loadCommandConfig(flags: { db?: string }, rawEnv: Env = process.env, options: { delivers?: boolean; publicUrl?: boolean } = {}): Readonly<Config> {
   const env = { ...rawEnv };
   for (const name of SERVE_ONLY_VARIABLES) delete env[name];
   if (!options.delivers) for (const name of DELIVERY_VARIABLES) delete env[name];
+  // Only a command that prints a URL for clients (`ces demo`) reads CES_PUBLIC_URL.
+  if (!options.publicUrl) delete env.CES_PUBLIC_URL;
   return loadConfig({ db: flags.db }, env, false);
 }
 
@@ -129,6 +133,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
     authFailureLimit: parseInteger('CES_AUTH_FAILURE_LIMIT', env.CES_AUTH_FAILURE_LIMIT ?? 20, 0, 1_000_000),
+    publicUrl: parsePublicUrl(env.CES_PUBLIC_URL),
   });
 }
 
@@ -151,6 +156,21 @@ export function dropCertificateCheckOverride(env: NodeJS.ProcessEnv = process.en
   if (env.NODE_TLS_REJECT_UNAUTHORIZED !== '0') return false;
   delete env.NODE_TLS_REJECT_UNAUTHORIZED;
   return true;
+}
+
+/** CES_PUBLIC_URL: an http(s) URL without credentials, query or fragment, kept without its trailing slash. */
+function parsePublicUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`CES_PUBLIC_URL must be an http:// or https:// URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`CES_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, got "${raw}"`);
+  }
+  return url.href.replace(/\/$/, '');
 }
 
 function parseProxyList(raw: string | undefined): readonly string[] {

@@ -17,7 +17,7 @@ import { openDatabase } from '../src/db/open.ts';
 import { issueKey } from '../src/keys/keys.ts';
 import { createSilentLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
-import { entryBody, ROOT } from './support/harness.ts';
+import { entryBody, ROOT, runCli } from './support/harness.ts';
 import { OPERATOR } from './support/harness.ts';
 import { spawnServe } from './support/serve-process.ts';
 
@@ -89,12 +89,23 @@ test('ces behind Caddy: HTTPS to the API, the client address from Caddy’s X-Fo
   });
   assert.equal(post.status, 202, await post.clone().text());
   const entry = (await post.json()) as { entry_id: string };
+
+  // CES_PUBLIC_URL, the proxy's https URL: ces demo's quick start goes through Caddy as printed.
+  const demo = await runCli(['demo', '--json'], { dbPath, env: { CES_PUBLIC_URL: `${base}/` } });
+  assert.equal(demo.code, 0, demo.stderr);
+  assert.match(demo.json.curl, new RegExp(`^curl -i -X POST ${base.replace(/[.]/g, '\\.')}/v1/entries`));
+  const viaDemo = await fetch(`${base}/v1/entries`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.json.key.key}`, 'idempotency-key': 'behind-caddy-demo', 'content-type': 'application/json' },
+    body: JSON.stringify(entryBody({}, 2)),
+  });
+  assert.equal(viaDemo.status, 202, await viaDemo.text());
   const read = await fetch(`${base}/v1/entries/${entry.entry_id}`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(read.status, 200);
 
   await new Promise((resolve) => setTimeout(resolve, 200));
   const requests = ces.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { message?: string; route?: string; client_address?: string }).filter((r) => r.message === 'request' && r.route?.startsWith('/v1/entries'));
-  assert.equal(requests.length, 2, ces.output());
+  assert.equal(requests.length, 3, ces.output());
   // Caddy does not pass on a header its client made up: the address is the real client's.
-  assert.deepEqual(requests.map((r) => r.client_address), ['127.0.0.1', '127.0.0.1']);
+  assert.deepEqual(requests.map((r) => r.client_address), ['127.0.0.1', '127.0.0.1', '127.0.0.1']);
 });

@@ -35,9 +35,9 @@ export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor): Record<stri
 
 export function registerDemoCommand(program: Command): void {
   withCommonOptions(program.command('demo').description('create a ready test campaign, key and prize, and print a curl quick start'))
-    .option('--url <base>', 'where the server listens', 'http://127.0.0.1:3000')
-    .action(async (flags: CommonOptions & { url: string }) => {
-      await runCommand(flags, (ctx) => createDemo(ctx, flags.url.replace(/\/$/, ''), cliOperator()), (d) => {
+    .option('--url <base>', 'where clients reach the server (default CES_PUBLIC_URL, else http://127.0.0.1:3000)')
+    .action(async (flags: CommonOptions & { url?: string }) => {
+      await runCommand(flags, (ctx) => createDemo(ctx, (flags.url ?? ctx.config.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, ''), cliOperator()), (d) => {
         const campaign = d.campaign as { id: string; name: string };
         const key = d.key as { key: string };
         const prize = d.prize as { id: string };
@@ -50,6 +50,6 @@ export function registerDemoCommand(program: Command): void {
           '',
           String(d.curl),
         ].join('\n');
-      });
+      }, {}, { publicUrl: true });
     });
 }

@@ -52,6 +52,7 @@ const DEFAULTS = {
   shutdownTimeoutMs: 10000,
   trustedProxies: [],
   authFailureLimit: 20,
+  publicUrl: null,
 };
 
 test('with no flag and no variable every setting has its documented default, frozen', () => {
@@ -85,6 +86,8 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['retentionDays', 'CES_RETENTION_DAYS', '90', 90],
   ['shutdownTimeoutMs', 'CES_SHUTDOWN_TIMEOUT_MS', '2500', 2500],
   ['authFailureLimit', 'CES_AUTH_FAILURE_LIMIT', '0', 0],
+  ['publicUrl', 'CES_PUBLIC_URL', 'https://promo.example.com.br/', 'https://promo.example.com.br'],
+  ['publicUrl', 'CES_PUBLIC_URL', 'https://example.com/ces/', 'https://example.com/ces'],
   ['trustedProxies', 'CES_TRUSTED_PROXIES', '10.0.0.1, 192.168.0.0/16,::1,fd00::/8', ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8']],
   ['metricsToken', 'CES_METRICS_TOKEN', 'scrape-me', 'scrape-me'],
   ['metricsToken', 'CES_METRICS_TOKEN', 'aZ09-._~+/==', 'aZ09-._~+/=='],
@@ -177,6 +180,8 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
   [{}, { CES_DELIVERY_PER_ENDPOINT: '0' }, 'CES_DELIVERY_PER_ENDPOINT must be an integer from 1 to 1000, got "0"'],
   [{}, { CES_RETENTION_DAYS: '-1' }, 'CES_RETENTION_DAYS must be an integer from 0 to 36500, got "-1"'],
   [{}, { CES_TRUSTED_PROXIES: '10.0.0.1,proxy.local' }, 'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "proxy.local" is not an IP address or CIDR'],
+  [{}, { CES_PUBLIC_URL: 'promo.example.com' }, 'CES_PUBLIC_URL must be an http:// or https:// URL, got "promo.example.com"'],
+  [{}, { CES_PUBLIC_URL: 'https://u:p@promo.example.com' }, 'CES_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, got "https://u:p@promo.example.com"'],
   [{}, { CES_TRUSTED_PROXIES: '10.0.0.0/33' }, 'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "10.0.0.0/33" has an invalid prefix length'],
   // `Authorization: Bearer <token>` carries a token68 only: with a space, a CR (from a Windows .env
   // file) or an '=' before the end, every scrape would get 401 for ever. The token is never echoed.
@@ -259,7 +264,7 @@ test("README's configuration table names every variable src/config.ts reads, wit
   const none = loadConfig({}, {}, false);
   // Variables whose table default is "unset" or "empty": the setting each drives must then be off or empty.
   const EMPTY_DEFAULT: Record<string, keyof typeof DEFAULTS> = {
-    CES_ALLOW_PRIVATE_WEBHOOKS: 'allowPrivateWebhooks', CES_METRICS_TOKEN: 'metricsToken', CES_TRUSTED_PROXIES: 'trustedProxies',
+    CES_ALLOW_PRIVATE_WEBHOOKS: 'allowPrivateWebhooks', CES_METRICS_TOKEN: 'metricsToken', CES_TRUSTED_PROXIES: 'trustedProxies', CES_PUBLIC_URL: 'publicUrl',
   };
   for (const [, envCell, defaultCell] of rows) {
     const variables = [...envCell.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]);
@@ -278,7 +283,7 @@ test("README's configuration table names every variable src/config.ts reads, wit
     if (/^(unset|empty)$/.test(defaultCell)) {
       for (const v of variables) {
         assert.ok(v in EMPTY_DEFAULT, `${v}: which setting does an empty default leave off?`);
-        assert.ok([false, ''].includes(none[EMPTY_DEFAULT[v]] as never) || (Array.isArray(none[EMPTY_DEFAULT[v]]) && (none[EMPTY_DEFAULT[v]] as unknown[]).length === 0), `${v} is ${defaultCell} by default`);
+        assert.ok([false, '', null].includes(none[EMPTY_DEFAULT[v]] as never) || (Array.isArray(none[EMPTY_DEFAULT[v]]) && (none[EMPTY_DEFAULT[v]] as unknown[]).length === 0), `${v} is ${defaultCell} by default`);
       }
       continue;
     }
