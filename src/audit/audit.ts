@@ -4,7 +4,6 @@
 // a change without its record (or a record of a change that rolled back) cannot exist. `details`
 // holds ids, option names and non-personal values: never a secret, an API key, or a participant's
 // document, name, email or phone.
-import { maskUrlCredentials } from '../webhooks/url-credentials.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -64,9 +63,4 @@ export function listAuditRecords(ctx: Ctx, filter: { campaignId?: string; action
 
 export function rowToAuditRecord(row: AuditRow): AuditRecord {
   return { id: row.id, at: row.at, actor: row.actor, action: row.action as AuditAction, campaign_id: row.campaign_id, details: JSON.parse(row.details) as Record<string, unknown> };
-}
-
-/** An URL as the audit log keeps it: its credentials (sent as Basic authorization) are secrets. */
-export function urlWithoutPassword(value: string): string {
-  return maskUrlCredentials(value);
 }

@@ -1,7 +1,8 @@
 // Campaigns: the operator's settings that every rule of intake, processing and the mechanics
 // reads. Created and updated only through the CLI; the API sees the campaign of its key.
 import type { Actor } from '../audit/actor.ts';
-import { recordAudit, urlWithoutPassword } from '../audit/audit.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { maskUrlCredentials } from '../webhooks/url-credentials.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
@@ -119,7 +120,7 @@ export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions, a
  */
 function auditedSettings(c: Campaign): Record<string, unknown> {
   const { id: _id, created_at: _created, updated_at: _updated, ...settings } = c;
-  return { ...settings, fiscal_verifier_url: settings.fiscal_verifier_url === null ? null : urlWithoutPassword(settings.fiscal_verifier_url) };
+  return { ...settings, fiscal_verifier_url: settings.fiscal_verifier_url === null ? null : maskUrlCredentials(settings.fiscal_verifier_url) };
 }
 
 export function getCampaign(ctx: Ctx, id: string): Campaign {

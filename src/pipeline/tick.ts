@@ -8,7 +8,7 @@
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { TickState } from '../service.ts';
-import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
+import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, MAX_DELIVERIES_PER_CLAIM, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { forgetExpiredSecrets, pruneOutbox } from '../webhooks/retention.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
@@ -20,7 +20,6 @@ export const MAX_JOBS_PER_TICK = 200;
 export const JOB_CHUNK_SIZE = 25;
 /** Timer ticks while no HTTP request is in progress: larger chunks, fewer commits (fsyncs). */
 export const IDLE_JOB_CHUNK_SIZE = 100;
-export const MAX_DELIVERIES_PER_TICK = 100;
 
 export interface TickReport extends JobStats, DeliveryStats {
   /** Delivered and skipped events deleted by the retention rule (CES_RETENTION_DAYS). */
@@ -47,7 +46,7 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
   await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause }, pools?.verifier);
-  await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_TICK, pools?.deliveries);
+  await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_CLAIM, pools?.deliveries);
   const deliveriesPruned = pruneOutbox(ctx);
   forgetExpiredSecrets(ctx);
   return { ...jobs, ...deliveries, deliveriesPruned, durationMs: Math.round(monotonicMs() - started) };

@@ -5,7 +5,7 @@
 // configuration, operator side"); the operator always may (`ces webhook set`). Every change is
 // audited in its transaction.
 import { apiKeyActor, type Actor } from '../audit/actor.ts';
-import { recordAudit, urlWithoutPassword } from '../audit/audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import { getCampaign, isHttpsUrl, type Campaign } from '../campaigns/campaigns.ts';
 import { nowIso, toIso } from '../clock.ts';
@@ -125,7 +125,7 @@ export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpoi
         updated_at: now,
       };
       insertWebhookConfig(ctx.db, row);
-      recordAudit(ctx, { actor, action: 'webhook.created', campaignId, details: { endpoint_url: urlWithoutPassword(row.endpoint_url), is_active: row.is_active === 1 } });
+      recordAudit(ctx, { actor, action: 'webhook.created', campaignId, details: { endpoint_url: maskUrlCredentials(row.endpoint_url), is_active: row.is_active === 1 } });
       return { created: true, config: toView(row), hmac_secret: row.secret };
     }
     const next = {
@@ -139,7 +139,7 @@ export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpoi
       next.updated_at = now;
       updateWebhookConfig(ctx.db, next);
       const changed: Record<string, unknown> = {};
-      if (next.endpoint_url !== current.endpoint_url) changed.endpoint_url = urlWithoutPassword(next.endpoint_url);
+      if (next.endpoint_url !== current.endpoint_url) changed.endpoint_url = maskUrlCredentials(next.endpoint_url);
       if (next.is_active !== current.is_active) changed.is_active = next.is_active === 1;
       recordAudit(ctx, { actor, action: 'webhook.updated', campaignId, details: { changed } });
     }

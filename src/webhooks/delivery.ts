@@ -15,7 +15,7 @@ import type { Ctx } from '../context.ts';
 import { describeFetchError } from '../pipeline/verifier.ts';
 import type { Config } from '../config.ts';
 import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, listWebhookCampaignIds, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
-import { createUtilizationSampler, DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
+import { createUtilizationSampler, DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, shareOut, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { maskUrlCredentials } from './url-credentials.ts';
@@ -120,8 +120,8 @@ export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliver
   while (budget > 0) {
     const nowMs = ctx.clock.now();
     const lease = toIso(nowMs + ctx.config.webhookTimeoutMs + 60_000);
-    const round = new DeliveryScheduler({ ...schedulerSettings(ctx.config), maxInFlight: Math.min(ctx.config.deliveryConcurrency, budget) }, monotonicMs);
-    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, round.plan(listWebhookCampaignIds(ctx.db), false));
+    const wanting = listWebhookCampaignIds(ctx.db).map((key) => ({ key, room: ctx.config.deliveryPerEndpoint }));
+    const claimed = claimDeliveries(ctx.db, toIso(nowMs), lease, shareOut(wanting, Math.min(ctx.config.deliveryConcurrency, budget)));
     if (claimed.length === 0) break;
     budget -= claimed.length;
     const outcomes = await Promise.all(claimed.map((d) => sendClaimed(ctx, d)));
@@ -176,7 +176,7 @@ function claimForPool(ctx: Ctx, pool: DeliveryPool, max = Number.POSITIVE_INFINI
   return { claimed, lease };
 }
 
-/** Most deliveries one claim outside a flush takes (the tick's and the retry timer's). */
+/** Most deliveries one claim outside a flush takes: the tick's (a hand-run tick's too) and the retry timer's. */
 export const MAX_DELIVERIES_PER_CLAIM = 100;
 
 function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lease: string): void {
@@ -230,8 +230,8 @@ function resultOf(outcome: ClaimedOutcome): AttemptResult {
 
 /**
  * Records buffered outcomes and refills the freed slots, in one transaction; then starts the new
- * attempts. The step's synchronous time is charged to the CPU budget twice: once for itself, once
- * for parsing the answers of the POSTs it started, which happens later, outside it (in the
+ * attempts. The step's measured time is charged to the CPU budget: recording and claiming once,
+ * sending twice, for the answers of the POSTs it started, which are read later, outside it (in the
  * profiles, sending and receiving cost about the same).
  */
 function flushPool(ctx: Ctx, pool: DeliveryPool): void {
