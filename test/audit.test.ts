@@ -43,7 +43,7 @@ async function auditList(t: TestServer, args: string[] = []): Promise<AuditJson[
 }
 
 /** Runs a CLI command that must succeed; its --json output. */
-async function cli(t: TestServer, args: string[], env: Record<string, string> = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function cli(t: TestServer, args: string[], env: Record<string, string> = {}): Promise<any> {
   const res = await runCli([...args, '--json'], { dbPath: t.dbPath, env });
   assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
   return res.json;

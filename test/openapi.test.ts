@@ -15,7 +15,6 @@ import {
 } from '../src/openapi/schemas.ts';
 import { drainAll, entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyStruct = Struct<any, any>;
 
 /** h3 route pattern -> OpenAPI path template. */
@@ -86,7 +85,7 @@ describe('OpenAPI document', () => {
   });
 
   test('security, headers and webhook events are described', () => {
-    const doc = buildOpenApiDocument() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const doc = buildOpenApiDocument() as any;
     assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearer.description });
     const create = doc.paths['/v1/entries'].post;
     assert.deepEqual(create.security, [{ bearer: [] }]);
@@ -94,7 +93,7 @@ describe('OpenAPI document', () => {
     assert.equal(doc.components.parameters.IdempotencyKey.schema.maxLength, 128);
     assert.deepEqual(doc.paths['/healthz'].get.security, [], 'operations endpoints take no API key');
     assert.deepEqual(Object.keys(doc.webhooks).sort(), ['entry.completed', 'entry.evaluated', 'entry.received', 'ping']);
-    for (const event of Object.values(doc.webhooks) as any[]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const event of Object.values(doc.webhooks) as any[]) {
       assert.deepEqual(event.post.parameters.map((p: { name: string }) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     }
     assert.deepEqual(doc.components.schemas.EntryReceivedEvent.required, ['id', 'event_type', 'created_at', 'livemode', 'campaign_id', 'data']);
@@ -105,7 +104,7 @@ describe('OpenAPI document', () => {
   });
 
   test('request bodies are the validating structs: required fields, enums and limits appear as enforced', () => {
-    const schemas = (buildOpenApiDocument() as any).components.schemas; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const schemas = (buildOpenApiDocument() as any).components.schemas;
     assert.deepEqual(schemas.EntrySubmission.required, ['enrollment', 'consent', 'evidence']);
     assert.deepEqual(schemas.EntrySubmission.properties.enrollment.required, ['document_number']);
     assert.deepEqual(schemas.EntrySubmission.properties.consent.properties.consents.type, ['array', 'null']);

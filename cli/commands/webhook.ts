@@ -6,7 +6,6 @@ import { getWebhookConfig, MAX_SECRET_GRACE_SECONDS, rotateWebhookSecret, setWeb
 import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { parseMode } from '../../src/keys/keys.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
-import { maskUrlCredentials } from '../../src/webhooks/url-credentials.ts';
 import { parseLimit, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, escapeControlCharacters, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';

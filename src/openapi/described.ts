@@ -11,7 +11,6 @@ export const DESCRIBED = Symbol.for('ces.openapi.described');
 
 export interface Described {
   json: JsonSchema;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   members?: Array<Struct<any, any>>;
 }
 
@@ -72,7 +71,6 @@ export function describedInteger(rules: { minimum?: number; maximum?: number; de
 }
 
 /** A union whose members the generator can see (superstruct's union() hides them). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function describedUnion<A extends Struct<any, any>, B extends Array<Struct<any, any>>>(members: [A, ...B]) {
   return withDescription(union(members), { json: {}, members });
 }
@@ -87,7 +85,6 @@ export function describedRefinedString(name: string, json: JsonSchema, check: (v
  * parsers that give finer error codes call it after their own checks, so whatever the documented
  * struct forbids is refused even if the hand checks and the struct ever drift apart.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function enforceStruct(value: unknown, struct: Struct<any, any>): void {
   const [error] = validate(value, struct);
   if (!error) return;

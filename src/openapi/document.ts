@@ -124,7 +124,6 @@ const OPERATIONS: Operation[] = [
   },
 ];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
   Problem: ProblemStruct,
   EntryAccepted: EntryAcceptedStruct,

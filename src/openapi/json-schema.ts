@@ -12,7 +12,6 @@ import { DESCRIBED, type Described } from './described.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyStruct = Struct<any, any>;
 
 export function structToJsonSchema(struct: AnyStruct): JsonSchema {
@@ -58,7 +57,7 @@ function convert(struct: AnyStruct): JsonSchema {
     case 'number':
     case 'integer':
     case 'boolean':
-      return { type: struct.type, ...(described?.json ?? {}) };
+      return { type: struct.type, ...described?.json };
     case 'union': {
       if (!described?.members) throw new Error('a union must be built with describedUnion() so its members are visible');
       return { anyOf: described.members.map((m) => structToJsonSchema(m)) };

@@ -111,7 +111,7 @@ export const HealthStruct = object({
 });
 
 // Webhook events (CONTRACT: Event envelope).
-const envelope = <T extends string, D extends Struct<any, any>>(eventType: T, data: D) => // eslint-disable-line @typescript-eslint/no-explicit-any
+const envelope = <T extends string, D extends Struct<any, any>>(eventType: T, data: D) =>
   object({
     id: describedString({ pattern: /^evt_[0-9a-f]{32}$/, description: 'Event id; equals the webhook-id header and stays the same across retries. Deduplicate on it.' }),
     event_type: literal(eventType),

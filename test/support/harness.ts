@@ -52,7 +52,6 @@ export interface TestResponse {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
@@ -214,7 +213,6 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 

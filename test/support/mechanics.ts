@@ -31,7 +31,6 @@ export async function settle(s: TestServer): Promise<void> {
   await drainAll(s);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function viewEntry(s: TestServer, key: string, entryId: string): Promise<any> {
   const res = await s.request('GET', `/v1/entries/${entryId}`, { key });
   assert.equal(res.status, 200, res.text);
@@ -39,7 +38,6 @@ export async function viewEntry(s: TestServer, key: string, entryId: string): Pr
 }
 
 /** The mechanic of one type in the entry's evaluation, or undefined. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function mechanicOf(s: TestServer, key: string, entryId: string, type: 'lucky_numbers' | 'instant_prize'): Promise<any> {
   const view = await viewEntry(s, key, entryId);
   assert.ok(view.mechanics, `entry ${entryId} was not evaluated (status ${view.status})`);

@@ -30,7 +30,7 @@ test('streamRandom: different seeds give different streams; an all-zero seed sti
 
 test('streamRandom.int is uniform over its range and refuses ranges it cannot serve', () => {
   const r = streamRandom(seededRandom(9).bytes(16));
-  const counts = new Array(7).fill(0);
+  const counts = Array.from({ length: 7 }, () => 0);
   const n = 70_000;
   for (let i = 0; i < n; i++) counts[r.int(7)]++;
   // Each bucket expects 10,000; 5 standard deviations is about ±450.
