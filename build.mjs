@@ -47,7 +47,11 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
     entryPoints: [entry],
     outfile,
     banner: { js: banner },
-    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText), __CES_WRITER_BUNDLE__: JSON.stringify(writer) },
+    define: {
+      __CES_SCHEMA__: JSON.stringify(schemaText),
+      __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText),
+      __CES_WRITER_BUNDLE__: JSON.stringify(writer),
+    },
     metafile: true,
   });
   const output = Object.values(result.metafile.outputs)[0];
@@ -66,11 +70,16 @@ async function buildWriter(schemaText, initialSchemaText, minify) {
     entryPoints: [`${ROOT}src/entries/writer-thread.ts`],
     write: false,
     outfile: 'writer.mjs',
-    define: { __CES_SCHEMA__: JSON.stringify(schemaText), __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText), __CES_WRITER_BUNDLE__: 'undefined' },
+    define: {
+      __CES_SCHEMA__: JSON.stringify(schemaText),
+      __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText),
+      __CES_WRITER_BUNDLE__: 'undefined',
+    },
   });
   const text = result.outputFiles[0].text;
   if (!text.includes('from "better-sqlite3"')) throw new Error('writer bundle: expected an external import of better-sqlite3');
-  if (/\b__require\(["'`]/.test(text)) throw new Error('writer bundle: a bundled module calls require(), which a data: URL worker cannot serve');
+  if (/\b__require\(["'`]/.test(text))
+    throw new Error('writer bundle: a bundled module calls require(), which a data: URL worker cannot serve');
   return text;
 }
 

@@ -25,7 +25,7 @@ import { cryptoRandom } from '../src/random.ts';
 function scatter(i: number): number {
   const m = 1_000_000_000;
   const x = i % m;
-  return ((((x * 3874) % m) * 100_000) % m + ((x * 20_489) % m)) % m;
+  return (((((x * 3874) % m) * 100_000) % m) + ((x * 20_489) % m)) % m;
 }
 
 /** A valid CPF for every i in [0, 10^9): the 9-digit base is i scattered, then the two check digits. */
@@ -49,7 +49,11 @@ export function currentYymm(nowMs: number): string {
 
 /** A distinct, valid NFC-e access key for every n in [0, 10^17), its number scattered. */
 export function accessKey(n: number, yymm: string): string {
-  return makeAccessKey({ yymm, number: String(scatter(n)).padStart(9, '0'), cnf: String(10_000_000 + (Math.floor(n / 1_000_000_000) % 90_000_000)) });
+  return makeAccessKey({
+    yymm,
+    number: String(scatter(n)).padStart(9, '0'),
+    cnf: String(10_000_000 + (Math.floor(n / 1_000_000_000) % 90_000_000)),
+  });
 }
 
 export interface BodyOptions {
@@ -99,7 +103,13 @@ export interface BenchCampaign {
 export function createBenchCampaign(dbPath: string): BenchCampaign {
   const db = openDatabase(dbPath);
   try {
-    const ctx: Ctx = { db, clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false), log: createSilentLogger() };
+    const ctx: Ctx = {
+      db,
+      clock: systemClock,
+      random: cryptoRandom,
+      config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false),
+      log: createSilentLogger(),
+    };
     const campaign = createCampaign(ctx, { name: 'Benchmark campaign' }, cliActor('bench'));
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
     return { campaignId: campaign.id, liveKey: key.key, liveKeyId: key.id };

@@ -51,7 +51,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   } as autocannon.Options);
   const result = await instance;
   const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries((result as any).statusCodeStats ?? {})) statusCodes[code] = Number((stat as { count: number }).count);
+  for (const [code, stat] of Object.entries((result as any).statusCodeStats ?? {}))
+    statusCodes[code] = Number((stat as { count: number }).count);
   const durationS = result.duration;
   return {
     rps: result.requests.total / durationS,

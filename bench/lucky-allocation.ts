@@ -44,9 +44,19 @@ export function measureLuckyAllocation(options: { samples?: number } = {}): Luck
   const dir = mkdtempSync(join(tmpdir(), 'ces-bench-lucky-'));
   const dbPath = join(dir, 'bench.db');
   const clock = new ManualClock(NOW);
-  const ctx: Ctx = { db: openDatabase(dbPath), clock, random: seededRandom(42), config: loadConfig({ db: dbPath }, {}, false), log: createSilentLogger() };
+  const ctx: Ctx = {
+    db: openDatabase(dbPath),
+    clock,
+    random: seededRandom(42),
+    config: loadConfig({ db: dbPath }, {}, false),
+    log: createSilentLogger(),
+  };
   try {
-    const campaign = createCampaign(ctx, { name: 'bench lucky', luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 }, cliActor('bench'));
+    const campaign = createCampaign(
+      ctx,
+      { name: 'bench lucky', luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 },
+      cliActor('bench'),
+    );
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
     const caller: Caller = { keyId: key.id, campaignId: campaign.id, mode: 'live', livemode: true };
     let n = 0;
@@ -56,7 +66,9 @@ export function measureLuckyAllocation(options: { samples?: number } = {}): Luck
       return ctx.db.transaction(() => writeEntry(ctx, campaign, caller, `bench-${i}`, submission)).immediate().entry_id;
     };
     const allocate = (entryId: string, quantity: number): void => {
-      const r = ctx.db.transaction(() => allocateLuckyNumbers(ctx, { campaignId: campaign.id, livemode: 1, seriesCount: 1, entryId, quantity, now: NOW })).immediate();
+      const r = ctx.db
+        .transaction(() => allocateLuckyNumbers(ctx, { campaignId: campaign.id, livemode: 1, seriesCount: 1, entryId, quantity, now: NOW }))
+        .immediate();
       if (!r.ok) throw new Error(`pool exhausted at ${held} pairs`);
     };
     let held = 0;
@@ -74,12 +86,21 @@ export function measureLuckyAllocation(options: { samples?: number } = {}): Luck
       for (const id of entries) {
         // Timed inside the transaction: the allocation's own work, not the COMMIT's fsync (which
         // the evaluation job shares with its other writes and does not depend on the fill).
-        ctx.db.transaction(() => {
-          const t0 = monotonicMs();
-          const r = allocateLuckyNumbers(ctx, { campaignId: campaign.id, livemode: 1, seriesCount: 1, entryId: id, quantity: 1, now: NOW });
-          times.push((monotonicMs() - t0) * 1000);
-          if (!r.ok) throw new Error(`pool exhausted at ${held} pairs`);
-        }).immediate();
+        ctx.db
+          .transaction(() => {
+            const t0 = monotonicMs();
+            const r = allocateLuckyNumbers(ctx, {
+              campaignId: campaign.id,
+              livemode: 1,
+              seriesCount: 1,
+              entryId: id,
+              quantity: 1,
+              now: NOW,
+            });
+            times.push((monotonicMs() - t0) * 1000);
+            if (!r.ok) throw new Error(`pool exhausted at ${held} pairs`);
+          })
+          .immediate();
       }
       rows.push({ fill_percent: fill * 100, pairs_held_before: held, allocations: samples, ...summarize(times) });
       held += samples;
@@ -100,9 +121,13 @@ function summarize(times: number[]): { mean_us: number; p50_us: number; p95_us: 
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const result = measureLuckyAllocation();
-  console.log(`automatic lucky-number allocation, pool of ${result.pool_size} pairs (one allocation = one entry, quantity 1, timed inside its transaction)`);
+  console.log(
+    `automatic lucky-number allocation, pool of ${result.pool_size} pairs (one allocation = one entry, quantity 1, timed inside its transaction)`,
+  );
   console.log('fill      held before  allocations  mean µs  p50 µs  p95 µs');
   for (const r of result.rows) {
-    console.log(`${`${r.fill_percent}%`.padEnd(8)}  ${String(r.pairs_held_before).padStart(11)}  ${String(r.allocations).padStart(11)}  ${String(r.mean_us).padStart(7)}  ${String(r.p50_us).padStart(6)}  ${String(r.p95_us).padStart(6)}`);
+    console.log(
+      `${`${r.fill_percent}%`.padEnd(8)}  ${String(r.pairs_held_before).padStart(11)}  ${String(r.allocations).padStart(11)}  ${String(r.mean_us).padStart(7)}  ${String(r.p50_us).padStart(6)}  ${String(r.p95_us).padStart(6)}`,
+    );
   }
 }

@@ -29,8 +29,15 @@ export interface OpenLoopResult {
 }
 
 /** Latency percentiles (ms) of the requests due in [from, to). */
-export function latencyPercentiles(requests: OpenLoopRequest[], from = 0, to = Number.POSITIVE_INFINITY): { p50: number; p99: number; count: number } {
-  const sorted = requests.filter((r) => r.dueAt >= from && r.dueAt < to).map((r) => r.answeredAt - r.dueAt).sort((a, b) => a - b);
+export function latencyPercentiles(
+  requests: OpenLoopRequest[],
+  from = 0,
+  to = Number.POSITIVE_INFINITY,
+): { p50: number; p99: number; count: number } {
+  const sorted = requests
+    .filter((r) => r.dueAt >= from && r.dueAt < to)
+    .map((r) => r.answeredAt - r.dueAt)
+    .sort((a, b) => a - b);
   return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), count: sorted.length };
 }
 
@@ -50,26 +57,30 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const send = (n: number, dueAt: number): Promise<void> =>
     new Promise((resolve) => {
       const next = o.next(n);
-      const req = http.request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...o.headers, ...next.headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          let entryId: string | null = null;
-          if (res.statusCode === 202) {
-            try {
-              entryId = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { entry_id?: string }).entry_id ?? null;
-            } catch {
-              entryId = null;
+      const req = http.request(
+        target,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', ...o.headers, ...next.headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            let entryId: string | null = null;
+            if (res.statusCode === 202) {
+              try {
+                entryId = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { entry_id?: string }).entry_id ?? null;
+              } catch {
+                entryId = null;
+              }
             }
-          }
-          requests.push({ dueAt, answeredAt: Date.now(), status: res.statusCode ?? 0, entryId });
-          resolve();
-        });
-        res.on('error', () => {
-          errors++;
-          resolve();
-        });
-      });
+            requests.push({ dueAt, answeredAt: Date.now(), status: res.statusCode ?? 0, entryId });
+            resolve();
+          });
+          res.on('error', () => {
+            errors++;
+            resolve();
+          });
+        },
+      );
       req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
       req.on('error', () => {
         errors++;

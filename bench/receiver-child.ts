@@ -33,45 +33,57 @@ const HANG = process.env.BENCH_RECEIVER_HANG === '1';
 const arrivals: number[] = [];
 /** Arrival of each entry's entry.received. */
 const receivedAt = new Map<string, number>();
-const stats: ReceiverStats = { requests: 0, verified: 0, unverified: 0, firstUnverifiedError: null, events: {}, evaluatedEntries: 0, lastEvaluatedAt: 0, duplicates: 0 };
+const stats: ReceiverStats = {
+  requests: 0,
+  verified: 0,
+  unverified: 0,
+  firstUnverifiedError: null,
+  events: {},
+  evaluatedEntries: 0,
+  lastEvaluatedAt: 0,
+  duplicates: 0,
+};
 
-const server = createServer({ key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) }, (req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    stats.requests++;
-    const body = Buffer.concat(chunks).toString('utf8');
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    try {
-      if (!webhook) throw new Error('no secret set yet');
-      const event = webhook.verify(body, headers) as { id: string; event_type: string; data: { entry_id?: string } };
-      stats.verified++;
-      if (seen.has(event.id)) {
-        stats.duplicates++;
-      } else {
-        seen.add(event.id);
-        arrivals.push(Date.now());
-        if (event.event_type === 'entry.received' && event.data.entry_id) receivedAt.set(event.data.entry_id, Date.now());
-        stats.events[event.event_type] = (stats.events[event.event_type] ?? 0) + 1;
-        if (event.event_type === 'entry.evaluated' && event.data.entry_id && !evaluated.has(event.data.entry_id)) {
-          evaluated.add(event.data.entry_id);
-          stats.evaluatedEntries = evaluated.size;
-          stats.lastEvaluatedAt = Date.now();
+const server = createServer(
+  { key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) },
+  (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      stats.requests++;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+      try {
+        if (!webhook) throw new Error('no secret set yet');
+        const event = webhook.verify(body, headers) as { id: string; event_type: string; data: { entry_id?: string } };
+        stats.verified++;
+        if (seen.has(event.id)) {
+          stats.duplicates++;
+        } else {
+          seen.add(event.id);
+          arrivals.push(Date.now());
+          if (event.event_type === 'entry.received' && event.data.entry_id) receivedAt.set(event.data.entry_id, Date.now());
+          stats.events[event.event_type] = (stats.events[event.event_type] ?? 0) + 1;
+          if (event.event_type === 'entry.evaluated' && event.data.entry_id && !evaluated.has(event.data.entry_id)) {
+            evaluated.add(event.data.entry_id);
+            stats.evaluatedEntries = evaluated.size;
+            stats.lastEvaluatedAt = Date.now();
+          }
         }
+      } catch (error) {
+        stats.unverified++;
+        stats.firstUnverifiedError ??= (error as Error).message;
       }
-    } catch (error) {
-      stats.unverified++;
-      stats.firstUnverifiedError ??= (error as Error).message;
-    }
-    if (HANG) return;
-    const answer = (): void => {
-      if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    };
-    if (DELAY_MS > 0) setTimeout(answer, DELAY_MS);
-    else answer();
-  });
-});
+      if (HANG) return;
+      const answer = (): void => {
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      };
+      if (DELAY_MS > 0) setTimeout(answer, DELAY_MS);
+      else answer();
+    });
+  },
+);
 server.keepAliveTimeout = 30_000;
 
 process.on('message', (message: { type: string; secret?: string }) => {

@@ -70,7 +70,10 @@ let rssPeak = 0;
 const rssByServer: Record<string, number> = {};
 const yymm = currentYymm(Date.now());
 
-async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean; writerThread?: boolean; storage?: boolean } = {}): Promise<Child> {
+async function startCes(
+  dbPath: string,
+  o: { tickMs?: string; groupCommit?: boolean; writerThread?: boolean; storage?: boolean } = {},
+): Promise<Child> {
   const child = await spawnChild({
     script: bundled.server,
     args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
@@ -100,7 +103,11 @@ async function stop(child: Child, role: string, o: { countRss?: boolean } = {}):
 
 let phaseCounter = 0;
 /** Distinct entries against a ces server: each call gets its own key prefix and number range. */
-function intakeLoad(child: Child, campaign: BenchCampaign, o: { durationS?: number; amount?: number }): Promise<LoadResult & { tag: string }> {
+function intakeLoad(
+  child: Child,
+  campaign: BenchCampaign,
+  o: { durationS?: number; amount?: number },
+): Promise<LoadResult & { tag: string }> {
   const phase = ++phaseCounter;
   const tag = `bench-${phase}-${Date.now().toString(36)}`;
   const bodyOptions = { tag, offset: phase * 10_000_000, yymm };
@@ -141,7 +148,9 @@ async function withCpu<T extends LoadResult>(child: Child, load: () => Promise<T
 
 function requireAll2xx(name: string, r: LoadResult): void {
   if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
-    throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (status codes ${JSON.stringify(r.statusCodes)})`);
+    throw new Error(
+      `${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (status codes ${JSON.stringify(r.statusCodes)})`,
+    );
   }
 }
 
@@ -160,7 +169,8 @@ async function measureEcho(): Promise<WithCpu<LoadResult>> {
   children.add(echo);
   try {
     const bodyOptions = { tag: 'echo', offset: 0, yymm };
-    const load = (durationS: number) => runLoad({ url: echo.url, path: '/echo', durationS, next: (n) => ({ body: entryRequest(n, bodyOptions).body }) });
+    const load = (durationS: number) =>
+      runLoad({ url: echo.url, path: '/echo', durationS, next: (n) => ({ body: entryRequest(n, bodyOptions).body }) });
     await load(P.warmupS);
     const r = await withCpu(echo, () => load(P.durationS));
     requireAll2xx('echo', r);
@@ -197,16 +207,17 @@ async function measureIntake(): Promise<IntakeFigures> {
     requireAll2xx('intake', intake);
     // Replays: keys the warm-up committed (every one of them answered 202).
     const warmBody = { tag: warm.tag, offset: 0, yymm };
-    const replayLoad = (durationS: number) => runLoad({
-      url: ces.url,
-      path: '/v1/entries',
-      headers: { authorization: `Bearer ${campaign.liveKey}` },
-      durationS,
-      next: (n) => {
-        const { body, idempotencyKey } = entryRequest(n % warm.total, { ...warmBody, offset: 0 });
-        return { body, headers: { 'idempotency-key': idempotencyKey } };
-      },
-    });
+    const replayLoad = (durationS: number) =>
+      runLoad({
+        url: ces.url,
+        path: '/v1/entries',
+        headers: { authorization: `Bearer ${campaign.liveKey}` },
+        durationS,
+        next: (n) => {
+          const { body, idempotencyKey } = entryRequest(n % warm.total, { ...warmBody, offset: 0 });
+          return { body, headers: { 'idempotency-key': idempotencyKey } };
+        },
+      });
     await replayLoad(P.warmupS);
     replay = await replayLoad(P.durationS);
     requireAll2xx('replay', replay);
@@ -217,7 +228,13 @@ async function measureIntake(): Promise<IntakeFigures> {
 }
 
 /** A fresh database and a server started with `options`, measured as the intake phase is. */
-async function measureFresh(file: string, role: string, label: string, options: Parameters<typeof startCes>[1], countRss = true): Promise<{ figures: WithCpu<LoadResult>; dbPath: string }> {
+async function measureFresh(
+  file: string,
+  role: string,
+  label: string,
+  options: Parameters<typeof startCes>[1],
+  countRss = true,
+): Promise<{ figures: WithCpu<LoadResult>; dbPath: string }> {
   const dbPath = join(work, file);
   const campaign = createBenchCampaign(dbPath);
   const ces = await startCes(dbPath, options);
@@ -238,7 +255,12 @@ async function measureVariants(): Promise<VariantFigures> {
   // costs, so the gap between intake and the echo can be split in two.
   const noStorage = await measureFresh('no-storage.db', 'no_storage', 'intake without storage', { storage: false }, false);
   if (storedEntries(noStorage.dbPath) !== 0) throw new Error('intake without storage stored entries: BENCH_WRITE=none was not applied');
-  return { unbatched: unbatched.figures, threaded: threaded.figures, threadedRssMb: rssByServer.writer_thread, noStorage: noStorage.figures };
+  return {
+    unbatched: unbatched.figures,
+    threaded: threaded.figures,
+    threadedRssMb: rssByServer.writer_thread,
+    noStorage: noStorage.figures,
+  };
 }
 
 function storedEntries(dbPath: string): number {
@@ -409,8 +431,11 @@ async function measurePipeline(): Promise<PipelineFigures> {
   const db = new Database(dbPath, { readonly: true });
   let deliveriesOk = false;
   try {
-    const rows = db.prepare(`SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status`).all() as Array<{ status: string; n: number }>;
-    const entries = (db.prepare(`SELECT status, count(*) AS n FROM entries GROUP BY status`).all() as Array<{ status: string; n: number }>);
+    const rows = db.prepare(`SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status`).all() as Array<{
+      status: string;
+      n: number;
+    }>;
+    const entries = db.prepare(`SELECT status, count(*) AS n FROM entries GROUP BY status`).all() as Array<{ status: string; n: number }>;
     progress(`deliveries ${JSON.stringify(rows)} entries ${JSON.stringify(entries)}`);
     deliveriesOk = rows.every((r) => r.status === 'delivered');
   } finally {
@@ -627,14 +652,24 @@ async function main(): Promise<void> {
     out.webhook_receiver_delay_ms = P.webhookDelayMs;
     out.intake_p99_ms_at_40_per_s_no_webhook = idle.p99;
     const steady = async (name: string, o: { ratePerS: number; hangingNeighbour?: boolean }): Promise<void> => {
-      progress(`${name}: ${o.ratePerS} entries/s for ${WEBHOOK_WARMUP_S} + ${P.webhookWindowS} s to a ${P.webhookDelayMs} ms endpoint${o.hangingNeighbour ? ', beside a campaign whose endpoint hangs' : ''}`);
+      progress(
+        `${name}: ${o.ratePerS} entries/s for ${WEBHOOK_WARMUP_S} + ${P.webhookWindowS} s to a ${P.webhookDelayMs} ms endpoint${o.hangingNeighbour ? ', beside a campaign whose endpoint hangs' : ''}`,
+      );
       const r = await measureSteady(deps, { ...o, delayMs: P.webhookDelayMs, ...timing });
-      out[name] = { ...r, intake_p99_vs_no_webhook: round(r.intake_p99_ms / Math.max(1, idle.p99), 2), intake_p99_vs_full_load_idle: round(r.intake_p99_ms / intake.intake.p99, 2) };
+      out[name] = {
+        ...r,
+        intake_p99_vs_no_webhook: round(r.intake_p99_ms / Math.max(1, idle.p99), 2),
+        intake_p99_vs_full_load_idle: round(r.intake_p99_ms / intake.intake.p99, 2),
+      };
     };
     await steady('webhooks_40_per_s', { ratePerS: 40 });
     await steady('webhooks_100_per_s', { ratePerS: 100 });
     await steady('webhooks_40_per_s_beside_hanging', { ratePerS: 40, hangingNeighbour: true });
-    out.webhooks_backlog_drain = await measureBacklogDrain(deps, { entries: P.webhookBacklog, delayMs: P.webhookDelayMs, timeoutMs: Math.max(120_000, P.webhookBacklog * 20) });
+    out.webhooks_backlog_drain = await measureBacklogDrain(deps, {
+      entries: P.webhookBacklog,
+      delayMs: P.webhookDelayMs,
+      timeoutMs: Math.max(120_000, P.webhookBacklog * 20),
+    });
   });
 
   await attempt('write', async () => {

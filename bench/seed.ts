@@ -32,9 +32,11 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
   db.pragma('foreign_keys = OFF');
   db.pragma('locking_mode = EXCLUSIVE');
   try {
-    const insertEnrollment = db.prepare(`INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, full_name, created_at, updated_at)
+    const insertEnrollment =
+      db.prepare(`INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, full_name, created_at, updated_at)
       VALUES (?, ?, 1, 'cpf', ?, 'Participante de Teste', ?, ?)`);
-    const insertEntry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
+    const insertEntry =
+      db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
       access_key, rejection_reasons, mechanics, created_at, processed_at, evaluated_at)
       VALUES (?, ?, 1, ?, ?, ?, 'APPROVED', 'fiscal_key', ?, '[]', '[]', ?, ?, ?)`);
     // What intake stores for the bench's bodies: marketing granted explicitly, the three implicit ones.
@@ -42,9 +44,11 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
       { consent_type: 'marketing', granted: true, explicit: true },
       ...['regulation', 'privacy_policy', 'transactional'].map((consent_type) => ({ consent_type, granted: true, explicit: false })),
     ]);
-    const insertConsent = db.prepare(`INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, choices, created_at)
+    const insertConsent =
+      db.prepare(`INSERT INTO consents (entry_id, enrollment_id, granted_at, ip_address, user_agent, term_version, choices, created_at)
       VALUES (?, ?, '2026-11-20T09:00:00-03:00', '203.0.113.7', 'Mozilla/5.0 (X11; Linux x86_64) ces-bench', 'v1', ?, ?)`);
-    const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, attempts, created_at, delivered_at)
+    const insertDelivery =
+      db.prepare(`INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, attempts, created_at, delivered_at)
       VALUES (?, ?, 1, ?, ?, ?, 'delivered', 1, ?, ?)`);
     const insertReceipt = db.prepare(`INSERT INTO receipts (campaign_id, livemode, access_key, entry_rowid) VALUES (?, 1, ?, ?)`);
     const base = Date.parse('2026-11-01T00:00:00.000Z');
@@ -62,7 +66,17 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
           }
           const entryId = uuidv7(cryptoRandom, atMs);
           const key = accessKey(i, o.yymm);
-          const { lastInsertRowid } = insertEntry.run(entryId, o.campaignId, labelUuid(`seed-${n}`), enrollmentId, o.apiKeyId, key, at, at, at);
+          const { lastInsertRowid } = insertEntry.run(
+            entryId,
+            o.campaignId,
+            labelUuid(`seed-${n}`),
+            enrollmentId,
+            o.apiKeyId,
+            key,
+            at,
+            at,
+            at,
+          );
           insertReceipt.run(o.campaignId, key, lastInsertRowid);
           insertConsent.run(entryId, enrollmentId, choices, at);
           for (const [eventType, data] of [

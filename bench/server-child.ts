@@ -29,9 +29,10 @@ loopDelay?.enable();
 function storageFreeWriter(real: EntryWriter): EntryWriter {
   let n = 0;
   return {
-    write: (request) => new Promise((resolve) => {
-      setImmediate(() => resolve({ entry_id: `not-stored-${request.seed}-${n++}`, status: 'PENDING', replay: false }));
-    }),
+    write: (request) =>
+      new Promise((resolve) => {
+        setImmediate(() => resolve({ entry_id: `not-stored-${request.seed}-${n++}`, status: 'PENDING', replay: false }));
+      }),
     drain: () => Promise.resolve(),
     close: () => real.close(),
   };
@@ -44,7 +45,10 @@ process.on('SIGTERM', () => {
   if (loopDelay) {
     loopDelay.disable();
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
-    appendFileSync(process.env.BENCH_LOOP_DELAY!, `${JSON.stringify({ pid: process.pid, p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max), mean: ms(loopDelay.mean) })}\n`);
+    appendFileSync(
+      process.env.BENCH_LOOP_DELAY!,
+      `${JSON.stringify({ pid: process.pid, p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max), mean: ms(loopDelay.mean) })}\n`,
+    );
   }
   server.close().then(
     () => process.exit(0),

@@ -27,7 +27,11 @@ export interface WebhookBenchDeps {
   startCes(dbPath: string, o?: { tickMs?: string }): Promise<Child>;
   stop(child: Child, role: string): Promise<void>;
   startReceiver(env: Record<string, string>): Promise<LatencyReceiver>;
-  configureWebhook(ces: Child, campaign: BenchCampaign, receiver: { child: Child; setSecret(secret: string): Promise<void> }): Promise<void>;
+  configureWebhook(
+    ces: Child,
+    campaign: BenchCampaign,
+    receiver: { child: Child; setSecret(secret: string): Promise<void> },
+  ): Promise<void>;
   intakeLoad(child: Child, campaign: BenchCampaign, o: { amount: number }): Promise<LoadResult>;
 }
 
@@ -49,7 +53,13 @@ export interface SteadyFigures {
 let phase = 0;
 
 /** Open-loop intake against one campaign, each call with its own numbers. */
-function steadyIntake(deps: WebhookBenchDeps, ces: Child, campaign: BenchCampaign, ratePerS: number, durationS: number): Promise<OpenLoopResult> {
+function steadyIntake(
+  deps: WebhookBenchDeps,
+  ces: Child,
+  campaign: BenchCampaign,
+  ratePerS: number,
+  durationS: number,
+): Promise<OpenLoopResult> {
   const n = ++phase;
   const options = { tag: `hook-${n}-${Date.now().toString(36)}`, offset: 500_000_000 + n * 10_000_000, yymm: deps.yymm };
   return openLoop({
@@ -78,7 +88,11 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** Intake p99 at `ratePerS` with no webhook configured: the baseline of the phases below. */
-export async function measureIdleIntakeAtRate(deps: WebhookBenchDeps, ratePerS: number, o: { warmupS: number; windowS: number }): Promise<{ p50: number; p99: number }> {
+export async function measureIdleIntakeAtRate(
+  deps: WebhookBenchDeps,
+  ratePerS: number,
+  o: { warmupS: number; windowS: number },
+): Promise<{ p50: number; p99: number }> {
   const dbPath = join(deps.work, `hooks-idle-${ratePerS}.db`);
   const campaign = createBenchCampaign(dbPath);
   const ces = await deps.startCes(dbPath, { tickMs: '200' });
@@ -96,7 +110,10 @@ export async function measureIdleIntakeAtRate(deps: WebhookBenchDeps, ratePerS: 
  * One steady run: `ratePerS` entries/s to a campaign whose endpoint answers after `delayMs`; with
  * `hangingNeighbour`, a second campaign (10 entries/s) whose endpoint never answers.
  */
-export async function measureSteady(deps: WebhookBenchDeps, o: { ratePerS: number; delayMs: number; warmupS: number; windowS: number; hangingNeighbour?: boolean }): Promise<SteadyFigures & { neighbour_attempts?: number }> {
+export async function measureSteady(
+  deps: WebhookBenchDeps,
+  o: { ratePerS: number; delayMs: number; warmupS: number; windowS: number; hangingNeighbour?: boolean },
+): Promise<SteadyFigures & { neighbour_attempts?: number }> {
   const dbPath = join(deps.work, `hooks-${o.ratePerS}-${o.hangingNeighbour ? 'hang' : 'alone'}.db`);
   const campaign = createBenchCampaign(dbPath);
   const neighbour = o.hangingNeighbour ? createBenchCampaign(dbPath) : null;
@@ -115,7 +132,15 @@ export async function measureSteady(deps: WebhookBenchDeps, o: { ratePerS: numbe
     const from = started + o.warmupS * 1000;
     const to = started + durationS * 1000;
     // The backlog as the intake stops: pending events of the measured campaign.
-    const backlog = readOnly(dbPath, (db) => (db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND status = 'pending'`).get(campaign.campaignId) as { n: number }).n);
+    const backlog = readOnly(
+      dbPath,
+      (db) =>
+        (
+          db
+            .prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND status = 'pending'`)
+            .get(campaign.campaignId) as { n: number }
+        ).n,
+    );
     // Entries accepted at the end of the window still get their entry.received: wait for it (at most 10 s).
     const accepted = load.requests.filter((r) => r.entryId !== null && r.dueAt >= from && r.dueAt < to);
     let got = await receiver.arrivals();
@@ -130,9 +155,27 @@ export async function measureSteady(deps: WebhookBenchDeps, o: { ratePerS: numbe
     // An entry whose event never came counts with the whole wait: the figure cannot flatter.
     const lags = accepted.map((r) => (received.get(r.entryId!) ?? gaveUpAt) - r.answeredAt).sort((a, b) => a - b);
     const delivered = got.arrivals.filter((at) => at >= from && at < to).length;
-    const required = readOnly(dbPath, (db) => (db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND created_at >= ? AND created_at < ?`).get(campaign.campaignId, iso(from), iso(to)) as { n: number }).n);
+    const required = readOnly(
+      dbPath,
+      (db) =>
+        (
+          db
+            .prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND created_at >= ? AND created_at < ?`)
+            .get(campaign.campaignId, iso(from), iso(to)) as { n: number }
+        ).n,
+    );
     const neighbourAttempts = neighbour
-      ? readOnly(dbPath, (db) => (db.prepare(`SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.campaign_id = ?`).get(neighbour.campaignId) as { n: number }).n)
+      ? readOnly(
+          dbPath,
+          (db) =>
+            (
+              db
+                .prepare(
+                  `SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.campaign_id = ?`,
+                )
+                .get(neighbour.campaignId) as { n: number }
+            ).n,
+        )
       : undefined;
     const intake = latencyPercentiles(load.requests, from, to);
     const requiredPerS = required / o.windowS;
@@ -159,7 +202,10 @@ export async function measureSteady(deps: WebhookBenchDeps, o: { ratePerS: numbe
 }
 
 /** A backlog of `entries` accepted entries (tick stopped), then drained to a `delayMs` endpoint with no intake. */
-export async function measureBacklogDrain(deps: WebhookBenchDeps, o: { entries: number; delayMs: number; timeoutMs: number }): Promise<{ entries: number; events: number; events_per_s: number; drain_s: number; complete: boolean }> {
+export async function measureBacklogDrain(
+  deps: WebhookBenchDeps,
+  o: { entries: number; delayMs: number; timeoutMs: number },
+): Promise<{ entries: number; events: number; events_per_s: number; drain_s: number; complete: boolean }> {
   const dbPath = join(deps.work, 'hooks-drain.db');
   const campaign = createBenchCampaign(dbPath);
   const receiver = await deps.startReceiver({ BENCH_RECEIVER_DELAY_MS: String(o.delayMs) });
@@ -188,7 +234,13 @@ export async function measureBacklogDrain(deps: WebhookBenchDeps, o: { entries: 
     const complete = got.arrivals.length >= expected;
     const last = complete ? got.arrivals.reduce((a, b) => Math.max(a, b), 0) : Date.now();
     const drainS = (last - started) / 1000;
-    return { entries: o.entries, events: got.arrivals.length, events_per_s: round(got.arrivals.length / drainS, 1), drain_s: round(drainS, 1), complete };
+    return {
+      entries: o.entries,
+      events: got.arrivals.length,
+      events_per_s: round(got.arrivals.length / drainS, 1),
+      drain_s: round(drainS, 1),
+      complete,
+    };
   } finally {
     await receiver.child.stop();
   }

@@ -123,8 +123,15 @@ export async function measureWriteStage(options: WriteStageOptions = {}): Promis
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { entries: { type: 'string' }, batch: { type: 'string' }, stored: { type: 'string' }, returning: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { entries: { type: 'string' }, batch: { type: 'string' }, stored: { type: 'string' }, returning: { type: 'boolean' } },
+  });
   const number = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
-  const result = await measureWriteStage({ entries: number(values.entries), batch: number(values.batch), stored: number(values.stored), returning: values.returning });
+  const result = await measureWriteStage({
+    entries: number(values.entries),
+    batch: number(values.batch),
+    stored: number(values.stored),
+    returning: values.returning,
+  });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -56,7 +56,9 @@ registerOpenApiCommand(program);
 carryOnWithoutStderr();
 // Before any connection: certificates are always checked (src/config.ts), and the operator is told.
 if (dropCertificateCheckOverride()) {
-  process.stderr.write('ces: NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked (trust a CA with NODE_EXTRA_CA_CERTS)\n');
+  process.stderr.write(
+    'ces: NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked (trust a CA with NODE_EXTRA_CA_CERTS)\n',
+  );
 }
 try {
   await program.parseAsync(process.argv);
@@ -68,8 +70,9 @@ try {
   const named = commandNamedBy(program, process.argv.slice(2));
   // A parent command without its subcommand. Also with an option of its subcommands (`ces key
   // --json`): the option is not what is wrong.
-  const missing = (error.code === 'commander.help' && error.exitCode !== 0)
-    || (error.code === 'commander.unknownOption' && named.command.commands.length > 0);
+  const missing =
+    (error.code === 'commander.help' && error.exitCode !== 0) ||
+    (error.code === 'commander.unknownOption' && named.command.commands.length > 0);
   if (missing) {
     fail(json, new AppError(400, 'invalid_usage', missingSubcommand(named)));
   } else if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {

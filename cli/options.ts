@@ -26,7 +26,8 @@ export const MAX_LIST_LIMIT = 100_000;
 /** --limit N of the listings: an integer from 1 to MAX_LIST_LIMIT, written in digits. */
 export function parseLimit(value: string): number {
   const n = parseDecimal(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_LIST_LIMIT) throw new AppError(422, 'invalid_option', `--limit must be an integer from 1 to ${MAX_LIST_LIMIT}, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIST_LIMIT)
+    throw new AppError(422, 'invalid_option', `--limit must be an integer from 1 to ${MAX_LIST_LIMIT}, got "${value}"`);
   return n;
 }
 

@@ -17,7 +17,9 @@ export interface CommonOptions {
 }
 
 export function withCommonOptions(cmd: Command): Command {
-  return cmd.option('--db <path>', 'database file (env CES_DB, default ./data/ces.db)').option('--json', 'print one JSON document on stdout');
+  return cmd
+    .option('--db <path>', 'database file (env CES_DB, default ./data/ces.db)')
+    .option('--json', 'print one JSON document on stdout');
 }
 
 let stdoutWatched = false;
@@ -65,13 +67,27 @@ export function carryOnWithoutStderr(): void {
  * and migrated), runs it, prints its result, closes the database. Only a command that `delivers`
  * a webhook reads the delivery settings (src/config.ts loadCommandConfig).
  */
-export async function runCommand<T>(opts: CommonOptions, action: (ctx: Ctx) => T | Promise<T>, render: (result: T) => string, open: OpenOptions = {}, settings: { delivers?: boolean; publicUrl?: boolean } = {}): Promise<void> {
+export async function runCommand<T>(
+  opts: CommonOptions,
+  action: (ctx: Ctx) => T | Promise<T>,
+  render: (result: T) => string,
+  open: OpenOptions = {},
+  settings: { delivers?: boolean; publicUrl?: boolean } = {},
+): Promise<void> {
   let ctx: Ctx | undefined;
   try {
     const config = loadCommandConfig({ db: opts.db }, process.env, settings);
-    ctx = { db: openDatabase(config.dbPath, open), clock: systemClock, random: cryptoRandom, config, log: createLogger('pretty', process.stderr) };
+    ctx = {
+      db: openDatabase(config.dbPath, open),
+      clock: systemClock,
+      random: cryptoRandom,
+      config,
+      log: createLogger('pretty', process.stderr),
+    };
     const result = await action(ctx);
-    process.stdout.write(opts.json ? `${toJsonDocument(result)}\n` : `${escapeControlCharacters(render(result), { keepLineBreaks: true })}\n`);
+    process.stdout.write(
+      opts.json ? `${toJsonDocument(result)}\n` : `${escapeControlCharacters(render(result), { keepLineBreaks: true })}\n`,
+    );
   } catch (error) {
     fail(opts, error);
   } finally {
@@ -92,7 +108,8 @@ function describeError(error: unknown): { code: string; message: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message };
   if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
   const sqliteCode = (error as { code?: unknown })?.code;
-  if (typeof sqliteCode === 'string' && sqliteCode.startsWith('SQLITE_')) return { code: 'database_error', message: `database error: ${(error as Error).message}` };
+  if (typeof sqliteCode === 'string' && sqliteCode.startsWith('SQLITE_'))
+    return { code: 'database_error', message: `database error: ${(error as Error).message}` };
   return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -101,14 +118,20 @@ export function table(rows: Array<Record<string, unknown>>, columns: string[]): 
   if (rows.length === 0) return '(none)';
   const cells = rows.map((row) => columns.map((c) => cell(row[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
-  const line = (values: string[]): string => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]): string =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
 }
 
 /** "key: value" lines for one object; nested values as compact JSON. */
 export function details(obj: Record<string, unknown>): string {
   const width = Math.max(...Object.keys(obj).map((k) => k.length));
-  return Object.entries(obj).map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`).join('\n');
+  return Object.entries(obj)
+    .map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`)
+    .join('\n');
 }
 
 function cell(value: unknown): string {

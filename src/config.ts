@@ -67,20 +67,44 @@ export class ConfigError extends Error {}
  * database is read by every command, the delivery settings below only by `ces webhook test`.
  */
 const SERVE_ONLY_VARIABLES = [
-  'CES_HOST', 'CES_PORT', 'PORT', 'CES_TICK_MS', 'CES_LOG_FORMAT', 'CES_WEBHOOK_RETRY_SCHEDULE', 'CES_VERIFIER_TIMEOUT_MS',
-  'CES_BODY_LIMIT_BYTES', 'CES_RATE_LIMIT_RPS', 'CES_RATE_LIMIT_BURST', 'CES_REQUEST_TIMEOUT_MS', 'CES_METRICS_TOKEN',
-  'CES_WRITER_THREAD', 'CES_CHECKPOINT_THREAD', 'CES_RETENTION_DAYS', 'CES_SHUTDOWN_TIMEOUT_MS', 'CES_TRUSTED_PROXIES', 'CES_AUTH_FAILURE_LIMIT',
+  'CES_HOST',
+  'CES_PORT',
+  'PORT',
+  'CES_TICK_MS',
+  'CES_LOG_FORMAT',
+  'CES_WEBHOOK_RETRY_SCHEDULE',
+  'CES_VERIFIER_TIMEOUT_MS',
+  'CES_BODY_LIMIT_BYTES',
+  'CES_RATE_LIMIT_RPS',
+  'CES_RATE_LIMIT_BURST',
+  'CES_REQUEST_TIMEOUT_MS',
+  'CES_METRICS_TOKEN',
+  'CES_WRITER_THREAD',
+  'CES_CHECKPOINT_THREAD',
+  'CES_RETENTION_DAYS',
+  'CES_SHUTDOWN_TIMEOUT_MS',
+  'CES_TRUSTED_PROXIES',
+  'CES_AUTH_FAILURE_LIMIT',
 ];
 
 /** What a command that sends a webhook itself (`ces webhook test`) reads besides CES_DB. */
-const DELIVERY_VARIABLES = ['CES_WEBHOOK_TIMEOUT_MS', 'CES_ALLOW_PRIVATE_WEBHOOKS', 'CES_DELIVERY_CONCURRENCY', 'CES_DELIVERY_PER_ENDPOINT'];
+const DELIVERY_VARIABLES = [
+  'CES_WEBHOOK_TIMEOUT_MS',
+  'CES_ALLOW_PRIVATE_WEBHOOKS',
+  'CES_DELIVERY_CONCURRENCY',
+  'CES_DELIVERY_PER_ENDPOINT',
+];
 
 /**
  * The configuration of a command other than `ces serve`: its --db, no serve-only variable, and the
  * delivery settings only for a command that `delivers`: a typo in one of those must not stop
  * `ces campaign list` or `ces backup`, which send nothing.
  */
-export function loadCommandConfig(flags: { db?: string }, rawEnv: Env = process.env, options: { delivers?: boolean; publicUrl?: boolean } = {}): Readonly<Config> {
+export function loadCommandConfig(
+  flags: { db?: string },
+  rawEnv: Env = process.env,
+  options: { delivers?: boolean; publicUrl?: boolean } = {},
+): Readonly<Config> {
   const env = { ...rawEnv };
   for (const name of SERVE_ONLY_VARIABLES) delete env[name];
   if (!options.delivers) for (const name of DELIVERY_VARIABLES) delete env[name];
@@ -96,7 +120,8 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
   for (const [name, value] of Object.entries(rawEnv)) if (value !== undefined && value.trim() !== '') env[name] = value;
   // A flag given empty is a mistake in a script; refused rather than read as one of those.
   for (const [name, value] of Object.entries(flags)) {
-    if (typeof value === 'string' && value.trim() === '') throw new ConfigError(`--${FLAG_NAMES[name as keyof ConfigFlags]} must not be empty`);
+    if (typeof value === 'string' && value.trim() === '')
+      throw new ConfigError(`--${FLAG_NAMES[name as keyof ConfigFlags]} must not be empty`);
   }
   // A setting that has a flag: the flag, else the first variable set, else the default; the name is
   // where the value came from, so that a refusal names what the operator has to change.
@@ -142,7 +167,10 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
 const HOST_RE = /^(?!-)[\d.:A-Za-z-]{1,63}(?<!-)$/;
 
 function parseHost(name: string, host: string): string {
-  if (!HOST_RE.test(host)) throw new ConfigError(`${name} must be an IP address or a host name (letters, digits, '.', ':' and '-', at most 63 characters), got "${host}"`);
+  if (!HOST_RE.test(host))
+    throw new ConfigError(
+      `${name} must be an IP address or a host name (letters, digits, '.', ':' and '-', at most 63 characters), got "${host}"`,
+    );
   return host;
 }
 
@@ -167,14 +195,23 @@ function parsePublicUrl(raw: string | undefined): string | null {
   } catch {
     throw new ConfigError(`CES_PUBLIC_URL must be an http:// or https:// URL, got "${raw}"`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
     throw new ConfigError(`CES_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, got "${raw}"`);
   }
   return url.href.replace(/\/$/, '');
 }
 
 function parseProxyList(raw: string | undefined): readonly string[] {
-  const list = (raw ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const list = (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   try {
     parseTrustedProxies(list);
   } catch (error) {
@@ -211,7 +248,9 @@ function parseMetricsToken(raw: string | undefined): string {
   if (raw === undefined || raw === 'off' || TOKEN68.test(raw)) return raw ?? '';
   const chars = [...raw];
   const at = chars.findIndex((c, i) => !/[A-Za-z0-9\-._~+/=]/.test(c) || (c === '=' && chars.slice(i).some((d) => d !== '=')));
-  throw new ConfigError(`CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character ${at + 1} is ${JSON.stringify(chars[at])}`);
+  throw new ConfigError(
+    `CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character ${at + 1} is ${JSON.stringify(chars[at])}`,
+  );
 }
 
 /**
@@ -225,7 +264,9 @@ function parseSchedule(raw: string | undefined): number[] {
   return raw.split(',').map((part) => {
     const n = parseDecimal(part);
     if (!Number.isFinite(n) || n < 0 || n > MAX_RETRY_WAIT_S) {
-      throw new ConfigError(`CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to ${MAX_RETRY_WAIT_S} (30 days), got "${raw}"`);
+      throw new ConfigError(
+        `CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to ${MAX_RETRY_WAIT_S} (30 days), got "${raw}"`,
+      );
     }
     return n;
   });

@@ -28,7 +28,13 @@ export const notFound = (what = 'Resource'): AppError => new AppError(404, 'not_
 
 /** The database could not take a write (disk full, I/O error, a writer that stopped): retry later. */
 export const storageUnavailable = (): AppError =>
-  new AppError(503, 'service_unavailable', 'The service is temporarily unable to store data; retry with the same Idempotency-Key.', undefined, { 'retry-after': '1' });
+  new AppError(
+    503,
+    'service_unavailable',
+    'The service is temporarily unable to store data; retry with the same Idempotency-Key.',
+    undefined,
+    { 'retry-after': '1' },
+  );
 
 export function validationFailed(errors: FieldError[]): AppError {
   return new AppError(422, 'validation_failed', 'The request body is invalid; see errors[] for each field.', errors);

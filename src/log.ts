@@ -22,9 +22,15 @@ export interface LogTarget {
 
 export function createLogger(format: 'pretty' | 'json', stream: LogTarget = process.stdout, options: LoggerOptions = {}): ConsolaInstance {
   const level = options.level ?? LogLevels.info;
-  const logger = format === 'pretty'
-    ? createConsola({ level, stdout: stream as NodeJS.WriteStream, stderr: stream as NodeJS.WriteStream, formatOptions: { date: true, colors: stream.isTTY === true } })
-    : createJsonLogger(level, options.batched ? batchedWriter(stream) : (text: string) => void stream.write(text));
+  const logger =
+    format === 'pretty'
+      ? createConsola({
+          level,
+          stdout: stream as NodeJS.WriteStream,
+          stderr: stream as NodeJS.WriteStream,
+          formatOptions: { date: true, colors: stream.isTTY === true },
+        })
+      : createJsonLogger(level, options.batched ? batchedWriter(stream) : (text: string) => void stream.write(text));
   if (isLogOutput(stream)) (logger as unknown as Record<symbol, unknown>)[DROPPED_LINES] = stream.droppedLines;
   return logger;
 }

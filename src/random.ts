@@ -115,7 +115,8 @@ export function streamRandom(seed: Uint8Array): Random {
     bytes,
     uuid: () => formatUuidV4(bytes(16)),
     int: (maxExclusive) => {
-      if (!Number.isSafeInteger(maxExclusive) || maxExclusive < 1 || maxExclusive > 2 ** 48) throw new RangeError(`int() range must be 1..2^48, got ${maxExclusive}`);
+      if (!Number.isSafeInteger(maxExclusive) || maxExclusive < 1 || maxExclusive > 2 ** 48)
+        throw new RangeError(`int() range must be 1..2^48, got ${maxExclusive}`);
       // Rejection sampling over 48 bits: uniform, no modulo bias.
       const limit = 2 ** 48 - (2 ** 48 % maxExclusive);
       for (;;) {

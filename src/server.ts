@@ -36,7 +36,8 @@ export interface StartOptions {
   tick?: boolean;
 }
 
-const refusedPort = (port: number): Error => new Error(`port ${port} is refused by the HTTP listener (a port browsers block); choose another one`);
+const refusedPort = (port: number): Error =>
+  new Error(`port ${port} is refused by the HTTP listener (a port browsers block); choose another one`);
 
 /** How long after its last request the server still counts as busy (see httpBusy). */
 const BUSY_LINGER_MS = 250;
@@ -52,13 +53,18 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   try {
     const { previous } = claimDatabase(db, { ...self, started_at: nowIso(clock), dbPath: config.dbPath });
     if (previous) {
-      log.warn({ message: `this database was last served from host ${previous.host} (process ${previous.pid}, started ${previous.started_at}); if that server still runs, stop one of them: two would send each webhook twice`, previous_host: previous.host, previous_pid: previous.pid });
+      log.warn({
+        message: `this database was last served from host ${previous.host} (process ${previous.pid}, started ${previous.started_at}); if that server still runs, stop one of them: two would send each webhook twice`,
+        previous_host: previous.host,
+        previous_pid: previous.pid,
+      });
     }
   } catch (error) {
     db.close();
     throw error;
   }
-  const checkpointer: Checkpointer | null = config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
+  const checkpointer: Checkpointer | null =
+    config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit, writerThread: options.writerThread ?? config.writerThread });
   const app = createHttpApp(service);
@@ -110,7 +116,10 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const url = `http://${host}:${port}`;
   releaseStaleLeases(ctx);
   if (!isLoopbackHost(config.host)) {
-    log.warn({ message: `serving plain HTTP on ${url}, reachable from other machines: API keys, CPFs and webhook secrets would cross the network in clear. Put a TLS-terminating proxy in front (docs: Deployment) and listen on 127.0.0.1 unless the proxy runs on another machine.`, host: config.host });
+    log.warn({
+      message: `serving plain HTTP on ${url}, reachable from other machines: API keys, CPFs and webhook secrets would cross the network in clear. Put a TLS-terminating proxy in front (docs: Deployment) and listen on 127.0.0.1 unless the proxy runs on another machine.`,
+      host: config.host,
+    });
   }
   // Requests in progress or finished within BUSY_LINGER_MS, so the background tick gives intake the
   // CPU first. The linger matters under load: right after a group commit answers every waiting

@@ -35,4 +35,3 @@ export function parseTrustedProxies(list: readonly string[]): TrustedProxies {
 export function unmapped(address: string): string {
   return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 }
-

@@ -77,7 +77,8 @@ type Op =
 /** true one time in five. */
 const rarely = fc.integer({ min: 0, max: 4 }).map((n) => n === 0);
 /** Mostly `side`, now and then one of the others. */
-const mostly = (side: SideIx): fc.Arbitrary<SideIx> => fc.oneof({ weight: 6, arbitrary: fc.constant(side) }, { weight: 4, arbitrary: fc.constantFrom<SideIx>(0, 1, 2) });
+const mostly = (side: SideIx): fc.Arbitrary<SideIx> =>
+  fc.oneof({ weight: 6, arbitrary: fc.constant(side) }, { weight: 4, arbitrary: fc.constantFrom<SideIx>(0, 1, 2) });
 
 const targetArb: fc.Arbitrary<TargetKind> = fc.oneof(
   { weight: 3, arbitrary: fc.constant('none' as const) },
@@ -90,7 +91,15 @@ const targetArb: fc.Arbitrary<TargetKind> = fc.oneof(
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   // `failFast`: an access key with an invalid model, which intake rejects at once (the win voided).
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('declare' as const), prize: fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constant(null), fc.constant('none' as const)), on: mostly(0), failFast: fc.integer({ min: 0, max: 9 }).map((n) => n === 0) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('declare' as const),
+      prize: fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constant(null), fc.constant('none' as const)),
+      on: mostly(0),
+      failFast: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+    }),
+  },
   // The same Idempotency-Key again, with a declared win this time: a replay, nothing written.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('resubmit' as const), entry: fc.nat(40), prize: fc.integer({ min: 0, max: 2 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('window_entry' as const) }) },
@@ -102,9 +111,34 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   // `any: false` picks among entries that hold an award (the interesting case); true, any entry.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('revoke' as const), entry: fc.nat(40), any: rarely }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('operator_revoke' as const), entry: fc.nat(40), any: rarely }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('reassign' as const), entry: fc.nat(40), any: rarely, to: targetArb, target: fc.nat(40), prize: fc.integer({ min: 0, max: 2 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('switch_mechanic' as const), side: fc.constantFrom<SideIx>(0, 1), to: fc.constantFrom<Mechanic>('INTEGRATOR_DECLARED', 'WINDOW', 'none') }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('add_window' as const), on: mostly(1), prize: fc.integer({ min: 0, max: 2 }), offsetMin: fc.integer({ min: -30, max: 30 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('reassign' as const),
+      entry: fc.nat(40),
+      any: rarely,
+      to: targetArb,
+      target: fc.nat(40),
+      prize: fc.integer({ min: 0, max: 2 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('switch_mechanic' as const),
+      side: fc.constantFrom<SideIx>(0, 1),
+      to: fc.constantFrom<Mechanic>('INTEGRATOR_DECLARED', 'WINDOW', 'none'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('add_window' as const),
+      on: mostly(1),
+      prize: fc.integer({ min: 0, max: 2 }),
+      offsetMin: fc.integer({ min: -30, max: 30 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 20 }) }) },
   // The wall clock steps back (NTP, a resumed VM): the entry's latest award is still the one
   // registered last, whatever the times say.
@@ -131,15 +165,23 @@ function buildWorld(seed: number, stocks: number[]): World {
   const side = (campaignId: string, mode: 'live' | 'test', prizeStocks: number[]): Side => {
     const key = issueKey(ctx, { campaignId, mode }, OPERATOR);
     const caller: Caller = { keyId: key.id, campaignId, mode, livemode: mode === 'live' };
-    const prizes = prizeStocks.map((stock, i) => addPrize(ctx, { campaignId, mode, name: `P${i}`, type: 'voucher', unitValue: 10, stock }, OPERATOR).id);
+    const prizes = prizeStocks.map(
+      (stock, i) => addPrize(ctx, { campaignId, mode, name: `P${i}`, type: 'voucher', unitValue: 10, stock }, OPERATOR).id,
+    );
     return { campaignId, caller, prizes };
   };
-  const declared = side(createCampaign(ctx, { name: 'property', instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'auto', luckyQuantity: 2 }, OPERATOR).id, 'live', stocks);
+  const declared = side(
+    createCampaign(ctx, { name: 'property', instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'auto', luckyQuantity: 2 }, OPERATOR).id,
+    'live',
+    stocks,
+  );
   const window = side(createCampaign(ctx, { name: 'property', instantPrize: 'WINDOW' }, OPERATOR).id, 'live', stocks.slice(0, 2));
   const test = side(declared.campaignId, 'test', stocks.slice(1));
   // The pool as 100,000 - FREE_PAIRS boundary draws leave it (the drawn pairs are left out of
   // lucky_numbers to keep each run fast; only the FREE_PAIRS undrawn ones can be handed out).
-  ctx.db.prepare('INSERT INTO lucky_pools (campaign_id, livemode, size, drawn) VALUES (?, 1, 100000, ?)').run(declared.campaignId, 100_000 - FREE_PAIRS);
+  ctx.db
+    .prepare('INSERT INTO lucky_pools (campaign_id, livemode, size, drawn) VALUES (?, 1, 100000, ?)')
+    .run(declared.campaignId, 100_000 - FREE_PAIRS);
   return { ctx, clock, sides: [declared, window, test], entries: [] };
 }
 
@@ -150,13 +192,22 @@ function campaignOf(w: World, side: SideIx): Campaign {
 
 let participant = 0;
 
-function submit(w: World, side: SideIx, instantWin: unknown, options: { failFast?: boolean; key?: string } = {}): { id: string; key: string } {
+function submit(
+  w: World,
+  side: SideIx,
+  instantWin: unknown,
+  options: { failFast?: boolean; key?: string } = {},
+): { id: string; key: string } {
   const i = ++participant;
   const patch: Parameters<typeof entryBody>[0] = instantWin === undefined ? {} : { instant_win: instantWin };
-  if (options.failFast) patch.evidence = { access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9), model: '99' }) };
+  if (options.failFast)
+    patch.evidence = { access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9), model: '99' }) };
   const submission = parseSubmission(entryBody(patch, i), w.clock.now());
   const key = options.key ?? `k-${i}`;
-  return { id: w.ctx.db.transaction(() => writeEntry(w.ctx, campaignOf(w, side), w.sides[side].caller, key, submission)).immediate().entry_id, key };
+  return {
+    id: w.ctx.db.transaction(() => writeEntry(w.ctx, campaignOf(w, side), w.sides[side].caller, key, submission)).immediate().entry_id,
+    key,
+  };
 }
 
 /** What a refused step must leave as it was (each call is one transaction). */
@@ -188,8 +239,11 @@ function checkEvaluation(w: World, entryId: string, campaign: Campaign, mechanic
   }
   if (live) {
     assert.ok(item, `entry ${entryId} holds an awarded win, but its evaluation (${campaign.instant_prize}) has no instant-prize item`);
-    assert.deepEqual([item.status, item.outcome.won, item.outcome.prize_definition_id, item.outcome.award_status], ['APPROVED', true, live.prize_id, 'AWARDED'],
-      `entry ${entryId} holds an awarded win; its evaluation (${campaign.instant_prize}) says ${JSON.stringify(item)}`);
+    assert.deepEqual(
+      [item.status, item.outcome.won, item.outcome.prize_definition_id, item.outcome.award_status],
+      ['APPROVED', true, live.prize_id, 'AWARDED'],
+      `entry ${entryId} holds an awarded win; its evaluation (${campaign.instant_prize}) says ${JSON.stringify(item)}`,
+    );
   } else if (item) {
     assert.equal(item.outcome.won, false, `entry ${entryId} holds no win, its evaluation says ${JSON.stringify(item)}`);
   }
@@ -210,12 +264,20 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
     if (mechanics) checkEvaluation(w, id, campaign, mechanics);
   };
   const before = fingerprint(w);
-  const lastStep = (awardId: string) => Object.values(ctx.db.prepare('SELECT actor, reason FROM award_history WHERE award_id = ? ORDER BY id DESC LIMIT 1').get(awardId) as object);
+  const lastStep = (awardId: string) =>
+    Object.values(
+      ctx.db.prepare('SELECT actor, reason FROM award_history WHERE award_id = ? ORDER BY id DESC LIMIT 1').get(awardId) as object,
+    );
   try {
     switch (op.kind) {
       case 'declare': {
         const prizes = w.sides[op.on].prizes;
-        const win = op.prize === 'none' ? undefined : op.prize === null ? { won: false } : { won: true, prize_definition_id: prizes[op.prize % prizes.length] };
+        const win =
+          op.prize === 'none'
+            ? undefined
+            : op.prize === null
+              ? { won: false }
+              : { won: true, prize_definition_id: prizes[op.prize % prizes.length] };
         const { id, key } = submit(w, op.on, win, { failFast: op.failFast });
         if (op.failFast) assert.equal(statusOf(id), 'REJECTED', 'a fail-fast entry not rejected at intake');
         w.entries.push({ id, side: op.on, key });
@@ -236,16 +298,24 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
       case 'approve': {
         const e = from(withStatus('PENDING'), op.entry);
         if (!e) return trace?.('no entry to act on');
-        ctx.db.transaction(() => {
-          const row = findEntryById(ctx.db, e.id)!;
-          if (row.status !== 'PENDING') return;
-          approveEntry(ctx, row, now, op.defer);
-          if (!op.defer) evaluate(e.id, e.side);
-        }).immediate();
+        ctx.db
+          .transaction(() => {
+            const row = findEntryById(ctx.db, e.id)!;
+            if (row.status !== 'PENDING') return;
+            approveEntry(ctx, row, now, op.defer);
+            if (!op.defer) evaluate(e.id, e.side);
+          })
+          .immediate();
         break;
       }
       case 'evaluate': {
-        const e = from(w.entries.filter((x) => { const r = findEntryById(ctx.db, x.id)!; return r.status === 'APPROVED' && r.evaluated_at === null; }), op.entry);
+        const e = from(
+          w.entries.filter((x) => {
+            const r = findEntryById(ctx.db, x.id)!;
+            return r.status === 'APPROVED' && r.evaluated_at === null;
+          }),
+          op.entry,
+        );
         if (!e) return trace?.('no entry to act on');
         ctx.db.transaction(() => evaluate(e.id, e.side)).immediate();
         break;
@@ -253,10 +323,12 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
       case 'reject': {
         const e = from(withStatus('PENDING'), op.entry);
         if (!e) return trace?.('no entry to act on');
-        ctx.db.transaction(() => {
-          const row = findEntryById(ctx.db, e.id)!;
-          if (row.status === 'PENDING') rejectEntry(ctx, row, [{ code: 'property', message: 'rejected by the property test' }], now);
-        }).immediate();
+        ctx.db
+          .transaction(() => {
+            const row = findEntryById(ctx.db, e.id)!;
+            if (row.status === 'PENDING') rejectEntry(ctx, row, [{ code: 'property', message: 'rejected by the property test' }], now);
+          })
+          .immediate();
         break;
       }
       case 'revoke':
@@ -265,17 +337,27 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         if (!e) return trace?.('no entry to act on');
         const was = findLatestAwardForEntry(ctx.db, e.id)?.status;
         const history = (ctx.db.prepare('SELECT count(*) AS n FROM award_history').get() as { n: number }).n;
-        const out: AwardObject = op.kind === 'revoke'
-          ? revokeInstantPrize(ctx, w.sides[e.side].caller, e.id, { reason: 'property' }, now)
-          : revokeAwardAsOperator(ctx, e.id, 'property (cli)', now, OPERATOR);
+        const out: AwardObject =
+          op.kind === 'revoke'
+            ? revokeInstantPrize(ctx, w.sides[e.side].caller, e.id, { reason: 'property' }, now)
+            : revokeAwardAsOperator(ctx, e.id, 'property (cli)', now, OPERATOR);
         assert.equal(out.status, 'revoked', `${op.kind} answered ${out.status}`);
         // docs/api.md, Revoke: it "acts on the entry's latest award"; the entry then holds no win.
         assert.equal(findLatestAwardForEntry(ctx.db, e.id)!.status, 'revoked');
         assert.equal(findLiveAwardForEntry(ctx.db, e.id), undefined, `${op.kind} answered 200 but the entry still holds a live award`);
         // docs/api.md, Revoke: already revoked -> 200 unchanged, nothing recorded again.
-        if (was === 'revoked') assert.equal((ctx.db.prepare('SELECT count(*) AS n FROM award_history').get() as { n: number }).n, history, 'a repeated revoke recorded history');
+        if (was === 'revoked')
+          assert.equal(
+            (ctx.db.prepare('SELECT count(*) AS n FROM award_history').get() as { n: number }).n,
+            history,
+            'a repeated revoke recorded history',
+          );
         // docs/api.md: every transition records its actor, `api_key:<key id>` or `cli`, and the reason.
-        else assert.deepEqual(lastStep(findLatestAwardForEntry(ctx.db, e.id)!.id), op.kind === 'revoke' ? [`api_key:${w.sides[e.side].caller.keyId}`, 'property'] : ['cli', 'property (cli)']);
+        else
+          assert.deepEqual(
+            lastStep(findLatestAwardForEntry(ctx.db, e.id)!.id),
+            op.kind === 'revoke' ? [`api_key:${w.sides[e.side].caller.keyId}`, 'property'] : ['cli', 'property (cli)'],
+          );
         break;
       }
       case 'reassign': {
@@ -285,17 +367,44 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         const sameCampaign = w.entries.filter((x) => x.side === e.side);
         let target: string | undefined;
         switch (op.to) {
-          case 'none': target = undefined; break;
-          case 'self': target = e.id; break;
-          case 'approved': target = from(sameCampaign.filter((x) => statusOf(x.id) === 'APPROVED'), op.target)?.id; break;
-          case 'pending': target = from(sameCampaign.filter((x) => statusOf(x.id) === 'PENDING'), op.target)?.id; break;
-          case 'rejected': target = from(sameCampaign.filter((x) => statusOf(x.id) === 'REJECTED'), op.target)?.id; break;
-          case 'any': target = pick(op.target)?.id; break;
+          case 'none':
+            target = undefined;
+            break;
+          case 'self':
+            target = e.id;
+            break;
+          case 'approved':
+            target = from(
+              sameCampaign.filter((x) => statusOf(x.id) === 'APPROVED'),
+              op.target,
+            )?.id;
+            break;
+          case 'pending':
+            target = from(
+              sameCampaign.filter((x) => statusOf(x.id) === 'PENDING'),
+              op.target,
+            )?.id;
+            break;
+          case 'rejected':
+            target = from(
+              sameCampaign.filter((x) => statusOf(x.id) === 'REJECTED'),
+              op.target,
+            )?.id;
+            break;
+          case 'any':
+            target = pick(op.target)?.id;
+            break;
         }
         if (op.to !== 'none' && target === undefined) return trace?.('no target of that kind');
         const sourceStatus = statusOf(e.id);
         const targetStatus = target === undefined ? undefined : statusOf(target);
-        const out = reassignInstantPrize(ctx, side.caller, e.id, { prize_definition_id: side.prizes[op.prize % side.prizes.length], target_entry_id: target }, now);
+        const out = reassignInstantPrize(
+          ctx,
+          side.caller,
+          e.id,
+          { prize_definition_id: side.prizes[op.prize % side.prizes.length], target_entry_id: target },
+          now,
+        );
         // SPEC: with target_entry_id the target "finished processing (APPROVED)"; docs/api.md: a win is not
         // kept on its own entry once processing rejected it (422 entry_rejected).
         const holder = target ?? e.id;
@@ -304,7 +413,11 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         assert.equal(out.entry_id, holder);
         assert.equal(out.status, 'awarded');
         // The new award is the holder's live and latest one, and a moved win leaves the source none.
-        assert.equal(findLiveAwardForEntry(ctx.db, holder)?.id, findLatestAwardForEntry(ctx.db, holder)?.id, 'the new award is not the holder\'s latest');
+        assert.equal(
+          findLiveAwardForEntry(ctx.db, holder)?.id,
+          findLatestAwardForEntry(ctx.db, holder)?.id,
+          "the new award is not the holder's latest",
+        );
         if (holder !== e.id) assert.equal(findLiveAwardForEntry(ctx.db, e.id), undefined, 'the source entry still holds a live award');
         assert.equal(lastStep(findLatestAwardForEntry(ctx.db, holder)!.id)[0], `api_key:${side.caller.keyId}`);
         break;
@@ -314,7 +427,16 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         break;
       case 'add_window': {
         const prizes = w.sides[op.on].prizes;
-        addWindows(ctx, { campaignId: w.sides[op.on].campaignId, mode: w.sides[op.on].caller.mode, prizeId: prizes[op.prize % prizes.length], opensAt: new Date(w.clock.now() + op.offsetMin * 60_000).toISOString() }, OPERATOR);
+        addWindows(
+          ctx,
+          {
+            campaignId: w.sides[op.on].campaignId,
+            mode: w.sides[op.on].caller.mode,
+            prizeId: prizes[op.prize % prizes.length],
+            opensAt: new Date(w.clock.now() + op.offsetMin * 60_000).toISOString(),
+          },
+          OPERATOR,
+        );
         break;
       }
       case 'advance':
@@ -349,75 +471,146 @@ const ALLOWED: Record<string, string[]> = {
 
 function checkInvariants(w: World): void {
   const db = w.ctx.db;
-  const prizes = db.prepare(`SELECT p.id, p.initial_stock, p.current_stock, p.awarded_beyond_pool,
+  const prizes = db
+    .prepare(
+      `SELECT p.id, p.initial_stock, p.current_stock, p.awarded_beyond_pool,
       (SELECT count(*) FROM awards a WHERE a.prize_id = p.id AND a.status = 'awarded') AS awarded,
       (SELECT count(*) FROM awards a WHERE a.prize_id = p.id AND a.status = 'awarded' AND a.beyond_pool = 1) AS flagged
-    FROM prizes p`).all() as Array<{ id: string; initial_stock: number; current_stock: number; awarded_beyond_pool: number; awarded: number; flagged: number }>;
+    FROM prizes p`,
+    )
+    .all() as Array<{
+    id: string;
+    initial_stock: number;
+    current_stock: number;
+    awarded_beyond_pool: number;
+    awarded: number;
+    flagged: number;
+  }>;
   for (const p of prizes) {
     assert.equal(p.current_stock, Math.max(0, p.initial_stock - p.awarded), `stock of ${p.id}`);
     assert.equal(p.awarded_beyond_pool, Math.max(0, p.awarded - p.initial_stock), `beyond pool of ${p.id}`);
     assert.equal(p.flagged, p.awarded_beyond_pool, `flagged awards of ${p.id}`);
   }
-  const live = db.prepare(`SELECT entry_id, count(*) AS n FROM awards WHERE status IN ('pending', 'awarded') GROUP BY entry_id HAVING n > 1`).all();
+  const live = db
+    .prepare(`SELECT entry_id, count(*) AS n FROM awards WHERE status IN ('pending', 'awarded') GROUP BY entry_id HAVING n > 1`)
+    .all();
   assert.deepEqual(live, []);
   // A pending win (declared, or reassigned before evaluation) waits only for an entry still to be
   // evaluated: evaluation confirms it, rejection voids it.
-  const stranded = db.prepare(`SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id WHERE a.status = 'pending' AND (e.status = 'REJECTED' OR e.evaluated_at IS NOT NULL)`).all();
+  const stranded = db
+    .prepare(
+      `SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id WHERE a.status = 'pending' AND (e.status = 'REJECTED' OR e.evaluated_at IS NOT NULL)`,
+    )
+    .all();
   assert.deepEqual(stranded, [], 'a pending award on a rejected or evaluated entry');
   // A rejected entry keeps no win, not even one a reassignment registered on it while it was processed.
-  const kept = db.prepare(`SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id WHERE a.status = 'awarded' AND e.status = 'REJECTED'`).all();
+  const kept = db
+    .prepare(`SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id WHERE a.status = 'awarded' AND e.status = 'REJECTED'`)
+    .all();
   assert.deepEqual(kept, [], 'an awarded win on a rejected entry');
   // An award is of its entry's campaign and mode, and of a prize of that campaign's pool in that mode
   // (SPEC: prize_definition_id "A prize id from the campaign's pool"; a key's mode is every record's).
-  const foreign = db.prepare(`SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id JOIN prizes p ON p.id = a.prize_id
-    WHERE a.campaign_id != e.campaign_id OR a.livemode != e.livemode OR p.campaign_id != a.campaign_id OR p.livemode != a.livemode`).all();
-  assert.deepEqual(foreign, [], 'an award outside its entry\'s campaign pool');
+  const foreign = db
+    .prepare(
+      `SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id JOIN prizes p ON p.id = a.prize_id
+    WHERE a.campaign_id != e.campaign_id OR a.livemode != e.livemode OR p.campaign_id != a.campaign_id OR p.livemode != a.livemode`,
+    )
+    .all();
+  assert.deepEqual(foreign, [], "an award outside its entry's campaign pool");
   // SPEC, reassign: the source is "revoked on the source"; revoked is final.
-  const unrevoked = db.prepare(`SELECT n.id, o.status FROM awards n JOIN awards o ON o.id = n.reassigned_from WHERE o.status != 'revoked'`).all();
+  const unrevoked = db
+    .prepare(`SELECT n.id, o.status FROM awards n JOIN awards o ON o.id = n.reassigned_from WHERE o.status != 'revoked'`)
+    .all();
   assert.deepEqual(unrevoked, [], 'a reassigned award that is not revoked');
-  const windowAwards = db.prepare(`SELECT a.entry_id, a.window_id, a.prize_id, a.campaign_id, w.claimed_by_entry_id, w.prize_id AS window_prize, w.campaign_id AS window_campaign
-    FROM awards a JOIN prize_windows w ON w.id = a.window_id WHERE a.source = 'window'`).all() as Array<{ entry_id: string; window_id: number; prize_id: string; campaign_id: string; claimed_by_entry_id: string; window_prize: string; window_campaign: string }>;
+  const windowAwards = db
+    .prepare(
+      `SELECT a.entry_id, a.window_id, a.prize_id, a.campaign_id, w.claimed_by_entry_id, w.prize_id AS window_prize, w.campaign_id AS window_campaign
+    FROM awards a JOIN prize_windows w ON w.id = a.window_id WHERE a.source = 'window'`,
+    )
+    .all() as Array<{
+    entry_id: string;
+    window_id: number;
+    prize_id: string;
+    campaign_id: string;
+    claimed_by_entry_id: string;
+    window_prize: string;
+    window_campaign: string;
+  }>;
   assert.equal(new Set(windowAwards.map((a) => a.window_id)).size, windowAwards.length, 'a window given twice');
-  for (const a of windowAwards) assert.deepEqual([a.claimed_by_entry_id, a.window_prize, a.window_campaign], [a.entry_id, a.prize_id, a.campaign_id]);
+  for (const a of windowAwards)
+    assert.deepEqual([a.claimed_by_entry_id, a.window_prize, a.window_campaign], [a.entry_id, a.prize_id, a.campaign_id]);
   const claimed = (db.prepare('SELECT count(*) AS n FROM prize_windows WHERE claimed_by_entry_id IS NOT NULL').get() as { n: number }).n;
   assert.equal(claimed, windowAwards.length);
-  assert.equal((db.prepare(`SELECT count(*) AS n FROM awards WHERE (source = 'window') != (window_id IS NOT NULL)`).get() as { n: number }).n, 0);
+  assert.equal(
+    (db.prepare(`SELECT count(*) AS n FROM awards WHERE (source = 'window') != (window_id IS NOT NULL)`).get() as { n: number }).n,
+    0,
+  );
   // docs/api.md, WINDOW: "On evaluation, an approved entry claims the earliest open (opens_at <= now),
   // unclaimed window of its campaign and mode".
-  const badClaims = db.prepare(`SELECT w.id FROM prize_windows w JOIN entries e ON e.id = w.claimed_by_entry_id
-    WHERE e.status != 'APPROVED' OR e.evaluated_at IS NULL OR e.campaign_id != w.campaign_id OR e.livemode != w.livemode OR w.opens_at > w.claimed_at`).all();
+  const badClaims = db
+    .prepare(
+      `SELECT w.id FROM prize_windows w JOIN entries e ON e.id = w.claimed_by_entry_id
+    WHERE e.status != 'APPROVED' OR e.evaluated_at IS NULL OR e.campaign_id != w.campaign_id OR e.livemode != w.livemode OR w.opens_at > w.claimed_at`,
+    )
+    .all();
   assert.deepEqual(badClaims, [], 'a window claimed out of its rules');
   // SPEC, entry status: a REJECTED entry gets no `entry.evaluated`; only APPROVED entries are
   // evaluated, and only they hold lucky numbers.
-  const wrongEvaluation = db.prepare(`SELECT id FROM entries WHERE (mechanics IS NOT NULL OR evaluated_at IS NOT NULL) AND status != 'APPROVED'
-    UNION ALL SELECT l.entry_id FROM lucky_numbers l JOIN entries e ON e.id = l.entry_id WHERE e.status != 'APPROVED' OR e.evaluated_at IS NULL`).all();
+  const wrongEvaluation = db
+    .prepare(
+      `SELECT id FROM entries WHERE (mechanics IS NOT NULL OR evaluated_at IS NOT NULL) AND status != 'APPROVED'
+    UNION ALL SELECT l.entry_id FROM lucky_numbers l JOIN entries e ON e.id = l.entry_id WHERE e.status != 'APPROVED' OR e.evaluated_at IS NULL`,
+    )
+    .all();
   assert.deepEqual(wrongEvaluation, [], 'an entry evaluated (or numbered) without being APPROVED');
   // Lucky numbers: outcomes never share a pair, and each outcome is what the table holds.
   const seen = new Set<string>();
   // (A pool is one campaign's in one mode: test and live draw the same pairs independently.)
-  const evaluated = db.prepare(`SELECT id, campaign_id || '/' || livemode AS pool, mechanics FROM entries WHERE mechanics IS NOT NULL`).all() as Array<{ id: string; pool: string; mechanics: string }>;
+  const evaluated = db
+    .prepare(`SELECT id, campaign_id || '/' || livemode AS pool, mechanics FROM entries WHERE mechanics IS NOT NULL`)
+    .all() as Array<{ id: string; pool: string; mechanics: string }>;
   for (const e of evaluated) {
-    const lucky = (JSON.parse(e.mechanics) as Array<{ mechanic_type: string; status: string; outcome: { numbers?: Array<{ series: string; order_number: string }> } }>)
-      .find((m) => m.mechanic_type === 'lucky_numbers');
+    const lucky = (
+      JSON.parse(e.mechanics) as Array<{
+        mechanic_type: string;
+        status: string;
+        outcome: { numbers?: Array<{ series: string; order_number: string }> };
+      }>
+    ).find((m) => m.mechanic_type === 'lucky_numbers');
     if (!lucky || lucky.status !== 'APPROVED') continue;
     const pairs = lucky.outcome.numbers!.map((n) => `${e.pool}:${n.series}/${n.order_number}`);
     for (const p of pairs) {
       assert.ok(!seen.has(p), `pair ${p} given twice`);
       seen.add(p);
     }
-    const rows = (db.prepare('SELECT series, order_number FROM lucky_numbers WHERE entry_id = ?').all(e.id) as Array<{ series: number; order_number: number }>)
-      .map((r) => `${e.pool}:${r.series}/${String(r.order_number).padStart(5, '0')}`);
+    const rows = (
+      db.prepare('SELECT series, order_number FROM lucky_numbers WHERE entry_id = ?').all(e.id) as Array<{
+        series: number;
+        order_number: number;
+      }>
+    ).map((r) => `${e.pool}:${r.series}/${String(r.order_number).padStart(5, '0')}`);
     assert.deepEqual(new Set(rows), new Set(pairs));
   }
   // Every award's status is the last step of its history, and its history is a chain of the
   // transitions its source allows (docs/api.md: "Every transition is a row of award_history").
-  const mismatched = db.prepare(`SELECT a.id FROM awards a WHERE a.status != (SELECT h.to_status FROM award_history h WHERE h.award_id = a.id ORDER BY h.id DESC LIMIT 1)`).all();
+  const mismatched = db
+    .prepare(
+      `SELECT a.id FROM awards a WHERE a.status != (SELECT h.to_status FROM award_history h WHERE h.award_id = a.id ORDER BY h.id DESC LIMIT 1)`,
+    )
+    .all();
   assert.deepEqual(mismatched, []);
-  const steps = db.prepare(`SELECT a.id, a.source, h.from_status, h.to_status, LAG(h.to_status) OVER (PARTITION BY h.award_id ORDER BY h.id) AS prev
-    FROM award_history h JOIN awards a ON a.id = h.award_id`).all() as Array<{ id: string; source: string; from_status: string | null; to_status: string; prev: string | null }>;
+  const steps = db
+    .prepare(
+      `SELECT a.id, a.source, h.from_status, h.to_status, LAG(h.to_status) OVER (PARTITION BY h.award_id ORDER BY h.id) AS prev
+    FROM award_history h JOIN awards a ON a.id = h.award_id`,
+    )
+    .all() as Array<{ id: string; source: string; from_status: string | null; to_status: string; prev: string | null }>;
   for (const s of steps) {
     assert.equal(s.from_status, s.prev, `award ${s.id}: history step ${s.from_status} -> ${s.to_status} does not follow ${s.prev}`);
-    assert.ok(ALLOWED[s.source].includes(`${s.from_status}>${s.to_status}`), `award ${s.id} (${s.source}): ${s.from_status} -> ${s.to_status} is no allowed transition`);
+    assert.ok(
+      ALLOWED[s.source].includes(`${s.from_status}>${s.to_status}`),
+      `award ${s.id} (${s.source}): ${s.from_status} -> ${s.to_status} is no allowed transition`,
+    );
   }
 }
 
@@ -438,14 +631,23 @@ function runCase(seed: number, stocks: number[], ops: Op[], trace?: (line: strin
 // deterministically, tracing each step's outcome on stderr.
 const replay = process.env.CES_PROPERTY_REPLAY;
 
-test('random declare/approve/evaluate/reject/revoke/reassign, window and mechanic-switch sequences keep the stock, claim and award invariants', { skip: replay !== undefined }, () => {
-  fc.assert(
-    fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 3, maxLength: 3 }), fc.array(opArb, { minLength: 1, maxLength: 100, size: 'max' }), (seed, stocks, ops) => {
-      runCase(seed, stocks, ops);
-    }),
-    { numRuns: Number(process.env.CES_PROPERTY_RUNS ?? 80), includeErrorInReport: true },
-  );
-});
+test(
+  'random declare/approve/evaluate/reject/revoke/reassign, window and mechanic-switch sequences keep the stock, claim and award invariants',
+  { skip: replay !== undefined },
+  () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 3, maxLength: 3 }),
+        fc.array(opArb, { minLength: 1, maxLength: 100, size: 'max' }),
+        (seed, stocks, ops) => {
+          runCase(seed, stocks, ops);
+        },
+      ),
+      { numRuns: Number(process.env.CES_PROPERTY_RUNS ?? 80), includeErrorInReport: true },
+    );
+  },
+);
 
 test('replay of one counterexample (CES_PROPERTY_REPLAY)', { skip: replay === undefined }, () => {
   const [seed, stocks, ops] = JSON.parse(replay!) as [number, number[], Op[]];

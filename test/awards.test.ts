@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { iterateExportRows } from '../src/exports/exports.repo.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { findLatestAwardForEntry, findLiveAwardForEntry, listAwardHistory, listAwards, listAwardsOfEntry } from '../src/mechanics/awards.repo.ts';
+import {
+  findLatestAwardForEntry,
+  findLiveAwardForEntry,
+  listAwardHistory,
+  listAwards,
+  listAwardsOfEntry,
+} from '../src/mechanics/awards.repo.ts';
 import { listAwardsOfEnrollment } from '../src/participants/participants.repo.ts';
 import { drainAll, entryBody, makeCampaign, makePrize, startTestServer, type TestServer, type World } from './support/harness.ts';
 import { mechanicOf, nextIndex, settle, stockOf, submitEntry, viewEntry } from './support/mechanics.ts';
@@ -19,7 +25,8 @@ describe('instant-prize revoke and reassign', () => {
 
   const revoke = (key: string, id: string, body?: unknown) => s.request('POST', `/v1/entries/${id}/instant-prize/revoke`, { key, body });
   const reassign = (key: string, id: string, body: unknown) => s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key, body });
-  const deliveries = (id: string) => (s.ctx.db.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ?').get(id) as { n: number }).n;
+  const deliveries = (id: string) =>
+    (s.ctx.db.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ?').get(id) as { n: number }).n;
 
   /** A declared campaign with prizes P (stock 2) and Q (stock 1) and entries A (won P), B, C (no win), all evaluated. */
   async function world(): Promise<{ w: World; p: string; q: string; a: string; b: string; c: string }> {
@@ -66,14 +73,29 @@ describe('instant-prize revoke and reassign', () => {
     const r5 = await reassign(w.liveKey, b, { prize_definition_id: q });
     assert.equal(r5.status, 200, r5.text);
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 0]);
-    assert.deepEqual(listAwardsOfEntry(s.ctx.db, b).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'awarded']]);
+    assert.deepEqual(
+      listAwardsOfEntry(s.ctx.db, b).map((x) => [x.prize_id, x.status]),
+      [
+        [p, 'revoked'],
+        [q, 'awarded'],
+      ],
+    );
 
     // History: every transition with time, actor (the API key) and reason.
-    const history = listAwardsOfEntry(s.ctx.db, a).map((x) => listAwardHistory(s.ctx.db, x.id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]));
+    const history = listAwardsOfEntry(s.ctx.db, a).map((x) =>
+      listAwardHistory(s.ctx.db, x.id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]),
+    );
     const actor = `api_key:${w.liveKeyId}`;
     assert.deepEqual(history, [
-      [[null, 'pending', actor, 'declared at intake'], ['pending', 'awarded', 'system', 'entry approved'], ['awarded', 'revoked', actor, 'participant disqualified']],
-      [[null, 'awarded', actor, `reassigned from award ${listAwardsOfEntry(s.ctx.db, a)[0].id} of entry ${a}`], ['awarded', 'revoked', actor, `reassigned to entry ${b}`]],
+      [
+        [null, 'pending', actor, 'declared at intake'],
+        ['pending', 'awarded', 'system', 'entry approved'],
+        ['awarded', 'revoked', actor, 'participant disqualified'],
+      ],
+      [
+        [null, 'awarded', actor, `reassigned from award ${listAwardsOfEntry(s.ctx.db, a)[0].id} of entry ${a}`],
+        ['awarded', 'revoked', actor, `reassigned to entry ${b}`],
+      ],
     ]);
     assert.ok(listAwardHistory(s.ctx.db, listAwardsOfEntry(s.ctx.db, a)[0].id).every((h) => h.at === '2026-11-22T12:00:00.000Z'));
     assert.equal(deliveries(a) + deliveries(b), before, 'revoke and reassign emit no webhook');
@@ -88,7 +110,11 @@ describe('instant-prize revoke and reassign', () => {
     const bad = await revoke(w.liveKey, a, { reason: 42 });
     assert.equal(bad.status, 422);
     assert.equal(bad.body.code, 'validation_failed');
-    const text = await s.request('POST', `/v1/entries/${a}/instant-prize/revoke`, { key: w.liveKey, raw: 'reason', headers: { 'content-type': 'text/plain' } });
+    const text = await s.request('POST', `/v1/entries/${a}/instant-prize/revoke`, {
+      key: w.liveKey,
+      raw: 'reason',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(text.status, 415);
     void b;
   });
@@ -171,7 +197,13 @@ describe('instant-prize revoke and reassign', () => {
   test('revoke and reassign: 404 for no award, unknown ids, another campaign and the other mode', async () => {
     const { w, p, a, b } = await world();
     const other = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
-    for (const [key, id] of [[w.liveKey, b], [w.liveKey, '8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f'], [w.liveKey, 'x'], [other.liveKey, a], [w.testKey, a]]) {
+    for (const [key, id] of [
+      [w.liveKey, b],
+      [w.liveKey, '8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f'],
+      [w.liveKey, 'x'],
+      [other.liveKey, a],
+      [w.testKey, a],
+    ]) {
       for (const res of [await revoke(key, id, {}), await reassign(key, id, { prize_definition_id: p })]) {
         assert.equal(res.status, 404, `${id}: ${res.text}`);
         assert.equal(res.body.code, 'not_found');
@@ -197,7 +229,10 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal(sameEntry.status, 404, 'nor back onto A itself');
     assert.equal((await viewEntry(s, w.liveKey, c)).award, null);
     assert.equal(stockOf(s, p).current_stock, 1, 'no unit taken');
-    const live = s.ctx.db.prepare("SELECT count(*) FROM awards WHERE campaign_id = ? AND status IN ('pending', 'awarded')").pluck().get(w.campaign.id);
+    const live = s.ctx.db
+      .prepare("SELECT count(*) FROM awards WHERE campaign_id = ? AND status IN ('pending', 'awarded')")
+      .pluck()
+      .get(w.campaign.id);
     assert.equal(live, 1, 'one live win, on B');
     // Revoking A again is still the idempotent 200.
     assert.equal((await revoke(w.liveKey, a, {})).status, 200);
@@ -206,13 +241,21 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal((await revoke(w.liveKey, b, { reason: 'ineligible' })).status, 200);
     const regiven = await reassign(w.liveKey, b, { target_entry_id: c, prize_definition_id: p });
     assert.equal(regiven.status, 200, regiven.text);
-    assert.equal((await reassign(w.liveKey, b, { prize_definition_id: p })).status, 404, 'B\'s win already went to C');
+    assert.equal((await reassign(w.liveKey, b, { prize_definition_id: p })).status, 404, "B's win already went to C");
     assert.equal(stockOf(s, p).current_stock, 1);
 
     // The database holds at most one re-registration of an award, whatever the code does.
     const source = listAwardsOfEntry(s.ctx.db, a)[0].id;
-    assert.throws(() => s.ctx.db.prepare(`INSERT INTO awards (id, entry_id, campaign_id, livemode, prize_id, source, status, created_at, updated_at, reassigned_from)
-      VALUES ('copy', ?, ?, 1, ?, 'reassign', 'revoked', 'x', 'x', ?)`).run(c, w.campaign.id, p, source), /UNIQUE constraint failed: awards.reassigned_from/);
+    assert.throws(
+      () =>
+        s.ctx.db
+          .prepare(
+            `INSERT INTO awards (id, entry_id, campaign_id, livemode, prize_id, source, status, created_at, updated_at, reassigned_from)
+      VALUES ('copy', ?, ?, 1, ?, 'reassign', 'revoked', 'x', 'x', ?)`,
+          )
+          .run(c, w.campaign.id, p, source),
+      /UNIQUE constraint failed: awards.reassigned_from/,
+    );
   });
 
   test('422 instant_prize_not_declared in campaigns without the declared mechanic (none, WINDOW)', async () => {
@@ -247,7 +290,7 @@ describe('instant-prize revoke and reassign', () => {
 
   // SPEC: reassign acts on "any existing award", a pending one included; CONTRACT: the new award is
   // `awarded` (unit taken), the source revoked (a pending one never took a unit to return).
-  test('reassign of a pending award on its own entry: awarded at once with the new prize, echoed by the entry\'s evaluation; no webhook', async () => {
+  test("reassign of a pending award on its own entry: awarded at once with the new prize, echoed by the entry's evaluation; no webhook", async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'live', 3, 'P').id;
     const q = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Q').id;
@@ -256,21 +299,40 @@ describe('instant-prize revoke and reassign', () => {
     const res = await reassign(w.liveKey, id, { prize_definition_id: q });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { entry_id: id, won: true, prize_definition_id: q, status: 'awarded' });
-    assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 2], 'the pending win held no unit; the new one takes one');
+    assert.deepEqual(
+      [stockOf(s, p).current_stock, stockOf(s, q).current_stock],
+      [3, 2],
+      'the pending win held no unit; the new one takes one',
+    );
     assert.equal(deliveries(id), events, 'reassign emits no webhook');
 
     await settle(s);
     assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), {
-      mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: q, prize_name: 'Q', award_status: 'AWARDED' },
+      mechanic_type: 'instant_prize',
+      status: 'APPROVED',
+      outcome: { won: true, prize_definition_id: q, prize_name: 'Q', award_status: 'AWARDED' },
     });
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [3, 2], 'evaluation takes no second unit');
     const actor = `api_key:${w.liveKeyId}`;
     const awards = listAwardsOfEntry(s.ctx.db, id);
-    assert.deepEqual(awards.map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'awarded']]);
-    assert.deepEqual(listAwardHistory(s.ctx.db, awards[0].id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]), [
-      [null, 'pending', actor, 'declared at intake'], ['pending', 'revoked', actor, `reassigned to prize ${q}`],
-    ]);
-    assert.deepEqual(listAwardHistory(s.ctx.db, awards[1].id).map((h) => [h.from_status, h.to_status, h.actor]), [[null, 'awarded', actor]]);
+    assert.deepEqual(
+      awards.map((x) => [x.prize_id, x.status]),
+      [
+        [p, 'revoked'],
+        [q, 'awarded'],
+      ],
+    );
+    assert.deepEqual(
+      listAwardHistory(s.ctx.db, awards[0].id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]),
+      [
+        [null, 'pending', actor, 'declared at intake'],
+        ['pending', 'revoked', actor, `reassigned to prize ${q}`],
+      ],
+    );
+    assert.deepEqual(
+      listAwardHistory(s.ctx.db, awards[1].id).map((h) => [h.from_status, h.to_status, h.actor]),
+      [[null, 'awarded', actor]],
+    );
   });
 
   test('reassign of a pending award on its own entry, then the entry is rejected in processing: the new win is voided and its unit returns', async () => {
@@ -285,8 +347,20 @@ describe('instant-prize revoke and reassign', () => {
     await settle(s);
     assert.equal((await viewEntry(s, w.testKey, id)).status, 'REJECTED');
     const awards = listAwardsOfEntry(s.ctx.db, id);
-    assert.deepEqual(awards.map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'voided']]);
-    assert.deepEqual(listAwardHistory(s.ctx.db, awards[1].id).at(-1), { from_status: 'awarded', to_status: 'voided', at: listAwardHistory(s.ctx.db, awards[1].id).at(-1)!.at, actor: 'system', reason: 'entry rejected' });
+    assert.deepEqual(
+      awards.map((x) => [x.prize_id, x.status]),
+      [
+        [p, 'revoked'],
+        [q, 'voided'],
+      ],
+    );
+    assert.deepEqual(listAwardHistory(s.ctx.db, awards[1].id).at(-1), {
+      from_status: 'awarded',
+      to_status: 'voided',
+      at: listAwardHistory(s.ctx.db, awards[1].id).at(-1)!.at,
+      actor: 'system',
+      reason: 'entry rejected',
+    });
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 2]);
   });
 
@@ -306,7 +380,11 @@ describe('instant-prize revoke and reassign', () => {
       assert.equal(res.status, 422, res.text);
       assert.equal(res.body.code, 'entry_rejected');
     }
-    assert.deepEqual(listAwardsOfEntry(s.ctx.db, id).map((x) => x.status), ['revoked', 'revoked'], 'nothing written');
+    assert.deepEqual(
+      listAwardsOfEntry(s.ctx.db, id).map((x) => x.status),
+      ['revoked', 'revoked'],
+      'nothing written',
+    );
     assert.equal(stockOf(s, p).current_stock, 2);
     const moved = await reassign(w.testKey, id, { prize_definition_id: p, target_entry_id: approved });
     assert.equal(moved.status, 200, moved.text);
@@ -326,8 +404,13 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal(stockOf(s, p).current_stock, 1);
     assert.equal(deliveries(source) + deliveries(target), events, 'reassign emits no webhook');
     await settle(s);
-    assert.deepEqual((await mechanicOf(s, w.liveKey, source, 'instant_prize')).outcome, { won: false, prize_definition_id: p, prize_name: 'P', award_status: 'REVOKED' });
-    assert.equal(stockOf(s, p).current_stock, 1, 'the source entry\'s evaluation takes nothing');
+    assert.deepEqual((await mechanicOf(s, w.liveKey, source, 'instant_prize')).outcome, {
+      won: false,
+      prize_definition_id: p,
+      prize_name: 'P',
+      award_status: 'REVOKED',
+    });
+    assert.equal(stockOf(s, p).current_stock, 1, "the source entry's evaluation takes nothing");
     // The win moved once: the source entry has none left to give.
     const twice = await reassign(w.liveKey, source, { prize_definition_id: p });
     assert.equal(twice.status, 404);
@@ -370,7 +453,13 @@ describe('instant-prize revoke and reassign', () => {
     const res = await reassign(w.liveKey, a, { prize_definition_id: q, target_entry_id: a.toUpperCase() });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { entry_id: a, won: true, prize_definition_id: q, status: 'awarded' });
-    assert.deepEqual(listAwardsOfEntry(s.ctx.db, a).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'awarded']]);
+    assert.deepEqual(
+      listAwardsOfEntry(s.ctx.db, a).map((x) => [x.prize_id, x.status]),
+      [
+        [p, 'revoked'],
+        [q, 'awarded'],
+      ],
+    );
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [2, 0]);
   });
 
@@ -382,8 +471,14 @@ describe('instant-prize revoke and reassign', () => {
     // One participant's two wins, the second sent after an NTP step back of a minute.
     const i = nextIndex();
     const send = async (n: string, key: string): Promise<string> => {
-      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: key,
-        body: entryBody({ instant_win: { won: true, prize_definition_id: p }, evidence: { access_key: makeAccessKey({ yymm: '2611', number: n }) } }, i) });
+      const res = await s.request('POST', '/v1/entries', {
+        key: w.liveKey,
+        idempotencyKey: key,
+        body: entryBody(
+          { instant_win: { won: true, prize_definition_id: p }, evidence: { access_key: makeAccessKey({ yymm: '2611', number: n }) } },
+          i,
+        ),
+      });
       assert.equal(res.status, 202, res.text);
       return res.body.entry_id;
     };
@@ -392,13 +487,26 @@ describe('instant-prize revoke and reassign', () => {
     const second = await send('000000702', 'order-2');
     await settle(s);
     assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 2 });
-    assert.ok(findLatestAwardForEntry(s.ctx.db, second)!.created_at < findLatestAwardForEntry(s.ctx.db, first)!.created_at, 'the second win is older by the clock');
+    assert.ok(
+      findLatestAwardForEntry(s.ctx.db, second)!.created_at < findLatestAwardForEntry(s.ctx.db, first)!.created_at,
+      'the second win is older by the clock',
+    );
 
     assert.equal((await revoke(w.liveKey, covered, {})).status, 200);
-    assert.deepEqual([findLatestAwardForEntry(s.ctx.db, first)!.beyond_pool, findLatestAwardForEntry(s.ctx.db, second)!.beyond_pool], [0, 1], 'the unit went to the win registered first');
-    assert.deepEqual(listAwards(s.ctx.db, { campaignId: w.campaign.id }).map((a) => a.entry_id), [covered, first, second]);
+    assert.deepEqual(
+      [findLatestAwardForEntry(s.ctx.db, first)!.beyond_pool, findLatestAwardForEntry(s.ctx.db, second)!.beyond_pool],
+      [0, 1],
+      'the unit went to the win registered first',
+    );
+    assert.deepEqual(
+      listAwards(s.ctx.db, { campaignId: w.campaign.id }).map((a) => a.entry_id),
+      [covered, first, second],
+    );
     const enrollment = s.ctx.db.prepare('SELECT enrollment_id FROM entries WHERE id = ?').pluck().get(first) as string;
-    assert.deepEqual(listAwardsOfEnrollment(s.ctx.db, enrollment).map((a) => a.entry_id), [first, second]);
+    assert.deepEqual(
+      listAwardsOfEnrollment(s.ctx.db, enrollment).map((a) => a.entry_id),
+      [first, second],
+    );
   });
 
   // Found by the award property test: evaluation echoed only a declared win, so a win moved onto an
@@ -421,16 +529,22 @@ describe('instant-prize revoke and reassign', () => {
       assert.equal(moved.status, 200, moved.text);
       await settle(s);
       assert.equal(findLiveAwardForEntry(s.ctx.db, c)?.status, 'awarded');
-      assert.deepEqual(await mechanicOf(s, w.liveKey, c, 'instant_prize'), {
-        mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: p, prize_name: 'P', award_status: 'AWARDED' },
-      }, `declared ${JSON.stringify(instantWin)}`);
+      assert.deepEqual(
+        await mechanicOf(s, w.liveKey, c, 'instant_prize'),
+        {
+          mechanic_type: 'instant_prize',
+          status: 'APPROVED',
+          outcome: { won: true, prize_definition_id: p, prize_name: 'P', award_status: 'AWARDED' },
+        },
+        `declared ${JSON.stringify(instantWin)}`,
+      );
       assert.equal(stockOf(s, p).current_stock, 1, 'the evaluation takes no second unit');
     }
   });
 
   // Found by the award property test: "latest" was the latest created_at, a wall-clock time, so after
   // the clock stepped back the revoked award stayed "latest" and the new win could not be taken back.
-  test('after the wall clock steps back, the entry\'s latest award is still the one registered last: GET, revoke and reassign act on it', async () => {
+  test("after the wall clock steps back, the entry's latest award is still the one registered last: GET, revoke and reassign act on it", async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'live', 1, 'P').id;
     const q = makePrize(s.ctx, w.campaign.id, 'live', 1, 'Q').id;
@@ -446,12 +560,23 @@ describe('instant-prize revoke and reassign', () => {
     assert.deepEqual([rv.body.prize_definition_id, rv.body.status], [q, 'revoked']);
     assert.equal(findLiveAwardForEntry(s.ctx.db, a), undefined);
     assert.deepEqual([stockOf(s, p).current_stock, stockOf(s, q).current_stock], [1, 1], 'both units are back');
-    assert.deepEqual(listAwardsOfEntry(s.ctx.db, a).map((x) => x.prize_id), [p, q], 'listed in the order registered');
+    assert.deepEqual(
+      listAwardsOfEntry(s.ctx.db, a).map((x) => x.prize_id),
+      [p, q],
+      'listed in the order registered',
+    );
     s.clock.advance(-1000);
     const again = await reassign(w.liveKey, a, { prize_definition_id: p });
     assert.equal(again.status, 200, again.text);
     assert.equal(findLatestAwardForEntry(s.ctx.db, a)?.id, findLiveAwardForEntry(s.ctx.db, a)?.id);
-    assert.deepEqual(listAwardsOfEntry(s.ctx.db, a).map((x) => [x.prize_id, x.status]), [[p, 'revoked'], [q, 'revoked'], [p, 'awarded']]);
+    assert.deepEqual(
+      listAwardsOfEntry(s.ctx.db, a).map((x) => [x.prize_id, x.status]),
+      [
+        [p, 'revoked'],
+        [q, 'revoked'],
+        [p, 'awarded'],
+      ],
+    );
     const [row] = [...iterateExportRows(s.ctx.db, { campaignId: w.campaign.id })];
     assert.deepEqual([row.award_status, row.award_prize_id], ['awarded', p], 'entries export shows the same latest award');
   });

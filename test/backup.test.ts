@@ -7,11 +7,32 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, type CliResult, type TestServer, type World } from './support/harness.ts';
+import {
+  entryBody,
+  makeCampaign,
+  makePrize,
+  ROOT,
+  runCli,
+  startTestServer,
+  type CliResult,
+  type TestServer,
+  type World,
+} from './support/harness.ts';
 
 type Row = Record<string, unknown>;
 
@@ -99,7 +120,9 @@ describe('ces backup under load, then ces restore', () => {
     assert.equal(backupResult.json.integrity, 'ok');
     assert.equal(backupResult.json.file, join(dir, 'snapshot.db'));
     assert.ok(backupResult.json.pages > 0);
-    const audit = t.ctx.db.prepare(`SELECT actor, action, details ->> '$.file' AS file FROM audit_log WHERE action = 'backup.created'`).all();
+    const audit = t.ctx.db
+      .prepare(`SELECT actor, action, details ->> '$.file' AS file FROM audit_log WHERE action = 'backup.created'`)
+      .all();
     assert.deepEqual(audit, [{ actor: `cli:${userInfo().username}`, action: 'backup.created', file: join(dir, 'snapshot.db') }]);
     assert.deepEqual(readdirSync(dir).sort(), ['snapshot.db'], 'one self-contained file: no temp file, -wal or -shm beside it');
   });
@@ -120,32 +143,79 @@ describe('ces backup under load, then ces restore', () => {
       // Every entry accepted (202 received) before the backup started is in it.
       const inSnapshot = new Set(entries.map((e) => e.id));
       const before = accepted.filter((a) => a.at < backupStartedAt);
-      assert.deepEqual(before.filter((a) => !inSnapshot.has(a.id)), []);
+      assert.deepEqual(
+        before.filter((a) => !inSnapshot.has(a.id)),
+        [],
+      );
       // Nothing the live database does not have; each entry there is in the same or a later state.
       const live = new Map((t.ctx.db.prepare('SELECT id, status FROM entries').all() as Row[]).map((e) => [e.id, e.status]));
       assert.ok(entries.length < live.size, `snapshot ${entries.length} < live ${live.size}`);
-      tc.diagnostic(`snapshot ${entries.length} entries (${before.length} accepted before it started), live ${live.size}; accepted while the backup ran: ${acceptedDuringBackup}`);
+      tc.diagnostic(
+        `snapshot ${entries.length} entries (${before.length} accepted before it started), live ${live.size}; accepted while the backup ran: ${acceptedDuringBackup}`,
+      );
       for (const e of entries) {
         assert.ok(live.has(e.id), `entry ${e.id} exists live`);
         if (e.status !== 'PENDING') assert.equal(live.get(e.id), e.status);
       }
       // The intake transaction is all or nothing: consent, enrollment and events with every entry.
-      assert.equal(count('SELECT count(*) FROM entries e WHERE (SELECT count(*) FROM consents c WHERE c.entry_id = e.id) <> 1'), 0, 'one consent per entry');
+      assert.equal(
+        count('SELECT count(*) FROM entries e WHERE (SELECT count(*) FROM consents c WHERE c.entry_id = e.id) <> 1'),
+        0,
+        'one consent per entry',
+      );
       assert.equal(count('SELECT count(*) FROM entries e LEFT JOIN enrollments n ON n.id = e.enrollment_id WHERE n.id IS NULL'), 0);
-      assert.equal(count(`SELECT count(*) FROM entries e WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.entry_id = e.id AND d.event_type = 'entry.received')`), 0);
+      assert.equal(
+        count(
+          `SELECT count(*) FROM entries e WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.entry_id = e.id AND d.event_type = 'entry.received')`,
+        ),
+        0,
+      );
       // The pipeline's work is never lost between states: a PENDING entry still has its process
       // job, an approved one not yet evaluated its evaluate job, and finished ones their events.
-      assert.equal(count(`SELECT count(*) FROM entries e WHERE e.status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.entry_id = e.id AND j.kind = 'process')`), 0);
-      assert.equal(count(`SELECT count(*) FROM entries e WHERE e.status = 'APPROVED' AND e.evaluated_at IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.entry_id = e.id AND j.kind = 'evaluate')`), 0);
-      assert.equal(count(`SELECT count(*) FROM entries e WHERE e.status <> 'PENDING' AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.entry_id = e.id AND d.event_type = 'entry.completed')`), 0);
-      assert.equal(count(`SELECT count(*) FROM entries e WHERE e.evaluated_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.entry_id = e.id AND d.event_type = 'entry.evaluated')`), 0);
-      assert.equal(count(`SELECT count(*) FROM jobs j JOIN entries e ON e.id = j.entry_id WHERE e.evaluated_at IS NOT NULL OR e.status = 'REJECTED'`), 0, 'no job left for finished entries');
+      assert.equal(
+        count(
+          `SELECT count(*) FROM entries e WHERE e.status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.entry_id = e.id AND j.kind = 'process')`,
+        ),
+        0,
+      );
+      assert.equal(
+        count(
+          `SELECT count(*) FROM entries e WHERE e.status = 'APPROVED' AND e.evaluated_at IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.entry_id = e.id AND j.kind = 'evaluate')`,
+        ),
+        0,
+      );
+      assert.equal(
+        count(
+          `SELECT count(*) FROM entries e WHERE e.status <> 'PENDING' AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.entry_id = e.id AND d.event_type = 'entry.completed')`,
+        ),
+        0,
+      );
+      assert.equal(
+        count(
+          `SELECT count(*) FROM entries e WHERE e.evaluated_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.entry_id = e.id AND d.event_type = 'entry.evaluated')`,
+        ),
+        0,
+      );
+      assert.equal(
+        count(`SELECT count(*) FROM jobs j JOIN entries e ON e.id = j.entry_id WHERE e.evaluated_at IS NOT NULL OR e.status = 'REJECTED'`),
+        0,
+        'no job left for finished entries',
+      );
       // Prize ledger: units taken equal awarded wins within the pool.
-      const ledger = db.prepare(`SELECT p.initial_stock - p.current_stock AS taken,
-        (SELECT count(*) FROM awards a WHERE a.prize_id = p.id AND a.status = 'awarded' AND a.beyond_pool = 0) AS awarded FROM prizes p`).all() as Array<{ taken: number; awarded: number }>;
+      const ledger = db
+        .prepare(
+          `SELECT p.initial_stock - p.current_stock AS taken,
+        (SELECT count(*) FROM awards a WHERE a.prize_id = p.id AND a.status = 'awarded' AND a.beyond_pool = 0) AS awarded FROM prizes p`,
+        )
+        .all() as Array<{ taken: number; awarded: number }>;
       for (const p of ledger) assert.equal(p.taken, p.awarded);
-      assert.ok(count('SELECT count(*) FROM lucky_numbers') > 0 && count(`SELECT count(*) FROM entries WHERE status = 'APPROVED'`) > 0, 'the snapshot caught the pipeline at work');
-      assert.deepEqual(all(`SELECT actor, action FROM audit_log WHERE action = 'database.restored'`), [{ actor: `cli:${userInfo().username}`, action: 'database.restored' }]);
+      assert.ok(
+        count('SELECT count(*) FROM lucky_numbers') > 0 && count(`SELECT count(*) FROM entries WHERE status = 'APPROVED'`) > 0,
+        'the snapshot caught the pipeline at work',
+      );
+      assert.deepEqual(all(`SELECT actor, action FROM audit_log WHERE action = 'database.restored'`), [
+        { actor: `cli:${userInfo().username}`, action: 'database.restored' },
+      ]);
     } finally {
       db.close();
     }
@@ -167,7 +237,7 @@ describe('ces backup under load, then ces restore', () => {
     assert.equal(again.json.error.code, 'destination_exists');
   });
 
-  test('a path through a symlink is the same file: restore and backup onto the running server\'s database are refused', async () => {
+  test("a path through a symlink is the same file: restore and backup onto the running server's database are refused", async () => {
     // The server's folder reached through a symlink; /proc names the real path of open files.
     const link = join(dir, 'link-to-server');
     symlinkSync(dirname(t.dbPath), link);
@@ -200,7 +270,11 @@ describe('ces backup under load, then ces restore', () => {
     assert.ok(existsSync(res.json.replaced));
     const db = new Database(res.json.replaced, { readonly: true });
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
-    assert.equal((db.prepare(`SELECT count(*) FROM audit_log WHERE action = 'database.restored'`).pluck().get()), 1, 'the replaced copy is the first restore, intact');
+    assert.equal(
+      db.prepare(`SELECT count(*) FROM audit_log WHERE action = 'database.restored'`).pluck().get(),
+      1,
+      'the replaced copy is the first restore, intact',
+    );
     db.close();
   });
 });
@@ -233,7 +307,12 @@ describe('ces restore refuses what it cannot trust', () => {
     const f = new Database(foreign);
     f.exec('CREATE TABLE t (x)');
     f.close();
-    const cases: Array<[string, string]> = [[corrupt, 'backup_corrupt'], [text, 'backup_corrupt'], [foreign, 'not_a_ces_database'], [join(dir, 'missing.db'), 'not_found']];
+    const cases: Array<[string, string]> = [
+      [corrupt, 'backup_corrupt'],
+      [text, 'backup_corrupt'],
+      [foreign, 'not_a_ces_database'],
+      [join(dir, 'missing.db'), 'not_found'],
+    ];
     for (const [src, code] of cases) {
       const target = join(dir, `target-${code}.db`);
       const res = await runCli(['restore', src, '--db', target, '--json']);
@@ -244,6 +323,9 @@ describe('ces restore refuses what it cannot trust', () => {
     const ok = await runCli(['restore', good, '--db', join(dir, 'target-ok.db'), '--json']);
     assert.equal(ok.code, 0, ok.stderr);
     const shown = await runCli(['campaign', 'list', '--json'], { dbPath: join(dir, 'target-ok.db') });
-    assert.deepEqual(shown.json.map((c: { name: string }) => c.name), ['Backup me']);
+    assert.deepEqual(
+      shown.json.map((c: { name: string }) => c.name),
+      ['Backup me'],
+    );
   });
 });

@@ -35,8 +35,15 @@ function makeRuntimeDir(prefix: string): string {
 }
 
 /** Starts `node <file> serve --port 0` and resolves with its URL once it prints "listening on". */
-function startBundledServer(file: string, dbPath: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [file, 'serve', '--port', '0', '--db', dbPath, '--log-format', 'json', '--tick-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+function startBundledServer(
+  file: string,
+  dbPath: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [file, 'serve', '--port', '0', '--db', dbPath, '--log-format', 'json', '--tick-ms', '50'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -72,7 +79,28 @@ describe('one-file bundle', () => {
     assert.ok(text.includes('CREATE TABLE campaigns'), 'schema.sql text is embedded');
     const bareImports = [...text.matchAll(/(?:^import .* from |\bimport\(|\brequire\()\s*["']([^"']+)["']/gm)]
       .map((m) => m[1])
-      .filter((spec) => !spec.startsWith('node:') && !['crypto', 'http', 'https', 'fs', 'path', 'os', 'url', 'util', 'stream', 'events', 'net', 'tls', 'zlib', 'child_process', 'tty', 'readline'].includes(spec));
+      .filter(
+        (spec) =>
+          !spec.startsWith('node:') &&
+          ![
+            'crypto',
+            'http',
+            'https',
+            'fs',
+            'path',
+            'os',
+            'url',
+            'util',
+            'stream',
+            'events',
+            'net',
+            'tls',
+            'zlib',
+            'child_process',
+            'tty',
+            'readline',
+          ].includes(spec),
+      );
     assert.deepEqual([...new Set(bareImports)], ['better-sqlite3']);
   });
 
@@ -83,7 +111,10 @@ describe('one-file bundle', () => {
     assert.match(demo.campaign.id, /^[0-9a-f-]{36}$/);
     assert.match(demo.key.key, /_test_/);
     const { stdout: list } = await run(process.execPath, [bundle, 'campaign', 'list', '--json', '--db', dbPath], { cwd: dir });
-    assert.deepEqual(JSON.parse(list).map((c: { id: string }) => c.id), [demo.campaign.id]);
+    assert.deepEqual(
+      JSON.parse(list).map((c: { id: string }) => c.id),
+      [demo.campaign.id],
+    );
   });
 
   // With CES_WRITER_THREAD=1 the writes run in the writer bundle that build.mjs embeds, started from
@@ -100,7 +131,9 @@ describe('one-file bundle', () => {
         assert.match(curl.stdout, /^HTTP\/1\.1 202/);
         const body = JSON.parse(curl.stdout.slice(curl.stdout.indexOf('\r\n\r\n') + 4));
         assert.equal(body.status, 'PENDING');
-        const { stdout: shown } = await run(process.execPath, [bundle, 'entries', 'show', body.entry_id, '--json', '--db', dbPath], { cwd: dir });
+        const { stdout: shown } = await run(process.execPath, [bundle, 'entries', 'show', body.entry_id, '--json', '--db', dbPath], {
+          cwd: dir,
+        });
         assert.equal(JSON.parse(shown).entry_id, body.entry_id);
       } finally {
         server.child.kill('SIGTERM');
@@ -120,7 +153,8 @@ describe('npm pack', () => {
   // prepack build over the checkout's dist/ nor depends on a stale one.
   before(async () => {
     stage = mkdtempSync(join(tmpdir(), 'ces-pack-'));
-    for (const f of ['package.json', 'schema.sql', 'README.md', 'CHANGELOG.md', 'docs']) cpSync(join(ROOT, f), join(stage, f), { recursive: true });
+    for (const f of ['package.json', 'schema.sql', 'README.md', 'CHANGELOG.md', 'docs'])
+      cpSync(join(ROOT, f), join(stage, f), { recursive: true });
     cpSync(join(ROOT, 'bin'), join(stage, 'bin'), { recursive: true });
     mkdirSync(join(stage, 'cli'));
     writeFileSync(join(stage, 'cli/ces.ts'), '// must not be packed: `files` leaves sources out\n');
@@ -137,7 +171,18 @@ describe('npm pack', () => {
   });
 
   test('the tarball holds the bin, the bundle, schema.sql, README and package.json, and no sources', () => {
-    assert.deepEqual(packed.files.map((f) => f.path).sort(), ['CHANGELOG.md', 'README.md', 'bin/ces.mjs', 'dist/ces.mjs', 'docs/api.md', 'docs/architecture.md', 'docs/deploy.md', 'docs/operations.md', 'package.json', 'schema.sql']);
+    assert.deepEqual(packed.files.map((f) => f.path).sort(), [
+      'CHANGELOG.md',
+      'README.md',
+      'bin/ces.mjs',
+      'dist/ces.mjs',
+      'docs/api.md',
+      'docs/architecture.md',
+      'docs/deploy.md',
+      'docs/operations.md',
+      'package.json',
+      'schema.sql',
+    ]);
   });
 
   test('the packed package.json needs only better-sqlite3 at run time and keeps the ces bin', () => {
@@ -167,7 +212,10 @@ describe('the ces bin in a checkout', () => {
     const bin = join(ROOT, 'bin/ces.mjs');
     await assertBinRunsCommands(bin, dir);
     // A failing command keeps the CLI's rules through the bin: exit 1 and one `ces:` line.
-    const failed = await run(process.execPath, [bin, 'entries', 'show', 'not-an-id', '--db', join(dir, 'ces.db')], { cwd: dir }).then(() => null, (error: { code: number; stderr: string }) => error);
+    const failed = await run(process.execPath, [bin, 'entries', 'show', 'not-an-id', '--db', join(dir, 'ces.db')], { cwd: dir }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     assert.equal(failed?.code, 1);
     assert.match(failed!.stderr, /^ces: Entry not found\.$/m);
   });

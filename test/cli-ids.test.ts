@@ -5,7 +5,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addWindows } from '../src/mechanics/windows.ts';
-import { configureWebhook, cpf, makeCampaign, makePrize, runCli, startTestServer, type CliResult, type TestServer, OPERATOR } from './support/harness.ts';
+import {
+  configureWebhook,
+  cpf,
+  makeCampaign,
+  makePrize,
+  runCli,
+  startTestServer,
+  type CliResult,
+  type TestServer,
+  OPERATOR,
+} from './support/harness.ts';
 import { nextIndex, settle, submitEntry } from './support/mechanics.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 
@@ -39,8 +49,20 @@ describe('CLI: uuid ids in upper case name the same record', () => {
     await settle(s);
     const windows = makeCampaign(s.ctx, { instantPrize: 'WINDOW' });
     const windowPrize = makePrize(s.ctx, windows.campaign.id, 'live', 3, 'Mug');
-    addWindows(s.ctx, { campaignId: windows.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: '2026-12-01T00:00:00Z' }, OPERATOR);
-    return { w, campaignId: w.campaign.id, prizeId: prize.id, entryId, document: cpf(i), windowCampaignId: windows.campaign.id, windowPrizeId: windowPrize.id };
+    addWindows(
+      s.ctx,
+      { campaignId: windows.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: '2026-12-01T00:00:00Z' },
+      OPERATOR,
+    );
+    return {
+      w,
+      campaignId: w.campaign.id,
+      prizeId: prize.id,
+      entryId,
+      document: cpf(i),
+      windowCampaignId: windows.campaign.id,
+      windowPrizeId: windowPrize.id,
+    };
   }
 
   test('commands that read print for the upper-cased id exactly what they print for the id as stored', async () => {
@@ -64,7 +86,8 @@ describe('CLI: uuid ids in upper case name the same record', () => {
     const results = await Promise.all(reads.map(([, args]) => Promise.all([cli(args(same)), cli(args(up))])));
     // Left out: the time a command ran at, and the audit records of the participant exports
     // themselves (the second export lists the first).
-    const stable = (r: CliResult): unknown => (r.json === undefined ? r.stdout : JSON.parse(r.stdout, (k, v) => (k === 'generated_at' || k === 'requests' ? undefined : v)));
+    const stable = (r: CliResult): unknown =>
+      r.json === undefined ? r.stdout : JSON.parse(r.stdout, (k, v) => (k === 'generated_at' || k === 'requests' ? undefined : v));
     results.forEach(([stored, upper], n) => {
       const what = reads[n][0];
       assert.equal(stored.code, 0, `${what}: ${stored.stderr}`);
@@ -74,12 +97,24 @@ describe('CLI: uuid ids in upper case name the same record', () => {
     // Not vacuous: the listings found the records.
     const found = new Map(results.map(([stored], n) => [reads[n][0], stored]));
     assert.equal(found.get('key list')!.json.length, 2);
-    assert.deepEqual(found.get('prize list')!.json.map((p: { id: string }) => p.id), [world.prizeId]);
-    assert.deepEqual(found.get('window list')!.json.map((x: { prize_id: string }) => x.prize_id), [world.windowPrizeId]);
+    assert.deepEqual(
+      found.get('prize list')!.json.map((p: { id: string }) => p.id),
+      [world.prizeId],
+    );
+    assert.deepEqual(
+      found.get('window list')!.json.map((x: { prize_id: string }) => x.prize_id),
+      [world.windowPrizeId],
+    );
     assert.ok(found.get('webhook deliveries')!.json.length >= 3, found.get('webhook deliveries')!.stdout);
-    assert.deepEqual(found.get('entries list')!.json.map((x: { entry_id: string }) => x.entry_id), [e]);
+    assert.deepEqual(
+      found.get('entries list')!.json.map((x: { entry_id: string }) => x.entry_id),
+      [e],
+    );
     assert.equal(found.get('entries export')!.stdout.trim().split('\n').length, 2, found.get('entries export')!.stdout);
-    assert.deepEqual(found.get('award list')!.json.map((a: { entry_id: string }) => a.entry_id), [e]);
+    assert.deepEqual(
+      found.get('award list')!.json.map((a: { entry_id: string }) => a.entry_id),
+      [e],
+    );
     // Both exports are recorded against the campaign id as stored.
     const audited = s.ctx.db.prepare("SELECT campaign_id FROM audit_log WHERE action = 'participant.exported'").pluck().all() as string[];
     assert.deepEqual(audited, [c, c]);
@@ -93,8 +128,36 @@ describe('CLI: uuid ids in upper case name the same record', () => {
     const [update, issue, prize, window, rotate, revokeAward, rotateSecret, redeliver, ping, anonymize] = await Promise.all([
       cli(['campaign', 'update', up(c), '--name', 'Renamed', '--json']),
       cli(['key', 'issue', '--campaign', up(c), '--mode', 'test', '--json']),
-      cli(['prize', 'add', '--campaign', up(c), '--mode', 'test', '--name', 'Cap', '--type', 'gift', '--unit-value', '10', '--stock', '1', '--json']),
-      cli(['window', 'add', '--campaign', up(world.windowCampaignId), '--mode', 'live', '--prize', up(world.windowPrizeId), '--opens-at', '2026-12-02T00:00:00Z', '--json']),
+      cli([
+        'prize',
+        'add',
+        '--campaign',
+        up(c),
+        '--mode',
+        'test',
+        '--name',
+        'Cap',
+        '--type',
+        'gift',
+        '--unit-value',
+        '10',
+        '--stock',
+        '1',
+        '--json',
+      ]),
+      cli([
+        'window',
+        'add',
+        '--campaign',
+        up(world.windowCampaignId),
+        '--mode',
+        'live',
+        '--prize',
+        up(world.windowPrizeId),
+        '--opens-at',
+        '2026-12-02T00:00:00Z',
+        '--json',
+      ]),
       cli(['key', 'rotate', up(w.testKeyId), '--json']),
       cli(['award', 'revoke', up(e), '--reason', 'audit', '--json']),
       cli(['webhook', 'rotate-secret', '--campaign', up(c), '--json']),
@@ -102,7 +165,18 @@ describe('CLI: uuid ids in upper case name the same record', () => {
       cli(['webhook', 'test', '--campaign', up(c), '--mode', 'live', '--json']),
       cli(['participant', 'anonymize', '--campaign', up(c), '--document', world.document, '--json']),
     ]);
-    for (const [what, r] of Object.entries({ update, issue, prize, window, rotate, revokeAward, rotateSecret, redeliver, ping, anonymize })) {
+    for (const [what, r] of Object.entries({
+      update,
+      issue,
+      prize,
+      window,
+      rotate,
+      revokeAward,
+      rotateSecret,
+      redeliver,
+      ping,
+      anonymize,
+    })) {
       assert.equal(r.code, 0, `${what}: ${r.stderr}`);
     }
     assert.deepEqual([update.json.id, update.json.name], [c, 'Renamed']);
@@ -123,10 +197,15 @@ describe('CLI: uuid ids in upper case name the same record', () => {
     assert.equal(revoked.json.id, issue.json.id);
     assert.ok(revoked.json.revoked_at);
     // Nothing was stored under an upper-case id.
-    const upperCase = s.ctx.db.prepare(`SELECT
+    const upperCase = s.ctx.db
+      .prepare(
+        `SELECT
       (SELECT count(*) FROM api_keys WHERE campaign_id <> lower(campaign_id)) +
       (SELECT count(*) FROM prizes WHERE campaign_id <> lower(campaign_id)) +
-      (SELECT count(*) FROM prize_windows WHERE campaign_id <> lower(campaign_id) OR prize_id <> lower(prize_id))`).pluck().get();
+      (SELECT count(*) FROM prize_windows WHERE campaign_id <> lower(campaign_id) OR prize_id <> lower(prize_id))`,
+      )
+      .pluck()
+      .get();
     assert.equal(upperCase, 0);
   });
 });

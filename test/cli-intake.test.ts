@@ -48,8 +48,29 @@ function failed(r: CliResult, code: string, json = true): void {
 describe('ces campaign', () => {
   test('create with every option, show, update only what is given, list', async () => {
     const created = okJson(
-      await cli('campaign', 'create', '--name', 'Verão 2027', '--starts-at', '2026-12-01T00:00:00-03:00', '--ends-at', '2027-03-01T00:00:00-03:00', '--require', 'full_name,email,phone,birthdate,city,state',
-        '--allow-companies', '--no-api-enabled', '--instant-prize', 'INTEGRATOR_DECLARED', '--lucky-numbers', 'manual', '--lucky-quantity', '3', '--series-count', '10', '--json'),
+      await cli(
+        'campaign',
+        'create',
+        '--name',
+        'Verão 2027',
+        '--starts-at',
+        '2026-12-01T00:00:00-03:00',
+        '--ends-at',
+        '2027-03-01T00:00:00-03:00',
+        '--require',
+        'full_name,email,phone,birthdate,city,state',
+        '--allow-companies',
+        '--no-api-enabled',
+        '--instant-prize',
+        'INTEGRATOR_DECLARED',
+        '--lucky-numbers',
+        'manual',
+        '--lucky-quantity',
+        '3',
+        '--series-count',
+        '10',
+        '--json',
+      ),
     );
     assert.match(created.id, /^[0-9a-f-]{36}$/);
     assert.deepEqual(
@@ -76,9 +97,20 @@ describe('ces campaign', () => {
     const shown = okJson(await cli('campaign', 'show', created.id, '--json'));
     assert.deepEqual(shown, created);
 
-    const updated = okJson(await cli('campaign', 'update', created.id, '--api-enabled', '--require', '', '--no-allow-companies', '--ends-at', '', '--json'));
-    assert.deepEqual(updated, { ...created, api_enabled: true, required_fields: [], allow_companies: false, ends_at: null, updated_at: updated.updated_at });
-    const renamed = okJson(await cli('campaign', 'update', created.id, '--name', 'Verão', '--lucky-numbers', 'none', '--instant-prize', 'none', '--json'));
+    const updated = okJson(
+      await cli('campaign', 'update', created.id, '--api-enabled', '--require', '', '--no-allow-companies', '--ends-at', '', '--json'),
+    );
+    assert.deepEqual(updated, {
+      ...created,
+      api_enabled: true,
+      required_fields: [],
+      allow_companies: false,
+      ends_at: null,
+      updated_at: updated.updated_at,
+    });
+    const renamed = okJson(
+      await cli('campaign', 'update', created.id, '--name', 'Verão', '--lucky-numbers', 'none', '--instant-prize', 'none', '--json'),
+    );
     assert.deepEqual(renamed, { ...updated, name: 'Verão', lucky_numbers: 'none', instant_prize: 'none', updated_at: renamed.updated_at });
 
     // No option, or only the values it has: nothing changes, updated_at included.
@@ -87,14 +119,37 @@ describe('ces campaign', () => {
 
     const list = okJson(await cli('campaign', 'list', '--json'));
     assert.ok(Array.isArray(list));
-    assert.deepEqual(list.find((c: { id: string }) => c.id === created.id), renamed);
+    assert.deepEqual(
+      list.find((c: { id: string }) => c.id === created.id),
+      renamed,
+    );
   });
 
   test('defaults of create: open-ended, nothing required, no companies, API on, no mechanics, 1 lucky number, 1 series', async () => {
     const c = okJson(await cli('campaign', 'create', '--name', 'Plain', '--json'));
     assert.deepEqual(
-      { starts_at: c.starts_at, ends_at: c.ends_at, required_fields: c.required_fields, allow_companies: c.allow_companies, api_enabled: c.api_enabled, instant_prize: c.instant_prize, lucky_numbers: c.lucky_numbers, lucky_quantity: c.lucky_quantity, series_count: c.series_count },
-      { starts_at: null, ends_at: null, required_fields: [], allow_companies: false, api_enabled: true, instant_prize: 'none', lucky_numbers: 'none', lucky_quantity: 1, series_count: 1 },
+      {
+        starts_at: c.starts_at,
+        ends_at: c.ends_at,
+        required_fields: c.required_fields,
+        allow_companies: c.allow_companies,
+        api_enabled: c.api_enabled,
+        instant_prize: c.instant_prize,
+        lucky_numbers: c.lucky_numbers,
+        lucky_quantity: c.lucky_quantity,
+        series_count: c.series_count,
+      },
+      {
+        starts_at: null,
+        ends_at: null,
+        required_fields: [],
+        allow_companies: false,
+        api_enabled: true,
+        instant_prize: 'none',
+        lucky_numbers: 'none',
+        lucky_quantity: 1,
+        series_count: 1,
+      },
     );
   });
 
@@ -115,7 +170,10 @@ describe('ces campaign', () => {
     const cases: Array<[string[], string]> = [
       [['campaign', 'create', '--name', 'X', '--starts-at', 'tomorrow'], 'invalid_campaign_options'],
       [['campaign', 'create', '--name', 'X', '--ends-at', '2027-02-30T00:00:00Z'], 'invalid_campaign_options'],
-      [['campaign', 'create', '--name', 'X', '--starts-at', '2027-01-02T00:00:00Z', '--ends-at', '2027-01-01T00:00:00Z'], 'invalid_campaign_options'],
+      [
+        ['campaign', 'create', '--name', 'X', '--starts-at', '2027-01-02T00:00:00Z', '--ends-at', '2027-01-01T00:00:00Z'],
+        'invalid_campaign_options',
+      ],
       [['campaign', 'create', '--name', 'X', '--require', 'full_name,age'], 'invalid_campaign_options'],
       [['campaign', 'create', '--name', 'X', '--instant-prize', 'SOMETIMES'], 'invalid_campaign_options'],
       [['campaign', 'create', '--name', 'X', '--lucky-numbers', 'always'], 'invalid_campaign_options'],
@@ -136,7 +194,10 @@ describe('ces campaign', () => {
     // Without --json: the same one line on stderr, nothing on stdout.
     failed(await cli('campaign', 'create', '--name', 'X', '--lucky-quantity', '0'), 'invalid_campaign_options', false);
     // An empty name says the same on create as on update: it was given, and is empty.
-    for (const args of [['campaign', 'create', '--name', ''], ['campaign', 'update', c.id, '--name', ' ']]) {
+    for (const args of [
+      ['campaign', 'create', '--name', ''],
+      ['campaign', 'update', c.id, '--name', ' '],
+    ]) {
       assert.equal(JSON.parse((await cli(...args, '--json')).stdout).error.message, 'name must not be empty');
     }
     assert.deepEqual(campaigns(), before, 'no failed command created or changed a campaign');
@@ -146,7 +207,10 @@ describe('ces campaign', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /^ces: missing command after 'ces': one of serve, campaign, key, .* \(see ces --help\)$/m],
       [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see ces key --help\)$/m],
-      [['webhook'], /^ces: missing command after 'ces webhook': one of show, set, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m],
+      [
+        ['webhook'],
+        /^ces: missing command after 'ces webhook': one of show, set, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m,
+      ],
     ];
     for (const [args, line] of cases) {
       const r = await runCli(args);
@@ -173,13 +237,17 @@ describe('ces campaign', () => {
     // documented, and out of order as text.
     const c = makeCampaign(s.ctx, { startsAt: '2026-12-01T00:00:00Z', endsAt: '2027-03-01T00:00:00Z' }).campaign;
     const late = '9999-12-31T23:00:00-03:00';
-    const message = (field: string): string => `${field} must be no later than 9999-12-31T23:59:59.999Z (the last four-digit year in UTC), got "${late}"`;
+    const message = (field: string): string =>
+      `${field} must be no later than 9999-12-31T23:59:59.999Z (the last four-digit year in UTC), got "${late}"`;
     const cases: Array<[string[], string]> = [
       [['campaign', 'create', '--name', 'X', '--ends-at', late], message('ends_at')],
       [['campaign', 'create', '--name', 'X', '--starts-at', late], message('starts_at')],
       [['campaign', 'create', '--name', 'X', '--purchase-from', '2026-12-01T00:00:00Z', '--purchase-to', late], message('purchase_to')],
       [['campaign', 'update', c.id, '--ends-at', late], message('ends_at')],
-      [['campaign', 'update', c.id, '--name', 'Renamed', '--starts-at', late, '--purchase-from', late], `${message('starts_at')}; ${message('purchase_from')}`],
+      [
+        ['campaign', 'update', c.id, '--name', 'Renamed', '--starts-at', late, '--purchase-from', late],
+        `${message('starts_at')}; ${message('purchase_from')}`,
+      ],
     ];
     const campaigns = (): unknown[] => s.ctx.db.prepare('SELECT * FROM campaigns ORDER BY id').all();
     const before = campaigns();
@@ -190,7 +258,18 @@ describe('ces campaign', () => {
     });
     assert.deepEqual(campaigns(), before, 'no campaign created or changed');
     // The last millisecond of 9999 in UTC is still a date, whatever offset it is written with.
-    const latest = okJson(await cli('campaign', 'update', c.id, '--ends-at', '9999-12-31T20:59:59.999-03:00', '--purchase-to', '9999-12-31T23:59:59.999Z', '--json'));
+    const latest = okJson(
+      await cli(
+        'campaign',
+        'update',
+        c.id,
+        '--ends-at',
+        '9999-12-31T20:59:59.999-03:00',
+        '--purchase-to',
+        '9999-12-31T23:59:59.999Z',
+        '--json',
+      ),
+    );
     assert.deepEqual([latest.ends_at, latest.purchase_to], ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z']);
   });
 
@@ -204,18 +283,28 @@ describe('ces campaign', () => {
       [['campaign', 'create', '--name', 'X', '--starts-at', '2026-12-01T00:00:00'], zoned('starts_at', '2026-12-01T00:00:00')],
       [['campaign', 'create', '--name', 'X', '--ends-at', '2027-01-01'], zoned('ends_at', '2027-01-01')],
       [['campaign', 'update', c.id, '--purchase-from', '2026-12-01T00:00'], zoned('purchase_from', '2026-12-01T00:00')],
-      [['campaign', 'update', c.id, '--starts-at', '0000-01-01T00:00:00+01:00'], 'starts_at must be no earlier than 0000-01-01T00:00:00.000Z (the first four-digit year in UTC), got "0000-01-01T00:00:00+01:00"'],
+      [
+        ['campaign', 'update', c.id, '--starts-at', '0000-01-01T00:00:00+01:00'],
+        'starts_at must be no earlier than 0000-01-01T00:00:00.000Z (the first four-digit year in UTC), got "0000-01-01T00:00:00+01:00"',
+      ],
     ];
     const campaigns = (): unknown[] => s.ctx.db.prepare('SELECT * FROM campaigns ORDER BY id').all();
     const before = campaigns();
-    const results = await Promise.all(cases.map(([args]) => runCli([...args, '--json'], { dbPath: s.dbPath, env: { TZ: 'America/Sao_Paulo' } })));
+    const results = await Promise.all(
+      cases.map(([args]) => runCli([...args, '--json'], { dbPath: s.dbPath, env: { TZ: 'America/Sao_Paulo' } })),
+    );
     results.forEach((r, i) => {
       failed(r, 'invalid_campaign_options');
       assert.equal(r.json.error.message, cases[i][1], cases[i][0].join(' '));
     });
     assert.deepEqual(campaigns(), before, 'no campaign created or changed');
     // With its zone a time means the same instant under any TZ; years below 100 are years, not 19xx.
-    const ok = okJson(await runCli(['campaign', 'update', c.id, '--starts-at', '2026-12-01T00:00:00-03:00', '--purchase-from', '0050-06-01T00:00:00Z', '--json'], { dbPath: s.dbPath, env: { TZ: 'Asia/Tokyo' } }));
+    const ok = okJson(
+      await runCli(
+        ['campaign', 'update', c.id, '--starts-at', '2026-12-01T00:00:00-03:00', '--purchase-from', '0050-06-01T00:00:00Z', '--json'],
+        { dbPath: s.dbPath, env: { TZ: 'Asia/Tokyo' } },
+      ),
+    );
     assert.deepEqual([ok.starts_at, ok.purchase_from], ['2026-12-01T03:00:00.000Z', '0050-06-01T00:00:00.000Z']);
   });
 
@@ -225,10 +314,22 @@ describe('ces campaign', () => {
     assert.equal((await post(key, entryBody({}, 0))).body.code, 'registration_closed');
     okJson(await cli('campaign', 'update', c.id, '--api-enabled', '--require', 'email', '--json'));
     assert.equal((await post(key, entryBody({}, 0))).body.code, 'missing_required_field');
-    assert.equal((await post(key, entryBody({ enrollment: { document_number: '12.ABC.345/01DE-35', email: 'co@example.com' } }, 0))).body.code, 'companies_not_allowed');
+    assert.equal(
+      (await post(key, entryBody({ enrollment: { document_number: '12.ABC.345/01DE-35', email: 'co@example.com' } }, 0))).body.code,
+      'companies_not_allowed',
+    );
     okJson(await cli('campaign', 'update', c.id, '--allow-companies', '--instant-prize', 'INTEGRATOR_DECLARED', '--json'));
     const prize = makePrize(s.ctx, c.id, 'live');
-    const ok = await post(key, entryBody({ enrollment: { document_number: '12.ABC.345/01DE-35', email: 'co@example.com' }, instant_win: { won: true, prize_definition_id: prize.id } }, 0));
+    const ok = await post(
+      key,
+      entryBody(
+        {
+          enrollment: { document_number: '12.ABC.345/01DE-35', email: 'co@example.com' },
+          instant_win: { won: true, prize_definition_id: prize.id },
+        },
+        0,
+      ),
+    );
     assert.equal(ok.status, 202, ok.text);
     // --starts-at in the future (of the server's clock) closes registration.
     okJson(await cli('campaign', 'update', c.id, '--starts-at', '2030-01-01T00:00:00Z', '--json'));
@@ -245,7 +346,10 @@ describe('ces key', () => {
       cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json'),
     ]).then((rs) => rs.map(okJson));
     assert.deepEqual(Object.keys(live).sort(), ['campaign_id', 'created_at', 'id', 'key', 'label', 'mode', 'prefix']);
-    assert.deepEqual({ campaign_id: live.campaign_id, mode: live.mode, label: live.label }, { campaign_id: c.id, mode: 'live', label: 'crm' });
+    assert.deepEqual(
+      { campaign_id: live.campaign_id, mode: live.mode, label: live.label },
+      { campaign_id: c.id, mode: 'live', label: 'crm' },
+    );
     assert.equal(test.mode, 'test');
     for (const k of [live, test, live2]) {
       assert.match(k.key, /^service_(live|test)_[A-Za-z0-9_-]{43}$/);
@@ -269,7 +373,9 @@ describe('ces key', () => {
     assert.ok(!text.stdout.includes(live.key.slice(-20)));
 
     // No stored value contains the key or its unprefixed secret; the row holds its SHA-256.
-    const tables = (s.ctx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
+    const tables = (s.ctx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(
+      (t) => t.name,
+    );
     for (const table of tables) {
       for (const row of s.ctx.db.prepare(`SELECT * FROM ${table}`).all() as Array<Record<string, unknown>>) {
         for (const value of Object.values(row)) {
@@ -285,12 +391,20 @@ describe('ces key', () => {
     assert.equal((await post(live.key, entryBody({}, 1))).status, 202);
     const fromTest = await post(test.key, entryBody({}, 1));
     assert.equal(fromTest.status, 202);
-    assert.equal((s.ctx.db.prepare('SELECT livemode FROM entries WHERE id = ?').get(fromTest.body.entry_id) as { livemode: number }).livemode, 0);
+    assert.equal(
+      (s.ctx.db.prepare('SELECT livemode FROM entries WHERE id = ?').get(fromTest.body.entry_id) as { livemode: number }).livemode,
+      0,
+    );
   });
 
   test('revoke: the key gives 401 afterwards, list shows revoked_at, other keys keep working', async () => {
     const c = okJson(await cli('campaign', 'create', '--name', 'Revoke', '--json'));
-    const [a, b] = (await Promise.all([cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json'), cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json')])).map(okJson);
+    const [a, b] = (
+      await Promise.all([
+        cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json'),
+        cli('key', 'issue', '--campaign', c.id, '--mode', 'live', '--json'),
+      ])
+    ).map(okJson);
     assert.equal((await post(a.key, entryBody({}, 2))).status, 202);
     const revoked = okJson(await cli('key', 'revoke', a.id, '--json'));
     assert.equal(revoked.id, a.id);
@@ -322,7 +436,11 @@ describe('ces key', () => {
     ];
     const results = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
     results.forEach((r, i) => failed(r, cases[i][1]));
-    assert.equal((s.ctx.db.prepare('SELECT count(*) AS n FROM api_keys WHERE campaign_id = ?').get(c.id) as { n: number }).n, 2, 'only makeCampaign\'s two keys');
+    assert.equal(
+      (s.ctx.db.prepare('SELECT count(*) AS n FROM api_keys WHERE campaign_id = ?').get(c.id) as { n: number }).n,
+      2,
+      "only makeCampaign's two keys",
+    );
   });
 });
 
@@ -348,12 +466,28 @@ describe('ces entries', () => {
       cli('entries', 'show', pending, '--json'),
       cli('entries', 'list', '--campaign', c.id),
     ]);
-    assert.deepEqual(okJson(all).map((e: { entry_id: string }) => e.entry_id), [testEntry, rejected, pending], 'newest first');
-    assert.deepEqual(okJson(onlyTest).map((e: { entry_id: string; livemode: boolean }) => [e.entry_id, e.livemode]), [[testEntry, false]]);
+    assert.deepEqual(
+      okJson(all).map((e: { entry_id: string }) => e.entry_id),
+      [testEntry, rejected, pending],
+      'newest first',
+    );
+    assert.deepEqual(
+      okJson(onlyTest).map((e: { entry_id: string; livemode: boolean }) => [e.entry_id, e.livemode]),
+      [[testEntry, false]],
+    );
     const rej = okJson(onlyRejected);
-    assert.deepEqual(rej.map((e: { entry_id: string }) => e.entry_id), [rejected]);
-    assert.deepEqual(rej[0].rejection_reasons.map((r: { code: string }) => r.code), ['access_key_invalid_model']);
-    assert.deepEqual(okJson(limited).map((e: { entry_id: string }) => e.entry_id), [testEntry]);
+    assert.deepEqual(
+      rej.map((e: { entry_id: string }) => e.entry_id),
+      [rejected],
+    );
+    assert.deepEqual(
+      rej[0].rejection_reasons.map((r: { code: string }) => r.code),
+      ['access_key_invalid_model'],
+    );
+    assert.deepEqual(
+      okJson(limited).map((e: { entry_id: string }) => e.entry_id),
+      [testEntry],
+    );
 
     const e = okJson(show);
     assert.equal(e.entry_id, pending);
@@ -404,7 +538,8 @@ describe('ces entries', () => {
       ['entries', 'list', '--campaign', c.id, '--status', 'approved'],
       ['award', 'list', '--campaign', c.id, '--status', 'AWARDED'],
       ['webhook', 'deliveries', '--campaign', c.id, '--status', 'Delivered'],
-    ]) assert.ok(Array.isArray(okJson(await cli(...args, '--json'))), args.join(' '));
+    ])
+      assert.ok(Array.isArray(okJson(await cli(...args, '--json'))), args.join(' '));
     for (const args of [
       ['entries', 'list', '--campaign', c.id, '--status', 'done'],
       ['award', 'list', '--campaign', c.id, '--status', 'won'],
@@ -509,6 +644,9 @@ describe('server and CLI on one database file at the same time', () => {
     }
     assert.ok(statuses.length >= 10);
     assert.deepEqual([...new Set(statuses)], [202], `statuses seen: ${[...new Set(statuses)].join(',')}`);
-    assert.equal((s.ctx.db.prepare('SELECT lucky_quantity FROM campaigns WHERE id = ?').get(c.id) as { lucky_quantity: number }).lucky_quantity, 2);
+    assert.equal(
+      (s.ctx.db.prepare('SELECT lucky_quantity FROM campaigns WHERE id = ?').get(c.id) as { lucky_quantity: number }).lucky_quantity,
+      2,
+    );
   });
 });

@@ -52,7 +52,11 @@ describe('a reader that stops early ends any command quietly, with status 0', ()
     assert.equal(res.code, 0);
     const db = openDatabase(dbPath);
     try {
-      assert.deepEqual(db.prepare(`SELECT action FROM audit_log WHERE action LIKE 'participant.%'`).pluck().all(), ['participant.exported'], 'its audit record committed before printing');
+      assert.deepEqual(
+        db.prepare(`SELECT action FROM audit_log WHERE action LIKE 'participant.%'`).pluck().all(),
+        ['participant.exported'],
+        'its audit record committed before printing',
+      );
     } finally {
       db.close();
     }
@@ -77,11 +81,21 @@ describe('a closed stderr: the command carries on and ends with the status it wo
   const CASES: Array<[string, () => string[], number, (stdout: string) => void]> = [
     // A failure: its one line goes to the closed stderr.
     ['entries show nope', () => ['entries', 'show', 'nope'], 1, (out) => assert.equal(out, '')],
-    ['entries show nope --json', () => ['entries', 'show', 'nope', '--json'], 1, (out) => assert.equal(JSON.parse(out).error.code, 'not_found')],
+    [
+      'entries show nope --json',
+      () => ['entries', 'show', 'nope', '--json'],
+      1,
+      (out) => assert.equal(JSON.parse(out).error.code, 'not_found'),
+    ],
     // A usage error, caught by cli/ces.ts after commander's parse.
     ['campaign create', () => ['campaign', 'create'], 1, (out) => assert.equal(out, '')],
     // A success that writes its summary ("exported 5 entries in … ms") to stderr.
-    ['entries export --campaign ID', () => ['entries', 'export', '--campaign', campaignId], 0, (out) => assert.equal(out.trimEnd().split('\n').length, 6)],
+    [
+      'entries export --campaign ID',
+      () => ['entries', 'export', '--campaign', campaignId],
+      0,
+      (out) => assert.equal(out.trimEnd().split('\n').length, 6),
+    ],
   ];
   for (const [name, args, code, checkStdout] of CASES) {
     test(`\`ces ${name}\` with a closed stderr exits ${code}, without an uncaught error`, async () => {

@@ -55,10 +55,19 @@ test('behind CES_TRUSTED_PROXIES each forwarded client has its own bucket, and t
       done();
     },
   });
-  const config = loadConfig({ db: ':memory:', port: 0, host: '127.0.0.1', logFormat: 'json' }, { CES_TRUSTED_PROXIES: '127.0.0.1,::1' }, false);
-  const server = await startServer(config, createLogger('json', sink), { clock: new ManualClock('2026-11-22T12:00:00.000Z'), random: seededRandom(7), tick: false });
+  const config = loadConfig(
+    { db: ':memory:', port: 0, host: '127.0.0.1', logFormat: 'json' },
+    { CES_TRUSTED_PROXIES: '127.0.0.1,::1' },
+    false,
+  );
+  const server = await startServer(config, createLogger('json', sink), {
+    clock: new ManualClock('2026-11-22T12:00:00.000Z'),
+    random: seededRandom(7),
+    tick: false,
+  });
   cleanups.push(() => server.close());
-  const call = async (forwardedFor: string) => (await fetch(`${server.url}/v1/prizes`, { headers: { authorization: `Bearer ${BAD_KEY}`, 'x-forwarded-for': forwardedFor } })).status;
+  const call = async (forwardedFor: string) =>
+    (await fetch(`${server.url}/v1/prizes`, { headers: { authorization: `Bearer ${BAD_KEY}`, 'x-forwarded-for': forwardedFor } })).status;
   for (let i = 0; i < 20; i++) assert.equal(await call('203.0.113.9'), 401);
   assert.equal(await call('203.0.113.9'), 429);
   // Another client of the same proxy is not lumped in; nor is a chain whose right-most untrusted hop differs.
@@ -92,13 +101,28 @@ test('listening beyond loopback logs a warning that the API is plain HTTP; loopb
       },
     });
     const config = loadConfig({ db: ':memory:', port: 0, host, logFormat: 'json' }, {}, false);
-    const server = await startServer(config, createLogger('json', sink), { clock: new ManualClock('2026-11-22T12:00:00.000Z'), random: seededRandom(8), tick: false });
+    const server = await startServer(config, createLogger('json', sink), {
+      clock: new ManualClock('2026-11-22T12:00:00.000Z'),
+      random: seededRandom(8),
+      tick: false,
+    });
     await server.close();
     return lines;
   };
   const wide = await start('0.0.0.0');
-  assert.ok(wide.some((l) => /"level":"warn"/.test(l) && /serving plain HTTP on http:\/\/0\.0\.0\.0:\d+.*TLS-terminating proxy/.test(l)), wide.join('\n'));
+  assert.ok(
+    wide.some((l) => /"level":"warn"/.test(l) && /serving plain HTTP on http:\/\/0\.0\.0\.0:\d+.*TLS-terminating proxy/.test(l)),
+    wide.join('\n'),
+  );
   const local = await start('127.0.0.1');
   assert.ok(!local.some((l) => /plain HTTP/.test(l)), local.join('\n'));
-  assert.deepEqual(['127.0.0.1', '127.3.2.1', 'localhost', '::1', '0.0.0.0', '::', '192.168.1.10'].map(isLoopbackHost), [true, true, true, true, false, false, false]);
+  assert.deepEqual(['127.0.0.1', '127.3.2.1', 'localhost', '::1', '0.0.0.0', '::', '192.168.1.10'].map(isLoopbackHost), [
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+  ]);
 });

@@ -26,7 +26,9 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
   const prizeId = makePrize(setup, world.campaign.id, 'live', 10_000).id;
   const windowsWorld = makeCampaign(setup, { name: 'Windows', instantPrize: 'WINDOW' });
   const windowPrize = makePrize(setup, windowsWorld.campaign.id, 'live', 10).id;
-  const spareKeys = Array.from({ length: 3 }, () => issueKey(setup, { campaignId: world.campaign.id, mode: 'live', label: 'spare' }, OPERATOR));
+  const spareKeys = Array.from({ length: 3 }, () =>
+    issueKey(setup, { campaignId: world.campaign.id, mode: 'live', label: 'spare' }, OPERATOR),
+  );
   setup.db.close();
   serve = await spawnServe({ dbPath, tickMs: 10, env: { CES_RATE_LIMIT_RPS: '0', CES_AUTH_FAILURE_LIMIT: '0' } });
   const url = serve.url;
@@ -42,7 +44,9 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
       const res = await fetch(`${url}/v1/entries`, {
         method: 'POST',
         headers: { authorization: `Bearer ${world.liveKey}`, 'idempotency-key': `op-${i}`, 'content-type': 'application/json' },
-        body: JSON.stringify(entryBody(i % 3 === 0 ? { instant_win: { won: true, prize_definition_id: prizeId } } : { instant_win: { won: false } }, i)),
+        body: JSON.stringify(
+          entryBody(i % 3 === 0 ? { instant_win: { won: true, prize_definition_id: prizeId } } : { instant_win: { won: false } }, i),
+        ),
       });
       const text = await res.text();
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -67,10 +71,40 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
     while (n < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     for (let round = 0; round < 3; round++) {
       await Promise.all([
-        run(['prize', 'add', '--campaign', world.campaign.id, '--mode', 'live', '--name', `Added ${round}`, '--type', 'voucher', '--unit-value', '10', '--stock', '5']),
+        run([
+          'prize',
+          'add',
+          '--campaign',
+          world.campaign.id,
+          '--mode',
+          'live',
+          '--name',
+          `Added ${round}`,
+          '--type',
+          'voucher',
+          '--unit-value',
+          '10',
+          '--stock',
+          '5',
+        ]),
         run(['key', 'revoke', spareKeys[round].id]),
         run(['campaign', 'update', world.campaign.id, '--name', `Renamed ${round}`, '--ends-at', '2099-01-01T00:00:00Z']),
-        run(['window', 'add', '--campaign', windowsWorld.campaign.id, '--mode', 'live', '--prize', windowPrize, '--opens-at', '2026-01-01T00:00:00Z', '--count', '50', '--every', '60']),
+        run([
+          'window',
+          'add',
+          '--campaign',
+          windowsWorld.campaign.id,
+          '--mode',
+          'live',
+          '--prize',
+          windowPrize,
+          '--opens-at',
+          '2026-01-01T00:00:00Z',
+          '--count',
+          '50',
+          '--every',
+          '60',
+        ]),
         run(['entries', 'list', '--campaign', world.campaign.id, '--limit', '5']),
       ]);
     }
@@ -79,8 +113,16 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
   await Promise.all([operators(), ...Array.from({ length: 6 }, client)]);
 
   // The operators' changes are visible through the API.
-  const prizes = (await (await fetch(`${url}/v1/prizes`, { headers: { authorization: `Bearer ${world.liveKey}` } })).json()) as Array<{ name: string }>;
-  assert.deepEqual(prizes.map((p) => p.name).filter((name) => name.startsWith('Added')).sort(), ['Added 0', 'Added 1', 'Added 2']);
+  const prizes = (await (await fetch(`${url}/v1/prizes`, { headers: { authorization: `Bearer ${world.liveKey}` } })).json()) as Array<{
+    name: string;
+  }>;
+  assert.deepEqual(
+    prizes
+      .map((p) => p.name)
+      .filter((name) => name.startsWith('Added'))
+      .sort(),
+    ['Added 0', 'Added 1', 'Added 2'],
+  );
   for (const spare of spareKeys) {
     assert.equal((await fetch(`${url}/v1/prizes`, { headers: { authorization: `Bearer ${spare.key}` } })).status, 401);
   }
@@ -90,5 +132,7 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
   assert.deepEqual(await serve.exited, { code: 0, signal: null });
   assert.doesNotMatch(serve.output(), /SQLITE_BUSY|database is locked/i);
   assert.ok(n >= 50, `only ${n} requests ran during the operators' work`);
-  console.log(`concurrent-operators: ${n} API requests (${JSON.stringify(Object.fromEntries(statuses))}) alongside ${cli.length} CLI commands, all exit 0 (slowest ${slowest} ms)`);
+  console.log(
+    `concurrent-operators: ${n} API requests (${JSON.stringify(Object.fromEntries(statuses))}) alongside ${cli.length} CLI commands, all exit 0 (slowest ${slowest} ms)`,
+  );
 });

@@ -51,12 +51,33 @@ test('SIGKILL at random moments under load loses no accepted entry, event, or aw
 
   // The world, set up through the same domain functions the CLI uses.
   const setup = await openFileCtx(dbPath);
-  const declared: World = makeCampaign(setup, { name: 'Declared', instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'auto', luckyQuantity: LUCKY_QUANTITY });
+  const declared: World = makeCampaign(setup, {
+    name: 'Declared',
+    instantPrize: 'INTEGRATOR_DECLARED',
+    luckyNumbers: 'auto',
+    luckyQuantity: LUCKY_QUANTITY,
+  });
   const declaredPrize = makePrize(setup, declared.campaign.id, 'live', 100_000, 'Declared prize').id;
-  const windowed: World = makeCampaign(setup, { name: 'Windows', instantPrize: 'WINDOW', luckyNumbers: 'auto', luckyQuantity: LUCKY_QUANTITY });
+  const windowed: World = makeCampaign(setup, {
+    name: 'Windows',
+    instantPrize: 'WINDOW',
+    luckyNumbers: 'auto',
+    luckyQuantity: LUCKY_QUANTITY,
+  });
   const windowPrize = makePrize(setup, windowed.campaign.id, 'live', 100_000, 'Window prize').id;
   // 40 windows, all already open: entries race to claim them across crashes.
-  addWindows(setup, { campaignId: windowed.campaign.id, mode: 'live', prizeId: windowPrize, opensAt: new Date(setup.clock.now() - 3_600_000).toISOString(), count: 40, every: 1 }, OPERATOR);
+  addWindows(
+    setup,
+    {
+      campaignId: windowed.campaign.id,
+      mode: 'live',
+      prizeId: windowPrize,
+      opensAt: new Date(setup.clock.now() - 3_600_000).toISOString(),
+      count: 40,
+      every: 1,
+    },
+    OPERATOR,
+  );
   for (const w of [declared, windowed]) patchWebhookConfig(setup, w.campaign.id, { endpointUrl: receiver.url }, OPERATOR);
   setup.db.close();
 
@@ -69,7 +90,8 @@ test('SIGKILL at random moments under load loses no accepted entry, event, or aw
 
   const send = async (url: string, p: Pending): Promise<'ok' | 'lost'> => {
     const w = p.world === 'declared' ? declared : windowed;
-    const body = p.world === 'declared' ? entryBody({ instant_win: { won: true, prize_definition_id: declaredPrize } }, p.i) : entryBody({}, p.i);
+    const body =
+      p.world === 'declared' ? entryBody({ instant_win: { won: true, prize_definition_id: declaredPrize } }, p.i) : entryBody({}, p.i);
     requests++;
     try {
       const res = await fetch(`${url}/v1/entries`, {
@@ -133,7 +155,11 @@ test('SIGKILL at random moments under load loses no accepted entry, event, or aw
   try {
     const count = (sql: string): number => (check.db.prepare(sql).get() as { n: number }).n;
     const deadline = Date.now() + 120_000;
-    while (count("SELECT count(*) AS n FROM entries WHERE status = 'PENDING' OR evaluated_at IS NULL AND status = 'APPROVED'") + count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'") > 0) {
+    while (
+      count("SELECT count(*) AS n FROM entries WHERE status = 'PENDING' OR evaluated_at IS NULL AND status = 'APPROVED'") +
+        count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'") >
+      0
+    ) {
       assert.ok(Date.now() < deadline, 'the pipeline did not finish within 120 s after recovery');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -141,7 +167,13 @@ test('SIGKILL at random moments under load loses no accepted entry, event, or aw
     assert.deepEqual(await serve.exited, { code: 0, signal: null });
 
     // Every 202 names an entry that exists, in the right campaign.
-    const entries = check.db.prepare('SELECT id, campaign_id, idempotency_key, status, evaluated_at FROM entries').all() as Array<{ id: string; campaign_id: string; idempotency_key: string; status: string; evaluated_at: string | null }>;
+    const entries = check.db.prepare('SELECT id, campaign_id, idempotency_key, status, evaluated_at FROM entries').all() as Array<{
+      id: string;
+      campaign_id: string;
+      idempotency_key: string;
+      status: string;
+      evaluated_at: string | null;
+    }>;
     const byKey = new Map(entries.map((e) => [e.idempotency_key, e]));
     assert.ok(acceptedIds.size >= CYCLES * 10, `only ${acceptedIds.size} entries were accepted`);
     for (const [key, id] of acceptedIds) {
@@ -154,31 +186,93 @@ test('SIGKILL at random moments under load loses no accepted entry, event, or aw
       if (e.status === 'APPROVED') assert.ok(e.evaluated_at, `${e.id} was never evaluated`);
     }
     // Every event was delivered, and the receiver saw each event id at least once.
-    const deliveries = check.db.prepare('SELECT id, entry_id, event_type, status FROM webhook_deliveries').all() as Array<{ id: string; entry_id: string; event_type: string; status: string }>;
+    const deliveries = check.db.prepare('SELECT id, entry_id, event_type, status FROM webhook_deliveries').all() as Array<{
+      id: string;
+      entry_id: string;
+      event_type: string;
+      status: string;
+    }>;
     const seen = new Set(receiver.requests.filter((r) => r.status === 200).map((r) => r.headers['webhook-id']));
     for (const d of deliveries) {
       assert.equal(d.status, 'delivered', `${d.id} (${d.event_type}) is ${d.status}`);
       assert.ok(seen.has(d.id), `the receiver never saw event ${d.id} (${d.event_type})`);
     }
     for (const e of entries) {
-      const types = deliveries.filter((d) => d.entry_id === e.id).map((d) => d.event_type).sort();
-      const expected = e.status === 'APPROVED' ? ['entry.completed', 'entry.evaluated', 'entry.received'] : ['entry.completed', 'entry.received'];
+      const types = deliveries
+        .filter((d) => d.entry_id === e.id)
+        .map((d) => d.event_type)
+        .sort();
+      const expected =
+        e.status === 'APPROVED' ? ['entry.completed', 'entry.evaluated', 'entry.received'] : ['entry.completed', 'entry.received'];
       assert.deepEqual(types, expected, `events of ${e.id} (${e.status})`);
     }
     const duplicates = receiver.requests.length - seen.size;
 
     // No duplicated award, window claim or lucky-number pair; stock matches the awards.
-    assert.equal(count("SELECT count(*) AS n FROM (SELECT entry_id FROM awards WHERE status IN ('pending','awarded') GROUP BY entry_id HAVING count(*) > 1)"), 0, 'an entry has two live awards');
-    assert.equal(count("SELECT count(*) AS n FROM (SELECT window_id FROM awards WHERE window_id IS NOT NULL AND status IN ('pending','awarded') GROUP BY window_id HAVING count(*) > 1)"), 0, 'a window was awarded twice');
-    assert.equal(count('SELECT count(*) AS n FROM (SELECT claimed_by_entry_id FROM prize_windows WHERE claimed_by_entry_id IS NOT NULL GROUP BY claimed_by_entry_id HAVING count(*) > 1)'), 0, 'an entry claimed two windows');
-    assert.equal(count(`SELECT count(*) AS n FROM (SELECT entry_id FROM lucky_numbers GROUP BY entry_id HAVING count(*) > ${LUCKY_QUANTITY})`), 0, 'an entry holds too many pairs');
-    assert.equal(count("SELECT count(*) AS n FROM entries e WHERE e.status = 'APPROVED' AND (SELECT count(*) FROM lucky_numbers l WHERE l.entry_id = e.id) <> " + LUCKY_QUANTITY), 0, 'an approved entry lacks its pairs');
-    assert.equal(count("SELECT count(*) AS n FROM entries e WHERE e.campaign_id = '" + declared.campaign.id + "' AND e.status = 'APPROVED' AND NOT EXISTS (SELECT 1 FROM awards a WHERE a.entry_id = e.id AND a.status = 'awarded')"), 0, 'an approved declared win has no award');
+    assert.equal(
+      count(
+        "SELECT count(*) AS n FROM (SELECT entry_id FROM awards WHERE status IN ('pending','awarded') GROUP BY entry_id HAVING count(*) > 1)",
+      ),
+      0,
+      'an entry has two live awards',
+    );
+    assert.equal(
+      count(
+        "SELECT count(*) AS n FROM (SELECT window_id FROM awards WHERE window_id IS NOT NULL AND status IN ('pending','awarded') GROUP BY window_id HAVING count(*) > 1)",
+      ),
+      0,
+      'a window was awarded twice',
+    );
+    assert.equal(
+      count(
+        'SELECT count(*) AS n FROM (SELECT claimed_by_entry_id FROM prize_windows WHERE claimed_by_entry_id IS NOT NULL GROUP BY claimed_by_entry_id HAVING count(*) > 1)',
+      ),
+      0,
+      'an entry claimed two windows',
+    );
+    assert.equal(
+      count(`SELECT count(*) AS n FROM (SELECT entry_id FROM lucky_numbers GROUP BY entry_id HAVING count(*) > ${LUCKY_QUANTITY})`),
+      0,
+      'an entry holds too many pairs',
+    );
+    assert.equal(
+      count(
+        "SELECT count(*) AS n FROM entries e WHERE e.status = 'APPROVED' AND (SELECT count(*) FROM lucky_numbers l WHERE l.entry_id = e.id) <> " +
+          LUCKY_QUANTITY,
+      ),
+      0,
+      'an approved entry lacks its pairs',
+    );
+    assert.equal(
+      count(
+        "SELECT count(*) AS n FROM entries e WHERE e.campaign_id = '" +
+          declared.campaign.id +
+          "' AND e.status = 'APPROVED' AND NOT EXISTS (SELECT 1 FROM awards a WHERE a.entry_id = e.id AND a.status = 'awarded')",
+      ),
+      0,
+      'an approved declared win has no award',
+    );
     const windowsClaimed = count('SELECT count(*) AS n FROM prize_windows WHERE claimed_by_entry_id IS NOT NULL');
-    assert.equal(windowsClaimed, count("SELECT count(*) AS n FROM awards WHERE source = 'window' AND status = 'awarded'"), 'claimed windows and window awards differ');
-    for (const prize of check.db.prepare('SELECT id, initial_stock, current_stock FROM prizes').all() as Array<{ id: string; initial_stock: number; current_stock: number }>) {
-      const awarded = (check.db.prepare("SELECT count(*) AS n FROM awards WHERE prize_id = ? AND status = 'awarded' AND beyond_pool = 0").get(prize.id) as { n: number }).n;
-      assert.equal(prize.initial_stock - prize.current_stock, awarded, `prize ${prize.id}: stock taken ${prize.initial_stock - prize.current_stock} vs ${awarded} awards`);
+    assert.equal(
+      windowsClaimed,
+      count("SELECT count(*) AS n FROM awards WHERE source = 'window' AND status = 'awarded'"),
+      'claimed windows and window awards differ',
+    );
+    for (const prize of check.db.prepare('SELECT id, initial_stock, current_stock FROM prizes').all() as Array<{
+      id: string;
+      initial_stock: number;
+      current_stock: number;
+    }>) {
+      const awarded = (
+        check.db
+          .prepare("SELECT count(*) AS n FROM awards WHERE prize_id = ? AND status = 'awarded' AND beyond_pool = 0")
+          .get(prize.id) as { n: number }
+      ).n;
+      assert.equal(
+        prize.initial_stock - prize.current_stock,
+        awarded,
+        `prize ${prize.id}: stock taken ${prize.initial_stock - prize.current_stock} vs ${awarded} awards`,
+      );
     }
     assert.equal((check.db.pragma('integrity_check') as Array<{ integrity_check: string }>)[0].integrity_check, 'ok');
     console.log(

@@ -58,35 +58,47 @@ function previousVersionDb(name: string): string {
 }
 
 describe('one ces serve per database', () => {
-  test('a second server is refused while the first runs; the first keeps serving; after SIGTERM or SIGKILL the next one starts', { timeout: 120_000 }, async () => {
-    const dbPath = join(dir, 'served.db');
-    const setup = await openFileCtx(dbPath);
-    const world = makeCampaign(setup);
-    setup.db.close();
-    const first = await serve(dbPath);
+  test(
+    'a second server is refused while the first runs; the first keeps serving; after SIGTERM or SIGKILL the next one starts',
+    { timeout: 120_000 },
+    async () => {
+      const dbPath = join(dir, 'served.db');
+      const setup = await openFileCtx(dbPath);
+      const world = makeCampaign(setup);
+      setup.db.close();
+      const first = await serve(dbPath);
 
-    const refused = await serveRefused(dbPath);
-    assert.equal(refused.code, 1);
-    assert.match(refused.output, new RegExp(`ces serve \\(process ${first.child.pid}, started [^)]+\\) is already serving`));
+      const refused = await serveRefused(dbPath);
+      assert.equal(refused.code, 1);
+      assert.match(refused.output, new RegExp(`ces serve \\(process ${first.child.pid}, started [^)]+\\) is already serving`));
 
-    const health = await request(first.url, 'GET', '/healthz');
-    assert.equal(health.status, 200, health.text);
-    const accepted = await request(first.url, 'POST', '/v1/entries', { key: world.liveKey, idempotencyKey: 'after-refusal', body: entryBody({}, 1) });
-    assert.equal(accepted.status, 202, accepted.text);
+      const health = await request(first.url, 'GET', '/healthz');
+      assert.equal(health.status, 200, health.text);
+      const accepted = await request(first.url, 'POST', '/v1/entries', {
+        key: world.liveKey,
+        idempotencyKey: 'after-refusal',
+        body: entryBody({}, 1),
+      });
+      assert.equal(accepted.status, 202, accepted.text);
 
-    // A graceful stop removes the record: the next server starts without a word about it.
-    first.child.kill('SIGTERM');
-    assert.deepEqual(await first.exited, { code: 0, signal: null });
-    const second = await serve(dbPath);
-    assert.doesNotMatch(second.output(), /last served/);
+      // A graceful stop removes the record: the next server starts without a word about it.
+      first.child.kill('SIGTERM');
+      assert.deepEqual(await first.exited, { code: 0, signal: null });
+      const second = await serve(dbPath);
+      assert.doesNotMatch(second.output(), /last served/);
 
-    // A server that died leaves its record behind; its pid no longer has the file open.
-    second.child.kill('SIGKILL');
-    await second.exited;
-    const third = await serve(dbPath);
-    const res = await request(third.url, 'POST', '/v1/entries', { key: world.liveKey, idempotencyKey: 'after-restart', body: entryBody({}, 2) });
-    assert.equal(res.status, 202, res.text);
-  });
+      // A server that died leaves its record behind; its pid no longer has the file open.
+      second.child.kill('SIGKILL');
+      await second.exited;
+      const third = await serve(dbPath);
+      const res = await request(third.url, 'POST', '/v1/entries', {
+        key: world.liveKey,
+        idempotencyKey: 'after-restart',
+        body: entryBody({}, 2),
+      });
+      assert.equal(res.status, 202, res.text);
+    },
+  );
 });
 
 describe('a newer ces and a database another process has open', () => {
@@ -97,7 +109,10 @@ describe('a newer ces and a database another process has open', () => {
     const refused = await runCli(['campaign', 'list', '--json'], { dbPath: path });
     assert.equal(refused.code, 1);
     assert.equal(refused.json.error.code, 'database_in_use');
-    assert.match(refused.json.error.message, new RegExp(`schema version ${SCHEMA_VERSION - 1} and this ces needs ${SCHEMA_VERSION}; process ${process.pid} has it open`));
+    assert.match(
+      refused.json.error.message,
+      new RegExp(`schema version ${SCHEMA_VERSION - 1} and this ces needs ${SCHEMA_VERSION}; process ${process.pid} has it open`),
+    );
     assert.equal(version(path), SCHEMA_VERSION - 1, 'not upgraded');
 
     // Nor does a newer ces serve upgrade it.
@@ -215,7 +230,7 @@ describe('a --db that is not a usable ces database', () => {
     }
     assert.match(readFileSync(text, 'utf8'), /^not a database at all/);
     const tables = new Database(foreign, { readonly: true });
-    assert.deepEqual(tables.prepare("SELECT name FROM sqlite_schema").pluck().all(), ['t'], 'no ces table created among theirs');
+    assert.deepEqual(tables.prepare('SELECT name FROM sqlite_schema').pluck().all(), ['t'], 'no ces table created among theirs');
     assert.equal(tables.pragma('user_version', { simple: true }), 0);
     tables.close();
     assert.equal(version(newer), SCHEMA_VERSION + 1);

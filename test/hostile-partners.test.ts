@@ -35,34 +35,45 @@ async function partner(behave: Behaviour): Promise<{ url: string; calls: () => n
   let behaviour = behave;
   let calls = 0;
   const timers = new Set<NodeJS.Timeout>();
-  const server: Server = createServer({ key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) }, (req, res) => {
-    calls++;
-    res.on('error', () => {});
-    req.resume();
-    req.on('end', () => behaviour(req, res));
-  });
+  const server: Server = createServer(
+    { key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) },
+    (req, res) => {
+      calls++;
+      res.on('error', () => {});
+      req.resume();
+      req.on('end', () => behaviour(req, res));
+    },
+  );
   (server as Server & { timers?: Set<NodeJS.Timeout> }).timers = timers;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/verify`, calls: () => calls, set: (b) => (behaviour = b) };
 }
 
 /** Writes `chunk` every `everyMs` until the connection closes. */
-const drip = (chunk: string, everyMs: number): Behaviour => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.write('{"valid":');
-  const timer = setInterval(() => res.write(chunk), everyMs);
-  res.on('close', () => clearInterval(timer));
-};
+const drip =
+  (chunk: string, everyMs: number): Behaviour =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"valid":');
+    const timer = setInterval(() => res.write(chunk), everyMs);
+    res.on('close', () => clearInterval(timer));
+  };
 const hang: Behaviour = () => {};
 const valid: Behaviour = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"valid":true}');
 
 let idem = 0;
-const jobOf = (ctx: Ctx, entryId: string) => ctx.db.prepare(`SELECT attempts, last_error FROM jobs WHERE entry_id = ?`).get(entryId) as { attempts: number; last_error: string | null } | undefined;
-const statusOf = (ctx: Ctx, entryId: string) => (ctx.db.prepare(`SELECT status FROM entries WHERE id = ?`).get(entryId) as { status: string }).status;
+const jobOf = (ctx: Ctx, entryId: string) =>
+  ctx.db.prepare(`SELECT attempts, last_error FROM jobs WHERE entry_id = ?`).get(entryId) as
+    { attempts: number; last_error: string | null } | undefined;
+const statusOf = (ctx: Ctx, entryId: string) =>
+  (ctx.db.prepare(`SELECT status FROM entries WHERE id = ?`).get(entryId) as { status: string }).status;
 
 test('a verifier that drips its answer is cut at CES_VERIFIER_TIMEOUT_MS, body included; the job is retried', async () => {
   const verifier = await partner(drip(' ', 50));
@@ -104,7 +115,10 @@ test('one campaign’s hanging verifier does not hold back another campaign’s 
   const a = makeCampaign(t.ctx, { fiscalVerifierUrl: slow.url });
   const b = makeCampaign(t.ctx, { fiscalVerifierUrl: fast.url });
   // Both accepted before the tick looks (it runs every 50 ms): one chunk holds both jobs.
-  const [ea, eb] = await Promise.all([submitEntry(t, a.liveKey, entryBody({}, 3), `h-${++idem}`), submitEntry(t, b.liveKey, entryBody({}, 4), `h-${++idem}`)]);
+  const [ea, eb] = await Promise.all([
+    submitEntry(t, a.liveKey, entryBody({}, 3), `h-${++idem}`),
+    submitEntry(t, b.liveKey, entryBody({}, 4), `h-${++idem}`),
+  ]);
   const deadline = Date.now() + 5_000;
   while (statusOf(t.ctx, eb.entry_id) === 'PENDING' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
   assert.equal(statusOf(t.ctx, eb.entry_id), 'APPROVED', 'B decided while A’s call hangs');

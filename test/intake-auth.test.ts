@@ -18,7 +18,11 @@ const post = async (key: string | null, body: unknown = entryBody({}, seq % 8), 
   return { ...(await s.request('POST', '/v1/entries', { key, body, idempotencyKey, headers })), idem: idempotencyKey };
 };
 
-function assertProblem(res: { status: number; headers: Headers; body: { code?: string; status?: number } }, status: number, code: string): void {
+function assertProblem(
+  res: { status: number; headers: Headers; body: { code?: string; status?: number } },
+  status: number,
+  code: string,
+): void {
   assert.equal(res.status, status, JSON.stringify(res.body));
   assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
   assert.equal(res.body.code, code);
@@ -43,20 +47,34 @@ describe('401: missing or invalid API key', () => {
     ['an unknown key with the live prefix', () => ({ authorization: `Bearer service_live_${'A'.repeat(43)}` })],
     ['an unknown key with the test prefix', () => ({ authorization: `Bearer service_test_${'A'.repeat(43)}` })],
     ['a key without a known prefix', (w) => ({ authorization: `Bearer ${w.liveKey.replace('service_live_', 'service_prod_')}` })],
-    ['a live key with its prefix changed to test', (w) => ({ authorization: `Bearer ${w.liveKey.replace('service_live_', 'service_test_')}` })],
-    ['a valid key with one character changed', (w) => ({ authorization: `Bearer ${w.liveKey.slice(0, -1)}${w.liveKey.endsWith('A') ? 'B' : 'A'}` })],
+    [
+      'a live key with its prefix changed to test',
+      (w) => ({ authorization: `Bearer ${w.liveKey.replace('service_live_', 'service_test_')}` }),
+    ],
+    [
+      'a valid key with one character changed',
+      (w) => ({ authorization: `Bearer ${w.liveKey.slice(0, -1)}${w.liveKey.endsWith('A') ? 'B' : 'A'}` }),
+    ],
     ['a valid key truncated', (w) => ({ authorization: `Bearer ${w.liveKey.slice(0, -1)}` })],
     ['a very long key', () => ({ authorization: `Bearer service_live_${'x'.repeat(5000)}` })],
   ];
   // RFC 9110: a 401 carries a challenge. RFC 6750: no error code when no bearer credentials were
   // sent (none, or another scheme), error="invalid_token" for a bearer token we refuse.
-  const noBearer = new Set(['no Authorization header', 'empty Authorization header', 'Basic scheme instead of Bearer', 'the key without the Bearer word']);
+  const noBearer = new Set([
+    'no Authorization header',
+    'empty Authorization header',
+    'Basic scheme instead of Bearer',
+    'the key without the Bearer word',
+  ]);
   for (const [name, headers] of cases) {
     test(`POST with ${name} gives 401 invalid_api_key with a Bearer challenge and writes nothing`, async () => {
       const before = countEntries();
       const res = await s.request('POST', '/v1/entries', { body: entryBody(), idempotencyKey: idem(), headers: headers(w) });
       assertProblem(res, 401, 'invalid_api_key');
-      assert.equal(res.headers.get('www-authenticate'), noBearer.has(name) ? 'Bearer realm="ces"' : 'Bearer realm="ces", error="invalid_token"');
+      assert.equal(
+        res.headers.get('www-authenticate'),
+        noBearer.has(name) ? 'Bearer realm="ces"' : 'Bearer realm="ces", error="invalid_token"',
+      );
       assert.equal(countEntries(), before);
     });
   }
@@ -74,7 +92,11 @@ describe('401: missing or invalid API key', () => {
   });
 
   test('the Bearer word is case-insensitive', async () => {
-    const res = await s.request('POST', '/v1/entries', { body: entryBody(), idempotencyKey: idem(), headers: { authorization: `bearer ${w.testKey}` } });
+    const res = await s.request('POST', '/v1/entries', {
+      body: entryBody(),
+      idempotencyKey: idem(),
+      headers: { authorization: `bearer ${w.testKey}` },
+    });
     assert.equal(res.status, 202, res.text);
   });
 });
@@ -98,7 +120,11 @@ describe('401: revoked keys and keys of a vanished campaign', () => {
       assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="ces", error="invalid_token"');
       assertProblem(await s.request('GET', `/v1/entries/${first.body.entry_id}`, { key: w.liveKey }), 401, 'invalid_api_key');
       // Replaying the idempotency key of an accepted entry does not get around a revocation either.
-      assertProblem(await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: first.idem }), 401, 'invalid_api_key');
+      assertProblem(
+        await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: first.idem }),
+        401,
+        'invalid_api_key',
+      );
       assert.equal((await post(w.testKey)).status, 202);
     } finally {
       s.clock.set(start);
@@ -122,7 +148,7 @@ describe('401: revoked keys and keys of a vanished campaign', () => {
 });
 
 describe('the campaign and mode of a request come from the key', () => {
-  test('an entry is stored in the key\'s campaign and mode, and is invisible (404) to every other key', async () => {
+  test("an entry is stored in the key's campaign and mode, and is invisible (404) to every other key", async () => {
     const a = makeCampaign(s.ctx);
     const b = makeCampaign(s.ctx);
     const res = await post(a.testKey);
@@ -160,7 +186,9 @@ describe('the campaign and mode of a request come from the key', () => {
     const got = await s.request('GET', `/v1/entries/${res.body.entry_id}`, { key: w.liveKey });
     assert.equal(got.status, 200);
     assert.equal(got.headers.get('content-type'), 'application/json; charset=utf-8');
-    const enrollment = s.ctx.db.prepare('SELECT enrollment_id FROM entries WHERE id = ?').get(res.body.entry_id) as { enrollment_id: string };
+    const enrollment = s.ctx.db.prepare('SELECT enrollment_id FROM entries WHERE id = ?').get(res.body.entry_id) as {
+      enrollment_id: string;
+    };
     assert.deepEqual(got.body, {
       entry_id: res.body.entry_id,
       enrollment_id: enrollment.enrollment_id,
@@ -228,7 +256,11 @@ describe('403 registration_closed', () => {
       const retry = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: 'retry-after-close' });
       assert.equal(retry.status, 202);
       assert.equal(retry.body.entry_id, first.body.entry_id);
-      assertProblem(await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: 'new-after-close' }), 403, 'registration_closed');
+      assertProblem(
+        await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: 'new-after-close' }),
+        403,
+        'registration_closed',
+      );
     } finally {
       s.clock.set('2026-11-22T12:00:00.000Z');
     }

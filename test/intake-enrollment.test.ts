@@ -22,7 +22,10 @@ async function accepted(key: string, body: unknown): Promise<string> {
   return res.body.entry_id;
 }
 function enrollmentOfEntry(entryId: string): Record<string, unknown> {
-  return s.ctx.db.prepare('SELECT n.* FROM entries e JOIN enrollments n ON n.id = e.enrollment_id WHERE e.id = ?').get(entryId) as Record<string, unknown>;
+  return s.ctx.db.prepare('SELECT n.* FROM entries e JOIN enrollments n ON n.id = e.enrollment_id WHERE e.id = ?').get(entryId) as Record<
+    string,
+    unknown
+  >;
 }
 const count = (table: string): number => (s.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const counts = (): number[] => ['entries', 'enrollments', 'consents', 'jobs', 'webhook_deliveries'].map(count);
@@ -30,7 +33,10 @@ const counts = (): number[] => ['entries', 'enrollments', 'consents', 'jobs', 'w
 function assertProblem(res: TestResponse, code: string, fields: Array<[string, string]>): void {
   assert.equal(res.status, 422, res.text);
   assert.equal(res.body.code, code);
-  assert.deepEqual(res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]), fields);
+  assert.deepEqual(
+    res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
+    fields,
+  );
 }
 
 describe('enrollment merge', () => {
@@ -52,25 +58,61 @@ describe('enrollment merge', () => {
   test('the same document in test and live mode, or in another campaign, is another enrollment', async () => {
     const a = makeCampaign(s.ctx);
     const b = makeCampaign(s.ctx);
-    const ids = [await accepted(a.liveKey, entryBody({}, 2)), await accepted(a.testKey, entryBody({}, 2)), await accepted(b.liveKey, entryBody({}, 2))].map((id) => enrollmentOfEntry(id).id);
+    const ids = [
+      await accepted(a.liveKey, entryBody({}, 2)),
+      await accepted(a.testKey, entryBody({}, 2)),
+      await accepted(b.liveKey, entryBody({}, 2)),
+    ].map((id) => enrollmentOfEntry(id).id);
     assert.equal(new Set(ids).size, 3);
   });
 
   test('empty fields are filled, stored ones kept, and a differing value is silently ignored (read with `ces entries show`)', async () => {
     const w = makeCampaign(s.ctx);
-    const first = await accepted(w.liveKey, entryBody({ enrollment: { full_name: 'Maria da Silva', email: 'maria@example.com', address: { city: 'Santos' } } }, 3));
+    const first = await accepted(
+      w.liveKey,
+      entryBody({ enrollment: { full_name: 'Maria da Silva', email: 'maria@example.com', address: { city: 'Santos' } } }, 3),
+    );
     const second = await accepted(
       w.liveKey,
-      entryBody({ enrollment: { full_name: 'Someone Else', email: 'other@example.com', phone: '5511987654321', birthdate: '1990-05-17', address: { city: 'Campinas', state: 'SP', zipcode: '13010-000', country: 'AR' } } }, 3),
+      entryBody(
+        {
+          enrollment: {
+            full_name: 'Someone Else',
+            email: 'other@example.com',
+            phone: '5511987654321',
+            birthdate: '1990-05-17',
+            address: { city: 'Campinas', state: 'SP', zipcode: '13010-000', country: 'AR' },
+          },
+        },
+        3,
+      ),
     );
     const shown = await runCli(['entries', 'show', second, '--json'], { dbPath: s.dbPath });
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(shown.json.entry_id, second);
     const n = shown.json.enrollment;
     assert.deepEqual(
-      { full_name: n.full_name, email: n.email, phone: n.phone, birthdate: n.birthdate, city: n.city, state: n.state, zipcode: n.zipcode, country: n.country },
+      {
+        full_name: n.full_name,
+        email: n.email,
+        phone: n.phone,
+        birthdate: n.birthdate,
+        city: n.city,
+        state: n.state,
+        zipcode: n.zipcode,
+        country: n.country,
+      },
       // country BR was stored with the first address (the default); AR is a differing value, ignored.
-      { full_name: 'Maria da Silva', email: 'maria@example.com', phone: '5511987654321', birthdate: '1990-05-17', city: 'Santos', state: 'SP', zipcode: '13010-000', country: 'BR' },
+      {
+        full_name: 'Maria da Silva',
+        email: 'maria@example.com',
+        phone: '5511987654321',
+        birthdate: '1990-05-17',
+        city: 'Santos',
+        state: 'SP',
+        zipcode: '13010-000',
+        country: 'BR',
+      },
     );
     assert.equal(n.id, enrollmentOfEntry(first).id);
     assert.equal(n.livemode, true, 'livemode as a boolean, as in the API');
@@ -107,7 +149,10 @@ describe('required fields (--require) are checked on the merged enrollment', () 
 
   test('a repeat submission may omit required fields that are stored', async () => {
     const w = makeCampaign(s.ctx, { require: 'full_name,email,city' });
-    await accepted(w.liveKey, entryBody({ enrollment: { full_name: 'Ana Souza', email: 'ana@example.com', address: { city: 'Recife' } } }, 6));
+    await accepted(
+      w.liveKey,
+      entryBody({ enrollment: { full_name: 'Ana Souza', email: 'ana@example.com', address: { city: 'Recife' } } }, 6),
+    );
     await accepted(w.liveKey, entryBody({}, 6));
     // A field never stored still has to come with the submission that needs it.
     const other = await submit(w.liveKey, entryBody({ enrollment: { full_name: 'Bia Lima', email: 'bia@example.com' } }, 7));
@@ -133,17 +178,23 @@ describe('required fields (--require) are checked on the merged enrollment', () 
   for (const [what, address] of emptyCities) {
     test(`${what} does not satisfy a city requirement`, async () => {
       const w = makeCampaign(s.ctx, { require: 'city' });
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { address } }, 9)), 'missing_required_field', [['enrollment.address.city', 'required']]);
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { address } }, 9)), 'missing_required_field', [
+        ['enrollment.address.city', 'required'],
+      ]);
     });
   }
 
   test('blank strings do not satisfy full_name, email or phone requirements', async () => {
     const w = makeCampaign(s.ctx, { require: 'full_name,email,phone' });
-    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { full_name: ' ', email: '', phone: '\t' } }, 10)), 'missing_required_field', [
-      ['enrollment.full_name', 'required'],
-      ['enrollment.email', 'required'],
-      ['enrollment.phone', 'required'],
-    ]);
+    assertProblem(
+      await submit(w.liveKey, entryBody({ enrollment: { full_name: ' ', email: '', phone: '\t' } }, 10)),
+      'missing_required_field',
+      [
+        ['enrollment.full_name', 'required'],
+        ['enrollment.email', 'required'],
+        ['enrollment.phone', 'required'],
+      ],
+    );
   });
 
   test('requirements apply per mode: a test enrollment does not satisfy a live submission', async () => {
@@ -154,22 +205,26 @@ describe('required fields (--require) are checked on the merged enrollment', () 
 });
 
 describe('email and phone are unique per campaign and mode', () => {
-  test('another participant\'s email gives 422 email_taken, compared case-insensitively, and writes nothing', async () => {
+  test("another participant's email gives 422 email_taken, compared case-insensitively, and writes nothing", async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'Maria@Example.com' } }, 12));
     for (const email of ['maria@example.com', 'MARIA@EXAMPLE.COM', ' Maria@Example.com ']) {
       const before = counts();
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 13)), 'email_taken', [['enrollment.email', 'email_taken']]);
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 13)), 'email_taken', [
+        ['enrollment.email', 'email_taken'],
+      ]);
       assert.deepEqual(counts(), before);
     }
   });
 
-  test('another participant\'s phone gives 422 phone_taken, however it is punctuated', async () => {
+  test("another participant's phone gives 422 phone_taken, however it is punctuated", async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { phone: '5511987654321' } }, 14));
     for (const phone of ['5511987654321', '+55 (11) 98765-4321', '55 11 98765 4321']) {
       const before = counts();
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { phone } }, 15)), 'phone_taken', [['enrollment.phone', 'phone_taken']]);
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { phone } }, 15)), 'phone_taken', [
+        ['enrollment.phone', 'phone_taken'],
+      ]);
       assert.deepEqual(counts(), before);
     }
   });
@@ -202,46 +257,60 @@ describe('email and phone are unique per campaign and mode', () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'taken@example.com' } }, 22));
     await accepted(w.liveKey, entryBody({}, 23));
-    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'taken@example.com' } }, 23)), 'email_taken', [['enrollment.email', 'email_taken']]);
-    const stored = s.ctx.db.prepare('SELECT email FROM enrollments WHERE campaign_id = ? AND document_number = ?').get(w.campaign.id, cpf(23));
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'taken@example.com' } }, 23)), 'email_taken', [
+      ['enrollment.email', 'email_taken'],
+    ]);
+    const stored = s.ctx.db
+      .prepare('SELECT email FROM enrollments WHERE campaign_id = ? AND document_number = ?')
+      .get(w.campaign.id, cpf(23));
     assert.deepEqual(stored, { email: null }, 'the refused entry filled nothing');
   });
 });
 
 // SQLite's lower() folds only A-Z; the key is folded in JavaScript (src/entries/email-key.ts).
 describe('email case is folded beyond ASCII', () => {
-  test('an email that differs from another participant\'s only in the case of a non-ASCII letter, or in how it is spelled, is email_taken', async () => {
+  test("an email that differs from another participant's only in the case of a non-ASCII letter, or in how it is spelled, is email_taken", async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'joão.silva@example.com' } }, 24));
     // Upper case, mixed case, and `ã` written as `a` followed by a combining tilde (U+0303).
     for (const email of ['JOÃO.SILVA@example.com', 'JOãO.SILVA@example.com', 'Joa\u0303o.Silva@Example.COM']) {
       const before = counts();
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 25)), 'email_taken', [['enrollment.email', 'email_taken']]);
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 25)), 'email_taken', [
+        ['enrollment.email', 'email_taken'],
+      ]);
       assert.deepEqual(counts(), before, email);
     }
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'JOÃO.SILVA@example.com' } }, 24));
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'joao.silva@example.com' } }, 25));
   });
 
-  test('an email filled in by a later entry is folded too: another participant\'s spelling of it is email_taken', async () => {
+  test("an email filled in by a later entry is folded too: another participant's spelling of it is email_taken", async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({}, 26));
     const filled = await accepted(w.liveKey, entryBody({ enrollment: { email: 'ÉLODIE@example.com' } }, 26));
     assert.equal(enrollmentOfEntry(filled).email, 'ÉLODIE@example.com', 'stored as sent');
-    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'élodie@example.com' } }, 27)), 'email_taken', [['enrollment.email', 'email_taken']]);
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'élodie@example.com' } }, 27)), 'email_taken', [
+      ['enrollment.email', 'email_taken'],
+    ]);
     await accepted(w.liveKey, entryBody({}, 27));
-    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'Élodie@EXAMPLE.com' } }, 27)), 'email_taken', [['enrollment.email', 'email_taken']]);
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'Élodie@EXAMPLE.com' } }, 27)), 'email_taken', [
+      ['enrollment.email', 'email_taken'],
+    ]);
   });
 
-  test('an anonymized participant\'s email is free again, in any case', async () => {
+  test("an anonymized participant's email is free again, in any case", async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'Zoë.Araújo@example.com' } }, 28));
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'Maria@Example.com' } }, 29));
     for (const email of ['ZOË.ARAÚJO@example.com', 'maria@example.com']) {
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 30)), 'email_taken', [['enrollment.email', 'email_taken']]);
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 30)), 'email_taken', [
+        ['enrollment.email', 'email_taken'],
+      ]);
     }
     for (const n of [28, 29]) {
-      const res = await runCli(['participant', 'anonymize', '--campaign', w.campaign.id, '--document', cpf(n), '--json'], { dbPath: s.dbPath });
+      const res = await runCli(['participant', 'anonymize', '--campaign', w.campaign.id, '--document', cpf(n), '--json'], {
+        dbPath: s.dbPath,
+      });
       assert.equal(res.code, 0, res.stderr);
     }
     const zoe = await accepted(w.liveKey, entryBody({ enrollment: { email: 'ZOË.ARAÚJO@example.com' } }, 30));
@@ -263,7 +332,21 @@ describe('consent record', () => {
 
   test('consents[] are recorded as explicit choices; regulation, privacy_policy and transactional implicitly', async () => {
     const w = makeCampaign(s.ctx);
-    const id = await accepted(w.liveKey, entryBody({ consent: { consents: [{ consent_type: 'marketing', granted: false }, { consent_type: 'data_sharing', granted: true }, { consent_type: 'regulation', granted: true }] } }, 24));
+    const id = await accepted(
+      w.liveKey,
+      entryBody(
+        {
+          consent: {
+            consents: [
+              { consent_type: 'marketing', granted: false },
+              { consent_type: 'data_sharing', granted: true },
+              { consent_type: 'regulation', granted: true },
+            ],
+          },
+        },
+        24,
+      ),
+    );
     assert.deepEqual(consentOf(id).choices, [
       { consent_type: 'data_sharing', granted: 1, explicit: 1 },
       { consent_type: 'marketing', granted: 0, explicit: 1 },
@@ -286,7 +369,13 @@ describe('consent record', () => {
   test('the consent record keeps what was sent; user_agent over 1024 characters is truncated', async () => {
     const w = makeCampaign(s.ctx);
     const ua = `Mozilla/5.0 ${'x'.repeat(2000)}`;
-    const id = await accepted(w.liveKey, entryBody({ consent: { user_agent: ua, granted_at: '2026-11-21T18:30:00-03:00', ip_address: '2001:db8::7', term_version: 'regulamento-v3' } }, 26));
+    const id = await accepted(
+      w.liveKey,
+      entryBody(
+        { consent: { user_agent: ua, granted_at: '2026-11-21T18:30:00-03:00', ip_address: '2001:db8::7', term_version: 'regulamento-v3' } },
+        26,
+      ),
+    );
     const { consent } = consentOf(id);
     assert.equal(consent.user_agent, ua.slice(0, 1024));
     assert.equal((consent.user_agent as string).length, 1024);
@@ -298,9 +387,18 @@ describe('consent record', () => {
 
   test('every entry keeps its own consent record; a later one never overwrites an earlier one', async () => {
     const w = makeCampaign(s.ctx);
-    const first = await accepted(w.liveKey, entryBody({ consent: { term_version: 'v1', consents: [{ consent_type: 'marketing', granted: true }] } }, 27));
+    const first = await accepted(
+      w.liveKey,
+      entryBody({ consent: { term_version: 'v1', consents: [{ consent_type: 'marketing', granted: true }] } }, 27),
+    );
     const firstRecord = consentOf(first);
-    const second = await accepted(w.liveKey, entryBody({ consent: { term_version: 'v2', user_agent: 'Other/1.0', consents: [{ consent_type: 'marketing', granted: false }] } }, 27));
+    const second = await accepted(
+      w.liveKey,
+      entryBody(
+        { consent: { term_version: 'v2', user_agent: 'Other/1.0', consents: [{ consent_type: 'marketing', granted: false }] } },
+        27,
+      ),
+    );
     assert.deepEqual(consentOf(first), firstRecord);
     assert.equal(consentOf(second).consent.term_version, 'v2');
     assert.notEqual(consentOf(second).consent.id, firstRecord.consent.id);

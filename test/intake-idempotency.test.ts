@@ -3,7 +3,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { entryBody, makeCampaign, makePrize, rawRequest, startTestServer, type TestResponse, type TestServer, type World, OPERATOR } from './support/harness.ts';
+import {
+  entryBody,
+  makeCampaign,
+  makePrize,
+  rawRequest,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+  type World,
+  OPERATOR,
+} from './support/harness.ts';
 
 let s: TestServer;
 before(async () => {
@@ -11,8 +21,10 @@ before(async () => {
 });
 after(() => s.close());
 
-const count = (sql: string, ...params: unknown[]): number => (s.ctx.db.prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number }).n;
-const post = (key: string, idempotencyKey: string, body: unknown, server: TestServer = s): Promise<TestResponse> => server.request('POST', '/v1/entries', { key, idempotencyKey, body });
+const count = (sql: string, ...params: unknown[]): number =>
+  (s.ctx.db.prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number }).n;
+const post = (key: string, idempotencyKey: string, body: unknown, server: TestServer = s): Promise<TestResponse> =>
+  server.request('POST', '/v1/entries', { key, idempotencyKey, body });
 
 describe('replays', () => {
   test('a replay answers 202 with the original entry_id, its current status and a replay message', async () => {
@@ -56,7 +68,12 @@ describe('replays', () => {
       assert.equal(replay.body.status, 'PENDING');
     }
     // Not even a malformed body or a wrong content type: the key is known, the payload ignored.
-    const raw = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'k', raw: '{oops', headers: { 'content-type': 'text/plain' } });
+    const raw = await s.request('POST', '/v1/entries', {
+      key: w.liveKey,
+      idempotencyKey: 'k',
+      raw: '{oops',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(raw.status, 202);
     assert.equal(raw.body.entry_id, first.body.entry_id);
     assert.deepEqual(snapshot(), before);
@@ -134,7 +151,11 @@ describe('the Idempotency-Key header as sent on the wire', () => {
 
   test('the header sent twice is refused, whether the two keys differ or are both empty; nothing is stored', async () => {
     const w = makeCampaign(s.ctx);
-    for (const pair of [['r1', 'r2'], ['', ''], ['same', 'same']]) {
+    for (const pair of [
+      ['r1', 'r2'],
+      ['', ''],
+      ['same', 'same'],
+    ]) {
       const res = await postRaw(w, pair.map(utf8), 33);
       assert.equal(res.status, 422, `${JSON.stringify(pair)}: ${res.text}`);
       assert.equal(JSON.parse(res.text).code, 'idempotency_key_invalid');
@@ -264,7 +285,9 @@ describe('concurrent requests with one key', () => {
 describe('batched (group commit) and unbatched commits give identical results', () => {
   // One scripted sequence, run against a server of each kind. Steps in one group are sent at once.
   type Step = { world: 'a' | 'b' | 'declared'; mode?: 'live' | 'test'; key: string | null; body: (ctx: { prizeId: string }) => unknown };
-  const seqStep = (world: Step['world'], key: string | null, body: Step['body'], mode: Step['mode'] = 'live'): Step[] => [{ world, key, body, mode }];
+  const seqStep = (world: Step['world'], key: string | null, body: Step['body'], mode: Step['mode'] = 'live'): Step[] => [
+    { world, key, body, mode },
+  ];
   const group = (steps: Step[]): Step[] => steps;
   const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
   const script: Array<{ parallel: boolean; steps: Step[] }> = [
@@ -278,24 +301,52 @@ describe('batched (group commit) and unbatched commits give identical results', 
     { parallel: false, steps: seqStep('a', null, () => entryBody({}, 3)) },
     { parallel: false, steps: seqStep('a', 'k1', () => entryBody({}, 0), 'test') },
     { parallel: false, steps: seqStep('b', 'k1', () => entryBody({}, 0)) },
-    { parallel: false, steps: seqStep('declared', 'w1', ({ prizeId }) => entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, 4)) },
-    { parallel: false, steps: seqStep('declared', 'w2', () => entryBody({ instant_win: { won: true, prize_definition_id: '00000000-0000-4000-8000-000000000000' } }, 5)) },
+    {
+      parallel: false,
+      steps: seqStep('declared', 'w1', ({ prizeId }) => entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, 4)),
+    },
+    {
+      parallel: false,
+      steps: seqStep('declared', 'w2', () =>
+        entryBody({ instant_win: { won: true, prize_definition_id: '00000000-0000-4000-8000-000000000000' } }, 5),
+      ),
+    },
     { parallel: false, steps: seqStep('declared', 'w3', () => entryBody({ instant_win: { won: false } }, 5)) },
     { parallel: false, steps: seqStep('a', 'k5', () => entryBody({ instant_win: { won: false } }, 6)) },
     // distinct keys and participants at once: all accepted
     { parallel: true, steps: group(range(12).map((i) => ({ world: 'a', key: `p-${i}`, body: () => entryBody({}, 10 + i) }))) },
     // distinct participants claiming one phone at once: exactly one gets it
-    { parallel: true, steps: group(range(6).map((i) => ({ world: 'b', key: `ph-${i}`, body: () => entryBody({ enrollment: { phone: '5511912340000' } }, 30 + i) }))) },
+    {
+      parallel: true,
+      steps: group(
+        range(6).map((i) => ({ world: 'b', key: `ph-${i}`, body: () => entryBody({ enrollment: { phone: '5511912340000' } }, 30 + i) })),
+      ),
+    },
     // one new participant, several keys at once: one enrollment, every entry accepted
-    { parallel: true, steps: group(range(6).map((i) => ({ world: 'b', key: `same-${i}`, body: () => entryBody({ enrollment: { full_name: `Name ${i}xx` } }, 40) }))) },
+    {
+      parallel: true,
+      steps: group(
+        range(6).map((i) => ({ world: 'b', key: `same-${i}`, body: () => entryBody({ enrollment: { full_name: `Name ${i}xx` } }, 40) })),
+      ),
+    },
     // replays of earlier keys mixed with new ones at once
-    { parallel: true, steps: group([...range(4).map((i): Step => ({ world: 'a', key: `p-${i}`, body: () => entryBody({}, 50 + i) })), ...range(4).map((i): Step => ({ world: 'a', key: `q-${i}`, body: () => entryBody({}, 50 + i) }))]) },
+    {
+      parallel: true,
+      steps: group([
+        ...range(4).map((i): Step => ({ world: 'a', key: `p-${i}`, body: () => entryBody({}, 50 + i) })),
+        ...range(4).map((i): Step => ({ world: 'a', key: `q-${i}`, body: () => entryBody({}, 50 + i) })),
+      ]),
+    },
     // one key, many requests at once
     { parallel: true, steps: group(range(20).map(() => ({ world: 'a', key: 'storm', body: () => entryBody({}, 60) }))) },
   ];
 
   async function runScript(server: TestServer, blocks = script): Promise<{ outcomes: string[]; rows: Record<string, number> }> {
-    const worlds = { a: makeCampaign(server.ctx), b: makeCampaign(server.ctx), declared: makeCampaign(server.ctx, { instantPrize: 'INTEGRATOR_DECLARED' }) };
+    const worlds = {
+      a: makeCampaign(server.ctx),
+      b: makeCampaign(server.ctx),
+      declared: makeCampaign(server.ctx, { instantPrize: 'INTEGRATOR_DECLARED' }),
+    };
     const prizeId = makePrize(server.ctx, worlds.declared.campaign.id, 'live').id;
     const firstSeen = new Map<string, number>();
     let n = 0;
@@ -308,7 +359,11 @@ describe('batched (group commit) and unbatched commits give identical results', 
     };
     const send = (step: Step): Promise<TestResponse> => {
       const w = worlds[step.world];
-      return server.request('POST', '/v1/entries', { key: step.mode === 'test' ? w.testKey : w.liveKey, idempotencyKey: step.key, body: step.body({ prizeId }) });
+      return server.request('POST', '/v1/entries', {
+        key: step.mode === 'test' ? w.testKey : w.liveKey,
+        idempotencyKey: step.key,
+        body: step.body({ prizeId }),
+      });
     };
     const outcomes: string[] = [];
     for (const block of blocks) {
@@ -326,15 +381,26 @@ describe('batched (group commit) and unbatched commits give identical results', 
       if (keys.size === 1) {
         const ids = new Set(responses.filter((r) => r.status === 202).map((r) => r.body.entry_id));
         const others = responses.filter((r) => r.status !== 202).map((r) => `${r.status} ${r.body.code}`);
-        assert.ok(others.every((o) => o === '409 idempotency_conflict'), others.join());
+        assert.ok(
+          others.every((o) => o === '409 idempotency_conflict'),
+          others.join(),
+        );
         outcomes.push(`storm: ${ids.size} entry`);
         for (const id of ids) if (!firstSeen.has(id)) firstSeen.set(id, base);
       } else {
-        outcomes.push(`group: ${responses.map((r, i) => describe(r, base + i).replace(/#\d+/, (m) => (Number(m.slice(1)) >= base ? '#group' : m))).sort().join(' | ')}`);
+        outcomes.push(
+          `group: ${responses
+            .map((r, i) => describe(r, base + i).replace(/#\d+/, (m) => (Number(m.slice(1)) >= base ? '#group' : m)))
+            .sort()
+            .join(' | ')}`,
+        );
       }
     }
     const rows = Object.fromEntries(
-      ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => [t, (server.ctx.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
+      ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => [
+        t,
+        (server.ctx.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n,
+      ]),
     );
     return { outcomes, rows };
   }
@@ -378,7 +444,10 @@ describe('batched (group commit) and unbatched commits give identical results', 
       assert.equal(a.outcomes[14], `group: ${Array(12).fill('202 PENDING new').join(' | ')}`);
       assert.equal(a.outcomes[15], `group: 202 PENDING new | ${Array(5).fill('422 phone_taken').join(' | ')}`);
       assert.equal(a.outcomes[16], `group: ${Array(6).fill('202 PENDING new').join(' | ')}`);
-      assert.equal(a.outcomes[17], `group: ${[...Array(4).fill('202 PENDING new'), '202 PENDING replay of #14', '202 PENDING replay of #15', '202 PENDING replay of #16', '202 PENDING replay of #17'].sort().join(' | ')}`);
+      assert.equal(
+        a.outcomes[17],
+        `group: ${[...Array(4).fill('202 PENDING new'), '202 PENDING replay of #14', '202 PENDING replay of #15', '202 PENDING replay of #16', '202 PENDING replay of #17'].sort().join(' | ')}`,
+      );
       assert.equal(a.outcomes[18], 'storm: 1 entry');
     } finally {
       await batched.close();
@@ -390,7 +459,9 @@ describe('batched (group commit) and unbatched commits give identical results', 
     // One request at a time, so both servers draw their seeded random values in the same order.
     const sequential = script.filter((block) => !block.parallel);
     const dump = (server: TestServer) =>
-      ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) => server.ctx.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all());
+      ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) =>
+        server.ctx.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all(),
+      );
     const threaded = await startTestServer({ seed: 91, writerThread: true });
     const inline = await startTestServer({ seed: 91 });
     try {

@@ -88,12 +88,52 @@ const CNPJ_ALPHA = '12.ABC.345/01DE-35';
 
 const rejects: RejectCase[] = [
   // headers
-  { name: 'Idempotency-Key missing', idempotencyKey: null, body: entryBody(), status: 422, code: 'idempotency_key_missing', fields: [['Idempotency-Key', 'required']] },
-  { name: 'Idempotency-Key empty', headers: { 'idempotency-key': '' }, idempotencyKey: null, body: entryBody(), status: 422, code: 'idempotency_key_missing', fields: [['Idempotency-Key', 'required']] },
-  { name: 'Idempotency-Key of 129 characters', idempotencyKey: 'k'.repeat(129), body: entryBody(), status: 422, code: 'idempotency_key_invalid', fields: [['Idempotency-Key', 'too_long']] },
-  { name: 'Content-Type text/plain', headers: { 'content-type': 'text/plain' }, raw: JSON.stringify(entryBody()), status: 415, code: 'unsupported_media_type' },
-  { name: 'Content-Type application/x-www-form-urlencoded', headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'a=1', status: 415, code: 'unsupported_media_type' },
-  { name: 'Content-Type application/jsonx', headers: { 'content-type': 'application/jsonx' }, raw: JSON.stringify(entryBody()), status: 415, code: 'unsupported_media_type' },
+  {
+    name: 'Idempotency-Key missing',
+    idempotencyKey: null,
+    body: entryBody(),
+    status: 422,
+    code: 'idempotency_key_missing',
+    fields: [['Idempotency-Key', 'required']],
+  },
+  {
+    name: 'Idempotency-Key empty',
+    headers: { 'idempotency-key': '' },
+    idempotencyKey: null,
+    body: entryBody(),
+    status: 422,
+    code: 'idempotency_key_missing',
+    fields: [['Idempotency-Key', 'required']],
+  },
+  {
+    name: 'Idempotency-Key of 129 characters',
+    idempotencyKey: 'k'.repeat(129),
+    body: entryBody(),
+    status: 422,
+    code: 'idempotency_key_invalid',
+    fields: [['Idempotency-Key', 'too_long']],
+  },
+  {
+    name: 'Content-Type text/plain',
+    headers: { 'content-type': 'text/plain' },
+    raw: JSON.stringify(entryBody()),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'Content-Type application/x-www-form-urlencoded',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    raw: 'a=1',
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'Content-Type application/jsonx',
+    headers: { 'content-type': 'application/jsonx' },
+    raw: JSON.stringify(entryBody()),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
   // body syntax
   { name: 'malformed JSON', raw: '{"enrollment": ', status: 400, code: 'invalid_json' },
   { name: 'trailing garbage after JSON', raw: `${JSON.stringify(entryBody())}x`, status: 400, code: 'invalid_json' },
@@ -105,115 +145,700 @@ const rejects: RejectCase[] = [
   { name: 'body is a string', body: 'entry', status: 422, code: 'validation_failed', fields: [['', 'invalid_type']] },
   { name: 'body is a number', body: 42, status: 422, code: 'validation_failed', fields: [['', 'invalid_type']] },
   { name: 'body is null', raw: 'null', status: 422, code: 'validation_failed', fields: [['', 'invalid_type']] },
-  { name: 'body is an empty object', body: {}, status: 422, code: 'validation_failed', fields: [['enrollment', 'required'], ['consent', 'required'], ['evidence', 'required']] },
+  {
+    name: 'body is an empty object',
+    body: {},
+    status: 422,
+    code: 'validation_failed',
+    fields: [
+      ['enrollment', 'required'],
+      ['consent', 'required'],
+      ['evidence', 'required'],
+    ],
+  },
   // required fields
-  ...['enrollment', 'consent', 'evidence'].map((f): RejectCase => ({ name: `${f} missing`, body: patched(f, DELETE), status: 422, code: 'validation_failed', fields: [[f, 'required']] })),
-  ...['enrollment.document_number', 'consent.granted_at', 'consent.ip_address', 'consent.user_agent', 'consent.term_version', 'evidence.type', 'evidence.access_key'].map(
-    (f): RejectCase => ({ name: `${f} missing`, body: patched(f, DELETE), status: 422, code: 'validation_failed', fields: [[f, 'required']] }),
-  ),
-  { name: 'consents[] item without granted', body: patched('consent.consents', [{ consent_type: 'marketing' }]), status: 422, code: 'validation_failed', fields: [['consent.consents.0.granted', 'required']] },
-  { name: 'consents[] item without consent_type', body: patched('consent.consents', [{ granted: true }]), status: 422, code: 'validation_failed', fields: [['consent.consents.0.consent_type', 'required']] },
-  { name: 'instant_win without won', world: () => declared, body: patched('instant_win', { prize_definition_id: '00000000-0000-4000-8000-000000000000' }), status: 422, code: 'validation_failed', fields: [['instant_win.won', 'required']] },
+  ...['enrollment', 'consent', 'evidence'].map((f): RejectCase => ({
+    name: `${f} missing`,
+    body: patched(f, DELETE),
+    status: 422,
+    code: 'validation_failed',
+    fields: [[f, 'required']],
+  })),
+  ...[
+    'enrollment.document_number',
+    'consent.granted_at',
+    'consent.ip_address',
+    'consent.user_agent',
+    'consent.term_version',
+    'evidence.type',
+    'evidence.access_key',
+  ].map((f): RejectCase => ({
+    name: `${f} missing`,
+    body: patched(f, DELETE),
+    status: 422,
+    code: 'validation_failed',
+    fields: [[f, 'required']],
+  })),
+  {
+    name: 'consents[] item without granted',
+    body: patched('consent.consents', [{ consent_type: 'marketing' }]),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.consents.0.granted', 'required']],
+  },
+  {
+    name: 'consents[] item without consent_type',
+    body: patched('consent.consents', [{ granted: true }]),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.consents.0.consent_type', 'required']],
+  },
+  {
+    name: 'instant_win without won',
+    world: () => declared,
+    body: patched('instant_win', { prize_definition_id: '00000000-0000-4000-8000-000000000000' }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win.won', 'required']],
+  },
   // wrong types
-  { name: 'enrollment is a string', body: patched('enrollment', 'x'), status: 422, code: 'validation_failed', fields: [['enrollment', 'invalid_type']] },
-  { name: 'enrollment is an array', body: patched('enrollment', []), status: 422, code: 'validation_failed', fields: [['enrollment', 'invalid_type']] },
-  { name: 'document_number is a number', body: patched('enrollment.document_number', 52998224725), status: 422, code: 'validation_failed', fields: [['enrollment.document_number', 'invalid_type']] },
-  { name: 'document_number is null', body: patched('enrollment.document_number', null), status: 422, code: 'validation_failed', fields: [['enrollment.document_number', 'invalid_type']] },
-  { name: 'full_name is a number', body: patched('enrollment.full_name', 5), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'invalid_type']] },
-  { name: 'email is a boolean', body: patched('enrollment.email', true), status: 422, code: 'validation_failed', fields: [['enrollment.email', 'invalid_type']] },
-  { name: 'phone is a number', body: patched('enrollment.phone', 5511987654321), status: 422, code: 'validation_failed', fields: [['enrollment.phone', 'invalid_type']] },
-  { name: 'birthdate is an object', body: patched('enrollment.birthdate', { y: 1990 }), status: 422, code: 'validation_failed', fields: [['enrollment.birthdate', 'invalid_type']] },
-  { name: 'address is a string', body: patched('enrollment.address', 'Rua A, 1'), status: 422, code: 'validation_failed', fields: [['enrollment.address', 'invalid_type']] },
-  { name: 'address is an array', body: patched('enrollment.address', []), status: 422, code: 'validation_failed', fields: [['enrollment.address', 'invalid_type']] },
-  { name: 'address.city is a number', body: patched('enrollment.address', { city: 3 }), status: 422, code: 'validation_failed', fields: [['enrollment.address.city', 'invalid_type']] },
-  { name: 'consent is an array', body: patched('consent', []), status: 422, code: 'validation_failed', fields: [['consent', 'invalid_type']] },
-  { name: 'granted_at is a number', body: patched('consent.granted_at', 1763812800), status: 422, code: 'validation_failed', fields: [['consent.granted_at', 'invalid_type']] },
-  { name: 'consents is an object', body: patched('consent.consents', { marketing: true }), status: 422, code: 'validation_failed', fields: [['consent.consents', 'invalid_type']] },
-  { name: 'consents[].granted is a string', body: patched('consent.consents', [{ consent_type: 'marketing', granted: 'yes' }]), status: 422, code: 'validation_failed', fields: [['consent.consents.0.granted', 'invalid_type']] },
-  { name: 'evidence.access_key is a number', body: patched('evidence.access_key', 3.5e43), status: 422, code: 'validation_failed', fields: [['evidence.access_key', 'invalid_type']] },
-  { name: 'instant_win is a boolean', world: () => declared, body: patched('instant_win', true), status: 422, code: 'validation_failed', fields: [['instant_win', 'invalid_type']] },
-  { name: 'instant_win.won is a string', world: () => declared, body: patched('instant_win', { won: 'true' }), status: 422, code: 'validation_failed', fields: [['instant_win.won', 'invalid_type']] },
-  { name: 'instant_win.prize_definition_id is a number', world: () => declared, body: patched('instant_win', { won: true, prize_definition_id: 7 }), status: 422, code: 'validation_failed', fields: [['instant_win.prize_definition_id', 'invalid_type']] },
-  { name: 'a string sent as an object with its own "toString" key', body: patched('enrollment.document_number', { toString: null }), status: 422, code: 'validation_failed', fields: [['enrollment.document_number', 'invalid_type']] },
-  { name: 'a string sent as an object with its own "valueOf" and "toString" keys', world: () => declared, body: patched('instant_win', { won: true, prize_definition_id: { valueOf: 1, toString: 'x' } }), status: 422, code: 'validation_failed', fields: [['instant_win.prize_definition_id', 'invalid_type']] },
+  {
+    name: 'enrollment is a string',
+    body: patched('enrollment', 'x'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment', 'invalid_type']],
+  },
+  {
+    name: 'enrollment is an array',
+    body: patched('enrollment', []),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment', 'invalid_type']],
+  },
+  {
+    name: 'document_number is a number',
+    body: patched('enrollment.document_number', 52998224725),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.document_number', 'invalid_type']],
+  },
+  {
+    name: 'document_number is null',
+    body: patched('enrollment.document_number', null),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.document_number', 'invalid_type']],
+  },
+  {
+    name: 'full_name is a number',
+    body: patched('enrollment.full_name', 5),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.full_name', 'invalid_type']],
+  },
+  {
+    name: 'email is a boolean',
+    body: patched('enrollment.email', true),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.email', 'invalid_type']],
+  },
+  {
+    name: 'phone is a number',
+    body: patched('enrollment.phone', 5511987654321),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.phone', 'invalid_type']],
+  },
+  {
+    name: 'birthdate is an object',
+    body: patched('enrollment.birthdate', { y: 1990 }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.birthdate', 'invalid_type']],
+  },
+  {
+    name: 'address is a string',
+    body: patched('enrollment.address', 'Rua A, 1'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.address', 'invalid_type']],
+  },
+  {
+    name: 'address is an array',
+    body: patched('enrollment.address', []),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.address', 'invalid_type']],
+  },
+  {
+    name: 'address.city is a number',
+    body: patched('enrollment.address', { city: 3 }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.address.city', 'invalid_type']],
+  },
+  {
+    name: 'consent is an array',
+    body: patched('consent', []),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent', 'invalid_type']],
+  },
+  {
+    name: 'granted_at is a number',
+    body: patched('consent.granted_at', 1763812800),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'invalid_type']],
+  },
+  {
+    name: 'consents is an object',
+    body: patched('consent.consents', { marketing: true }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.consents', 'invalid_type']],
+  },
+  {
+    name: 'consents[].granted is a string',
+    body: patched('consent.consents', [{ consent_type: 'marketing', granted: 'yes' }]),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.consents.0.granted', 'invalid_type']],
+  },
+  {
+    name: 'evidence.access_key is a number',
+    body: patched('evidence.access_key', 3.5e43),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.access_key', 'invalid_type']],
+  },
+  {
+    name: 'instant_win is a boolean',
+    world: () => declared,
+    body: patched('instant_win', true),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win', 'invalid_type']],
+  },
+  {
+    name: 'instant_win.won is a string',
+    world: () => declared,
+    body: patched('instant_win', { won: 'true' }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win.won', 'invalid_type']],
+  },
+  {
+    name: 'instant_win.prize_definition_id is a number',
+    world: () => declared,
+    body: patched('instant_win', { won: true, prize_definition_id: 7 }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win.prize_definition_id', 'invalid_type']],
+  },
+  {
+    name: 'a string sent as an object with its own "toString" key',
+    body: patched('enrollment.document_number', { toString: null }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.document_number', 'invalid_type']],
+  },
+  {
+    name: 'a string sent as an object with its own "valueOf" and "toString" keys',
+    world: () => declared,
+    body: patched('instant_win', { won: true, prize_definition_id: { valueOf: 1, toString: 'x' } }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win.prize_definition_id', 'invalid_type']],
+  },
   // consents[] enum and duplicates
-  { name: 'consents[] with a consent_type outside the enum', body: patched('consent.consents', [{ consent_type: 'marketing', granted: true }, { consent_type: 'newsletter', granted: true }]), status: 422, code: 'validation_failed', fields: [['consent.consents.1.consent_type', 'invalid_value']] },
-  { name: 'consents[] with an upper-case consent_type', body: patched('consent.consents', [{ consent_type: 'MARKETING', granted: true }]), status: 422, code: 'validation_failed', fields: [['consent.consents.0.consent_type', 'invalid_value']] },
-  { name: 'consents[] naming one type twice', body: patched('consent.consents', [{ consent_type: 'marketing', granted: true }, { consent_type: 'marketing', granted: false }]), status: 422, code: 'validation_failed', fields: [['consent.consents.1.consent_type', 'duplicate']] },
+  {
+    name: 'consents[] with a consent_type outside the enum',
+    body: patched('consent.consents', [
+      { consent_type: 'marketing', granted: true },
+      { consent_type: 'newsletter', granted: true },
+    ]),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.consents.1.consent_type', 'invalid_value']],
+  },
+  {
+    name: 'consents[] with an upper-case consent_type',
+    body: patched('consent.consents', [{ consent_type: 'MARKETING', granted: true }]),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.consents.0.consent_type', 'invalid_value']],
+  },
+  {
+    name: 'consents[] naming one type twice',
+    body: patched('consent.consents', [
+      { consent_type: 'marketing', granted: true },
+      { consent_type: 'marketing', granted: false },
+    ]),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.consents.1.consent_type', 'duplicate']],
+  },
   // documents
-  { name: 'CPF with a wrong check digit', body: patched('enrollment.document_number', '529.982.247-24'), status: 422, code: 'invalid_document', fields: [['enrollment.document_number', 'invalid_document']] },
-  { name: 'CPF of one repeated digit', body: patched('enrollment.document_number', '111.111.111-11'), status: 422, code: 'invalid_document', fields: [['enrollment.document_number', 'invalid_document']] },
-  { name: 'document of 10 digits', body: patched('enrollment.document_number', '5299822472'), status: 422, code: 'invalid_document', fields: [['enrollment.document_number', 'invalid_document']] },
-  { name: 'empty document_number', body: patched('enrollment.document_number', ''), status: 422, code: 'invalid_document', fields: [['enrollment.document_number', 'invalid_document']] },
-  { name: 'CNPJ with a wrong check digit', world: () => companies, body: patched('enrollment.document_number', '11.222.333/0001-82'), status: 422, code: 'invalid_document', fields: [['enrollment.document_number', 'invalid_document']] },
-  { name: 'alphanumeric CNPJ with a wrong check digit', world: () => companies, body: patched('enrollment.document_number', '12.ABC.345/01DE-36'), status: 422, code: 'invalid_document', fields: [['enrollment.document_number', 'invalid_document']] },
-  { name: 'valid classic CNPJ when the campaign does not allow companies', body: patched('enrollment.document_number', CNPJ_CLASSIC), status: 422, code: 'companies_not_allowed', fields: [['enrollment.document_number', 'companies_not_allowed']] },
-  { name: 'valid alphanumeric CNPJ when the campaign does not allow companies', body: patched('enrollment.document_number', CNPJ_ALPHA), status: 422, code: 'companies_not_allowed', fields: [['enrollment.document_number', 'companies_not_allowed']] },
+  {
+    name: 'CPF with a wrong check digit',
+    body: patched('enrollment.document_number', '529.982.247-24'),
+    status: 422,
+    code: 'invalid_document',
+    fields: [['enrollment.document_number', 'invalid_document']],
+  },
+  {
+    name: 'CPF of one repeated digit',
+    body: patched('enrollment.document_number', '111.111.111-11'),
+    status: 422,
+    code: 'invalid_document',
+    fields: [['enrollment.document_number', 'invalid_document']],
+  },
+  {
+    name: 'document of 10 digits',
+    body: patched('enrollment.document_number', '5299822472'),
+    status: 422,
+    code: 'invalid_document',
+    fields: [['enrollment.document_number', 'invalid_document']],
+  },
+  {
+    name: 'empty document_number',
+    body: patched('enrollment.document_number', ''),
+    status: 422,
+    code: 'invalid_document',
+    fields: [['enrollment.document_number', 'invalid_document']],
+  },
+  {
+    name: 'CNPJ with a wrong check digit',
+    world: () => companies,
+    body: patched('enrollment.document_number', '11.222.333/0001-82'),
+    status: 422,
+    code: 'invalid_document',
+    fields: [['enrollment.document_number', 'invalid_document']],
+  },
+  {
+    name: 'alphanumeric CNPJ with a wrong check digit',
+    world: () => companies,
+    body: patched('enrollment.document_number', '12.ABC.345/01DE-36'),
+    status: 422,
+    code: 'invalid_document',
+    fields: [['enrollment.document_number', 'invalid_document']],
+  },
+  {
+    name: 'valid classic CNPJ when the campaign does not allow companies',
+    body: patched('enrollment.document_number', CNPJ_CLASSIC),
+    status: 422,
+    code: 'companies_not_allowed',
+    fields: [['enrollment.document_number', 'companies_not_allowed']],
+  },
+  {
+    name: 'valid alphanumeric CNPJ when the campaign does not allow companies',
+    body: patched('enrollment.document_number', CNPJ_ALPHA),
+    status: 422,
+    code: 'companies_not_allowed',
+    fields: [['enrollment.document_number', 'companies_not_allowed']],
+  },
   // enrollment fields
-  { name: 'email without a domain dot', body: patched('enrollment.email', 'maria@example'), status: 422, code: 'validation_failed', fields: [['enrollment.email', 'invalid_email']] },
-  { name: 'email without @', body: patched('enrollment.email', 'maria.example.com'), status: 422, code: 'validation_failed', fields: [['enrollment.email', 'invalid_email']] },
-  { name: 'email with a space', body: patched('enrollment.email', 'maria silva@example.com'), status: 422, code: 'validation_failed', fields: [['enrollment.email', 'invalid_email']] },
-  { name: 'phone too short', body: patched('enrollment.phone', '12345'), status: 422, code: 'validation_failed', fields: [['enrollment.phone', 'invalid_phone']] },
-  { name: 'phone with letters', body: patched('enrollment.phone', '55119876ABCD'), status: 422, code: 'validation_failed', fields: [['enrollment.phone', 'invalid_phone']] },
-  { name: 'phone of a range never assigned (55 11 8xxxx-xxxx)', body: patched('enrollment.phone', '5511887654321'), status: 422, code: 'validation_failed', fields: [['enrollment.phone', 'invalid_phone']] },
-  { name: 'phone of 16 digits', body: patched('enrollment.phone', '5511987654321000'), status: 422, code: 'validation_failed', fields: [['enrollment.phone', 'invalid_phone']] },
-  { name: 'birthdate that is not a real date', body: patched('enrollment.birthdate', '1990-02-30'), status: 422, code: 'validation_failed', fields: [['enrollment.birthdate', 'invalid_date']] },
-  { name: 'birthdate in DD/MM/YYYY', body: patched('enrollment.birthdate', '30/01/1990'), status: 422, code: 'validation_failed', fields: [['enrollment.birthdate', 'invalid_date']] },
-  { name: 'birthdate with a time', body: patched('enrollment.birthdate', '1990-01-30T00:00:00Z'), status: 422, code: 'validation_failed', fields: [['enrollment.birthdate', 'invalid_date']] },
-  { name: 'birthdate today (2026-11-22 in Brazil)', body: patched('enrollment.birthdate', '2026-11-22'), status: 422, code: 'validation_failed', fields: [['enrollment.birthdate', 'not_in_past']] },
-  { name: 'birthdate in the future', body: patched('enrollment.birthdate', '2030-01-01'), status: 422, code: 'validation_failed', fields: [['enrollment.birthdate', 'not_in_past']] },
-  { name: 'full_name of 2 characters', body: patched('enrollment.full_name', 'Jo'), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_short']] },
-  { name: 'full_name of 2 characters padded with spaces', body: patched('enrollment.full_name', '  Jo  '), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_short']] },
+  {
+    name: 'email without a domain dot',
+    body: patched('enrollment.email', 'maria@example'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.email', 'invalid_email']],
+  },
+  {
+    name: 'email without @',
+    body: patched('enrollment.email', 'maria.example.com'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.email', 'invalid_email']],
+  },
+  {
+    name: 'email with a space',
+    body: patched('enrollment.email', 'maria silva@example.com'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.email', 'invalid_email']],
+  },
+  {
+    name: 'phone too short',
+    body: patched('enrollment.phone', '12345'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.phone', 'invalid_phone']],
+  },
+  {
+    name: 'phone with letters',
+    body: patched('enrollment.phone', '55119876ABCD'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.phone', 'invalid_phone']],
+  },
+  {
+    name: 'phone of a range never assigned (55 11 8xxxx-xxxx)',
+    body: patched('enrollment.phone', '5511887654321'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.phone', 'invalid_phone']],
+  },
+  {
+    name: 'phone of 16 digits',
+    body: patched('enrollment.phone', '5511987654321000'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.phone', 'invalid_phone']],
+  },
+  {
+    name: 'birthdate that is not a real date',
+    body: patched('enrollment.birthdate', '1990-02-30'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.birthdate', 'invalid_date']],
+  },
+  {
+    name: 'birthdate in DD/MM/YYYY',
+    body: patched('enrollment.birthdate', '30/01/1990'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.birthdate', 'invalid_date']],
+  },
+  {
+    name: 'birthdate with a time',
+    body: patched('enrollment.birthdate', '1990-01-30T00:00:00Z'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.birthdate', 'invalid_date']],
+  },
+  {
+    name: 'birthdate today (2026-11-22 in Brazil)',
+    body: patched('enrollment.birthdate', '2026-11-22'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.birthdate', 'not_in_past']],
+  },
+  {
+    name: 'birthdate in the future',
+    body: patched('enrollment.birthdate', '2030-01-01'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.birthdate', 'not_in_past']],
+  },
+  {
+    name: 'full_name of 2 characters',
+    body: patched('enrollment.full_name', 'Jo'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.full_name', 'too_short']],
+  },
+  {
+    name: 'full_name of 2 characters padded with spaces',
+    body: patched('enrollment.full_name', '  Jo  '),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.full_name', 'too_short']],
+  },
   // Field maxima (CONTRACT: documented maxima, too_long), in code points.
-  { name: 'full_name of 201 characters', body: patched('enrollment.full_name', 'a'.repeat(201)), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_long']] },
-  { name: 'full_name of 201 astral characters', body: patched('enrollment.full_name', '𝒜'.repeat(201)), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_long']] },
-  { name: 'full_name of 64 KiB', body: patched('enrollment.full_name', 'x'.repeat(60_000)), status: 422, code: 'validation_failed', fields: [['enrollment.full_name', 'too_long']] },
-  { name: 'email of 255 characters', body: patched('enrollment.email', `${'a'.repeat(243)}@example.com`), status: 422, code: 'validation_failed', fields: [['enrollment.email', 'too_long']] },
-  { name: 'phone of 33 characters', body: patched('enrollment.phone', `55 11 98765-4321${' '.repeat(10)}0000000`), status: 422, code: 'validation_failed', fields: [['enrollment.phone', 'too_long']] },
-  { name: 'address lines, neighborhood, city and zipcode past their maxima', body: patched('enrollment.address', { address_line_1: 'r'.repeat(201), address_line_2: 'r'.repeat(201), neighborhood: 'b'.repeat(101), city: 'c'.repeat(101), zipcode: '0'.repeat(17) }), status: 422, code: 'validation_failed', fields: [['enrollment.address.address_line_1', 'too_long'], ['enrollment.address.address_line_2', 'too_long'], ['enrollment.address.neighborhood', 'too_long'], ['enrollment.address.city', 'too_long'], ['enrollment.address.zipcode', 'too_long']] },
-  { name: 'term_version of 101 characters', body: patched('consent.term_version', 'v'.repeat(101)), status: 422, code: 'validation_failed', fields: [['consent.term_version', 'too_long']] },
-  { name: 'state that is not a UF', body: patched('enrollment.address', { state: 'XX' }), status: 422, code: 'validation_failed', fields: [['enrollment.address.state', 'invalid_state']] },
-  { name: 'state spelled out', body: patched('enrollment.address', { state: 'São Paulo' }), status: 422, code: 'validation_failed', fields: [['enrollment.address.state', 'invalid_state']] },
-  { name: 'country of three letters', body: patched('enrollment.address', { country: 'BRA' }), status: 422, code: 'validation_failed', fields: [['enrollment.address.country', 'invalid_country']] },
-  { name: 'country not assigned by ISO 3166', body: patched('enrollment.address', { country: 'ZZ' }), status: 422, code: 'validation_failed', fields: [['enrollment.address.country', 'invalid_country']] },
+  {
+    name: 'full_name of 201 characters',
+    body: patched('enrollment.full_name', 'a'.repeat(201)),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.full_name', 'too_long']],
+  },
+  {
+    name: 'full_name of 201 astral characters',
+    body: patched('enrollment.full_name', '𝒜'.repeat(201)),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.full_name', 'too_long']],
+  },
+  {
+    name: 'full_name of 64 KiB',
+    body: patched('enrollment.full_name', 'x'.repeat(60_000)),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.full_name', 'too_long']],
+  },
+  {
+    name: 'email of 255 characters',
+    body: patched('enrollment.email', `${'a'.repeat(243)}@example.com`),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.email', 'too_long']],
+  },
+  {
+    name: 'phone of 33 characters',
+    body: patched('enrollment.phone', `55 11 98765-4321${' '.repeat(10)}0000000`),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.phone', 'too_long']],
+  },
+  {
+    name: 'address lines, neighborhood, city and zipcode past their maxima',
+    body: patched('enrollment.address', {
+      address_line_1: 'r'.repeat(201),
+      address_line_2: 'r'.repeat(201),
+      neighborhood: 'b'.repeat(101),
+      city: 'c'.repeat(101),
+      zipcode: '0'.repeat(17),
+    }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [
+      ['enrollment.address.address_line_1', 'too_long'],
+      ['enrollment.address.address_line_2', 'too_long'],
+      ['enrollment.address.neighborhood', 'too_long'],
+      ['enrollment.address.city', 'too_long'],
+      ['enrollment.address.zipcode', 'too_long'],
+    ],
+  },
+  {
+    name: 'term_version of 101 characters',
+    body: patched('consent.term_version', 'v'.repeat(101)),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.term_version', 'too_long']],
+  },
+  {
+    name: 'state that is not a UF',
+    body: patched('enrollment.address', { state: 'XX' }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.address.state', 'invalid_state']],
+  },
+  {
+    name: 'state spelled out',
+    body: patched('enrollment.address', { state: 'São Paulo' }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.address.state', 'invalid_state']],
+  },
+  {
+    name: 'country of three letters',
+    body: patched('enrollment.address', { country: 'BRA' }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.address.country', 'invalid_country']],
+  },
+  {
+    name: 'country not assigned by ISO 3166',
+    body: patched('enrollment.address', { country: 'ZZ' }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.address.country', 'invalid_country']],
+  },
   // consent fields
-  { name: 'granted_at without a timezone', body: patched('consent.granted_at', '2026-11-22T09:00:00'), status: 422, code: 'validation_failed', fields: [['consent.granted_at', 'invalid_date_time']] },
-  { name: 'granted_at as a date only', body: patched('consent.granted_at', '2026-11-22'), status: 422, code: 'validation_failed', fields: [['consent.granted_at', 'invalid_date_time']] },
-  { name: 'granted_at with a space instead of T', body: patched('consent.granted_at', '2026-11-22 09:00:00Z'), status: 422, code: 'validation_failed', fields: [['consent.granted_at', 'invalid_date_time']] },
-  { name: 'granted_at on a day that does not exist', body: patched('consent.granted_at', '2026-02-30T10:00:00Z'), status: 422, code: 'validation_failed', fields: [['consent.granted_at', 'invalid_date_time']] },
-  { name: 'granted_at at hour 25', body: patched('consent.granted_at', '2026-11-22T25:00:00Z'), status: 422, code: 'validation_failed', fields: [['consent.granted_at', 'invalid_date_time']] },
-  { name: 'granted_at in free text', body: patched('consent.granted_at', 'yesterday'), status: 422, code: 'validation_failed', fields: [['consent.granted_at', 'invalid_date_time']] },
-  ...['256.1.1.1', '1.2.3', '203.0.113.7/24', 'localhost', '::g', '2001:db8::1::2', ''].map(
-    (ip): RejectCase => ({ name: `ip_address ${JSON.stringify(ip)}`, body: patched('consent.ip_address', ip), status: 422, code: 'validation_failed', fields: [['consent.ip_address', 'invalid_ip']] }),
-  ),
-  { name: 'empty user_agent', body: patched('consent.user_agent', '  '), status: 422, code: 'validation_failed', fields: [['consent.user_agent', 'required']] },
-  { name: 'empty term_version', body: patched('consent.term_version', ''), status: 422, code: 'validation_failed', fields: [['consent.term_version', 'required']] },
+  {
+    name: 'granted_at without a timezone',
+    body: patched('consent.granted_at', '2026-11-22T09:00:00'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'invalid_date_time']],
+  },
+  {
+    name: 'granted_at as a date only',
+    body: patched('consent.granted_at', '2026-11-22'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'invalid_date_time']],
+  },
+  {
+    name: 'granted_at with a space instead of T',
+    body: patched('consent.granted_at', '2026-11-22 09:00:00Z'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'invalid_date_time']],
+  },
+  {
+    name: 'granted_at on a day that does not exist',
+    body: patched('consent.granted_at', '2026-02-30T10:00:00Z'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'invalid_date_time']],
+  },
+  {
+    name: 'granted_at at hour 25',
+    body: patched('consent.granted_at', '2026-11-22T25:00:00Z'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'invalid_date_time']],
+  },
+  {
+    name: 'granted_at in free text',
+    body: patched('consent.granted_at', 'yesterday'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'invalid_date_time']],
+  },
+  ...['256.1.1.1', '1.2.3', '203.0.113.7/24', 'localhost', '::g', '2001:db8::1::2', ''].map((ip): RejectCase => ({
+    name: `ip_address ${JSON.stringify(ip)}`,
+    body: patched('consent.ip_address', ip),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.ip_address', 'invalid_ip']],
+  })),
+  {
+    name: 'empty user_agent',
+    body: patched('consent.user_agent', '  '),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.user_agent', 'required']],
+  },
+  {
+    name: 'empty term_version',
+    body: patched('consent.term_version', ''),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.term_version', 'required']],
+  },
   // evidence
-  { name: 'evidence.type receipt', body: patched('evidence.type', 'receipt'), status: 422, code: 'validation_failed', fields: [['evidence.type', 'unsupported_evidence_type']] },
-  { name: 'evidence.type in upper case', body: patched('evidence.type', 'FISCAL_KEY'), status: 422, code: 'validation_failed', fields: [['evidence.type', 'unsupported_evidence_type']] },
-  { name: 'access_key of 43 digits', body: patched('evidence.access_key', ACCESS_KEY.slice(0, 43)), status: 422, code: 'validation_failed', fields: [['evidence.access_key', 'invalid_access_key']] },
-  { name: 'access_key of 51 digits', body: patched('evidence.access_key', `${ACCESS_KEY}1234567`), status: 422, code: 'validation_failed', fields: [['evidence.access_key', 'invalid_access_key']] },
-  { name: 'access_key with letters', body: patched('evidence.access_key', `${ACCESS_KEY.slice(0, 40)}ABCD`), status: 422, code: 'validation_failed', fields: [['evidence.access_key', 'invalid_access_key']] },
-  { name: 'access_key with dashes', body: patched('evidence.access_key', `${ACCESS_KEY.slice(0, 20)}-${ACCESS_KEY.slice(20)}`), status: 422, code: 'validation_failed', fields: [['evidence.access_key', 'invalid_access_key']] },
-  { name: 'empty access_key', body: patched('evidence.access_key', ''), status: 422, code: 'validation_failed', fields: [['evidence.access_key', 'invalid_access_key']] },
+  {
+    name: 'evidence.type receipt',
+    body: patched('evidence.type', 'receipt'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.type', 'unsupported_evidence_type']],
+  },
+  {
+    name: 'evidence.type in upper case',
+    body: patched('evidence.type', 'FISCAL_KEY'),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.type', 'unsupported_evidence_type']],
+  },
+  {
+    name: 'access_key of 43 digits',
+    body: patched('evidence.access_key', ACCESS_KEY.slice(0, 43)),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.access_key', 'invalid_access_key']],
+  },
+  {
+    name: 'access_key of 51 digits',
+    body: patched('evidence.access_key', `${ACCESS_KEY}1234567`),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.access_key', 'invalid_access_key']],
+  },
+  {
+    name: 'access_key with letters',
+    body: patched('evidence.access_key', `${ACCESS_KEY.slice(0, 40)}ABCD`),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.access_key', 'invalid_access_key']],
+  },
+  {
+    name: 'access_key with dashes',
+    body: patched('evidence.access_key', `${ACCESS_KEY.slice(0, 20)}-${ACCESS_KEY.slice(20)}`),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.access_key', 'invalid_access_key']],
+  },
+  {
+    name: 'empty access_key',
+    body: patched('evidence.access_key', ''),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['evidence.access_key', 'invalid_access_key']],
+  },
   // instant_win shape and prize
-  { name: 'instant_win won true without a prize', world: () => declared, body: patched('instant_win', { won: true }), status: 422, code: 'validation_failed', fields: [['instant_win.prize_definition_id', 'required']] },
-  { name: 'instant_win won true with a null prize', world: () => declared, body: patched('instant_win', { won: true, prize_definition_id: null }), status: 422, code: 'validation_failed', fields: [['instant_win.prize_definition_id', 'required']] },
-  { name: 'instant_win won false with a prize', world: () => declared, body: patched('instant_win', { won: false, prize_definition_id: '00000000-0000-4000-8000-000000000000' }), status: 422, code: 'validation_failed', fields: [['instant_win.prize_definition_id', 'not_allowed']] },
-  { name: 'instant_win prize that is not a uuid', world: () => declared, body: patched('instant_win', { won: true, prize_definition_id: 'voucher-50' }), status: 422, code: 'unknown_prize', fields: [['instant_win.prize_definition_id', 'unknown_prize']] },
-  { name: 'instant_win prize unknown uuid', world: () => declared, body: patched('instant_win', { won: true, prize_definition_id: '00000000-0000-4000-8000-000000000000' }), status: 422, code: 'unknown_prize', fields: [['instant_win.prize_definition_id', 'unknown_prize']] },
-  { name: 'instant_win prize of another campaign', world: () => declared, body: () => patched('instant_win', { won: true, prize_definition_id: otherCampaignPrizeId }), status: 422, code: 'unknown_prize', fields: [['instant_win.prize_definition_id', 'unknown_prize']] },
-  { name: 'instant_win live prize sent with a test key', world: () => declared, mode: 'test', body: () => patched('instant_win', { won: true, prize_definition_id: livePrizeId }), status: 422, code: 'unknown_prize', fields: [['instant_win.prize_definition_id', 'unknown_prize']] },
-  { name: 'instant_win test prize sent with a live key', world: () => declared, body: () => patched('instant_win', { won: true, prize_definition_id: testPrizeId }), status: 422, code: 'unknown_prize', fields: [['instant_win.prize_definition_id', 'unknown_prize']] },
-  { name: 'instant_win (a loss) on a campaign without a declared mechanic', body: patched('instant_win', { won: false }), status: 422, code: 'instant_win_not_allowed', fields: [['instant_win', 'instant_win_not_allowed']] },
-  { name: 'instant_win (a win) on a campaign without a declared mechanic', body: () => patched('instant_win', { won: true, prize_definition_id: livePrizeId }), status: 422, code: 'instant_win_not_allowed', fields: [['instant_win', 'instant_win_not_allowed']] },
+  {
+    name: 'instant_win won true without a prize',
+    world: () => declared,
+    body: patched('instant_win', { won: true }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win.prize_definition_id', 'required']],
+  },
+  {
+    name: 'instant_win won true with a null prize',
+    world: () => declared,
+    body: patched('instant_win', { won: true, prize_definition_id: null }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win.prize_definition_id', 'required']],
+  },
+  {
+    name: 'instant_win won false with a prize',
+    world: () => declared,
+    body: patched('instant_win', { won: false, prize_definition_id: '00000000-0000-4000-8000-000000000000' }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['instant_win.prize_definition_id', 'not_allowed']],
+  },
+  {
+    name: 'instant_win prize that is not a uuid',
+    world: () => declared,
+    body: patched('instant_win', { won: true, prize_definition_id: 'voucher-50' }),
+    status: 422,
+    code: 'unknown_prize',
+    fields: [['instant_win.prize_definition_id', 'unknown_prize']],
+  },
+  {
+    name: 'instant_win prize unknown uuid',
+    world: () => declared,
+    body: patched('instant_win', { won: true, prize_definition_id: '00000000-0000-4000-8000-000000000000' }),
+    status: 422,
+    code: 'unknown_prize',
+    fields: [['instant_win.prize_definition_id', 'unknown_prize']],
+  },
+  {
+    name: 'instant_win prize of another campaign',
+    world: () => declared,
+    body: () => patched('instant_win', { won: true, prize_definition_id: otherCampaignPrizeId }),
+    status: 422,
+    code: 'unknown_prize',
+    fields: [['instant_win.prize_definition_id', 'unknown_prize']],
+  },
+  {
+    name: 'instant_win live prize sent with a test key',
+    world: () => declared,
+    mode: 'test',
+    body: () => patched('instant_win', { won: true, prize_definition_id: livePrizeId }),
+    status: 422,
+    code: 'unknown_prize',
+    fields: [['instant_win.prize_definition_id', 'unknown_prize']],
+  },
+  {
+    name: 'instant_win test prize sent with a live key',
+    world: () => declared,
+    body: () => patched('instant_win', { won: true, prize_definition_id: testPrizeId }),
+    status: 422,
+    code: 'unknown_prize',
+    fields: [['instant_win.prize_definition_id', 'unknown_prize']],
+  },
+  {
+    name: 'instant_win (a loss) on a campaign without a declared mechanic',
+    body: patched('instant_win', { won: false }),
+    status: 422,
+    code: 'instant_win_not_allowed',
+    fields: [['instant_win', 'instant_win_not_allowed']],
+  },
+  {
+    name: 'instant_win (a win) on a campaign without a declared mechanic',
+    body: () => patched('instant_win', { won: true, prize_definition_id: livePrizeId }),
+    status: 422,
+    code: 'instant_win_not_allowed',
+    fields: [['instant_win', 'instant_win_not_allowed']],
+  },
   // several violations at once: all listed, the top-level code is the generic one
   {
     name: 'several violations are all listed',
-    body: patched('consent', DELETE, patched('enrollment.phone', '1', patched('enrollment.email', 'x', patched('enrollment.document_number', '529.982.247-24')))),
+    body: patched(
+      'consent',
+      DELETE,
+      patched('enrollment.phone', '1', patched('enrollment.email', 'x', patched('enrollment.document_number', '529.982.247-24'))),
+    ),
     status: 422,
     code: 'validation_failed',
-    fields: [['consent', 'required'], ['enrollment.document_number', 'invalid_document'], ['enrollment.email', 'invalid_email'], ['enrollment.phone', 'invalid_phone']],
+    fields: [
+      ['consent', 'required'],
+      ['enrollment.document_number', 'invalid_document'],
+      ['enrollment.email', 'invalid_email'],
+      ['enrollment.phone', 'invalid_phone'],
+    ],
   },
 ];
 
@@ -265,8 +890,16 @@ describe('refused submissions: status, code, errors[] and no row written', () =>
   });
 });
 
-async function accept(body: unknown, world: World = plain, mode: 'live' | 'test' = 'live'): Promise<{ id: string; status: string; res: TestResponse }> {
-  const res = await s.request('POST', '/v1/entries', { key: mode === 'live' ? world.liveKey : world.testKey, body, idempotencyKey: nextKey() });
+async function accept(
+  body: unknown,
+  world: World = plain,
+  mode: 'live' | 'test' = 'live',
+): Promise<{ id: string; status: string; res: TestResponse }> {
+  const res = await s.request('POST', '/v1/entries', {
+    key: mode === 'live' ? world.liveKey : world.testKey,
+    body,
+    idempotencyKey: nextKey(),
+  });
   assert.equal(res.status, 202, res.text);
   assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
   assert.deepEqual(Object.keys(res.body).sort(), ['entry_id', 'message', 'status']);
@@ -279,7 +912,10 @@ let person = 100;
 const fresh = (patch: Parameters<typeof entryBody>[0] = {}): Record<string, unknown> => entryBody(patch, ++person);
 
 function storedEnrollmentOf(entryId: string): Record<string, unknown> {
-  return s.ctx.db.prepare('SELECT n.* FROM entries e JOIN enrollments n ON n.id = e.enrollment_id WHERE e.id = ?').get(entryId) as Record<string, unknown>;
+  return s.ctx.db.prepare('SELECT n.* FROM entries e JOIN enrollments n ON n.id = e.enrollment_id WHERE e.id = ?').get(entryId) as Record<
+    string,
+    unknown
+  >;
 }
 
 describe('accepted submissions and their normalisation', () => {
@@ -292,7 +928,12 @@ describe('accepted submissions and their normalisation', () => {
 
   test('Content-Type with a charset parameter and in upper case is accepted', async () => {
     for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
-      const res = await s.request('POST', '/v1/entries', { key: plain.liveKey, raw: JSON.stringify(fresh()), headers: { 'content-type': type }, idempotencyKey: nextKey() });
+      const res = await s.request('POST', '/v1/entries', {
+        key: plain.liveKey,
+        raw: JSON.stringify(fresh()),
+        headers: { 'content-type': type },
+        idempotencyKey: nextKey(),
+      });
       assert.equal(res.status, 202, res.text);
     }
   });
@@ -303,9 +944,22 @@ describe('accepted submissions and their normalisation', () => {
     assert.equal(status, 'PENDING');
     assert.equal(res.body.message, 'Entry accepted for processing.');
     const after = rowCounts();
-    assert.deepEqual(after, { ...before, entries: before.entries + 1, enrollments: before.enrollments + 1, consents: before.consents + 1, jobs: before.jobs + 1, webhook_deliveries: before.webhook_deliveries + 1 });
-    const choices = JSON.parse(s.ctx.db.prepare('SELECT choices FROM consents WHERE entry_id = ?').pluck().get(id) as string) as Array<{ consent_type: string }>;
-    assert.deepEqual(choices.map((c) => c.consent_type).sort(), ['privacy_policy', 'regulation', 'transactional'], 'the three implicit choices');
+    assert.deepEqual(after, {
+      ...before,
+      entries: before.entries + 1,
+      enrollments: before.enrollments + 1,
+      consents: before.consents + 1,
+      jobs: before.jobs + 1,
+      webhook_deliveries: before.webhook_deliveries + 1,
+    });
+    const choices = JSON.parse(s.ctx.db.prepare('SELECT choices FROM consents WHERE entry_id = ?').pluck().get(id) as string) as Array<{
+      consent_type: string;
+    }>;
+    assert.deepEqual(
+      choices.map((c) => c.consent_type).sort(),
+      ['privacy_policy', 'regulation', 'transactional'],
+      'the three implicit choices',
+    );
     const job = s.ctx.db.prepare('SELECT kind FROM jobs WHERE entry_id = ?').all(id);
     assert.deepEqual(job, [{ kind: 'process' }]);
     const events = s.ctx.db.prepare('SELECT event_type FROM webhook_deliveries WHERE entry_id = ?').all(id);
@@ -319,7 +973,13 @@ describe('accepted submissions and their normalisation', () => {
   });
 
   test('null optional fields are treated as omitted', async () => {
-    const { id } = await accept(fresh({ enrollment: { full_name: null, email: null, phone: null, birthdate: null, address: null }, consent: { consents: null }, instant_win: null }));
+    const { id } = await accept(
+      fresh({
+        enrollment: { full_name: null, email: null, phone: null, birthdate: null, address: null },
+        consent: { consents: null },
+        instant_win: null,
+      }),
+    );
     const n = storedEnrollmentOf(id);
     assert.equal(n.full_name, null);
     assert.equal(n.country, null, 'no address sent: no country default');
@@ -374,32 +1034,55 @@ describe('accepted submissions and their normalisation', () => {
     const long = {
       full_name: 'N'.repeat(200),
       email: `${'e'.repeat(242)}@example.com`,
-      address: { address_line_1: 'L'.repeat(200), address_line_2: 'M'.repeat(200), neighborhood: 'B'.repeat(100), city: 'C'.repeat(100), zipcode: '0'.repeat(16) },
+      address: {
+        address_line_1: 'L'.repeat(200),
+        address_line_2: 'M'.repeat(200),
+        neighborhood: 'B'.repeat(100),
+        city: 'C'.repeat(100),
+        zipcode: '0'.repeat(16),
+      },
     };
     const { id } = await accept(fresh({ enrollment: long, consent: { term_version: 'v'.repeat(100), user_agent: 'u'.repeat(5_000) } }));
     const stored = storedEnrollmentOf(id);
-    assert.deepEqual(pick(stored, ['full_name', 'email', 'address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode']), { full_name: long.full_name, email: long.email, ...long.address });
-    const consent = s.ctx.db.prepare('SELECT term_version, user_agent FROM consents WHERE entry_id = ?').get(id) as { term_version: string; user_agent: string };
+    assert.deepEqual(pick(stored, ['full_name', 'email', 'address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode']), {
+      full_name: long.full_name,
+      email: long.email,
+      ...long.address,
+    });
+    const consent = s.ctx.db.prepare('SELECT term_version, user_agent FROM consents WHERE entry_id = ?').get(id) as {
+      term_version: string;
+      user_agent: string;
+    };
     assert.equal(consent.term_version.length, 100);
     assert.equal(consent.user_agent.length, 1024);
   });
 
   test('full_name of exactly 3 characters, a valid email and a past birthdate are stored', async () => {
     const { id } = await accept(fresh({ enrollment: { full_name: 'Ana', email: 'ana+promo@example.com.br', birthdate: '2026-11-21' } }));
-    assert.deepEqual(pick(storedEnrollmentOf(id), ['full_name', 'email', 'birthdate']), { full_name: 'Ana', email: 'ana+promo@example.com.br', birthdate: '2026-11-21' });
+    assert.deepEqual(pick(storedEnrollmentOf(id), ['full_name', 'email', 'birthdate']), {
+      full_name: 'Ana',
+      email: 'ana+promo@example.com.br',
+      birthdate: '2026-11-21',
+    });
   });
 
   for (const ip of ['203.0.113.7', '0.0.0.0', '2001:db8::1', '::1', '::ffff:192.0.2.1', 'fe80::1%eth0']) {
     test(`ip_address ${ip} is accepted`, async () => {
       const { id } = await accept(fresh({ consent: { ip_address: ip } }));
-      assert.equal((s.ctx.db.prepare('SELECT ip_address FROM consents WHERE entry_id = ?').get(id) as { ip_address: string }).ip_address, ip);
+      assert.equal(
+        (s.ctx.db.prepare('SELECT ip_address FROM consents WHERE entry_id = ?').get(id) as { ip_address: string }).ip_address,
+        ip,
+      );
     });
   }
 
   for (const g of ['2026-11-22T09:00:00Z', '2026-11-22T09:00:00.123-03:00', '2026-11-22T09:00-03:00', '2026-11-22T09:00:00+0530']) {
     test(`granted_at ${g} is accepted and stored as sent`, async () => {
       const { id } = await accept(fresh({ consent: { granted_at: g } }));
-      assert.equal((s.ctx.db.prepare('SELECT granted_at FROM consents WHERE entry_id = ?').get(id) as { granted_at: string }).granted_at, g);
+      assert.equal(
+        (s.ctx.db.prepare('SELECT granted_at FROM consents WHERE entry_id = ?').get(id) as { granted_at: string }).granted_at,
+        g,
+      );
     });
   }
 
@@ -416,7 +1099,10 @@ describe('accepted submissions and their normalisation', () => {
     const spaced = ACCESS_KEY.replace(/(\d{4})/g, '$1 ');
     const { id, status } = await accept(fresh({ evidence: { access_key: spaced } }));
     assert.equal(status, 'PENDING');
-    assert.equal((s.ctx.db.prepare('SELECT access_key FROM entries WHERE id = ?').get(id) as { access_key: string }).access_key, ACCESS_KEY);
+    assert.equal(
+      (s.ctx.db.prepare('SELECT access_key FROM entries WHERE id = ?').get(id) as { access_key: string }).access_key,
+      ACCESS_KEY,
+    );
   });
 
   const badCheckDigit = ACCESS_KEY.slice(0, 43) + String((Number(ACCESS_KEY[43]) + 1) % 10);
@@ -424,7 +1110,11 @@ describe('accepted submissions and their normalisation', () => {
     ['a wrong check digit', badCheckDigit, ['access_key_invalid_check_digit']],
     ['model 99', makeAccessKey({ yymm: '2611', model: '99' }), ['access_key_invalid_model']],
     ['state code 00', makeAccessKey({ yymm: '2611', uf: '00' }), ['access_key_invalid_state']],
-    ['model 01 and state 99', makeAccessKey({ yymm: '2611', model: '01', uf: '99' }), ['access_key_invalid_model', 'access_key_invalid_state']],
+    [
+      'model 01 and state 99',
+      makeAccessKey({ yymm: '2611', model: '01', uf: '99' }),
+      ['access_key_invalid_model', 'access_key_invalid_state'],
+    ],
   ];
   for (const [what, key, codes] of failFast) {
     test(`a 44-digit access key with ${what} gives 202 REJECTED with reasons, shown by GET`, async () => {
@@ -435,7 +1125,10 @@ describe('accepted submissions and their normalisation', () => {
       const got = await s.request('GET', `/v1/entries/${id}`, { key: plain.liveKey });
       assert.equal(got.status, 200);
       assert.equal(got.body.status, 'REJECTED');
-      assert.deepEqual(got.body.rejection_reasons.map((r: { code: string }) => r.code), codes);
+      assert.deepEqual(
+        got.body.rejection_reasons.map((r: { code: string }) => r.code),
+        codes,
+      );
       for (const r of got.body.rejection_reasons) assert.ok(r.message.length > 0);
       assert.equal(got.body.processed_at, '2026-11-22T12:00:00.000Z');
       // The entry exists, but it is not queued for processing: received and completed are outboxed.
@@ -462,21 +1155,58 @@ describe('accepted submissions and their normalisation', () => {
 
 describe('never a 5xx', () => {
   test('arbitrary JSON in any part of the body gets a 2xx or 4xx answer', async () => {
-    const parts = ['enrollment', 'consent', 'evidence', 'instant_win', 'enrollment.document_number', 'enrollment.address', 'enrollment.phone', 'enrollment.birthdate',
-      'enrollment.full_name', 'enrollment.email', 'enrollment.address.city', 'enrollment.address.state', 'enrollment.address.country',
-      'consent.consents', 'consent.consents.0', 'consent.granted_at', 'consent.ip_address', 'consent.user_agent', 'consent.term_version',
-      'evidence.type', 'evidence.access_key', 'instant_win.won', 'instant_win.prize_definition_id'];
+    const parts = [
+      'enrollment',
+      'consent',
+      'evidence',
+      'instant_win',
+      'enrollment.document_number',
+      'enrollment.address',
+      'enrollment.phone',
+      'enrollment.birthdate',
+      'enrollment.full_name',
+      'enrollment.email',
+      'enrollment.address.city',
+      'enrollment.address.state',
+      'enrollment.address.country',
+      'consent.consents',
+      'consent.consents.0',
+      'consent.granted_at',
+      'consent.ip_address',
+      'consent.user_agent',
+      'consent.term_version',
+      'evidence.type',
+      'evidence.access_key',
+      'instant_win.won',
+      'instant_win.prize_definition_id',
+    ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...parts), fc.jsonValue(), fc.constantFrom(plain, declared, companies), async (path, value, world) => {
-        const res = await s.request('POST', '/v1/entries', { key: world.liveKey, body: patched(path, value, fresh()), idempotencyKey: nextKey() });
-        assert.ok([202, 400, 422].includes(res.status), `${path}=${JSON.stringify(value)} -> ${res.status} ${res.text}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...parts),
+        fc.jsonValue(),
+        fc.constantFrom(plain, declared, companies),
+        async (path, value, world) => {
+          const res = await s.request('POST', '/v1/entries', {
+            key: world.liveKey,
+            body: patched(path, value, fresh()),
+            idempotencyKey: nextKey(),
+          });
+          assert.ok([202, 400, 422].includes(res.status), `${path}=${JSON.stringify(value)} -> ${res.status} ${res.text}`);
+        },
+      ),
       { numRuns: Number(process.env.CES_FUZZ_RUNS ?? 200) },
     );
   });
 
   test('odd but well-formed JSON documents are 4xx', async () => {
-    const raws = ['{"__proto__": {"enrollment": 1}}', '{"constructor": {"prototype": {}}}', `${'['.repeat(5000)}${']'.repeat(5000)}`, `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`, '"\\u0000"', '1e400'];
+    const raws = [
+      '{"__proto__": {"enrollment": 1}}',
+      '{"constructor": {"prototype": {}}}',
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+      '"\\u0000"',
+      '1e400',
+    ];
     for (const raw of raws) {
       const res = await s.request('POST', '/v1/entries', { key: plain.liveKey, raw, idempotencyKey: nextKey() });
       assert.ok(res.status >= 400 && res.status < 500, `${raw.slice(0, 40)} -> ${res.status} ${res.text}`);

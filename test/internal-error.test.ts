@@ -35,7 +35,8 @@ interface Fault {
   healthy: number;
 }
 
-const createWebhook = (w: World): Promise<TestResponse> => s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://hooks.example.com/ces' } });
+const createWebhook = (w: World): Promise<TestResponse> =>
+  s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://hooks.example.com/ces' } });
 
 const FAULTS: Fault[] = [
   {
@@ -57,7 +58,9 @@ const FAULTS: Fault[] = [
     // A fault on the server's own connection: the INSERT fails with a SqliteError (not BUSY, FULL or IOERR).
     what: 'a SQLite error from the database',
     inject: () => {
-      s.ctx.db.exec(`CREATE TEMP TRIGGER fail_webhook_insert BEFORE INSERT ON webhook_configs BEGIN SELECT RAISE(ABORT, '${MESSAGE}'); END`);
+      s.ctx.db.exec(
+        `CREATE TEMP TRIGGER fail_webhook_insert BEFORE INSERT ON webhook_configs BEGIN SELECT RAISE(ABORT, '${MESSAGE}'); END`,
+      );
       return () => s.ctx.db.exec('DROP TRIGGER IF EXISTS temp.fail_webhook_insert');
     },
     send: createWebhook,
@@ -104,7 +107,8 @@ for (const fault of FAULTS) {
     assert.equal(res.status, 500, res.text);
     assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
     assert.deepEqual(res.body, INTERNAL_ERROR);
-    for (const leak of [MESSAGE, SECRET, PATH, '    at ', 'Error:', 'stack', '.ts:']) assert.ok(!res.text.includes(leak), `the body shows ${JSON.stringify(leak)}: ${res.text}`);
+    for (const leak of [MESSAGE, SECRET, PATH, '    at ', 'Error:', 'stack', '.ts:'])
+      assert.ok(!res.text.includes(leak), `the body shows ${JSON.stringify(leak)}: ${res.text}`);
 
     // The error is logged once, as the error object itself (so with its stack), for the operator.
     assert.equal(logged.length, 1);

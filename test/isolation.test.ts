@@ -24,7 +24,9 @@ const actors: Actor[] = [];
 async function settle(): Promise<void> {
   // Bounded: the pipeline needs a few ticks for processing, evaluation and deliveries.
   for (let i = 0; i < 20; i++) {
-    const pending = (s.ctx.db.prepare("SELECT count(*) AS n FROM entries WHERE status NOT IN ('APPROVED','REJECTED')").get() as { n: number }).n;
+    const pending = (
+      s.ctx.db.prepare("SELECT count(*) AS n FROM entries WHERE status NOT IN ('APPROVED','REJECTED')").get() as { n: number }
+    ).n;
     if (pending === 0) return;
     await s.server.tick();
     s.clock.advance(1_000);
@@ -59,7 +61,11 @@ before(async () => {
     const prizeId = makePrize(s.ctx, campaignId, mode, 10, `${name} prize`).id;
     // Every actor uses the same Idempotency-Key and the same participant: scopes must not collide.
     const idempotencyKey = 'shared-idempotency-key';
-    const res = await s.request('POST', '/v1/entries', { key, body: entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, 0), idempotencyKey });
+    const res = await s.request('POST', '/v1/entries', {
+      key,
+      body: entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, 0),
+      idempotencyKey,
+    });
     assert.equal(res.status, 202, res.text);
     actors.push({ name, campaignId, mode, key, prizeId, entryId: res.body.entry_id, idempotencyKey });
     i++;
@@ -81,19 +87,66 @@ describe('isolation: every endpoint x (other mode, other campaign) x every kind 
       assert.equal(res.body.award?.prize_definition_id, a.prizeId);
       assert.equal(res.body.lucky_numbers.length, 2);
       const prizes = await s.request('GET', '/v1/prizes', { key: a.key });
-      assert.deepEqual(prizes.body.map((p: { id: string }) => p.id), [a.prizeId]);
+      assert.deepEqual(
+        prizes.body.map((p: { id: string }) => p.id),
+        [a.prizeId],
+      );
     }
   });
 
   type Probe = (owner: Actor, intruder: Actor) => Promise<{ status: number; text: string; body: unknown }>;
   const probes: Array<[string, Probe, number[]]> = [
     ['GET /v1/entries/{id} (entry, award, lucky numbers)', (o, x) => s.request('GET', `/v1/entries/${o.entryId}`, { key: x.key }), [404]],
-    ['POST /v1/entries/{id}/lucky-numbers', (o, x) => s.request('POST', `/v1/entries/${o.entryId}/lucky-numbers`, { key: x.key, body: { numbers: [{ series: '0', order_number: '00001' }, { series: '0', order_number: '00002' }] } }), [404]],
-    ['POST /v1/entries/{id}/instant-prize/revoke', (o, x) => s.request('POST', `/v1/entries/${o.entryId}/instant-prize/revoke`, { key: x.key, body: { reason: 'intrusion' } }), [404]],
-    ['POST /v1/entries/{id}/instant-prize/reassign (source of another scope)', (o, x) => s.request('POST', `/v1/entries/${o.entryId}/instant-prize/reassign`, { key: x.key, body: { prize_definition_id: x.prizeId } }), [404]],
-    ['POST reassign with target_entry_id of another scope', (o, x) => s.request('POST', `/v1/entries/${x.entryId}/instant-prize/reassign`, { key: x.key, body: { prize_definition_id: x.prizeId, target_entry_id: o.entryId } }), [404, 422]],
-    ['POST reassign to a prize of another scope', (o, x) => s.request('POST', `/v1/entries/${x.entryId}/instant-prize/reassign`, { key: x.key, body: { prize_definition_id: o.prizeId } }), [404, 422]],
-    ['POST /v1/entries declaring a prize of another scope', (o, x) => s.request('POST', '/v1/entries', { key: x.key, body: entryBody({ instant_win: { won: true, prize_definition_id: o.prizeId } }, 3), idempotencyKey: `foreign-prize-${o.name}` }), [422]],
+    [
+      'POST /v1/entries/{id}/lucky-numbers',
+      (o, x) =>
+        s.request('POST', `/v1/entries/${o.entryId}/lucky-numbers`, {
+          key: x.key,
+          body: {
+            numbers: [
+              { series: '0', order_number: '00001' },
+              { series: '0', order_number: '00002' },
+            ],
+          },
+        }),
+      [404],
+    ],
+    [
+      'POST /v1/entries/{id}/instant-prize/revoke',
+      (o, x) => s.request('POST', `/v1/entries/${o.entryId}/instant-prize/revoke`, { key: x.key, body: { reason: 'intrusion' } }),
+      [404],
+    ],
+    [
+      'POST /v1/entries/{id}/instant-prize/reassign (source of another scope)',
+      (o, x) =>
+        s.request('POST', `/v1/entries/${o.entryId}/instant-prize/reassign`, { key: x.key, body: { prize_definition_id: x.prizeId } }),
+      [404],
+    ],
+    [
+      'POST reassign with target_entry_id of another scope',
+      (o, x) =>
+        s.request('POST', `/v1/entries/${x.entryId}/instant-prize/reassign`, {
+          key: x.key,
+          body: { prize_definition_id: x.prizeId, target_entry_id: o.entryId },
+        }),
+      [404, 422],
+    ],
+    [
+      'POST reassign to a prize of another scope',
+      (o, x) =>
+        s.request('POST', `/v1/entries/${x.entryId}/instant-prize/reassign`, { key: x.key, body: { prize_definition_id: o.prizeId } }),
+      [404, 422],
+    ],
+    [
+      'POST /v1/entries declaring a prize of another scope',
+      (o, x) =>
+        s.request('POST', '/v1/entries', {
+          key: x.key,
+          body: entryBody({ instant_win: { won: true, prize_definition_id: o.prizeId } }, 3),
+          idempotencyKey: `foreign-prize-${o.name}`,
+        }),
+      [422],
+    ],
   ];
 
   for (const ownerIndex of [0, 1]) {
@@ -107,14 +160,25 @@ describe('isolation: every endpoint x (other mode, other campaign) x every kind 
           const res = await probe(owner, intruder);
           assert.ok(allowed.includes(res.status), `${name}: expected ${allowed.join('/')} got ${res.status} ${res.text}`);
           assert.ok(!res.text.includes(owner.entryId), `${name}: the response names the owner's entry`);
-          assert.ok(!res.text.includes(owner.prizeId) || name.includes('prize of another scope'), `${name}: the response names the owner's prize`);
+          assert.ok(
+            !res.text.includes(owner.prizeId) || name.includes('prize of another scope'),
+            `${name}: the response names the owner's prize`,
+          );
           assert.equal(ownerSnapshot(owner), before, `${name}: the owner's rows changed`);
         }
         const prizes = await s.request('GET', '/v1/prizes', { key: intruder.key });
         assert.equal(prizes.status, 200);
-        assert.deepEqual(prizes.body.map((p: { id: string }) => p.id), [intruder.prizeId], 'GET /v1/prizes lists only the caller scope');
+        assert.deepEqual(
+          prizes.body.map((p: { id: string }) => p.id),
+          [intruder.prizeId],
+          'GET /v1/prizes lists only the caller scope',
+        );
         // The same Idempotency-Key in another scope is a different entry, never a replay of the owner's.
-        const replay = await s.request('POST', '/v1/entries', { key: intruder.key, body: entryBody({}, 0), idempotencyKey: owner.idempotencyKey });
+        const replay = await s.request('POST', '/v1/entries', {
+          key: intruder.key,
+          body: entryBody({}, 0),
+          idempotencyKey: owner.idempotencyKey,
+        });
         assert.equal(replay.status, 202);
         assert.equal(replay.body.entry_id, intruder.entryId);
         // Webhook configuration: shared by the two modes of a campaign, invisible to another campaign.
@@ -135,7 +199,10 @@ describe('isolation: every endpoint x (other mode, other campaign) x every kind 
   test("PATCH /v1/webhook by another campaign's key creates that campaign's own configuration and leaves A's alone", async () => {
     const owner = actors[0];
     const before = ownerSnapshot(owner);
-    const res = await s.request('PATCH', '/v1/webhook', { key: actors[2].key, body: { endpoint_url: 'https://b.example/hooks', is_active: false } });
+    const res = await s.request('PATCH', '/v1/webhook', {
+      key: actors[2].key,
+      body: { endpoint_url: 'https://b.example/hooks', is_active: false },
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.endpoint_url, 'https://b.example/hooks');
     assert.equal(ownerSnapshot(owner), before);
@@ -152,7 +219,12 @@ describe('isolation: every endpoint x (other mode, other campaign) x every kind 
     const { issueKey } = await import('../src/keys/keys.ts');
     const extra = issueKey(s.ctx, { campaignId: actors[0].campaignId, mode: 'live' }, OPERATOR);
     revokeKey(s.ctx, extra.id, OPERATOR);
-    for (const [method, path] of [['GET', `/v1/entries/${actors[0].entryId}`], ['GET', '/v1/prizes'], ['GET', '/v1/webhook'], ['POST', `/v1/entries/${actors[0].entryId}/instant-prize/revoke`]]) {
+    for (const [method, path] of [
+      ['GET', `/v1/entries/${actors[0].entryId}`],
+      ['GET', '/v1/prizes'],
+      ['GET', '/v1/webhook'],
+      ['POST', `/v1/entries/${actors[0].entryId}/instant-prize/revoke`],
+    ]) {
       const res = await s.request(method, path, { key: extra.key, body: method === 'POST' ? {} : undefined });
       assert.equal(res.status, 401, `${method} ${path}`);
       assert.ok(!res.text.includes(actors[0].entryId));

@@ -7,7 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import { entryBody, makeCampaign, startTestServer, type TestServer, type World } from './support/harness.ts';
 
 /** Sends raw bytes on a fresh TCP connection; resolves with everything the server sent before it closed (or after `waitMs`). */
-function rawExchange(url: string, chunks: Array<string | Buffer>, waitMs = 5_000): Promise<{ text: string; closedByServer: boolean; elapsedMs: number }> {
+function rawExchange(
+  url: string,
+  chunks: Array<string | Buffer>,
+  waitMs = 5_000,
+): Promise<{ text: string; closedByServer: boolean; elapsedMs: number }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const started = Date.now();
@@ -31,7 +35,11 @@ function rawExchange(url: string, chunks: Array<string | Buffer>, waitMs = 5_000
   });
 }
 
-function assertProblem(res: { status: number; headers: Headers; body: { code?: string; status?: number } }, status: number, code: string): void {
+function assertProblem(
+  res: { status: number; headers: Headers; body: { code?: string; status?: number } },
+  status: number,
+  code: string,
+): void {
   assert.equal(res.status, status);
   assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
   assert.equal(res.body?.code, code);
@@ -141,7 +149,8 @@ describe('per-key rate limit (token bucket on ctx.clock)', () => {
   });
 
   test('unauthenticated requests get 401, not 429, and do not use any bucket', async () => {
-    for (let i = 0; i < 10; i++) assertProblem(await s.request('GET', '/v1/entries/x', { key: 'service_live_nope' }), 401, 'invalid_api_key');
+    for (let i = 0; i < 10; i++)
+      assertProblem(await s.request('GET', '/v1/entries/x', { key: 'service_live_nope' }), 401, 'invalid_api_key');
   });
 
   test('CES_RATE_LIMIT_RPS=0 disables the limit', async () => {

@@ -23,7 +23,10 @@ async function droppedLines(url: string): Promise<number> {
 async function waitFor(serve: ServeProcess, ready: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!(await ready())) {
-    if (serve.child.exitCode !== null || serve.child.signalCode !== null) throw new Error(`ces serve exited (code ${serve.child.exitCode}, signal ${serve.child.signalCode}) before ${what}:\n${serve.output()}`);
+    if (serve.child.exitCode !== null || serve.child.signalCode !== null)
+      throw new Error(
+        `ces serve exited (code ${serve.child.exitCode}, signal ${serve.child.signalCode}) before ${what}:\n${serve.output()}`,
+      );
     if (Date.now() > deadline) throw new Error(`no ${what} within 10 s:\n${serve.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -75,7 +78,11 @@ for (const [logFormat, stderrToo] of CASES) {
       }
       const check = await openFileCtx(dbPath);
       try {
-        assert.equal(check.db.prepare(`SELECT COUNT(*) FROM entries WHERE id = ?`).pluck().get(entry.body.entry_id), 1, 'the accepted entry is stored');
+        assert.equal(
+          check.db.prepare(`SELECT COUNT(*) FROM entries WHERE id = ?`).pluck().get(entry.body.entry_id),
+          1,
+          'the accepted entry is stored',
+        );
       } finally {
         check.db.close();
       }

@@ -36,11 +36,19 @@ async function loggedServer(format: 'json' | 'pretty', env: Record<string, strin
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       done();
     },
   });
-  const config = loadConfig({ db: join(dir, 'ces.db'), port: 0, host: '127.0.0.1', logFormat: format }, { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...env }, false);
+  const config = loadConfig(
+    { db: join(dir, 'ces.db'), port: 0, host: '127.0.0.1', logFormat: format },
+    { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...env },
+    false,
+  );
   const server = await startServer(config, createLogger(format, sink), { clock: new ManualClock(), random: seededRandom(7), tick: false });
   cleanups.push(async () => {
     await server.close();
@@ -66,10 +74,23 @@ describe('request logs', () => {
     const records = s.requests();
     assert.equal(records.length, 4, s.lines.join('\n'));
     const [post, get, unauth, missing] = records;
-    assert.deepEqual({ ...post, time: undefined, latency_ms: undefined }, {
-      time: undefined, level: 'info', message: 'request', method: 'POST', route: '/v1/entries', path: '/v1/entries', status: 202, latency_ms: undefined,
-      campaign_id: w.campaign.id, mode: 'live', request_id: created.headers.get('x-request-id'), client_address: '127.0.0.1',
-    });
+    assert.deepEqual(
+      { ...post, time: undefined, latency_ms: undefined },
+      {
+        time: undefined,
+        level: 'info',
+        message: 'request',
+        method: 'POST',
+        route: '/v1/entries',
+        path: '/v1/entries',
+        status: 202,
+        latency_ms: undefined,
+        campaign_id: w.campaign.id,
+        mode: 'live',
+        request_id: created.headers.get('x-request-id'),
+        client_address: '127.0.0.1',
+      },
+    );
     assert.equal(typeof post.latency_ms, 'number');
     assert.ok((post.latency_ms as number) >= 0);
     assert.equal(get.route, '/v1/entries/:entry_id');
@@ -124,7 +145,14 @@ describe('request logs', () => {
   test('a client that hangs up mid-body is logged as 499 (client closed request), not as a server error', async () => {
     const s = await loggedServer('json');
     const w = makeCampaign(s.server.service.ctx);
-    const head = ['POST /v1/entries HTTP/1.1', 'Host: ces', `Authorization: Bearer ${w.liveKey}`, 'Content-Type: application/json', 'Idempotency-Key: gone-1', 'X-Request-Id: probe-499'];
+    const head = [
+      'POST /v1/entries HTTP/1.1',
+      'Host: ces',
+      `Authorization: Bearer ${w.liveKey}`,
+      'Content-Type: application/json',
+      'Idempotency-Key: gone-1',
+      'X-Request-Id: probe-499',
+    ];
     // Content-Length says 200 bytes; 10 are sent, then the connection is closed.
     const socket = connect(Number(new URL(s.server.url).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
@@ -145,7 +173,14 @@ describe('request logs', () => {
   test('a client that stalls mid-body until the server closes it is logged as 408 (the server timed it out), not 499', async () => {
     const s = await loggedServer('json', { CES_REQUEST_TIMEOUT_MS: '300' });
     const w = makeCampaign(s.server.service.ctx);
-    const head = ['POST /v1/entries HTTP/1.1', 'Host: ces', `Authorization: Bearer ${w.liveKey}`, 'Content-Type: application/json', 'Idempotency-Key: stalled-1', 'X-Request-Id: probe-408'];
+    const head = [
+      'POST /v1/entries HTTP/1.1',
+      'Host: ces',
+      `Authorization: Bearer ${w.liveKey}`,
+      'Content-Type: application/json',
+      'Idempotency-Key: stalled-1',
+      'X-Request-Id: probe-408',
+    ];
     const socket = connect(Number(new URL(s.server.url).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     const closed = new Promise((resolve) => socket.once('close', resolve));
@@ -183,7 +218,18 @@ describe('request logs', () => {
     await s.call('GET', '/healthz?token=query-secret');
     const text = s.lines.join('\n');
     assert.ok(s.requests().length >= 8);
-    for (const needle of [w.liveKey, w.testKey, forged, secret, secret.slice(6), 'metrics-token-xyz', 'wrong-token', 'Bearer', 'authorization', 'query-secret']) {
+    for (const needle of [
+      w.liveKey,
+      w.testKey,
+      forged,
+      secret,
+      secret.slice(6),
+      'metrics-token-xyz',
+      'wrong-token',
+      'Bearer',
+      'authorization',
+      'query-secret',
+    ]) {
       assert.ok(!text.includes(needle), `log contains ${needle}`);
     }
     assert.ok(s.requests().some((r) => r.path === '/v1/entries/service_live_[redacted]'));
@@ -192,7 +238,12 @@ describe('request logs', () => {
   test('pretty format: one short readable line per request', async () => {
     const s = await loggedServer('pretty');
     const w = makeCampaign(s.server.service.ctx);
-    const res = await s.call('POST', '/v1/entries', { key: w.testKey, idempotencyKey: 'p-1', body: entryBody({}, 4), headers: { 'x-request-id': 'pretty-1' } });
+    const res = await s.call('POST', '/v1/entries', {
+      key: w.testKey,
+      idempotencyKey: 'p-1',
+      body: entryBody({}, 4),
+      headers: { 'x-request-id': 'pretty-1' },
+    });
     assert.equal(res.status, 202);
     const line = s.lines.find((l) => l.includes('req=pretty-1'));
     assert.ok(line, s.lines.join('\n'));

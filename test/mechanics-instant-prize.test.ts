@@ -21,20 +21,34 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 10, 'Gift card');
     const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: prize.id } });
-    assert.deepEqual((await viewEntry(s, w.liveKey, id)).award, { entry_id: id, won: true, prize_definition_id: prize.id, status: 'pending' });
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).award, {
+      entry_id: id,
+      won: true,
+      prize_definition_id: prize.id,
+      status: 'pending',
+    });
     assert.equal(stockOf(s, prize.id).current_stock, 10, 'a pending win takes no unit');
     await settle(s);
     const m = await mechanicOf(s, w.liveKey, id, 'instant_prize');
-    assert.deepEqual(m, { mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Gift card', award_status: 'AWARDED' } });
+    assert.deepEqual(m, {
+      mechanic_type: 'instant_prize',
+      status: 'APPROVED',
+      outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Gift card', award_status: 'AWARDED' },
+    });
     assert.equal((await viewEntry(s, w.liveKey, id)).award.status, 'awarded');
     assert.deepEqual(stockOf(s, prize.id), { current_stock: 9, awarded_beyond_pool: 0 });
     const award = findLatestAwardForEntry(s.ctx.db, id)!;
-    assert.deepEqual(listAwardHistory(s.ctx.db, award.id).map((h) => [h.from_status, h.to_status, h.actor]), [
-      [null, 'pending', `api_key:${w.liveKeyId}`],
-      ['pending', 'awarded', 'system'],
-    ]);
+    assert.deepEqual(
+      listAwardHistory(s.ctx.db, award.id).map((h) => [h.from_status, h.to_status, h.actor]),
+      [
+        [null, 'pending', `api_key:${w.liveKeyId}`],
+        ['pending', 'awarded', 'system'],
+      ],
+    );
     // The event itself carries the same mechanics.
-    const event = s.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`).get(id) as { payload: string };
+    const event = s.ctx.db
+      .prepare(`SELECT payload FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`)
+      .get(id) as { payload: string };
     assert.deepEqual(JSON.parse(event.payload).data.mechanics, [m]);
   });
 
@@ -43,7 +57,11 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 3);
     const id = await submitEntry(s, w.liveKey, { instantWin: { won: false } });
     await settle(s);
-    assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } });
+    assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), {
+      mechanic_type: 'instant_prize',
+      status: 'REJECTED',
+      outcome: { won: false },
+    });
     assert.equal((await viewEntry(s, w.liveKey, id)).award, null);
     assert.equal(stockOf(s, prize.id).current_stock, 3);
   });
@@ -68,11 +86,16 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     assert.equal(view.award.status, 'voided');
     assert.deepEqual(stockOf(s, prize.id), { current_stock: 2, awarded_beyond_pool: 0 });
     const award = findLatestAwardForEntry(s.ctx.db, id)!;
-    assert.deepEqual(listAwardHistory(s.ctx.db, award.id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]), [
-      [null, 'pending', `api_key:${w.testKeyId}`, 'declared at intake'],
-      ['pending', 'voided', 'system', 'entry rejected'],
-    ]);
-    const evaluated = s.ctx.db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`).get(id) as { n: number };
+    assert.deepEqual(
+      listAwardHistory(s.ctx.db, award.id).map((h) => [h.from_status, h.to_status, h.actor, h.reason]),
+      [
+        [null, 'pending', `api_key:${w.testKeyId}`, 'declared at intake'],
+        ['pending', 'voided', 'system', 'entry rejected'],
+      ],
+    );
+    const evaluated = s.ctx.db
+      .prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`)
+      .get(id) as { n: number };
     assert.equal(evaluated.n, 0);
   });
 
@@ -80,28 +103,53 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
   // win was never confirmed: it is voided, and the entry is evaluated under the campaign's
   // mechanic as it is then. Before, the award stayed pending for good (none), or every evaluation
   // failed on the one-live-award index and was retried without end (WINDOW).
-  for (const [after, mechanic] of [['none', undefined], ['WINDOW', { mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: '', prize_name: 'Window prize', award_status: 'AWARDED' } }]] as const) {
+  for (const [after, mechanic] of [
+    ['none', undefined],
+    [
+      'WINDOW',
+      {
+        mechanic_type: 'instant_prize',
+        status: 'APPROVED',
+        outcome: { won: true, prize_definition_id: '', prize_name: 'Window prize', award_status: 'AWARDED' },
+      },
+    ],
+  ] as const) {
     test(`a declared win whose campaign turned ${after} before evaluation is voided; the entry is evaluated once, under ${after}`, async () => {
       const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
       const prize = makePrize(s.ctx, w.campaign.id, 'live', 2, 'Declared prize');
       const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: prize.id } });
       updateCampaign(s.ctx, w.campaign.id, { instantPrize: after }, OPERATOR);
       const windowPrize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Window prize');
-      if (after === 'WINDOW') addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() }, OPERATOR);
+      if (after === 'WINDOW')
+        addWindows(
+          s.ctx,
+          { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() },
+          OPERATOR,
+        );
       await settle(s);
       const view = await viewEntry(s, w.liveKey, id);
       assert.equal(view.status, 'APPROVED');
-      assert.deepEqual(view.mechanics, mechanic ? [{ ...mechanic, outcome: { ...mechanic.outcome, prize_definition_id: windowPrize.id } }] : []);
+      assert.deepEqual(
+        view.mechanics,
+        mechanic ? [{ ...mechanic, outcome: { ...mechanic.outcome, prize_definition_id: windowPrize.id } }] : [],
+      );
       const awards = s.ctx.db.prepare('SELECT source, status, prize_id FROM awards WHERE entry_id = ? ORDER BY created_at, rowid').all(id);
       assert.deepEqual(awards, [
         { source: 'declared', status: 'voided', prize_id: prize.id },
         ...(after === 'WINDOW' ? [{ source: 'window', status: 'awarded', prize_id: windowPrize.id }] : []),
       ]);
       const declared = s.ctx.db.prepare(`SELECT id FROM awards WHERE entry_id = ? AND source = 'declared'`).get(id) as { id: string };
-      assert.deepEqual(listAwardHistory(s.ctx.db, declared.id).slice(-1).map((h) => [h.from_status, h.to_status, h.actor, h.reason]), [['pending', 'voided', 'system', 'the campaign no longer takes declared wins']]);
+      assert.deepEqual(
+        listAwardHistory(s.ctx.db, declared.id)
+          .slice(-1)
+          .map((h) => [h.from_status, h.to_status, h.actor, h.reason]),
+        [['pending', 'voided', 'system', 'the campaign no longer takes declared wins']],
+      );
       assert.deepEqual(stockOf(s, prize.id), { current_stock: 2, awarded_beyond_pool: 0 });
       assert.equal(stockOf(s, windowPrize.id).current_stock, after === 'WINDOW' ? 2 : 3);
-      const evaluated = s.ctx.db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`).get(id) as { n: number };
+      const evaluated = s.ctx.db
+        .prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE entry_id = ? AND event_type = 'entry.evaluated'`)
+        .get(id) as { n: number };
       assert.equal(evaluated.n, 1);
       assert.equal(s.ctx.db.prepare('SELECT count(*) AS n FROM jobs WHERE entry_id = ?').pluck().get(id), 0, 'no evaluation left to retry');
     });
@@ -111,14 +159,23 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 2, 'Declared prize');
     const id = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: prize.id } });
-    const res = await s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key: w.liveKey, body: { prize_definition_id: prize.id } });
+    const res = await s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, {
+      key: w.liveKey,
+      body: { prize_definition_id: prize.id },
+    });
     assert.equal(res.body.status, 'awarded', res.text);
     updateCampaign(s.ctx, w.campaign.id, { instantPrize: 'WINDOW' }, OPERATOR);
     const windowPrize = makePrize(s.ctx, w.campaign.id, 'live', 3, 'Window prize');
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() }, OPERATOR);
+    addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', prizeId: windowPrize.id, opensAt: new Date(s.clock.now() - 60_000).toISOString() },
+      OPERATOR,
+    );
     await settle(s);
     assert.deepEqual(await mechanicOf(s, w.liveKey, id, 'instant_prize'), {
-      mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Declared prize', award_status: 'AWARDED' },
+      mechanic_type: 'instant_prize',
+      status: 'APPROVED',
+      outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Declared prize', award_status: 'AWARDED' },
     });
     assert.equal(listPrizeWindows(s.ctx, w.campaign.id)[0].claimed_by_entry_id, null);
     assert.deepEqual([stockOf(s, prize.id).current_stock, stockOf(s, windowPrize.id).current_stock], [1, 3]);
@@ -129,14 +186,25 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 4);
     const i = nextIndex();
-    const body = entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', model: '99', number: String(100000000 + i).slice(-9) }) }, instant_win: { won: true, prize_definition_id: prize.id } }, i);
+    const body = entryBody(
+      {
+        evidence: { access_key: makeAccessKey({ yymm: '2611', model: '99', number: String(100000000 + i).slice(-9) }) },
+        instant_win: { won: true, prize_definition_id: prize.id },
+      },
+      i,
+    );
     const atIntake = new Date(s.clock.now()).toISOString();
     const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `ff-win-${i}`, body });
     assert.equal(res.status, 202, res.text);
     assert.equal(res.body.status, 'REJECTED');
     const id = res.body.entry_id as string;
 
-    assert.deepEqual((await viewEntry(s, w.liveKey, id)).award, { entry_id: id, won: true, prize_definition_id: prize.id, status: 'voided' });
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).award, {
+      entry_id: id,
+      won: true,
+      prize_definition_id: prize.id,
+      status: 'voided',
+    });
     assert.equal(s.ctx.db.prepare('SELECT count(*) FROM awards WHERE entry_id = ?').pluck().get(id), 1);
     const award = findLatestAwardForEntry(s.ctx.db, id)!;
     assert.deepEqual(listAwardHistory(s.ctx.db, award.id), [
@@ -174,10 +242,17 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
     const testPrize = makePrize(s.ctx, w.campaign.id, 'test');
     const otherPrize = makePrize(s.ctx, other.campaign.id, 'live');
     for (const prizeId of [testPrize.id, otherPrize.id, '0b0e5e4c-2f7a-4d7e-9a51-8f2c1d3e4b5a', 'not-a-uuid']) {
-      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `u-${nextIndex()}`, body: entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, nextIndex()) });
+      const res = await s.request('POST', '/v1/entries', {
+        key: w.liveKey,
+        idempotencyKey: `u-${nextIndex()}`,
+        body: entryBody({ instant_win: { won: true, prize_definition_id: prizeId } }, nextIndex()),
+      });
       assert.equal(res.status, 422, res.text);
       assert.equal(res.body.code, 'unknown_prize');
-      assert.ok(res.body.errors.some((e: { code: string }) => e.code === 'unknown_prize'), res.text);
+      assert.ok(
+        res.body.errors.some((e: { code: string }) => e.code === 'unknown_prize'),
+        res.text,
+      );
     }
     const none = await s.request('GET', `/v1/prizes`, { key: w.liveKey });
     assert.deepEqual(none.body, [], 'nothing was stored by the refused entries');
@@ -186,10 +261,20 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
   test('intake: won true needs a prize, won false forbids one (422)', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const prize = makePrize(s.ctx, w.campaign.id, 'live');
-    for (const [win, code] of [[{ won: true }, 'required'], [{ won: false, prize_definition_id: prize.id }, 'not_allowed']] as const) {
-      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `v-${nextIndex()}`, body: entryBody({ instant_win: win }, nextIndex()) });
+    for (const [win, code] of [
+      [{ won: true }, 'required'],
+      [{ won: false, prize_definition_id: prize.id }, 'not_allowed'],
+    ] as const) {
+      const res = await s.request('POST', '/v1/entries', {
+        key: w.liveKey,
+        idempotencyKey: `v-${nextIndex()}`,
+        body: entryBody({ instant_win: win }, nextIndex()),
+      });
       assert.equal(res.status, 422, res.text);
-      assert.ok(res.body.errors.some((e: { field: string; code: string }) => e.field === 'instant_win.prize_definition_id' && e.code === code), res.text);
+      assert.ok(
+        res.body.errors.some((e: { field: string; code: string }) => e.field === 'instant_win.prize_definition_id' && e.code === code),
+        res.text,
+      );
     }
   });
 
@@ -198,7 +283,11 @@ describe('INTEGRATOR_DECLARED instant prize', () => {
       const w = makeCampaign(s.ctx, { instantPrize: mode });
       const prize = makePrize(s.ctx, w.campaign.id, 'live');
       for (const win of [{ won: true, prize_definition_id: prize.id }, { won: false }]) {
-        const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `n-${nextIndex()}`, body: entryBody({ instant_win: win }, nextIndex()) });
+        const res = await s.request('POST', '/v1/entries', {
+          key: w.liveKey,
+          idempotencyKey: `n-${nextIndex()}`,
+          body: entryBody({ instant_win: win }, nextIndex()),
+        });
         assert.equal(res.status, 422, res.text);
         assert.equal(res.body.code, 'instant_win_not_allowed');
       }
@@ -225,13 +314,19 @@ describe('WINDOW instant prize', () => {
     addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt }, OPERATOR);
     const early = await submitEntry(s, w.liveKey);
     await settle(s);
-    assert.deepEqual(await mechanicOf(s, w.liveKey, early, 'instant_prize'), { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } });
+    assert.deepEqual(await mechanicOf(s, w.liveKey, early, 'instant_prize'), {
+      mechanic_type: 'instant_prize',
+      status: 'REJECTED',
+      outcome: { won: false },
+    });
     s.clock.advance(3_600_000);
     const winner = await submitEntry(s, w.liveKey);
     const late = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.deepEqual(await mechanicOf(s, w.liveKey, winner, 'instant_prize'), {
-      mechanic_type: 'instant_prize', status: 'APPROVED', outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Headphones', award_status: 'AWARDED' },
+      mechanic_type: 'instant_prize',
+      status: 'APPROVED',
+      outcome: { won: true, prize_definition_id: prize.id, prize_name: 'Headphones', award_status: 'AWARDED' },
     });
     assert.deepEqual((await mechanicOf(s, w.liveKey, late, 'instant_prize')).outcome, { won: false });
     const award = findLatestAwardForEntry(s.ctx.db, winner)!;
@@ -245,7 +340,11 @@ describe('WINDOW instant prize', () => {
 
   test('one window, many entries evaluated in one tick: exactly one winner', async () => {
     const { w, prize } = windowCampaign();
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() }, OPERATOR);
+    addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() },
+      OPERATOR,
+    );
     const ids = [];
     for (let i = 0; i < 15; i++) ids.push(await submitEntry(s, w.liveKey));
     await settle(s);
@@ -257,7 +356,11 @@ describe('WINDOW instant prize', () => {
 
   test('N windows at one time and N+3 entries in one tick: N distinct winners, each window claimed once', async () => {
     const { w, prize } = windowCampaign();
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString(), count: 4 }, OPERATOR);
+    addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString(), count: 4 },
+      OPERATOR,
+    );
     const ids = [];
     for (let i = 0; i < 7; i++) ids.push(await submitEntry(s, w.liveKey));
     await settle(s);
@@ -272,8 +375,16 @@ describe('WINDOW instant prize', () => {
     const { w, prize } = windowCampaign();
     const other = makePrize(s.ctx, w.campaign.id, 'live', 5, 'Speaker');
     const now = s.clock.now();
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(now - 60_000).toISOString() }, OPERATOR);
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: other.id, opensAt: new Date(now - 120_000).toISOString() }, OPERATOR);
+    addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: new Date(now - 60_000).toISOString() },
+      OPERATOR,
+    );
+    addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', prizeId: other.id, opensAt: new Date(now - 120_000).toISOString() },
+      OPERATOR,
+    );
     const id = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.equal((await mechanicOf(s, w.liveKey, id, 'instant_prize')).outcome.prize_name, 'Speaker');
@@ -282,7 +393,11 @@ describe('WINDOW instant prize', () => {
   test('windows are per mode: a test-mode window is never claimed by a live entry', async () => {
     const { w } = windowCampaign();
     const testPrize = makePrize(s.ctx, w.campaign.id, 'test', 1);
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'test', prizeId: testPrize.id, opensAt: new Date(s.clock.now()).toISOString() }, OPERATOR);
+    addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'test', prizeId: testPrize.id, opensAt: new Date(s.clock.now()).toISOString() },
+      OPERATOR,
+    );
     const live = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.equal((await mechanicOf(s, w.liveKey, live, 'instant_prize')).outcome.won, false);
@@ -294,7 +409,11 @@ describe('WINDOW instant prize', () => {
   test('a rejected entry claims no window', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'WINDOW' });
     const prize = makePrize(s.ctx, w.campaign.id, 'test', 1);
-    addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'test', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() }, OPERATOR);
+    addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'test', prizeId: prize.id, opensAt: new Date(s.clock.now()).toISOString() },
+      OPERATOR,
+    );
     await submitEntry(s, w.testKey, { rejectInTest: true });
     await settle(s);
     assert.equal(listPrizeWindows(s.ctx, w.campaign.id, 'test')[0].claimed_by_entry_id, null);
@@ -302,12 +421,46 @@ describe('WINDOW instant prize', () => {
 
   test('spreading: --count with --every gives evenly spaced opens_at; with --until the last opens at --until', async () => {
     const { w, prize } = windowCampaign();
-    const every = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 3, every: 3600 }, OPERATOR);
-    assert.deepEqual(every.map((x) => x.opens_at), ['2026-12-01T00:00:00.000Z', '2026-12-01T01:00:00.000Z', '2026-12-01T02:00:00.000Z']);
-    const until = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-02T00:00:00Z', count: 5, until: '2026-12-03T00:00:00Z' }, OPERATOR);
-    assert.deepEqual(until.map((x) => x.opens_at), ['2026-12-02T00:00:00.000Z', '2026-12-02T06:00:00.000Z', '2026-12-02T12:00:00.000Z', '2026-12-02T18:00:00.000Z', '2026-12-03T00:00:00.000Z']);
-    const same = addWindows(s.ctx, { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-04T00:00:00Z', count: 2 }, OPERATOR);
-    assert.deepEqual(same.map((x) => x.opens_at), ['2026-12-04T00:00:00.000Z', '2026-12-04T00:00:00.000Z']);
+    const every = addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 3, every: 3600 },
+      OPERATOR,
+    );
+    assert.deepEqual(
+      every.map((x) => x.opens_at),
+      ['2026-12-01T00:00:00.000Z', '2026-12-01T01:00:00.000Z', '2026-12-01T02:00:00.000Z'],
+    );
+    const until = addWindows(
+      s.ctx,
+      {
+        campaignId: w.campaign.id,
+        mode: 'live',
+        prizeId: prize.id,
+        opensAt: '2026-12-02T00:00:00Z',
+        count: 5,
+        until: '2026-12-03T00:00:00Z',
+      },
+      OPERATOR,
+    );
+    assert.deepEqual(
+      until.map((x) => x.opens_at),
+      [
+        '2026-12-02T00:00:00.000Z',
+        '2026-12-02T06:00:00.000Z',
+        '2026-12-02T12:00:00.000Z',
+        '2026-12-02T18:00:00.000Z',
+        '2026-12-03T00:00:00.000Z',
+      ],
+    );
+    const same = addWindows(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-04T00:00:00Z', count: 2 },
+      OPERATOR,
+    );
+    assert.deepEqual(
+      same.map((x) => x.opens_at),
+      ['2026-12-04T00:00:00.000Z', '2026-12-04T00:00:00.000Z'],
+    );
   });
 
   test('window add refuses a campaign without WINDOW, a prize of the other mode, bad times and counts', () => {
@@ -320,11 +473,37 @@ describe('WINDOW instant prize', () => {
       [{ campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: 'tomorrow' }, 'opens_at'],
       [{ campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 0 }, 'count'],
       [{ campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 2, every: -5 }, 'every'],
-      [{ campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 2, until: '2026-11-01T00:00:00Z' }, 'until'],
-      [{ campaignId: w.campaign.id, mode: 'live', prizeId: prize.id, opensAt: '2026-12-01T00:00:00Z', count: 2, every: 5, until: '2026-12-02T00:00:00Z' }, 'every'],
+      [
+        {
+          campaignId: w.campaign.id,
+          mode: 'live',
+          prizeId: prize.id,
+          opensAt: '2026-12-01T00:00:00Z',
+          count: 2,
+          until: '2026-11-01T00:00:00Z',
+        },
+        'until',
+      ],
+      [
+        {
+          campaignId: w.campaign.id,
+          mode: 'live',
+          prizeId: prize.id,
+          opensAt: '2026-12-01T00:00:00Z',
+          count: 2,
+          every: 5,
+          until: '2026-12-02T00:00:00Z',
+        },
+        'every',
+      ],
     ];
     for (const [input, field] of cases) {
-      assert.throws(() => addWindows(s.ctx, input, OPERATOR), (e: { code?: string; errors?: Array<{ field: string }> }) => e.code === 'invalid_window' && e.errors!.some((x) => x.field === field), field);
+      assert.throws(
+        () => addWindows(s.ctx, input, OPERATOR),
+        (e: { code?: string; errors?: Array<{ field: string }> }) =>
+          e.code === 'invalid_window' && e.errors!.some((x) => x.field === field),
+        field,
+      );
     }
   });
 });

@@ -30,9 +30,13 @@ function allocate(ctx: Ctx, campaignId: string, entryId: string, quantity: numbe
  */
 function fillPool(s: TestServer, campaignId: string, entryId: string, n: number): void {
   s.ctx.db.transaction(() => {
-    s.ctx.db.prepare(`WITH RECURSIVE v(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM v WHERE x + 1 < ?)
+    s.ctx.db
+      .prepare(
+        `WITH RECURSIVE v(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM v WHERE x + 1 < ?)
       INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
-      SELECT ?, 1, x / 100000, x % 100000, ?, 'auto', ? FROM v`).run(n, campaignId, entryId, NOW);
+      SELECT ?, 1, x / 100000, x % 100000, ?, 'auto', ? FROM v`,
+      )
+      .run(n, campaignId, entryId, NOW);
     s.ctx.db.prepare('INSERT INTO lucky_pools (campaign_id, livemode, size, drawn) VALUES (?, 1, 100000, ?)').run(campaignId, n);
   })();
 }
@@ -68,8 +72,10 @@ describe('automatic lucky numbers', () => {
       }
       // The entry view lists the same pairs the event carried.
       const view = await viewEntry(s, w.liveKey, id);
-      assert.deepEqual(new Set(view.lucky_numbers.map((n: { series: string; order_number: string }) => `${n.series}/${n.order_number}`)),
-        new Set(m.outcome.numbers.map((n: { series: string; order_number: string }) => `${n.series}/${n.order_number}`)));
+      assert.deepEqual(
+        new Set(view.lucky_numbers.map((n: { series: string; order_number: string }) => `${n.series}/${n.order_number}`)),
+        new Set(m.outcome.numbers.map((n: { series: string; order_number: string }) => `${n.series}/${n.order_number}`)),
+      );
     }
     assert.equal(countPairs(s, w.campaign.id), 40);
   });
@@ -137,7 +143,15 @@ describe('automatic lucky numbers', () => {
     const a = await submitEntry(s, w.liveKey);
     const b = await submitEntry(s, w.liveKey);
     await settle(s);
-    const res = await s.request('POST', `/v1/entries/${a}/lucky-numbers`, { key: w.liveKey, body: { numbers: [{ series: '0', order_number: '00000' }, { series: '0', order_number: '00001' }] } });
+    const res = await s.request('POST', `/v1/entries/${a}/lucky-numbers`, {
+      key: w.liveKey,
+      body: {
+        numbers: [
+          { series: '0', order_number: '00000' },
+          { series: '0', order_number: '00001' },
+        ],
+      },
+    });
     assert.equal(res.status, 201, res.text);
     // int() -> 0 makes the pool hand out 0, 1, 2, ... in order: 0 and 1 are held and must be skipped.
     const ctx = { ...s.ctx, random: fixedRandom(() => 0) };
@@ -152,7 +166,13 @@ describe('automatic lucky numbers', () => {
     await settle(s);
     const low = { ...s.ctx, random: fixedRandom(() => 0) };
     const high = { ...s.ctx, random: fixedRandom((max) => max - 1) };
-    assert.deepEqual(allocate(low, w.campaign.id, ids[0], 2, 1), { ok: true, pairs: [{ series: 0, order_number: 0 }, { series: 0, order_number: 1 }] });
+    assert.deepEqual(allocate(low, w.campaign.id, ids[0], 2, 1), {
+      ok: true,
+      pairs: [
+        { series: 0, order_number: 0 },
+        { series: 0, order_number: 1 },
+      ],
+    });
     // Grown to 2 series: the last position of the pool is now pair (1, 99999).
     assert.deepEqual(allocate(high, w.campaign.id, ids[1], 1, 2), { ok: true, pairs: [{ series: 1, order_number: 99_999 }] });
     // Shrunk back to 1: rebuilt from scratch, so 0 and 1 come up again and are skipped as held.
@@ -191,7 +211,10 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     const ok = await post(w.liveKey, id, pairs(['2', '99999'], ['0', '00042']));
     assert.equal(ok.status, 201, ok.text);
     assert.deepEqual(ok.body, { entry_id: id, assigned_count: 2, status: 'ASSIGNED' });
-    assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, [{ series: '0', order_number: '00042' }, { series: '2', order_number: '99999' }]);
+    assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, [
+      { series: '0', order_number: '00042' },
+      { series: '2', order_number: '99999' },
+    ]);
     for (const again of [pairs(['2', '99999'], ['0', '00042']), pairs(['1', '00001'], ['1', '00002'])]) {
       const res = await post(w.liveKey, id, again);
       assert.equal(res.status, 409);
@@ -208,7 +231,14 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     const theirs = await submitEntry(s, other.liveKey);
     const testMode = await submitEntry(s, w.testKey);
     await settle(s);
-    for (const [key, id] of [[w.liveKey, '2f1c7a8e-9b0d-4c3e-8f6a-1d2e3f4a5b6c'], [w.liveKey, 'not-a-uuid'], [w.liveKey, theirs], [w.liveKey, testMode], [w.testKey, mine], [other.liveKey, mine]]) {
+    for (const [key, id] of [
+      [w.liveKey, '2f1c7a8e-9b0d-4c3e-8f6a-1d2e3f4a5b6c'],
+      [w.liveKey, 'not-a-uuid'],
+      [w.liveKey, theirs],
+      [w.liveKey, testMode],
+      [w.testKey, mine],
+      [other.liveKey, mine],
+    ]) {
       const res = await post(key, id, pairs(['0', '00001']));
       assert.equal(res.status, 404, `${id}: ${res.text}`);
       assert.equal(res.body.code, 'not_found');
@@ -221,10 +251,18 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     const id = await submitEntry(s, w.liveKey);
     await settle(s);
     assert.equal((await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { body: pairs(['0', '00001']) })).status, 401);
-    const noType = await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key: w.liveKey, raw: JSON.stringify(pairs(['0', '00001'])), headers: { 'content-type': 'text/plain' } });
+    const noType = await s.request('POST', `/v1/entries/${id}/lucky-numbers`, {
+      key: w.liveKey,
+      raw: JSON.stringify(pairs(['0', '00001'])),
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(noType.status, 415);
     assert.equal(noType.body.code, 'unsupported_media_type');
-    const broken = await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key: w.liveKey, raw: '{"numbers": [', headers: { 'content-type': 'application/json' } });
+    const broken = await s.request('POST', `/v1/entries/${id}/lucky-numbers`, {
+      key: w.liveKey,
+      raw: '{"numbers": [',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(broken.status, 400);
   });
 
@@ -307,7 +345,10 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
       const res = await post(w.liveKey, id, body);
       assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
       assert.equal(res.body.code, 'validation_failed', JSON.stringify(body));
-      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${JSON.stringify(body)}: ${res.text}`);
+      assert.ok(
+        res.body.errors.some((e: { field: string }) => e.field === field),
+        `${JSON.stringify(body)}: ${res.text}`,
+      );
     }
     assert.equal((await viewEntry(s, w.liveKey, id)).lucky_numbers.length, 0);
   });
@@ -333,7 +374,7 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     assert.equal((await post(w.liveKey, id, pairs(['1', '00001'], ['0', '00001']))).status, 201);
   });
 
-  test('the submission is checked against the terms of the entry\'s own entry.evaluated, not the campaign\'s as changed since', async () => {
+  test("the submission is checked against the terms of the entry's own entry.evaluated, not the campaign's as changed since", async () => {
     // SPEC rules 2 and 3 name outcome.quantity and outcome.series_count: what the integrator was told.
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2, seriesCount: 3 });
     const id = await submitEntry(s, w.liveKey);
@@ -358,7 +399,10 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     const res = await post(w.liveKey, b, pairs(['0', '33333'], ['0', '22222']));
     assert.equal(res.status, 422);
     assert.equal(res.body.code, 'pair_taken');
-    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['numbers[1]']);
+    assert.deepEqual(
+      res.body.errors.map((e: { field: string }) => e.field),
+      ['numbers[1]'],
+    );
     assert.deepEqual((await viewEntry(s, w.liveKey, b)).lucky_numbers, []);
     // 33333 was not kept by the failed attempt: b may use it now.
     assert.equal((await post(w.liveKey, b, pairs(['0', '33333'], ['0', '44444']))).status, 201);

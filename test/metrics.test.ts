@@ -80,14 +80,17 @@ function parseExposition(text: string): Exposition {
     const raw = m[4];
     const value = raw === '+Inf' ? Infinity : raw === '-Inf' ? -Infinity : raw === 'NaN' ? NaN : Number(raw);
     assert.ok(raw === 'NaN' || !Number.isNaN(value), `bad value in ${line}`);
-    const family = [...types.keys()].find((f) => m[1] === f || (types.get(f) === 'histogram' && [`${f}_bucket`, `${f}_sum`, `${f}_count`].includes(m[1])));
+    const family = [...types.keys()].find(
+      (f) => m[1] === f || (types.get(f) === 'histogram' && [`${f}_bucket`, `${f}_sum`, `${f}_count`].includes(m[1])),
+    );
     assert.ok(family, `sample ${m[1]} has no TYPE before it`);
     const key = `${m[1]}${JSON.stringify(Object.entries(labels).sort())}`;
     assert.ok(!seen.has(key), `duplicate series ${key}`);
     seen.add(key);
     samples.push({ name: m[1], labels, value });
   }
-  const same = (a: Record<string, string>, b: Record<string, string>): boolean => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+  const same = (a: Record<string, string>, b: Record<string, string>): boolean =>
+    JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
   return {
     types,
     samples,
@@ -148,15 +151,27 @@ describe('GET /metrics', () => {
     await t.request('GET', '/v1/entries/00000000-0000-4000-8000-000000000000', { key: w.testKey });
     for (let i = 0; i < 3; i++) await t.request('GET', `/no/such/path/${i}`);
     const after = await scrape(t);
-    const delta = (labels: Record<string, string>): number => after.value('ces_http_requests_total', labels) - before.value('ces_http_requests_total', labels);
+    const delta = (labels: Record<string, string>): number =>
+      after.value('ces_http_requests_total', labels) - before.value('ces_http_requests_total', labels);
     assert.equal(delta({ route: '/v1/entries', method: 'POST', status: '202' }), 1);
     assert.equal(delta({ route: '/v1/entries', method: 'POST', status: '422' }), 1);
     assert.equal(delta({ route: '/v1/entries/:entry_id', method: 'GET', status: '200' }), 1);
     assert.equal(delta({ route: '/v1/entries/:entry_id', method: 'GET', status: '404' }), 1);
     assert.equal(delta({ route: 'unmatched', method: 'GET', status: '404' }), 3);
-    assert.ok(!after.samples.some((s) => s.labels.route?.includes('00000000') || s.labels.route?.startsWith('/no/')), 'raw paths never become labels');
-    assert.equal(after.value('ces_http_request_duration_seconds_count', { route: '/v1/entries' }) - before.value('ces_http_request_duration_seconds_count', { route: '/v1/entries' }), 2);
-    assert.equal(after.value('ces_entries', { status: 'PENDING', livemode: 'false' }) - before.value('ces_entries', { status: 'PENDING', livemode: 'false' }), 1);
+    assert.ok(
+      !after.samples.some((s) => s.labels.route?.includes('00000000') || s.labels.route?.startsWith('/no/')),
+      'raw paths never become labels',
+    );
+    assert.equal(
+      after.value('ces_http_request_duration_seconds_count', { route: '/v1/entries' }) -
+        before.value('ces_http_request_duration_seconds_count', { route: '/v1/entries' }),
+      2,
+    );
+    assert.equal(
+      after.value('ces_entries', { status: 'PENDING', livemode: 'false' }) -
+        before.value('ces_entries', { status: 'PENDING', livemode: 'false' }),
+      1,
+    );
     assert.equal(after.value('ces_jobs_backlog') - before.value('ces_jobs_backlog'), 1, 'the entry queued one process job');
     // The scrape before is itself counted by the scrape after.
     assert.equal(delta({ route: '/metrics', method: 'GET', status: '200' }), 1);
@@ -190,7 +205,10 @@ describe('GET /metrics', () => {
     t.clock.advance(1_000);
     while ((await t.server.tick()).deliveriesAttempted > 0) t.clock.advance(1_000);
     const delivered = await scrape(t);
-    assert.equal(delivered.value('ces_webhook_delivery_attempts_total', { result: 'success' }), receiver.requests.filter((r) => r.status === 200).length);
+    assert.equal(
+      delivered.value('ces_webhook_delivery_attempts_total', { result: 'success' }),
+      receiver.requests.filter((r) => r.status === 200).length,
+    );
     assert.ok(delivered.value('ces_webhook_delivery_attempts_total', { result: 'success' }) >= 1);
     assert.equal(delivered.value('ces_outbox_backlog', { status: 'pending' }), 0);
     assert.equal(delivered.value('ces_webhook_delivery_attempts_total', { result: 'http_error' }), firstErrors, 'counters never go back');
@@ -199,17 +217,28 @@ describe('GET /metrics', () => {
   test('ces_entries is read from trigger-kept counts, which migration 2 seeds from existing entries', async () => {
     const t = await server();
     const w = makeCampaign(t.ctx);
-    for (let i = 0; i < 3; i++) assert.equal((await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `c-${i}`, body: entryBody({}, 10 + i) })).status, 202);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `c-${i}`, body: entryBody({}, 10 + i) })).status,
+        202,
+      );
     await t.server.tick();
     assert.equal((await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'c-9', body: entryBody({}, 19) })).status, 202);
-    const truth = t.ctx.db.prepare(`SELECT status, livemode, COUNT(*) AS n FROM entries GROUP BY status, livemode ORDER BY status, livemode`).all();
+    const truth = t.ctx.db
+      .prepare(`SELECT status, livemode, COUNT(*) AS n FROM entries GROUP BY status, livemode ORDER BY status, livemode`)
+      .all();
     assert.deepEqual(countEntriesByStatus(t.ctx.db), truth);
-    assert.deepEqual(truth, [{ status: 'APPROVED', livemode: 1, n: 3 }, { status: 'PENDING', livemode: 1, n: 1 }]);
+    assert.deepEqual(truth, [
+      { status: 'APPROVED', livemode: 1, n: 3 },
+      { status: 'PENDING', livemode: 1, n: 1 },
+    ]);
     // A database from before migration 2: its counts are built from the rows already there. Only
     // migration 2 is run again (the later ones changed other tables, which stay as they are).
     await t.server.close();
     const db = openDatabase(t.dbPath);
-    db.exec(`DROP TRIGGER entry_counts_insert; DROP TRIGGER entry_counts_status; DROP TRIGGER entry_counts_delete; DROP TABLE entry_counts; PRAGMA user_version = 1;`);
+    db.exec(
+      `DROP TRIGGER entry_counts_insert; DROP TRIGGER entry_counts_status; DROP TRIGGER entry_counts_delete; DROP TABLE entry_counts; PRAGMA user_version = 1;`,
+    );
     migrate(db, 2);
     assert.deepEqual(countEntriesByStatus(db), truth);
     db.close();
@@ -281,7 +310,13 @@ describe('GET /healthz', () => {
     const idle = await scrape(t);
     assert.equal(idle.types.get('ces_jobs_retrying'), 'gauge');
     assert.equal(idle.types.get('ces_jobs_oldest_age_seconds'), 'gauge');
-    assert.deepEqual(idle.samples.filter((s) => s.name === 'ces_jobs_retrying').map((s) => [s.labels.kind, s.value]), [['process', 0], ['evaluate', 0]]);
+    assert.deepEqual(
+      idle.samples.filter((s) => s.name === 'ces_jobs_retrying').map((s) => [s.labels.kind, s.value]),
+      [
+        ['process', 0],
+        ['evaluate', 0],
+      ],
+    );
     assert.equal(idle.value('ces_jobs_oldest_age_seconds'), 0, 'no job');
 
     assert.equal((await t.request('POST', '/v1/entries', { key: w.testKey, idempotencyKey: 'j-1', body: entryBody({}, 21) })).status, 202);
@@ -291,7 +326,9 @@ describe('GET /healthz', () => {
     assert.equal(waiting.value('ces_jobs_retrying', { kind: 'process' }), 0, 'waiting is not failing');
 
     // Processing fails: the process job is put back with its error.
-    t.ctx.db.exec("CREATE TRIGGER break_processing BEFORE UPDATE OF status ON entries BEGIN SELECT RAISE(ABORT, 'injected processing failure'); END");
+    t.ctx.db.exec(
+      "CREATE TRIGGER break_processing BEFORE UPDATE OF status ON entries BEGIN SELECT RAISE(ABORT, 'injected processing failure'); END",
+    );
     await t.server.tick();
     const failing = await scrape(t);
     assert.equal(failing.value('ces_jobs_retrying', { kind: 'process' }), 1);
@@ -300,7 +337,9 @@ describe('GET /healthz', () => {
 
     // Processing works again, evaluating does not: the entry is approved and an evaluate job retries.
     t.ctx.db.exec('DROP TRIGGER break_processing');
-    t.ctx.db.exec("CREATE TRIGGER break_evaluation BEFORE UPDATE OF mechanics ON entries BEGIN SELECT RAISE(ABORT, 'injected evaluation failure'); END");
+    t.ctx.db.exec(
+      "CREATE TRIGGER break_evaluation BEFORE UPDATE OF mechanics ON entries BEGIN SELECT RAISE(ABORT, 'injected evaluation failure'); END",
+    );
     t.clock.advance(3_600_000);
     await t.server.tick();
     const evaluating = await scrape(t);

@@ -11,9 +11,30 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument, documentedOperations, documentedProblemCodes, errorCodesOf } from '../src/openapi/document.ts';
 import {
-  AwardStruct, EntryAcceptedStruct, EntryCompletedEventStruct, EntryEvaluatedEventStruct, EntryReceivedEventStruct, EntryStruct, HealthStruct, LuckyNumbersAssignedStruct, PrizeStruct, ProblemStruct, WebhookConfigCreatedStruct, WebhookConfigStruct,
+  AwardStruct,
+  EntryAcceptedStruct,
+  EntryCompletedEventStruct,
+  EntryEvaluatedEventStruct,
+  EntryReceivedEventStruct,
+  EntryStruct,
+  HealthStruct,
+  LuckyNumbersAssignedStruct,
+  PrizeStruct,
+  ProblemStruct,
+  WebhookConfigCreatedStruct,
+  WebhookConfigStruct,
 } from '../src/openapi/schemas.ts';
-import { drainAll, entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
+import {
+  drainAll,
+  entryBody,
+  makeCampaign,
+  makePrize,
+  ROOT,
+  runCli,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+} from './support/harness.ts';
 
 type AnyStruct = Struct<any, any>;
 
@@ -37,11 +58,14 @@ describe('OpenAPI document', () => {
   test('documents exactly the routes the server registers, with every method', () => {
     const app = createHttpApp(s.server.service) as unknown as { '~routes': Array<{ method: string; route: string }> };
     const served = app['~routes'].map((r) => `${r.method} ${toTemplate(r.route)}`).sort();
-    const documented = documentedOperations().map((o) => `${o.method} ${o.path}`).sort();
+    const documented = documentedOperations()
+      .map((o) => `${o.method} ${o.path}`)
+      .sort();
     assert.ok(served.length >= 11, `expected the full route table, got ${served.join(', ')}`);
     assert.deepEqual(documented, served);
     const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
-    for (const op of documentedOperations()) assert.ok(paths[op.path]?.[op.method.toLowerCase()], `${op.method} ${op.path} missing from paths`);
+    for (const op of documentedOperations())
+      assert.ok(paths[op.path]?.[op.method.toLowerCase()], `${op.method} ${op.path} missing from paths`);
   });
 
   test('GET /openapi.json and `ces openapi` serve the same document, without authentication', async () => {
@@ -60,21 +84,35 @@ describe('OpenAPI document', () => {
     const visit = (file: string): void => {
       if (reachable.has(file)) return;
       reachable.add(file);
-      for (const m of readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '(\.{1,2}\/[^']+\.ts)';/gm)) visit(join(dirname(file), m[1]));
+      for (const m of readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '(\.{1,2}\/[^']+\.ts)';/gm))
+        visit(join(dirname(file), m[1]));
     };
     visit(join(ROOT, 'src/http/app.ts'));
     assert.ok(reachable.has(join(ROOT, 'src/mechanics/instant-prize.ts')) && reachable.size > 30, `walked ${reachable.size} modules`);
     // Codes in shared modules that only operator (CLI) input can trigger, never an HTTP request.
-    const cliOnly = new Set(['delivery_pending', 'delivery_skipped', 'key_revoked', 'invalid_campaign_options', 'invalid_mode', 'invalid_option', 'invalid_prize', 'invalid_window',
+    const cliOnly = new Set([
+      'delivery_pending',
+      'delivery_skipped',
+      'key_revoked',
+      'invalid_campaign_options',
+      'invalid_mode',
+      'invalid_option',
+      'invalid_prize',
+      'invalid_window',
       // `ces webhook set` (src/webhooks/config.ts setWebhookConfig): a URL no delivery could reach.
       'webhook_url_refused',
       // The status of a request whose client hung up mid-body, or stalled until the server closed
       // it, for the log and metrics: never answered.
-      'client_closed_request', 'request_timeout',
+      'client_closed_request',
+      'request_timeout',
       // Opening and migrating the database (src/db/open.ts, migrate.ts): a CLI command, or `ces serve` before it listens.
-      'database_in_use', 'database_not_found', 'cannot_open_database', 'not_a_ces_database',
+      'database_in_use',
+      'database_not_found',
+      'cannot_open_database',
+      'not_a_ces_database',
       // Creating a private file (src/private-files.ts): the database before `ces serve` listens, a backup, an export.
-      'cannot_write_file']);
+      'cannot_write_file',
+    ]);
     const raised = new Set<string>();
     for (const file of reachable) {
       for (const m of readFileSync(file, 'utf8').matchAll(/AppError\(\s*[45]\d\d,\s*'([a-z_]+)'/g)) raised.add(m[1]);
@@ -86,7 +124,11 @@ describe('OpenAPI document', () => {
 
   test('security, headers and webhook events are described', () => {
     const doc = buildOpenApiDocument() as any;
-    assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearer.description });
+    assert.deepEqual(doc.components.securitySchemes.bearer, {
+      type: 'http',
+      scheme: 'bearer',
+      description: doc.components.securitySchemes.bearer.description,
+    });
     const create = doc.paths['/v1/entries'].post;
     assert.deepEqual(create.security, [{ bearer: [] }]);
     assert.ok(create.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'));
@@ -94,9 +136,19 @@ describe('OpenAPI document', () => {
     assert.deepEqual(doc.paths['/healthz'].get.security, [], 'operations endpoints take no API key');
     assert.deepEqual(Object.keys(doc.webhooks).sort(), ['entry.completed', 'entry.evaluated', 'entry.received', 'ping']);
     for (const event of Object.values(doc.webhooks) as any[]) {
-      assert.deepEqual(event.post.parameters.map((p: { name: string }) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      assert.deepEqual(
+        event.post.parameters.map((p: { name: string }) => p.name),
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+      );
     }
-    assert.deepEqual(doc.components.schemas.EntryReceivedEvent.required, ['id', 'event_type', 'created_at', 'livemode', 'campaign_id', 'data']);
+    assert.deepEqual(doc.components.schemas.EntryReceivedEvent.required, [
+      'id',
+      'event_type',
+      'created_at',
+      'livemode',
+      'campaign_id',
+      'data',
+    ]);
     // Every error response is problem+json with the endpoint's codes.
     const problem422 = create.responses['422'].content['application/problem+json'].schema;
     assert.deepEqual(problem422.allOf[0], { $ref: '#/components/schemas/Problem' });
@@ -108,8 +160,15 @@ describe('OpenAPI document', () => {
     assert.deepEqual(schemas.EntrySubmission.required, ['enrollment', 'consent', 'evidence']);
     assert.deepEqual(schemas.EntrySubmission.properties.enrollment.required, ['document_number']);
     assert.deepEqual(schemas.EntrySubmission.properties.consent.properties.consents.type, ['array', 'null']);
-    assert.deepEqual(schemas.EntrySubmission.properties.consent.properties.consents.items.properties.consent_type.enum,
-      ['regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other']);
+    assert.deepEqual(schemas.EntrySubmission.properties.consent.properties.consents.items.properties.consent_type.enum, [
+      'regulation',
+      'privacy_policy',
+      'marketing',
+      'data_sharing',
+      'image_use',
+      'transactional',
+      'other',
+    ]);
     assert.equal(schemas.EntrySubmission.properties.enrollment.properties.birthdate.format, 'date');
     assert.deepEqual(schemas.LuckyNumbersSubmission.properties.numbers.items.properties.order_number.pattern, '^[0-9]{5}$');
     assert.equal(schemas.RevokeRequest.properties.reason.maxLength, 1000);
@@ -133,11 +192,19 @@ describe('the document tells the truth about real traffic', () => {
       assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
       assertStruct(res.body, ProblemStruct);
       const codes = errorCodesOf(method, path)[status];
-      assert.ok(codes?.includes(res.body.code), `${method} ${path} answered ${status} ${res.body.code}, documented: ${JSON.stringify(codes)}`);
+      assert.ok(
+        codes?.includes(res.body.code),
+        `${method} ${path} answered ${status} ${res.body.code}, documented: ${JSON.stringify(codes)}`,
+      );
       if (status === 401) {
         // RFC 9110: a 401 carries a challenge, and the document declares it.
         assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer realm="(ces|metrics)"/);
-        const documented = (buildOpenApiDocument().paths as Record<string, Record<string, { responses: Record<string, { headers: Record<string, unknown> }> }>>)[path][method.toLowerCase()].responses['401'].headers;
+        const documented = (
+          buildOpenApiDocument().paths as Record<
+            string,
+            Record<string, { responses: Record<string, { headers: Record<string, unknown> }> }>
+          >
+        )[path][method.toLowerCase()].responses['401'].headers;
         assert.ok(documented['WWW-Authenticate'], `${method} ${path}: 401 declares WWW-Authenticate`);
       }
     } else if (struct) {
@@ -152,16 +219,29 @@ describe('the document tells the truth about real traffic', () => {
     const other = makePrize(s.ctx, w.campaign.id, 'live', 5, 'Voucher');
     const E = '/v1/entries/{entry_id}';
 
-    const created = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'oa-1', body: entryBody({ instant_win: { won: true, prize_definition_id: prize.id } }, 1) });
+    const created = await s.request('POST', '/v1/entries', {
+      key: w.liveKey,
+      idempotencyKey: 'oa-1',
+      body: entryBody({ instant_win: { won: true, prize_definition_id: prize.id } }, 1),
+    });
     check(created, 'POST', '/v1/entries', 202, EntryAcceptedStruct);
     const id = created.body.entry_id as string;
     check(await s.request('GET', `/v1/entries/${id}`, { key: w.liveKey }), 'GET', E, 200, EntryStruct);
     await drainAll(s);
     check(await s.request('GET', `/v1/entries/${id}`, { key: w.liveKey }), 'GET', E, 200, EntryStruct);
     // The events written for it (the exact bodies a receiver gets) match the documented envelopes.
-    const events: Record<string, AnyStruct> = { 'entry.received': EntryReceivedEventStruct, 'entry.completed': EntryCompletedEventStruct, 'entry.evaluated': EntryEvaluatedEventStruct };
-    const payloads = s.ctx.db.prepare(`SELECT event_type, payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq`).all(id) as Array<{ event_type: string; payload: string }>;
-    assert.deepEqual(payloads.map((p) => p.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+    const events: Record<string, AnyStruct> = {
+      'entry.received': EntryReceivedEventStruct,
+      'entry.completed': EntryCompletedEventStruct,
+      'entry.evaluated': EntryEvaluatedEventStruct,
+    };
+    const payloads = s.ctx.db
+      .prepare(`SELECT event_type, payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq`)
+      .all(id) as Array<{ event_type: string; payload: string }>;
+    assert.deepEqual(
+      payloads.map((p) => p.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated'],
+    );
     for (const p of payloads) assertStruct(JSON.parse(p.payload), events[p.event_type]);
 
     const prizes = await s.request('GET', '/v1/prizes', { key: w.liveKey });
@@ -169,15 +249,45 @@ describe('the document tells the truth about real traffic', () => {
     assert.equal(prizes.body.length, 2);
     for (const p of prizes.body) assertStruct(p, PrizeStruct);
 
-    check(await s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key: w.liveKey, body: { numbers: [{ series: '0', order_number: '00042' }] } }),
-      'POST', `${E}/lucky-numbers`, 201, LuckyNumbersAssignedStruct);
-    check(await s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key: w.liveKey, body: { prize_definition_id: other.id } }),
-      'POST', `${E}/instant-prize/reassign`, 200, AwardStruct);
-    check(await s.request('POST', `/v1/entries/${id}/instant-prize/revoke`, { key: w.liveKey, body: { reason: 'fraud' } }),
-      'POST', `${E}/instant-prize/revoke`, 200, AwardStruct);
+    check(
+      await s.request('POST', `/v1/entries/${id}/lucky-numbers`, {
+        key: w.liveKey,
+        body: { numbers: [{ series: '0', order_number: '00042' }] },
+      }),
+      'POST',
+      `${E}/lucky-numbers`,
+      201,
+      LuckyNumbersAssignedStruct,
+    );
+    check(
+      await s.request('POST', `/v1/entries/${id}/instant-prize/reassign`, { key: w.liveKey, body: { prize_definition_id: other.id } }),
+      'POST',
+      `${E}/instant-prize/reassign`,
+      200,
+      AwardStruct,
+    );
+    check(
+      await s.request('POST', `/v1/entries/${id}/instant-prize/revoke`, { key: w.liveKey, body: { reason: 'fraud' } }),
+      'POST',
+      `${E}/instant-prize/revoke`,
+      200,
+      AwardStruct,
+    );
 
-    check(await s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://example.com/hooks' } }), 'PATCH', '/v1/webhook', 201, WebhookConfigCreatedStruct);
-    check(await s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { is_active: false } }), 'PATCH', '/v1/webhook', 200, WebhookConfigStruct);
+    check(
+      await s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://example.com/hooks' } }),
+      'PATCH',
+      '/v1/webhook',
+      201,
+      WebhookConfigCreatedStruct,
+    );
+    check(
+      await s.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { is_active: false } }),
+      'PATCH',
+      '/v1/webhook',
+      200,
+      WebhookConfigStruct,
+    );
     check(await s.request('GET', '/v1/webhook', { key: w.liveKey }), 'GET', '/v1/webhook', 200, WebhookConfigStruct);
     check(await s.request('GET', '/healthz'), 'GET', '/healthz', 200, HealthStruct);
   });
@@ -188,8 +298,20 @@ describe('the document tells the truth about real traffic', () => {
     const plain = makeCampaign(s.ctx);
     const prize = makePrize(s.ctx, w.campaign.id, 'live', 5);
     const k = w.liveKey;
-    const pending = (await s.request('POST', '/v1/entries', { key: k, idempotencyKey: 'p-1', body: entryBody({ enrollment: { email: 'a@example.com' } }, 2) })).body.entry_id as string;
-    const pendingWin = (await s.request('POST', '/v1/entries', { key: k, idempotencyKey: 'p-2', body: entryBody({ enrollment: { email: 'w@example.com' }, instant_win: { won: true, prize_definition_id: prize.id } }, 7) })).body.entry_id as string;
+    const pending = (
+      await s.request('POST', '/v1/entries', {
+        key: k,
+        idempotencyKey: 'p-1',
+        body: entryBody({ enrollment: { email: 'a@example.com' } }, 2),
+      })
+    ).body.entry_id as string;
+    const pendingWin = (
+      await s.request('POST', '/v1/entries', {
+        key: k,
+        idempotencyKey: 'p-2',
+        body: entryBody({ enrollment: { email: 'w@example.com' }, instant_win: { won: true, prize_definition_id: prize.id } }, 7),
+      })
+    ).body.entry_id as string;
     const missing = '00000000-0000-4000-8000-000000000000';
     const E = '/v1/entries/{entry_id}';
     const cases: Array<[string, string, string, number, Parameters<TestServer['request']>[2]]> = [
@@ -199,11 +321,39 @@ describe('the document tells the truth about real traffic', () => {
       ['POST', '/v1/entries', '/v1/entries', 422, { key: k, body: entryBody() }],
       ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'x'.repeat(129), body: entryBody() }],
       ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-1', body: { enrollment: {} } }],
-      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-2', body: entryBody({ enrollment: { document_number: '11111111111', email: 'b@example.com' } }) }],
+      [
+        'POST',
+        '/v1/entries',
+        '/v1/entries',
+        422,
+        { key: k, idempotencyKey: 'v-2', body: entryBody({ enrollment: { document_number: '11111111111', email: 'b@example.com' } }) },
+      ],
       ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-3', body: entryBody({}, 3) }],
-      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-4', body: entryBody({ enrollment: { email: 'a@example.com' } }, 4) }],
-      ['POST', '/v1/entries', '/v1/entries', 422, { key: plain.liveKey, idempotencyKey: 'v-5', body: entryBody({ instant_win: { won: false } }, 5) }],
-      ['POST', '/v1/entries', '/v1/entries', 422, { key: k, idempotencyKey: 'v-6', body: entryBody({ enrollment: { email: 'c@example.com' }, instant_win: { won: true, prize_definition_id: missing } }, 6) }],
+      [
+        'POST',
+        '/v1/entries',
+        '/v1/entries',
+        422,
+        { key: k, idempotencyKey: 'v-4', body: entryBody({ enrollment: { email: 'a@example.com' } }, 4) },
+      ],
+      [
+        'POST',
+        '/v1/entries',
+        '/v1/entries',
+        422,
+        { key: plain.liveKey, idempotencyKey: 'v-5', body: entryBody({ instant_win: { won: false } }, 5) },
+      ],
+      [
+        'POST',
+        '/v1/entries',
+        '/v1/entries',
+        422,
+        {
+          key: k,
+          idempotencyKey: 'v-6',
+          body: entryBody({ enrollment: { email: 'c@example.com' }, instant_win: { won: true, prize_definition_id: missing } }, 6),
+        },
+      ],
       ['POST', '/v1/entries', '/v1/entries', 400, { key: k, idempotencyKey: 'v-7', raw: '{nope' }],
       ['POST', '/v1/entries', '/v1/entries', 415, { key: k, idempotencyKey: 'v-8', raw: '{}', headers: { 'content-type': 'text/plain' } }],
       ['POST', '/v1/entries', '/v1/entries', 413, { key: k, idempotencyKey: 'v-9', raw: JSON.stringify({ pad: 'x'.repeat(70_000) }) }],
@@ -211,12 +361,24 @@ describe('the document tells the truth about real traffic', () => {
       ['GET', `/v1/entries/${pending}`, E, 401, { key: 'service_test_nope' }],
       ['POST', `/v1/entries/${missing}/lucky-numbers`, `${E}/lucky-numbers`, 404, { key: k, body: { numbers: [] } }],
       ['POST', `/v1/entries/${pending}/lucky-numbers`, `${E}/lucky-numbers`, 409, { key: k, body: { numbers: [] } }],
-      ['POST', `/v1/entries/${pending}/lucky-numbers`, `${E}/lucky-numbers`, 415, { key: k, raw: '{}', headers: { 'content-type': 'text/plain' } }],
+      [
+        'POST',
+        `/v1/entries/${pending}/lucky-numbers`,
+        `${E}/lucky-numbers`,
+        415,
+        { key: k, raw: '{}', headers: { 'content-type': 'text/plain' } },
+      ],
       ['POST', `/v1/entries/${missing}/instant-prize/revoke`, `${E}/instant-prize/revoke`, 404, { key: k }],
       ['POST', `/v1/entries/${pendingWin}/instant-prize/revoke`, `${E}/instant-prize/revoke`, 422, { key: k }],
       ['POST', `/v1/entries/${pendingWin}/instant-prize/revoke`, `${E}/instant-prize/revoke`, 422, { key: k, body: { reason: 7 } }],
       ['POST', `/v1/entries/${pending}/instant-prize/reassign`, `${E}/instant-prize/reassign`, 422, { key: k, body: {} }],
-      ['POST', `/v1/entries/${missing}/instant-prize/reassign`, `${E}/instant-prize/reassign`, 404, { key: k, body: { prize_definition_id: prize.id } }],
+      [
+        'POST',
+        `/v1/entries/${missing}/instant-prize/reassign`,
+        `${E}/instant-prize/reassign`,
+        404,
+        { key: k, body: { prize_definition_id: prize.id } },
+      ],
       ['GET', '/v1/webhook', '/v1/webhook', 404, { key: k }],
       ['PATCH', '/v1/webhook', '/v1/webhook', 422, { key: k, body: { endpoint_url: 'http://example.com/' } }],
       ['PATCH', '/v1/webhook', '/v1/webhook', 422, { key: k, body: { is_active: true } }],

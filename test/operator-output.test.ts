@@ -8,7 +8,18 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { configureWebhook, drainAll, entryBody, makeCampaign, ROOT, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
+import {
+  configureWebhook,
+  drainAll,
+  entryBody,
+  makeCampaign,
+  ROOT,
+  runCli,
+  startTestServer,
+  submitEntry,
+  type TestServer,
+  type World,
+} from './support/harness.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 
 /** A raw C0 or C1 control character other than a line break: what must never reach a terminal. */
@@ -52,18 +63,21 @@ describe('human-readable CLI output shows control characters escaped', () => {
     }
   });
 
-  test('ces webhook deliveries: the receiver\'s answer, ESC and C1 CSI alike, is printed escaped', async () => {
+  test("ces webhook deliveries: the receiver's answer, ESC and C1 CSI alike, is printed escaped", async () => {
     const human = await runCli(['webhook', 'deliveries', '--campaign', w.campaign.id], { dbPath: t.dbPath });
     assert.equal(human.code, 0, human.stderr);
     assert.doesNotMatch(human.stdout, RAW_CONTROL);
     assert.ok(human.stdout.includes('\\u001b[2J'), human.stdout);
     const json = await runCli(['webhook', 'deliveries', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath });
     assert.equal(json.code, 0, json.stderr);
-    assert.ok(json.json.every((d: { last_response_excerpt: string }) => d.last_response_excerpt === ANSWER), 'stored and given to --json as answered');
+    assert.ok(
+      json.json.every((d: { last_response_excerpt: string }) => d.last_response_excerpt === ANSWER),
+      'stored and given to --json as answered',
+    );
     assert.doesNotMatch(json.stdout, RAW_CONTROL, 'the JSON text escapes C1 too (\\u009b), which parses back to the same value');
   });
 
-  test('ces entries show: the participant\'s name with ESC, BEL and C1 CSI is printed escaped; --json keeps it', async () => {
+  test("ces entries show: the participant's name with ESC, BEL and C1 CSI is printed escaped; --json keeps it", async () => {
     const human = await runCli(['entries', 'show', entryId], { dbPath: t.dbPath });
     assert.equal(human.code, 0, human.stderr);
     assert.doesNotMatch(human.stdout, RAW_CONTROL);
@@ -73,7 +87,17 @@ describe('human-readable CLI output shows control characters escaped', () => {
   });
 
   test('ces entries export on a terminal shows names escaped; into a pipe it is the data as stored', async () => {
-    const onTerminal = await runCliOnTerminal(['entries', 'export', '--campaign', w.campaign.id, '--format', 'csv', '--no-progress', '--db', t.dbPath]);
+    const onTerminal = await runCliOnTerminal([
+      'entries',
+      'export',
+      '--campaign',
+      w.campaign.id,
+      '--format',
+      'csv',
+      '--no-progress',
+      '--db',
+      t.dbPath,
+    ]);
     assert.ok(onTerminal.includes('Bruna \\u001b[2J'), onTerminal);
     assert.doesNotMatch(onTerminal, RAW_CONTROL);
     const piped = await runCli(['entries', 'export', '--campaign', w.campaign.id, '--format', 'csv'], { dbPath: t.dbPath });
@@ -86,7 +110,9 @@ function runCliOnTerminal(args: string[]): Promise<string> {
   const quote = (a: string): string => `'${a.replaceAll("'", "'\\''")}'`;
   const command = [process.execPath, '--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...args].map(quote).join(' ');
   return new Promise((resolve, reject) => {
-    execFile('script', ['-qefc', command, '/dev/null'], { cwd: ROOT }, (error, stdout) => (error ? reject(error) : resolve(stdout.replaceAll('\r\n', '\n'))));
+    execFile('script', ['-qefc', command, '/dev/null'], { cwd: ROOT }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout.replaceAll('\r\n', '\n')),
+    );
   });
 }
 
@@ -156,7 +182,10 @@ describe('credentials in a webhook URL authorize deliveries and are never stored
   test('the delivery carries them as Basic authorization; the configuration keeps the real URL', async () => {
     assert.ok(receiver.requests.length > 0);
     const basic = `Basic ${Buffer.from(`hook-user:${PASSWORD}`).toString('base64')}`;
-    assert.deepEqual(receiver.requests.map((r) => [r.headers.authorization, r.signatureMatches]), receiver.requests.map(() => [basic, true]));
+    assert.deepEqual(
+      receiver.requests.map((r) => [r.headers.authorization, r.signatureMatches]),
+      receiver.requests.map(() => [basic, true]),
+    );
     const read = await t.request('GET', '/v1/webhook', { key: w.liveKey });
     assert.equal(read.body.endpoint_url, withCredentials);
   });
@@ -164,7 +193,9 @@ describe('credentials in a webhook URL authorize deliveries and are never stored
   test('attempt records hold the URL with its password masked, and nothing else holds the password', () => {
     const urls = t.ctx.db.prepare('SELECT DISTINCT url FROM webhook_attempts').pluck().all();
     assert.deepEqual(urls, [masked]);
-    const rows = JSON.stringify(t.ctx.db.prepare('SELECT * FROM webhook_attempts').all()) + JSON.stringify(t.ctx.db.prepare('SELECT * FROM webhook_deliveries').all());
+    const rows =
+      JSON.stringify(t.ctx.db.prepare('SELECT * FROM webhook_attempts').all()) +
+      JSON.stringify(t.ctx.db.prepare('SELECT * FROM webhook_deliveries').all());
     assert.ok(!rows.includes(PASSWORD));
   });
 
@@ -177,13 +208,19 @@ describe('credentials in a webhook URL authorize deliveries and are never stored
       ['webhook', 'deliveries', '--campaign', w.campaign.id, '--json'],
     ];
     for (const args of runs) {
-      const res = await runCli(args, { dbPath: t.dbPath, env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1', NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.pem') } });
+      const res = await runCli(args, {
+        dbPath: t.dbPath,
+        env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1', NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.pem') },
+      });
       assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
       assert.ok(!(res.stdout + res.stderr).includes(PASSWORD), args.join(' '));
     }
     const show = await runCli(['webhook', 'show', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath });
     assert.equal(show.json.endpoint_url, masked);
-    const ping = await runCli(['webhook', 'test', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath, env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1', NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.pem') } });
+    const ping = await runCli(['webhook', 'test', '--campaign', w.campaign.id, '--json'], {
+      dbPath: t.dbPath,
+      env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1', NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.pem') },
+    });
     assert.equal(ping.json.url, masked);
     assert.equal(ping.json.result, 'delivered', 'the ping was authorized with the real password');
   });

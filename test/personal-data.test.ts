@@ -56,7 +56,11 @@ describe('file modes: what ces writes is readable by its owner only', () => {
     const again = await runCli(['backup', backup, '--force', '--json'], { dbPath: t.dbPath });
     assert.equal(again.code, 0, again.stderr);
     assert.equal(modeOf(backup), '600');
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temp file left behind');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp file left behind',
+    );
   });
 
   test('ces restore leaves a 0600 database, into a new folder (0700) and over an existing database', async () => {
@@ -78,13 +82,18 @@ describe('file modes: what ces writes is readable by its owner only', () => {
     for (const format of ['csv', 'jsonl']) {
       const out = join(dir, `entries.${format}`);
       writeFileSync(out, 'old\n', { mode: 0o644 });
-      const res = await runCli(['entries', 'export', '--campaign', w.campaign.id, '--format', format, '--out', out, '--json'], { dbPath: t.dbPath });
+      const res = await runCli(['entries', 'export', '--campaign', w.campaign.id, '--format', format, '--out', out, '--json'], {
+        dbPath: t.dbPath,
+      });
       assert.equal(res.code, 0, res.stderr);
       assert.equal(res.json.rows, 1);
       assert.equal(modeOf(out), '600', format);
       assert.match(readFileSync(out, 'utf8'), /Helena Brandão Moura/);
     }
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temp file left behind');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp file left behind',
+    );
   });
-
 });

@@ -23,7 +23,8 @@ function summarize(latencies: number[]): { p50: number; p99: number; max: number
   return { p50: at(50), p99: at(99), max: sorted.at(-1)!, n: sorted.length };
 }
 
-const show = (s: ReturnType<typeof summarize>): string => `${s.n} requests: p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
+const show = (s: ReturnType<typeof summarize>): string =>
+  `${s.n} requests: p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
 
 test(`request latency while the tick drains ${BACKLOG * 2} jobs`, { timeout: 180_000 }, async (ctx) => {
   t = await startTestServer({ env: { CES_RATE_LIMIT_RPS: '0' } });
@@ -32,11 +33,13 @@ test(`request latency while the tick drains ${BACKLOG * 2} jobs`, { timeout: 180
   const ids: string[] = [];
   // The backlog, written through the intake code path in a few large transactions.
   for (let start = 0; start < BACKLOG; start += 500) {
-    t.ctx.db.transaction(() => {
-      for (let i = start; i < start + 500; i++) {
-        ids.push(writeEntry(t.ctx, w.campaign, caller, `backlog-${i}`, parseSubmission(entryBody({}, i), t.clock.now())).entry_id);
-      }
-    }).immediate();
+    t.ctx.db
+      .transaction(() => {
+        for (let i = start; i < start + 500; i++) {
+          ids.push(writeEntry(t.ctx, w.campaign, caller, `backlog-${i}`, parseSubmission(entryBody({}, i), t.clock.now())).entry_id);
+        }
+      })
+      .immediate();
   }
 
   let n = 0;
@@ -44,9 +47,10 @@ test(`request latency while the tick drains ${BACKLOG * 2} jobs`, { timeout: 180
     while (keepGoing()) {
       const i = n++;
       const started = performance.now();
-      const res = i % 2 === 0
-        ? await t.request('GET', `/v1/entries/${ids[i % ids.length]}`, { key: w.liveKey })
-        : await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `live-${c}-${i}`, body: entryBody({}, BACKLOG + i) });
+      const res =
+        i % 2 === 0
+          ? await t.request('GET', `/v1/entries/${ids[i % ids.length]}`, { key: w.liveKey })
+          : await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `live-${c}-${i}`, body: entryBody({}, BACKLOG + i) });
       latencies.push(performance.now() - started);
       assert.ok(res.status === 200 || res.status === 202, `${res.status} ${res.text}`);
     }

@@ -32,20 +32,37 @@ test('São Paulo days and months are UTC-3', () => {
 
 const campaign = (from: string | null, to: string | null, startsAt: string | null = null, endsAt: string | null = null): Campaign =>
   ({ purchase_from: from, purchase_to: to, starts_at: startsAt, ends_at: endsAt }) as Campaign;
-const codes = (c: Campaign, yymm: string, now = '2026-11-22T12:00:00Z'): string[] => checkIssueMonth(c, makeAccessKey({ yymm }), Date.parse(now)).map((r) => r.code);
+const codes = (c: Campaign, yymm: string, now = '2026-11-22T12:00:00Z'): string[] =>
+  checkIssueMonth(c, makeAccessKey({ yymm }), Date.parse(now)).map((r) => r.code);
 
 test('issue month against the purchase period and the current month', () => {
   const nov = campaign('2026-11-01T03:00:00Z', '2026-12-01T03:00:00Z');
   assert.deepEqual(codes(nov, '2611'), []);
   assert.deepEqual(codes(nov, '2610'), ['purchase_outside_period']);
-  assert.deepEqual(codes(nov, '2612', '2026-12-05T12:00:00Z'), ['purchase_outside_period'], 'the period ends with November (end exclusive)');
+  assert.deepEqual(
+    codes(nov, '2612', '2026-12-05T12:00:00Z'),
+    ['purchase_outside_period'],
+    'the period ends with November (end exclusive)',
+  );
   assert.deepEqual(codes(nov, '2612'), ['access_key_issued_in_future', 'purchase_outside_period']);
   assert.deepEqual(codes(campaign(null, null), '2611'), []);
   assert.deepEqual(codes(campaign(null, null), '2612'), ['access_key_issued_in_future']);
-  assert.deepEqual(codes(campaign(null, null), '2612', '2026-12-01T02:00:00Z'), ['access_key_issued_in_future'], 'still November in São Paulo');
+  assert.deepEqual(
+    codes(campaign(null, null), '2612', '2026-12-01T02:00:00Z'),
+    ['access_key_issued_in_future'],
+    'still November in São Paulo',
+  );
   assert.deepEqual(codes(campaign(null, null), '2612', '2026-12-01T03:00:00Z'), []);
-  assert.deepEqual(codes(campaign(null, null, '2026-11-10T03:00:00Z', null), '2610'), ['purchase_outside_period'], 'defaults to the registration window');
+  assert.deepEqual(
+    codes(campaign(null, null, '2026-11-10T03:00:00Z', null), '2610'),
+    ['purchase_outside_period'],
+    'defaults to the registration window',
+  );
   assert.deepEqual(codes(campaign('2026-01-01T03:00:00Z', null, '2026-11-10T03:00:00Z', null), '2610'), [], 'an explicit period wins');
   assert.deepEqual(codes(campaign(null, null), '2600'), ['access_key_invalid_month']);
-  assert.deepEqual(checkIssueMonth(campaign(null, null), '1'.repeat(48), Date.parse('2026-11-22T12:00:00Z')), [], 'longer keys have no month to judge');
+  assert.deepEqual(
+    checkIssueMonth(campaign(null, null), '1'.repeat(48), Date.parse('2026-11-22T12:00:00Z')),
+    [],
+    'longer keys have no month to judge',
+  );
 });

@@ -10,7 +10,19 @@ import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import type { CampaignOptions } from '../src/campaigns/campaigns.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { configureWebhook, cpf, drainAll, entryBody, makeCampaign, makePrize, startTestServer, submitEntry, type TestServer, type World, OPERATOR } from './support/harness.ts';
+import {
+  configureWebhook,
+  cpf,
+  drainAll,
+  entryBody,
+  makeCampaign,
+  makePrize,
+  startTestServer,
+  submitEntry,
+  type TestServer,
+  type World,
+  OPERATOR,
+} from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.ts';
 
 let t: TestServer;
@@ -62,10 +74,16 @@ async function expectRejected(w: World, entryId: string, codes: string[]): Promi
   await drainAll(t);
   const events = eventsOf(entryId);
   assertSigned(events);
-  assert.deepEqual(events.map((e) => e.json.event_type), ['entry.received', 'entry.completed']);
+  assert.deepEqual(
+    events.map((e) => e.json.event_type),
+    ['entry.received', 'entry.completed'],
+  );
   const completed = events[1].json;
   assert.equal(completed.data.status, 'REJECTED');
-  assert.deepEqual(completed.data.rejection_reasons.map((r: { code: string }) => r.code), codes);
+  assert.deepEqual(
+    completed.data.rejection_reasons.map((r: { code: string }) => r.code),
+    codes,
+  );
   for (const r of completed.data.rejection_reasons) assert.ok(typeof r.message === 'string' && r.message.length > 0);
   const read = await t.request('GET', `/v1/entries/${entryId}`, { key: events[0].json.livemode ? w.liveKey : w.testKey });
   assert.equal(read.body.status, 'REJECTED');
@@ -77,7 +95,10 @@ async function expectApproved(entryId: string): Promise<void> {
   await drainAll(t);
   const events = eventsOf(entryId);
   assertSigned(events);
-  assert.deepEqual(events.map((e) => e.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+  assert.deepEqual(
+    events.map((e) => e.json.event_type),
+    ['entry.received', 'entry.completed', 'entry.evaluated'],
+  );
   assert.equal(events[1].json.data.status, 'APPROVED');
 }
 
@@ -93,11 +114,18 @@ describe('an approved entry', () => {
     assert.equal(first.entriesApproved, 1);
     assert.equal(first.entriesEvaluated, 1);
     assert.equal(first.jobsProcessed, 1);
-    assert.equal(t.ctx.db.prepare('SELECT count(*) FROM jobs WHERE entry_id = ?').pluck().get(entryId), 0, 'no evaluate job is left behind');
+    assert.equal(
+      t.ctx.db.prepare('SELECT count(*) FROM jobs WHERE entry_id = ?').pluck().get(entryId),
+      0,
+      'no evaluate job is left behind',
+    );
     await drainAll(t);
 
     const events = eventsOf(entryId);
-    assert.deepEqual(events.map((e) => e.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+    assert.deepEqual(
+      events.map((e) => e.json.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated'],
+    );
     const enrollmentId = pending.body.enrollment_id;
     assert.deepEqual(events[0].json.data, { entry_id: entryId, enrollment_id: enrollmentId, status: 'PENDING' });
     assert.deepEqual(events[1].json.data, { entry_id: entryId, enrollment_id: enrollmentId, status: 'APPROVED', rejection_reasons: [] });
@@ -165,16 +193,33 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
       assert.match(enrollmentId, /^[0-9a-f-]{36}$/);
 
       // Stored in the outbox at intake, in the same transaction as the entry...
-      const stored = t.ctx.db.prepare('SELECT event_type, payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq').all(accepted.entry_id) as Array<{ event_type: string; payload: string }>;
-      assert.deepEqual(stored.map((d) => d.event_type), ['entry.received', 'entry.completed']);
-      assert.deepEqual(JSON.parse(stored[0].payload).data, { entry_id: accepted.entry_id, enrollment_id: enrollmentId, status: 'REJECTED' });
+      const stored = t.ctx.db
+        .prepare('SELECT event_type, payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq')
+        .all(accepted.entry_id) as Array<{ event_type: string; payload: string }>;
+      assert.deepEqual(
+        stored.map((d) => d.event_type),
+        ['entry.received', 'entry.completed'],
+      );
+      assert.deepEqual(JSON.parse(stored[0].payload).data, {
+        entry_id: accepted.entry_id,
+        enrollment_id: enrollmentId,
+        status: 'REJECTED',
+      });
 
       // ...and delivered as stored, received first.
       await expectRejected(w, accepted.entry_id, codes);
       const [received, completed] = eventsOf(accepted.entry_id).map((e) => e.json);
       assert.deepEqual(received.data, { entry_id: accepted.entry_id, enrollment_id: enrollmentId, status: 'REJECTED' });
-      assert.deepEqual(completed.data, { entry_id: accepted.entry_id, enrollment_id: enrollmentId, status: 'REJECTED', rejection_reasons: read.body.rejection_reasons });
-      assert.deepEqual(completed.data.rejection_reasons.map((r: { code: string }) => r.code), codes);
+      assert.deepEqual(completed.data, {
+        entry_id: accepted.entry_id,
+        enrollment_id: enrollmentId,
+        status: 'REJECTED',
+        rejection_reasons: read.body.rejection_reasons,
+      });
+      assert.deepEqual(
+        completed.data.rejection_reasons.map((r: { code: string }) => r.code),
+        codes,
+      );
     });
   }
 
@@ -192,9 +237,21 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
 
   test('an access key issued outside the purchase period', async () => {
     const w = await campaign({ purchaseFrom: '2026-09-01T03:00:00Z', purchaseTo: '2026-11-01T03:00:00Z' });
-    const early = await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2608', number: '000000001' }) } }, 0));
-    const late = await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', number: '000000002' }) } }, 1));
-    const inside = await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2610', number: '000000003' }) } }, 2));
+    const early = await submit(
+      w,
+      w.liveKey,
+      entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2608', number: '000000001' }) } }, 0),
+    );
+    const late = await submit(
+      w,
+      w.liveKey,
+      entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', number: '000000002' }) } }, 1),
+    );
+    const inside = await submit(
+      w,
+      w.liveKey,
+      entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2610', number: '000000003' }) } }, 2),
+    );
     await expectRejected(w, early, ['purchase_outside_period']);
     await expectRejected(w, late, ['purchase_outside_period']);
     await expectApproved(inside);
@@ -234,7 +291,10 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
   test('the participant limit counts the document number’s earlier non-rejected entries', async () => {
     const w = await campaign({ maxEntriesPerParticipant: 2 });
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push(await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ number: String(500 + i).padStart(9, '0') }) } }, 4)));
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ number: String(500 + i).padStart(9, '0') }) } }, 4)),
+      );
     const otherPerson = await submit(w, w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ number: '000000600' }) } }, 5));
     await expectApproved(ids[0]);
     await expectApproved(ids[1]);
@@ -244,7 +304,9 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
 
   test('the daily limit counts entries of the same São Paulo calendar day (UTC-3)', async () => {
     const w = await campaign({ maxEntriesPerDay: 1 });
-    const key = (n: number): Record<string, unknown> => ({ evidence: { access_key: makeAccessKey({ number: String(700 + n).padStart(9, '0') }) } });
+    const key = (n: number): Record<string, unknown> => ({
+      evidence: { access_key: makeAccessKey({ number: String(700 + n).padStart(9, '0') }) },
+    });
     t.clock.set('2026-11-23T02:58:00.000Z'); // 22 Nov, 23:58 in São Paulo
     const lateEvening = await submit(w, w.liveKey, entryBody(key(1), 6));
     const sameDay = await submit(w, w.liveKey, entryBody(key(2), 6));
@@ -282,7 +344,14 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
   test('a rejected entry’s declared instant win is voided and no stock moves', async () => {
     const w = await campaign({ instantPrize: 'INTEGRATOR_DECLARED' });
     const prize = makePrize(t.ctx, w.campaign.id, 'test', 5);
-    const id = await submit(w, w.testKey, entryBody({ evidence: { access_key: makeAccessKey({ cnf: '99999902' }) }, instant_win: { won: true, prize_definition_id: prize.id } }, 0));
+    const id = await submit(
+      w,
+      w.testKey,
+      entryBody(
+        { evidence: { access_key: makeAccessKey({ cnf: '99999902' }) }, instant_win: { won: true, prize_definition_id: prize.id } },
+        0,
+      ),
+    );
     await expectRejected(w, id, ['test_fraud_suspected']);
     const read = await t.request('GET', `/v1/entries/${id}`, { key: w.testKey });
     assert.equal(read.body.award?.status, 'voided');
@@ -303,22 +372,26 @@ interface Verifier {
 async function startVerifier(): Promise<Verifier> {
   const tls = new URL('./fixtures/tls/', import.meta.url);
   const v: Verifier = { url: '', calls: [], answer: () => ({ status: 200, body: '{"valid":true}' }), close: async () => {} };
-  const server: Server = createServer({ key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) }, (req, res) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    req.on('end', () => {
-      const body = JSON.parse(text);
-      v.calls.push(body);
-      const answer = v.answer(body);
-      if (answer) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
-    });
-  });
+  const server: Server = createServer(
+    { key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) },
+    (req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      req.on('end', () => {
+        const body = JSON.parse(text);
+        v.calls.push(body);
+        const answer = v.answer(body);
+        if (answer) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   v.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/verify`;
-  v.close = () => new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  v.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return v;
 }
 
@@ -333,12 +406,21 @@ describe('the fiscal verifier', () => {
     const w = await campaign({ fiscalVerifierUrl: verifier.url });
     const good = makeAccessKey({ number: '000010001' });
     const bad = makeAccessKey({ number: '000010002' });
-    verifier.answer = (b) => (b.access_key === bad ? { status: 200, body: '{"valid":false,"reason":"cancelled at SEFAZ"}' } : { status: 200, body: '{"valid":true}' });
+    verifier.answer = (b) =>
+      b.access_key === bad
+        ? { status: 200, body: '{"valid":false,"reason":"cancelled at SEFAZ"}' }
+        : { status: 200, body: '{"valid":true}' };
     const ok = await submit(w, w.liveKey, entryBody({ evidence: { access_key: good } }, 0));
     const rejected = await submit(w, w.testKey, entryBody({ evidence: { access_key: bad } }, 1));
     await drainAll(t);
-    assert.deepEqual(verifier.calls.filter((c) => c.entry_id === ok), [{ access_key: good, entry_id: ok, livemode: true }]);
-    assert.deepEqual(verifier.calls.filter((c) => c.entry_id === rejected), [{ access_key: bad, entry_id: rejected, livemode: false }]);
+    assert.deepEqual(
+      verifier.calls.filter((c) => c.entry_id === ok),
+      [{ access_key: good, entry_id: ok, livemode: true }],
+    );
+    assert.deepEqual(
+      verifier.calls.filter((c) => c.entry_id === rejected),
+      [{ access_key: bad, entry_id: rejected, livemode: false }],
+    );
     await expectApproved(ok);
     await expectRejected(w, rejected, ['fiscal_verifier_rejected']);
     assert.match(eventsOf(rejected)[1].json.data.rejection_reasons[0].message, /cancelled at SEFAZ/);
@@ -371,7 +453,10 @@ describe('the fiscal verifier', () => {
     assert.equal(second.verifierCalls, 1);
     assert.equal(second.jobsRetried, 1);
     assert.equal((await t.request('GET', `/v1/entries/${id}`, { key: w.liveKey })).body.status, 'PENDING');
-    assert.deepEqual(eventsOf(id).map((e) => e.json.event_type), ['entry.received']);
+    assert.deepEqual(
+      eventsOf(id).map((e) => e.json.event_type),
+      ['entry.received'],
+    );
 
     updateCampaign(t.ctx, w.campaign.id, { fiscalVerifierUrl: verifier.url }, OPERATOR);
     verifier.answer = () => ({ status: 200, body: '{"valid":true}' });
@@ -384,7 +469,12 @@ describe('the fiscal verifier', () => {
       const hanging = makeCampaign(s.ctx, { fiscalVerifierUrl: verifier.url });
       const plain = makeCampaign(s.ctx);
       verifier.answer = () => null;
-      const waiting = await submitEntry(s, hanging.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ number: '000010006' }) } }, 0), 'h-1');
+      const waiting = await submitEntry(
+        s,
+        hanging.liveKey,
+        entryBody({ evidence: { access_key: makeAccessKey({ number: '000010006' }) } }, 0),
+        'h-1',
+      );
       const deadline = performance.now() + 10_000;
       while (!verifier.calls.some((c) => c.entry_id === waiting.entry_id)) {
         assert.ok(performance.now() < deadline, 'the verifier was called');
@@ -440,14 +530,23 @@ test('an evaluation that throws is rolled back alone, kept with its error, and r
     assert.equal(report.entriesApproved, 2);
     assert.equal(report.entriesEvaluated, 1, 'the other entry of the same chunk is evaluated');
     assert.equal(report.jobsRetried, 1);
-    const job = t.ctx.db.prepare(`SELECT kind, attempts, last_error, locked_until, run_at FROM jobs WHERE entry_id = ?`).get(failing) as { kind: string; attempts: number; last_error: string; locked_until: string | null; run_at: string };
+    const job = t.ctx.db.prepare(`SELECT kind, attempts, last_error, locked_until, run_at FROM jobs WHERE entry_id = ?`).get(failing) as {
+      kind: string;
+      attempts: number;
+      last_error: string;
+      locked_until: string | null;
+      run_at: string;
+    };
     assert.equal(job.kind, 'evaluate');
     assert.equal(job.attempts, 1);
     assert.match(job.last_error, /injected evaluation failure/);
     assert.equal(job.locked_until, null);
     assert.ok(Date.parse(job.run_at) >= t.clock.now() + 2_500, 'retried after a backoff');
     await drainAll(t, { advance: false });
-    assert.deepEqual(eventsOf(failing).map((e) => e.json.event_type), ['entry.received', 'entry.completed']);
+    assert.deepEqual(
+      eventsOf(failing).map((e) => e.json.event_type),
+      ['entry.received', 'entry.completed'],
+    );
     assert.equal((await t.request('GET', `/v1/entries/${failing}`, { key: w.liveKey })).body.mechanics, null);
   } finally {
     t.ctx.db.exec('DROP TRIGGER IF EXISTS temp.fail_evaluation');

@@ -134,7 +134,10 @@ describe('test webhook receiver: chosen responses', () => {
     try {
       assert.equal(await post(receiver.url, {}, '{"fail":true}'), 503);
       assert.equal(await post(receiver.url, {}, '{"fail":false}'), 204);
-      assert.deepEqual(receiver.requests.map((r) => r.status), [503, 204]);
+      assert.deepEqual(
+        receiver.requests.map((r) => r.status),
+        [503, 204],
+      );
     } finally {
       await receiver.close();
     }
@@ -176,7 +179,10 @@ describe('test webhook receiver: chosen responses', () => {
   it('waitFor rejects after its timeout, naming what arrived', async () => {
     const receiver = await startReceiver();
     try {
-      await assert.rejects(receiver.waitFor((reqs) => reqs.length > 0, 50), /timed out after 50 ms with 0 request/);
+      await assert.rejects(
+        receiver.waitFor((reqs) => reqs.length > 0, 50),
+        /timed out after 50 ms with 0 request/,
+      );
     } finally {
       await receiver.close();
     }

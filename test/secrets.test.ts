@@ -126,7 +126,11 @@ describe('ces key rotate --grace: whole seconds from 0 to 30 days', () => {
         assert.equal(res.stderr, `ces: ${message}\n`);
       });
       const list = await runCli(['key', 'list', '--campaign', w.campaign.id, '--json'], { dbPath });
-      assert.deepEqual(list.json.map((k: { revoked_at: string | null }) => k.revoked_at), [null, null], 'no key issued or revoked');
+      assert.deepEqual(
+        list.json.map((k: { revoked_at: string | null }) => k.revoked_at),
+        [null, null],
+        'no key issued or revoked',
+      );
       const t0 = Date.now();
       const month = await runCli(['key', 'rotate', w.liveKeyId, '--grace', '2592000', '--json'], { dbPath });
       assert.equal(month.code, 0, month.stderr);

@@ -90,10 +90,17 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         // closes is reset by the OS before the server sees a byte; such a request must not exist in
         // the database (its retry with the same Idempotency-Key is then a first attempt).
         const statuses = outcomes.map((o) => o.status);
-        assert.ok(statuses.every((s) => s === 'refused' || s === 'reset' || s === 202), `unexpected statuses ${JSON.stringify(statuses)}`);
+        assert.ok(
+          statuses.every((s) => s === 'refused' || s === 'reset' || s === 202),
+          `unexpected statuses ${JSON.stringify(statuses)}`,
+        );
         const resets = outcomes.filter((o) => o.status === 'reset');
         for (const r of resets) {
-          assert.equal(check.db.prepare('SELECT id FROM entries WHERE idempotency_key = ?').get(r.key), undefined, `${r.key} was stored but its connection was reset`);
+          assert.equal(
+            check.db.prepare('SELECT id FROM entries WHERE idempotency_key = ?').get(r.key),
+            undefined,
+            `${r.key} was stored but its connection was reset`,
+          );
         }
         // Every request the server accepted is also in the database, and no entry exists without its 202
         // except ones whose answer was lost to a refused connection (none: refusals happen before reading).
@@ -102,12 +109,18 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         // The database was closed cleanly: no leftover leases of a tick cut short, integrity ok.
         assert.equal((check.db.pragma('integrity_check') as Array<{ integrity_check: string }>)[0].integrity_check, 'ok');
         const leasedJobs = (check.db.prepare('SELECT count(*) AS n FROM jobs WHERE locked_until IS NOT NULL').get() as { n: number }).n;
-        const leasedDeliveries = (check.db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND locked_until IS NOT NULL").get() as { n: number }).n;
+        const leasedDeliveries = (
+          check.db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND locked_until IS NOT NULL").get() as {
+            n: number;
+          }
+        ).n;
         assert.equal(leasedJobs + leasedDeliveries, 0, 'a lease was left behind: the tick in progress did not finish');
         // The tick ran during the load: some entries were already processed before the signal.
         const processed = (check.db.prepare("SELECT count(*) AS n FROM entries WHERE status <> 'PENDING'").get() as { n: number }).n;
         assert.ok(processed > 0, 'the tick never ran');
-        console.log(`${signal}: ${outcomes.length} requests, ${ok.length} accepted and stored, ${outcomes.filter((o) => o.status === 'refused').length} refused and ${resets.length} reset before being read`);
+        console.log(
+          `${signal}: ${outcomes.length} requests, ${ok.length} accepted and stored, ${outcomes.filter((o) => o.status === 'refused').length} refused and ${resets.length} reset before being read`,
+        );
       } finally {
         check.db.close();
       }
@@ -126,7 +139,16 @@ describe('closing while a request is in flight', () => {
     socket.on('data', (chunk: Buffer) => received.push(chunk));
     const ended = new Promise((resolve) => socket.once('close', resolve));
     // A keep-alive request (HTTP/1.1, no Connection header) whose body is cut in two.
-    const head = ['POST /v1/entries HTTP/1.1', 'Host: ces', `Authorization: Bearer ${w.liveKey}`, 'Content-Type: application/json', 'Idempotency-Key: mid-close', `Content-Length: ${body.length}`, '', ''];
+    const head = [
+      'POST /v1/entries HTTP/1.1',
+      'Host: ces',
+      `Authorization: Bearer ${w.liveKey}`,
+      'Content-Type: application/json',
+      'Idempotency-Key: mid-close',
+      `Content-Length: ${body.length}`,
+      '',
+      '',
+    ];
     socket.write(head.join('\r\n') + body.slice(0, 10));
     while (s.server.service.inflight.size === 0) await new Promise((resolve) => setImmediate(resolve));
     const closed = s.close();
@@ -162,7 +184,10 @@ describe('npm start', () => {
     assert.match(serve.output(), /SIGTERM received/);
     assert.match(serve.output(), /"message":"stopped"/);
     // No server left behind by a shell that died of the signal.
-    const after = await fetch(`${serve.url}/healthz`).then(() => 'answered', (error: { cause?: { code?: string } }) => error.cause?.code);
+    const after = await fetch(`${serve.url}/healthz`).then(
+      () => 'answered',
+      (error: { cause?: { code?: string } }) => error.cause?.code,
+    );
     assert.equal(after, 'ECONNREFUSED');
   });
 });

@@ -19,17 +19,26 @@ before(async () => {
 after(() => s.close());
 
 let seq = 0;
-const post = (key: string, body: unknown, idempotencyKey = `gap-${++seq}`): Promise<TestResponse> => s.request('POST', '/v1/entries', { key, body, idempotencyKey });
+const post = (key: string, body: unknown, idempotencyKey = `gap-${++seq}`): Promise<TestResponse> =>
+  s.request('POST', '/v1/entries', { key, body, idempotencyKey });
 
 function assertFieldError(res: TestResponse, status: number, code: string, field: string, fieldCode: string): void {
   assert.equal(res.status, status, res.text);
   assert.equal(res.body.code, code, res.text);
-  assert.deepEqual(res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]), [[field, fieldCode]], res.text);
+  assert.deepEqual(
+    res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
+    [[field, fieldCode]],
+    res.text,
+  );
 }
 
 const storedEnrollment = (entryId: string): Record<string, unknown> =>
-  s.ctx.db.prepare('SELECT n.* FROM enrollments n JOIN entries e ON e.enrollment_id = n.id WHERE e.id = ?').get(entryId) as Record<string, unknown>;
-const storedUserAgent = (entryId: string): string => s.ctx.db.prepare('SELECT user_agent FROM consents WHERE entry_id = ?').pluck().get(entryId) as string;
+  s.ctx.db.prepare('SELECT n.* FROM enrollments n JOIN entries e ON e.enrollment_id = n.id WHERE e.id = ?').get(entryId) as Record<
+    string,
+    unknown
+  >;
+const storedUserAgent = (entryId: string): string =>
+  s.ctx.db.prepare('SELECT user_agent FROM consents WHERE entry_id = ?').pluck().get(entryId) as string;
 const count = (table: string): number => s.ctx.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
 describe('SPEC enrollment and consent: limits count characters, not UTF-16 code units', () => {
@@ -37,7 +46,13 @@ describe('SPEC enrollment and consent: limits count characters, not UTF-16 code 
   test('full_name of 2 characters outside the BMP (4 UTF-16 units) is 422 too_short; 3 such characters are accepted as sent', async () => {
     const w = makeCampaign(s.ctx);
     const before = count('entries');
-    assertFieldError(await post(w.liveKey, entryBody({ enrollment: { full_name: '𝒜𝒷' } }, 40)), 422, 'validation_failed', 'enrollment.full_name', 'too_short');
+    assertFieldError(
+      await post(w.liveKey, entryBody({ enrollment: { full_name: '𝒜𝒷' } }, 40)),
+      422,
+      'validation_failed',
+      'enrollment.full_name',
+      'too_short',
+    );
     assert.equal(count('entries'), before, 'a refused entry writes nothing');
     const ok = await post(w.liveKey, entryBody({ enrollment: { full_name: '𝒜𝒷𝒸' } }, 40));
     assert.equal(ok.status, 202, ok.text);
@@ -74,9 +89,17 @@ describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilia
     const t = await startTestServer({ clock: new ManualClock('2026-11-23T01:30:00.000Z') });
     try {
       const w = makeCampaign(t.ctx);
-      const today = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'bd-1', body: entryBody({ enrollment: { birthdate: '2026-11-22' } }, 44) });
+      const today = await t.request('POST', '/v1/entries', {
+        key: w.liveKey,
+        idempotencyKey: 'bd-1',
+        body: entryBody({ enrollment: { birthdate: '2026-11-22' } }, 44),
+      });
       assertFieldError(today, 422, 'validation_failed', 'enrollment.birthdate', 'not_in_past');
-      const yesterday = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'bd-2', body: entryBody({ enrollment: { birthdate: '2026-11-21' } }, 44) });
+      const yesterday = await t.request('POST', '/v1/entries', {
+        key: w.liveKey,
+        idempotencyKey: 'bd-2',
+        body: entryBody({ enrollment: { birthdate: '2026-11-21' } }, 44),
+      });
       assert.equal(yesterday.status, 202, yesterday.text);
     } finally {
       await t.close();
@@ -88,7 +111,11 @@ describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilia
     const t = await startTestServer({ clock: new ManualClock('2026-11-22T02:30:00.000Z') });
     try {
       const w = makeCampaign(t.ctx);
-      const res = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'bd-3', body: entryBody({ enrollment: { birthdate: '2026-11-21' } }, 45) });
+      const res = await t.request('POST', '/v1/entries', {
+        key: w.liveKey,
+        idempotencyKey: 'bd-3',
+        body: entryBody({ enrollment: { birthdate: '2026-11-21' } }, 45),
+      });
       assertFieldError(res, 422, 'validation_failed', 'enrollment.birthdate', 'not_in_past');
     } finally {
       await t.close();
@@ -106,7 +133,13 @@ describe('SPEC digits are ASCII digits', () => {
     const key = makeAccessKey({ yymm: '2611' });
     const before = count('entries');
     for (const other of [fullWidth(key), arabicIndic(key)]) {
-      assertFieldError(await post(w.liveKey, entryBody({ evidence: { access_key: other } }, 46)), 422, 'validation_failed', 'evidence.access_key', 'invalid_access_key');
+      assertFieldError(
+        await post(w.liveKey, entryBody({ evidence: { access_key: other } }, 46)),
+        422,
+        'validation_failed',
+        'evidence.access_key',
+        'invalid_access_key',
+      );
     }
     assert.equal(count('entries'), before);
   });
@@ -114,12 +147,24 @@ describe('SPEC digits are ASCII digits', () => {
   // SPEC enrollment: document_number "A valid CPF (11 digits)"; phone "E.164".
   test('a CPF or a phone in full-width digits is refused, not read as the ASCII number', async () => {
     const w = makeCampaign(s.ctx);
-    assertFieldError(await post(w.liveKey, entryBody({ enrollment: { document_number: fullWidth('52998224725') } }, 0)), 422, 'invalid_document', 'enrollment.document_number', 'invalid_document');
-    assertFieldError(await post(w.liveKey, entryBody({ enrollment: { phone: fullWidth('5511987654321') } }, 47)), 422, 'validation_failed', 'enrollment.phone', 'invalid_phone');
+    assertFieldError(
+      await post(w.liveKey, entryBody({ enrollment: { document_number: fullWidth('52998224725') } }, 0)),
+      422,
+      'invalid_document',
+      'enrollment.document_number',
+      'invalid_document',
+    );
+    assertFieldError(
+      await post(w.liveKey, entryBody({ enrollment: { phone: fullWidth('5511987654321') } }, 47)),
+      422,
+      'validation_failed',
+      'enrollment.phone',
+      'invalid_phone',
+    );
   });
 });
 
-describe('SPEC idempotency rule 3: a replay reports the entry\'s current status as the real pipeline left it', () => {
+describe("SPEC idempotency rule 3: a replay reports the entry's current status as the real pipeline left it", () => {
   for (const mode of ['live', 'test'] as const) {
     test(`${mode} mode: a replay after approval says APPROVED${mode === 'test' ? ', after a rejection in processing REJECTED' : ''}, with the entry_id of the webhook events`, async () => {
       const w = makeCampaign(s.ctx);
@@ -130,7 +175,10 @@ describe('SPEC idempotency rule 3: a replay reports the entry\'s current status 
       let rejected: TestResponse | undefined;
       if (mode === 'test') {
         // Test-mode trigger cNF 99999901: processing rejects the entry (simulated fiscal failure).
-        const rejectedBody = entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', number: '000000049', cnf: '99999901' }) } }, 49);
+        const rejectedBody = entryBody(
+          { evidence: { access_key: makeAccessKey({ yymm: '2611', number: '000000049', cnf: '99999901' }) } },
+          49,
+        );
         rejected = await post(key, rejectedBody, 'replay-rejected-test');
         assert.deepEqual([rejected.status, rejected.body.status], [202, 'PENDING']);
       }
@@ -139,8 +187,13 @@ describe('SPEC idempotency rule 3: a replay reports the entry\'s current status 
       const a = await post(key, approvedBody, `replay-approved-${mode}`);
       assert.deepEqual([a.status, a.body.entry_id, a.body.status], [202, approved.body.entry_id, 'APPROVED'], a.text);
       assert.match(a.body.message, /already exists/);
-      const events = s.ctx.db.prepare('SELECT payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq').all(approved.body.entry_id) as Array<{ payload: string }>;
-      assert.deepEqual(events.map((e) => JSON.parse(e.payload).data.entry_id), [a.body.entry_id, a.body.entry_id, a.body.entry_id]);
+      const events = s.ctx.db
+        .prepare('SELECT payload FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq')
+        .all(approved.body.entry_id) as Array<{ payload: string }>;
+      assert.deepEqual(
+        events.map((e) => JSON.parse(e.payload).data.entry_id),
+        [a.body.entry_id, a.body.entry_id, a.body.entry_id],
+      );
       assert.ok(events.every((e) => JSON.parse(e.payload).livemode === (mode === 'live')));
       if (rejected) {
         const r = await post(key, { anything: 'else' }, 'replay-rejected-test');
@@ -169,19 +222,30 @@ describe('SPEC lucky numbers: ids, formats and per-campaign uniqueness', () => {
   });
 
   // SPEC: "A (series, order_number) pair is unique per campaign and can be held by only one participant."
-  test('a pair held by one of a participant\'s entries cannot be taken again by another entry of the same participant', async () => {
+  test("a pair held by one of a participant's entries cannot be taken again by another entry of the same participant", async () => {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
     const i = nextIndex();
     const first = await post(w.liveKey, entryBody({}, i));
-    const second = await post(w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(500000000 + i).slice(-9) }) } }, i));
+    const second = await post(
+      w.liveKey,
+      entryBody({ evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(500000000 + i).slice(-9) }) } }, i),
+    );
     assert.equal(first.status, 202, first.text);
     assert.equal(second.status, 202, second.text);
     await settle(s);
-    assert.equal((await viewEntry(s, w.liveKey, first.body.entry_id)).enrollment_id, (await viewEntry(s, w.liveKey, second.body.entry_id)).enrollment_id, 'one participant');
+    assert.equal(
+      (await viewEntry(s, w.liveKey, first.body.entry_id)).enrollment_id,
+      (await viewEntry(s, w.liveKey, second.body.entry_id)).enrollment_id,
+      'one participant',
+    );
     assert.equal((await submitNumbers(w.liveKey, first.body.entry_id, pairs(['0', '31415']))).status, 201);
     const taken = await submitNumbers(w.liveKey, second.body.entry_id, pairs(['0', '31415']));
     assert.deepEqual([taken.status, taken.body.code], [422, 'pair_taken'], taken.text);
-    assert.equal((await submitNumbers(w.liveKey, second.body.entry_id, pairs(['0', '27182']))).status, 201, 'the refusal did not consume the submission');
+    assert.equal(
+      (await submitNumbers(w.liveKey, second.body.entry_id, pairs(['0', '27182']))).status,
+      201,
+      'the refusal did not consume the submission',
+    );
   });
 
   // SPEC: series "Non-negative integer string"; order_number "Exactly 5 digits, 00000 to 99999".
@@ -208,7 +272,10 @@ describe('SPEC lucky numbers: ids, formats and per-campaign uniqueness', () => {
       const res = await submitNumbers(w.liveKey, id, pairs([series, orderNumber]));
       assert.equal(res.status, 422, `${JSON.stringify([series, orderNumber])}: ${res.text}`);
       assert.equal(res.body.code, 'validation_failed', JSON.stringify([series, orderNumber]));
-      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${JSON.stringify([series, orderNumber])}: ${res.text}`);
+      assert.ok(
+        res.body.errors.some((e: { field: string }) => e.field === field),
+        `${JSON.stringify([series, orderNumber])}: ${res.text}`,
+      );
     }
     assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, []);
     assert.equal((await submitNumbers(w.liveKey, id, pairs(['2', '00002']))).status, 201);
@@ -240,18 +307,35 @@ describe('SPEC PATCH /v1/webhook: false pauses delivery and keeps the endpoint a
       second.setSecret(secret);
 
       const paused = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { is_active: false } });
-      assert.deepEqual([paused.status, paused.body.is_active, paused.body.endpoint_url, paused.body.hmac_secret], [200, false, first.url, undefined]);
+      assert.deepEqual(
+        [paused.status, paused.body.is_active, paused.body.endpoint_url, paused.body.hmac_secret],
+        [200, false, first.url, undefined],
+      );
       const moved = await t.request('PATCH', '/v1/webhook', { key: w.testKey, body: { endpoint_url: second.url } });
-      assert.deepEqual([moved.status, moved.body.is_active, moved.body.endpoint_url, moved.body.hmac_secret], [200, false, second.url, undefined], 'is_active omitted: unchanged');
+      assert.deepEqual(
+        [moved.status, moved.body.is_active, moved.body.endpoint_url, moved.body.hmac_secret],
+        [200, false, second.url, undefined],
+        'is_active omitted: unchanged',
+      );
       const resumed = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { is_active: true } });
-      assert.deepEqual([resumed.status, resumed.body.is_active, resumed.body.endpoint_url, resumed.body.hmac_secret], [200, true, second.url, undefined], 'endpoint_url omitted: unchanged');
+      assert.deepEqual(
+        [resumed.status, resumed.body.is_active, resumed.body.endpoint_url, resumed.body.hmac_secret],
+        [200, true, second.url, undefined],
+        'endpoint_url omitted: unchanged',
+      );
 
       const res = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'after-resume', body: entryBody({}, 50) });
       assert.equal(res.status, 202, res.text);
       await drainAll(t);
       assert.equal(first.requests.length, 0, 'nothing goes to the old URL');
-      assert.deepEqual(second.requests.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
-      assert.ok(second.requests.every((r) => r.signatureMatches === true && r.json.data.entry_id === res.body.entry_id), 'signed with the original secret');
+      assert.deepEqual(
+        second.requests.map((r) => r.json.event_type),
+        ['entry.received', 'entry.completed', 'entry.evaluated'],
+      );
+      assert.ok(
+        second.requests.every((r) => r.signatureMatches === true && r.json.data.entry_id === res.body.entry_id),
+        'signed with the original secret',
+      );
     } finally {
       await first.close();
       await second.close();
@@ -263,9 +347,28 @@ describe('SPEC PATCH /v1/webhook: false pauses delivery and keeps the endpoint a
 describe('SPEC consent: submitted consents are explicit choices, the implicit three only fill what was omitted', () => {
   test('an explicit regulation: false is recorded as sent (explicit, not granted), not replaced by the implicit grant', async () => {
     const w = makeCampaign(s.ctx);
-    const res = await post(w.liveKey, entryBody({ consent: { consents: [{ consent_type: 'regulation', granted: false }, { consent_type: 'transactional', granted: false }] } }, 51));
+    const res = await post(
+      w.liveKey,
+      entryBody(
+        {
+          consent: {
+            consents: [
+              { consent_type: 'regulation', granted: false },
+              { consent_type: 'transactional', granted: false },
+            ],
+          },
+        },
+        51,
+      ),
+    );
     assert.equal(res.status, 202, res.text);
-    const choices = (JSON.parse(s.ctx.db.prepare('SELECT choices FROM consents WHERE entry_id = ?').pluck().get(res.body.entry_id) as string) as Array<{ consent_type: string; granted: boolean; explicit: boolean }>)
+    const choices = (
+      JSON.parse(s.ctx.db.prepare('SELECT choices FROM consents WHERE entry_id = ?').pluck().get(res.body.entry_id) as string) as Array<{
+        consent_type: string;
+        granted: boolean;
+        explicit: boolean;
+      }>
+    )
       .map((c) => [c.consent_type, c.granted, c.explicit])
       .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     assert.deepEqual(choices, [
@@ -280,7 +383,11 @@ describe('CONTRACT install/run: package.json', () => {
   // CONTRACT: "The package's bin is ces", "Node >= 20.19 (the engines field says so)", npm start
   // runs `ces serve`, npm run build runs build.mjs.
   test('engines.node is >=20.19, the bin is ces, start serves and build runs build.mjs', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string }; bin: Record<string, string>; scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      engines: { node: string };
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     assert.equal(pkg.engines.node, '>=20.19');
     assert.deepEqual(Object.keys(pkg.bin), ['ces']);
     assert.match(pkg.scripts.start, /\bserve$/);

@@ -15,7 +15,9 @@ import { startReceiver } from './support/receiver.ts';
 async function deliverAll(s: TestServer): Promise<void> {
   for (let i = 0; i < 10; i++) {
     await s.server.tick();
-    const pending = (s.ctx.db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0").get() as { n: number }).n;
+    const pending = (
+      s.ctx.db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0").get() as { n: number }
+    ).n;
     if (pending === 0) return;
   }
 }
@@ -41,7 +43,9 @@ test('without CES_ALLOW_PRIVATE_WEBHOOKS no spelling of a loopback target receiv
       const res = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody({}, i), idempotencyKey: `ssrf-${i}` });
       assert.equal(res.status, 202, res.text);
       await deliverAll(s);
-      const attempts = s.ctx.db.prepare('SELECT d.attempts, d.last_error FROM webhook_deliveries d WHERE d.campaign_id = ?').all(w.campaign.id) as Array<{ attempts: number; last_error: string | null }>;
+      const attempts = s.ctx.db
+        .prepare('SELECT d.attempts, d.last_error FROM webhook_deliveries d WHERE d.campaign_id = ?')
+        .all(w.campaign.id) as Array<{ attempts: number; last_error: string | null }>;
       assert.ok(attempts.length > 0, `${target}: no delivery queued`);
       for (const a of attempts) {
         assert.ok(a.attempts >= 1, `${target}: never attempted`);
@@ -59,22 +63,32 @@ test('a redirect from the endpoint is not followed, even when private targets ar
   const target = await startReceiver();
   const tls = new URL('fixtures/tls/', import.meta.url);
   let redirects = 0;
-  const redirector = createServer({ key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) }, (req, res) => {
-    redirects++;
-    req.resume();
-    res.writeHead(307, { location: target.url }).end();
-  });
+  const redirector = createServer(
+    { key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) },
+    (req, res) => {
+      redirects++;
+      req.resume();
+      res.writeHead(307, { location: target.url }).end();
+    },
+  );
   await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
   const s = await startTestServer({ env: { CES_ALLOW_PRIVATE_WEBHOOKS: '1' } });
   try {
     const w = makeCampaign(s.ctx);
-    patchWebhookConfig(s.ctx, w.campaign.id, { endpointUrl: `https://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks` }, OPERATOR);
+    patchWebhookConfig(
+      s.ctx,
+      w.campaign.id,
+      { endpointUrl: `https://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks` },
+      OPERATOR,
+    );
     const res = await s.request('POST', '/v1/entries', { key: w.liveKey, body: entryBody(), idempotencyKey: 'redirect-1' });
     assert.equal(res.status, 202);
     await deliverAll(s);
     assert.ok(redirects >= 1, 'the redirecting endpoint was called');
     assert.equal(target.requests.length, 0, 'the redirect was followed');
-    const rows = s.ctx.db.prepare('SELECT status, last_status_code FROM webhook_deliveries WHERE campaign_id = ?').all(w.campaign.id) as Array<{ status: string; last_status_code: number | null }>;
+    const rows = s.ctx.db
+      .prepare('SELECT status, last_status_code FROM webhook_deliveries WHERE campaign_id = ?')
+      .all(w.campaign.id) as Array<{ status: string; last_status_code: number | null }>;
     for (const r of rows) {
       assert.notEqual(r.status, 'delivered', 'a 307 counted as delivered');
       assert.equal(r.last_status_code, 307);

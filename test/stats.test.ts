@@ -27,28 +27,80 @@ describe('ces stats', () => {
     prizeA = makePrize(ctx, campaignId, 'live', 2, 'Voucher A').id;
     prizeB = makePrize(ctx, campaignId, 'live', 5, 'Voucher B').id;
     makePrize(ctx, campaignId, 'test', 9, 'Test-mode voucher');
-    const reasons: Record<number, string[]> = { 5: ['fiscal_key_invalid'], 6: ['fiscal_key_invalid', 'duplicate_access_key'], 7: ['fraud_suspected'] };
+    const reasons: Record<number, string[]> = {
+      5: ['fiscal_key_invalid'],
+      6: ['fiscal_key_invalid', 'duplicate_access_key'],
+      7: ['fraud_suspected'],
+    };
     const ids = seedEntries(ctx, {
-      campaignId, count: 10,
+      campaignId,
+      count: 10,
       status: (i) => (i < 5 ? 'APPROVED' : i < 8 ? 'REJECTED' : 'PENDING'),
       // 02:59:59Z is still 21 November in São Paulo (UTC-3); 03:00:00Z is the 22nd.
       createdAt: (i) => (i % 2 === 0 ? '2026-11-22T02:59:59.000Z' : '2026-11-22T03:00:00.000Z'),
       rejection: (i) => (reasons[i] ?? []).map((code) => ({ code, message: code })),
       award: (i) => (i <= 2 ? prizeA : null),
-      lucky: (i) => (i === 0 ? [[0, 1], [1, 99999]] : i < 5 ? [[0, 10 + i]] : []),
+      lucky: (i) =>
+        i === 0
+          ? [
+              [0, 1],
+              [1, 99999],
+            ]
+          : i < 5
+            ? [[0, 10 + i]]
+            : [],
     });
     // Prize A: two units taken by entries 0 and 1, entry 2 won beyond the empty pool; prize B: a revoked win.
     takePrizeUnit(ctx.db, prizeA);
     takePrizeUnit(ctx.db, prizeA);
     addBeyondPool(ctx.db, prizeA, 1);
-    insertAward(ctx.db, { id: 'awd-revoked', entry_id: ids[3], campaign_id: campaignId, livemode: 1, prize_id: prizeB, source: 'declared', window_id: null, status: 'revoked', beyond_pool: 0, created_at: '2026-11-22T12:00:00.000Z', updated_at: '2026-11-22T12:00:00.000Z' });
+    insertAward(ctx.db, {
+      id: 'awd-revoked',
+      entry_id: ids[3],
+      campaign_id: campaignId,
+      livemode: 1,
+      prize_id: prizeB,
+      source: 'declared',
+      window_id: null,
+      status: 'revoked',
+      beyond_pool: 0,
+      created_at: '2026-11-22T12:00:00.000Z',
+      updated_at: '2026-11-22T12:00:00.000Z',
+    });
     const deliveries: DeliveryStatus[] = ['delivered', 'delivered', 'delivered', 'failed', 'pending', 'pending', 'skipped'];
-    deliveries.forEach((status, i) => insertDelivery(ctx.db, {
-      id: `evt_${i}`, campaign_id: campaignId, livemode: 1, entry_id: ids[i], event_type: 'entry.received', payload: '{}', status,
-      next_attempt_at: null, last_error: null, created_at: '2026-11-22T12:00:00.000Z',
-    }));
-    insertDelivery(ctx.db, { id: 'evt_test', campaign_id: campaignId, livemode: 0, entry_id: null, event_type: 'ping', payload: '{}', status: 'failed', next_attempt_at: null, last_error: null, created_at: '2026-11-22T12:00:00.000Z' });
-    seedEntries(ctx, { campaignId, livemode: 0, count: 3, status: () => 'REJECTED', rejection: () => [{ code: 'test_only_reason', message: '' }] });
+    deliveries.forEach((status, i) =>
+      insertDelivery(ctx.db, {
+        id: `evt_${i}`,
+        campaign_id: campaignId,
+        livemode: 1,
+        entry_id: ids[i],
+        event_type: 'entry.received',
+        payload: '{}',
+        status,
+        next_attempt_at: null,
+        last_error: null,
+        created_at: '2026-11-22T12:00:00.000Z',
+      }),
+    );
+    insertDelivery(ctx.db, {
+      id: 'evt_test',
+      campaign_id: campaignId,
+      livemode: 0,
+      entry_id: null,
+      event_type: 'ping',
+      payload: '{}',
+      status: 'failed',
+      next_attempt_at: null,
+      last_error: null,
+      created_at: '2026-11-22T12:00:00.000Z',
+    });
+    seedEntries(ctx, {
+      campaignId,
+      livemode: 0,
+      count: 3,
+      status: () => 'REJECTED',
+      rejection: () => [{ code: 'test_only_reason', message: '' }],
+    });
     ctx.db.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -71,11 +123,39 @@ describe('ces stats', () => {
       { code: 'duplicate_access_key', count: 1 },
       { code: 'fraud_suspected', count: 1 },
     ]);
-    assert.deepEqual(s.prizes.map((p: Record<string, unknown>) => ({ ...p, id: undefined })), [
-      { id: undefined, name: 'Voucher A', initial_stock: 2, current_stock: 0, awarded_beyond_pool: 1, awarded: 3, pending: 0, revoked: 0, declined: 0, voided: 0 },
-      { id: undefined, name: 'Voucher B', initial_stock: 5, current_stock: 5, awarded_beyond_pool: 0, awarded: 0, pending: 0, revoked: 1, declined: 0, voided: 0 },
-    ]);
-    assert.deepEqual(s.prizes.map((p: { id: string }) => p.id), [prizeA, prizeB]);
+    assert.deepEqual(
+      s.prizes.map((p: Record<string, unknown>) => ({ ...p, id: undefined })),
+      [
+        {
+          id: undefined,
+          name: 'Voucher A',
+          initial_stock: 2,
+          current_stock: 0,
+          awarded_beyond_pool: 1,
+          awarded: 3,
+          pending: 0,
+          revoked: 0,
+          declined: 0,
+          voided: 0,
+        },
+        {
+          id: undefined,
+          name: 'Voucher B',
+          initial_stock: 5,
+          current_stock: 5,
+          awarded_beyond_pool: 0,
+          awarded: 0,
+          pending: 0,
+          revoked: 1,
+          declined: 0,
+          voided: 0,
+        },
+      ],
+    );
+    assert.deepEqual(
+      s.prizes.map((p: { id: string }) => p.id),
+      [prizeA, prizeB],
+    );
     assert.deepEqual(s.lucky_numbers, { mechanic: 'auto', assigned: 6, entries_with_numbers: 5, capacity: 200_000, fill_percent: 0.003 });
     assert.deepEqual(s.deliveries, { pending: 2, delivered: 3, failed: 1, skipped: 1, success_rate_percent: 75 });
   });
@@ -85,12 +165,21 @@ describe('ces stats', () => {
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.json.entries.total, 3);
     assert.deepEqual(res.json.rejection_reasons, [{ code: 'test_only_reason', count: 3 }]);
-    assert.deepEqual(res.json.prizes.map((p: { name: string }) => p.name), ['Test-mode voucher']);
+    assert.deepEqual(
+      res.json.prizes.map((p: { name: string }) => p.name),
+      ['Test-mode voucher'],
+    );
     assert.deepEqual(res.json.deliveries, { pending: 0, delivered: 0, failed: 1, skipped: 0, success_rate_percent: 0 });
     const empty = await runCli(['stats', '--campaign', emptyCampaign, '--json'], { dbPath });
     assert.equal(empty.json.entries.total, 0);
     assert.deepEqual(empty.json.deliveries, { pending: 0, delivered: 0, failed: 0, skipped: 0, success_rate_percent: null });
-    assert.deepEqual(empty.json.lucky_numbers, { mechanic: 'none', assigned: 0, entries_with_numbers: 0, capacity: 100_000, fill_percent: 0 });
+    assert.deepEqual(empty.json.lucky_numbers, {
+      mechanic: 'none',
+      assigned: 0,
+      entries_with_numbers: 0,
+      capacity: 100_000,
+      fill_percent: 0,
+    });
     const unknown = await runCli(['stats', '--campaign', '00000000-0000-4000-8000-000000000000', '--json'], { dbPath });
     assert.equal(unknown.code, 1);
     assert.equal(unknown.json.error.code, 'not_found');
@@ -113,4 +202,3 @@ describe('ces stats', () => {
     assert.equal(res.json.error.code, 'invalid_mode');
   });
 });
-

@@ -22,7 +22,10 @@ const ENV = { CES_ALLOW_PRIVATE_WEBHOOKS: '1' };
 async function setup(status: number): Promise<{ t: TestServer; receiver: Receiver; campaignId: string; liveKey: string }> {
   const t = await startTestServer();
   const receiver = await startReceiver({ respond: () => status });
-  cleanups.push(() => t.close(), () => receiver.close());
+  cleanups.push(
+    () => t.close(),
+    () => receiver.close(),
+  );
   const w = makeCampaign(t.ctx);
   receiver.setSecret(await configureWebhook(t, w.liveKey, receiver.url));
   return { t, receiver, campaignId: w.campaign.id, liveKey: w.liveKey };
@@ -51,14 +54,27 @@ describe('ces webhook test', () => {
     assertStruct(ping.json, PingEventStruct);
     assert.deepEqual([ping.json.event_type, ping.json.livemode, ping.json.campaign_id], ['ping', false, s.campaignId]);
     assert.equal(ping.headers['webhook-id'], ping.json.id);
-    assert.deepEqual({ ...res.json, latency_ms: typeof res.json.latency_ms, attempted_at: typeof res.json.attempted_at }, {
-      delivery_id: ping.json.id, url: s.receiver.url, result: 'delivered', status_code: 200, latency_ms: 'number', error: null, response_excerpt: '200', attempted_at: 'string',
-    });
+    assert.deepEqual(
+      { ...res.json, latency_ms: typeof res.json.latency_ms, attempted_at: typeof res.json.attempted_at },
+      {
+        delivery_id: ping.json.id,
+        url: s.receiver.url,
+        result: 'delivered',
+        status_code: 200,
+        latency_ms: 'number',
+        error: null,
+        response_excerpt: '200',
+        attempted_at: 'string',
+      },
+    );
 
     const list = await runCli(['webhook', 'deliveries', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath });
     assert.equal(list.code, 0, list.stderr);
     const row = list.json.find((d: { id: string }) => d.id === ping.json.id);
-    assert.deepEqual([row.event_type, row.status, row.attempts, row.last_status_code, row.last_response_excerpt], ['ping', 'delivered', 1, 200, '200']);
+    assert.deepEqual(
+      [row.event_type, row.status, row.attempts, row.last_status_code, row.last_response_excerpt],
+      ['ping', 'delivered', 1, 200, '200'],
+    );
     assert.ok(ping.body.length > 200);
     assert.equal(row.body_excerpt, `${ping.body.slice(0, 200)}…`, 'the first 200 characters of the body sent');
 
@@ -93,7 +109,10 @@ describe('ces webhook test', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.liveKey, body: { endpoint_url: `https://127.0.0.1:${port}/hooks` } })).status, 200);
+    assert.equal(
+      (await s.t.request('PATCH', '/v1/webhook', { key: s.liveKey, body: { endpoint_url: `https://127.0.0.1:${port}/hooks` } })).status,
+      200,
+    );
     const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
     assert.equal(res.code, 1);
     // CONTRACT: a failure with --json prints {"error": {code, message}}; the attempt is beside it.
@@ -123,16 +142,39 @@ describe('ces webhook test', () => {
   test('a ping whose ces webhook test is killed waiting for the answer is never sent again: not on restart, not when its lease expires', async () => {
     const t = await startTestServer();
     const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 120_000 }) });
-    cleanups.push(() => t.close(), () => receiver.close());
+    cleanups.push(
+      () => t.close(),
+      () => receiver.close(),
+    );
     const w = makeCampaign(t.ctx);
     receiver.setSecret(await configureWebhook(t, w.liveKey, receiver.url));
-    const cli = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../cli/ces.ts', import.meta.url)), 'webhook', 'test', '--campaign', w.campaign.id, '--db', t.dbPath], { env: { ...process.env, ...ENV }, stdio: 'ignore' });
+    const cli = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../cli/ces.ts', import.meta.url)),
+        'webhook',
+        'test',
+        '--campaign',
+        w.campaign.id,
+        '--db',
+        t.dbPath,
+      ],
+      { env: { ...process.env, ...ENV }, stdio: 'ignore' },
+    );
     const exited = once(cli, 'exit');
     await receiver.waitFor((r) => r.length === 1, 30_000);
     cli.kill('SIGKILL');
     await exited;
     const pingId: string = receiver.requests[0].json.id;
-    const row = () => t.ctx.db.prepare('SELECT status, attempts, locked_until, last_error FROM webhook_deliveries WHERE id = ?').get(pingId) as { status: string; attempts: number; locked_until: string | null; last_error: string | null };
+    const row = () =>
+      t.ctx.db.prepare('SELECT status, attempts, locked_until, last_error FROM webhook_deliveries WHERE id = ?').get(pingId) as {
+        status: string;
+        attempts: number;
+        locked_until: string | null;
+        last_error: string | null;
+      };
 
     // A server starting now keeps the ping's lease: a ces webhook test may still be waiting on it.
     releaseStaleLeases(t.ctx);
@@ -155,7 +197,9 @@ describe('ces webhook test', () => {
     assert.equal(again.code, 0, again.stderr);
     await drainAll(s.t);
     assert.equal(s.receiver.requests.length, 2);
-    const row = s.t.ctx.db.prepare('SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE id = ?').get(ping.json.attempt.delivery_id);
+    const row = s.t.ctx.db
+      .prepare('SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE id = ?')
+      .get(ping.json.attempt.delivery_id);
     assert.deepEqual(row, { status: 'failed', attempts: 1, next_attempt_at: null });
   });
 });

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../src/clock.ts';
-import { configureWebhook, drainAll, entryBody, makeCampaign, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
+import {
+  configureWebhook,
+  drainAll,
+  entryBody,
+  makeCampaign,
+  runCli,
+  startTestServer,
+  submitEntry,
+  type TestServer,
+  type World,
+} from './support/harness.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from './support/receiver.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -39,7 +49,11 @@ describe('--webhook-api: which keys may PATCH /v1/webhook', () => {
     assert.equal(locked.json.webhook_api, 'live');
 
     for (const body of [{ endpoint_url: 'https://attacker.example/steal' }, { is_active: false }, {}, 'not json at all']) {
-      const res = await t.request('PATCH', '/v1/webhook', typeof body === 'string' ? { key: w.testKey, raw: body } : { key: w.testKey, body });
+      const res = await t.request(
+        'PATCH',
+        '/v1/webhook',
+        typeof body === 'string' ? { key: w.testKey, raw: body } : { key: w.testKey, body },
+      );
       assert.equal(res.status, 403, res.text);
       assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
       assert.equal(res.body.code, 'webhook_config_locked');
@@ -48,7 +62,11 @@ describe('--webhook-api: which keys may PATCH /v1/webhook', () => {
     for (const key of [w.testKey, w.liveKey]) {
       const read = await t.request('GET', '/v1/webhook', { key });
       assert.equal(read.status, 200);
-      assert.deepEqual([read.body.endpoint_url, read.body.is_active], ['https://hooks.example.com/live', true], 'unchanged by the refused PATCHes');
+      assert.deepEqual(
+        [read.body.endpoint_url, read.body.is_active],
+        ['https://hooks.example.com/live', true],
+        'unchanged by the refused PATCHes',
+      );
     }
     const byLive = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://hooks.example.com/v2' } });
     assert.equal(byLive.status, 200, byLive.text);
@@ -72,7 +90,10 @@ describe('--webhook-api: which keys may PATCH /v1/webhook', () => {
       const res = await t.request('PATCH', '/v1/webhook', { key, body: { endpoint_url: 'https://hooks.example.com/x' } });
       assert.deepEqual([res.status, res.body.code], [403, 'webhook_config_locked']);
     }
-    const set = await runCli(['webhook', 'set', '--campaign', w.campaign.id, '--url', 'https://hooks.example.com/operator', '--json'], { dbPath: t.dbPath, env: PRIVATE_OK });
+    const set = await runCli(['webhook', 'set', '--campaign', w.campaign.id, '--url', 'https://hooks.example.com/operator', '--json'], {
+      dbPath: t.dbPath,
+      env: PRIVATE_OK,
+    });
     assert.equal(set.code, 0, set.stderr);
     assert.equal((await t.request('GET', '/v1/webhook', { key: w.testKey })).body.endpoint_url, 'https://hooks.example.com/operator');
     assert.equal((await runCli(['campaign', 'update', w.campaign.id, '--webhook-api', 'any'], { dbPath: t.dbPath })).code, 0);
@@ -91,7 +112,10 @@ describe('--webhook-api: which keys may PATCH /v1/webhook', () => {
     assert.match(list.stdout, /^ID\s+NAME\s+.*WEBHOOK_API\n/);
     assert.match(list.stdout, new RegExp(`^${created.json.id}\\s+Locked\\s+.*\\snone$`, 'm'));
     const listed = await runCli(['campaign', 'list', '--json'], { dbPath: t.dbPath });
-    assert.deepEqual(listed.json.map((c: { webhook_api: string }) => c.webhook_api), ['any', 'none']);
+    assert.deepEqual(
+      listed.json.map((c: { webhook_api: string }) => c.webhook_api),
+      ['any', 'none'],
+    );
     const bad = await runCli(['campaign', 'update', w.campaign.id, '--webhook-api', 'test', '--json'], { dbPath: t.dbPath });
     assert.deepEqual([bad.code, bad.json.error.code], [1, 'invalid_campaign_options']);
     assert.match(bad.json.error.message, /webhook_api must be one of any, live, none, got "test"/);
@@ -102,7 +126,10 @@ describe('ces webhook set', () => {
   test('creates the configuration (secret printed once), then changes URL and state without printing it; deliveries verify with that secret', async () => {
     const { t, w } = await server();
     const r = await receiver();
-    const created = await runCli(['webhook', 'set', '--campaign', w.campaign.id, '--url', r.url, '--json'], { dbPath: t.dbPath, env: PRIVATE_OK });
+    const created = await runCli(['webhook', 'set', '--campaign', w.campaign.id, '--url', r.url, '--json'], {
+      dbPath: t.dbPath,
+      env: PRIVATE_OK,
+    });
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.json.hmac_secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.deepEqual([created.json.endpoint_url, created.json.is_active], [r.url, true]);
@@ -112,7 +139,10 @@ describe('ces webhook set', () => {
     assert.equal(r.requests.length, 3);
     assert.ok(r.requests.every((q) => q.signatureMatches === true));
 
-    const paused = await runCli(['webhook', 'set', '--campaign', w.campaign.id, '--inactive', '--json'], { dbPath: t.dbPath, env: PRIVATE_OK });
+    const paused = await runCli(['webhook', 'set', '--campaign', w.campaign.id, '--inactive', '--json'], {
+      dbPath: t.dbPath,
+      env: PRIVATE_OK,
+    });
     assert.equal(paused.code, 0, paused.stderr);
     assert.equal(paused.json.is_active, false);
     assert.equal(paused.json.hmac_secret, undefined);
@@ -126,7 +156,11 @@ describe('ces webhook set', () => {
 
   test('the URL is checked as the API checks it, and as a delivery would: https only, no private target unless allowed', async () => {
     const { t, w } = await server();
-    const set = (args: string[], env: Record<string, string> = {}) => runCli(['webhook', 'set', '--campaign', w.campaign.id, ...args, '--json'], { dbPath: t.dbPath, env: { CES_ALLOW_PRIVATE_WEBHOOKS: '', ...env } });
+    const set = (args: string[], env: Record<string, string> = {}) =>
+      runCli(['webhook', 'set', '--campaign', w.campaign.id, ...args, '--json'], {
+        dbPath: t.dbPath,
+        env: { CES_ALLOW_PRIVATE_WEBHOOKS: '', ...env },
+      });
     const cases: Array<[string[], string, RegExp]> = [
       [['--url', 'http://hooks.example.com/x'], 'webhook_url_not_https', /https/],
       [['--url', 'https://127.0.0.1:8443/x'], 'webhook_url_refused', /127\.0\.0\.1.*loopback, private or link-local/],
@@ -146,7 +180,10 @@ describe('ces webhook set', () => {
     assert.equal((await t.request('GET', '/v1/webhook', { key: w.liveKey })).status, 404, 'nothing was created');
     const allowed = await set(['--url', 'https://127.0.0.1:8443/x'], PRIVATE_OK);
     assert.equal(allowed.code, 0, allowed.stderr);
-    const unknown = await runCli(['webhook', 'set', '--campaign', '00000000-0000-4000-8000-000000000000', '--url', 'https://hooks.example.com/x', '--json'], { dbPath: t.dbPath });
+    const unknown = await runCli(
+      ['webhook', 'set', '--campaign', '00000000-0000-4000-8000-000000000000', '--url', 'https://hooks.example.com/x', '--json'],
+      { dbPath: t.dbPath },
+    );
     assert.equal(unknown.json.error.code, 'not_found');
   });
 });
@@ -168,7 +205,9 @@ describe('ces webhook rotate-secret --grace', () => {
     const { t, w } = await server(new ManualClock(Date.now()));
     const r = await receiver();
     const oldSecret = await configureWebhook(t, w.liveKey, r.url);
-    const rotated = await runCli(['webhook', 'rotate-secret', '--campaign', w.campaign.id, '--grace', '120', '--json'], { dbPath: t.dbPath });
+    const rotated = await runCli(['webhook', 'rotate-secret', '--campaign', w.campaign.id, '--grace', '120', '--json'], {
+      dbPath: t.dbPath,
+    });
     assert.equal(rotated.code, 0, rotated.stderr);
     const newSecret: string = rotated.json.hmac_secret;
     assert.notEqual(newSecret, oldSecret);
@@ -183,13 +222,17 @@ describe('ces webhook rotate-secret --grace', () => {
     const ping = await runCli(['webhook', 'test', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath, env: PRIVATE_OK });
     assert.equal(ping.code, 0, ping.stderr);
     const during = r.requests.slice();
-    assert.deepEqual(during.map((q) => q.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated', 'ping']);
+    assert.deepEqual(
+      during.map((q) => q.json.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated', 'ping'],
+    );
     for (const q of during) {
       assert.equal(signatures(q).length, 2, q.headers['webhook-signature']);
       assert.ok(verifies(oldSecret, q), `${q.json.event_type} verifies with the old secret`);
       assert.ok(verifies(newSecret, q), `${q.json.event_type} verifies with the new secret`);
       // The new secret's signature first, the old one's second.
-      const sign = (secret: string) => new Webhook(secret).sign(q.headers['webhook-id'], new Date(Number(q.headers['webhook-timestamp']) * 1000), q.body);
+      const sign = (secret: string) =>
+        new Webhook(secret).sign(q.headers['webhook-id'], new Date(Number(q.headers['webhook-timestamp']) * 1000), q.body);
       assert.deepEqual(signatures(q), [sign(newSecret), sign(oldSecret)]);
     }
 
@@ -204,7 +247,9 @@ describe('ces webhook rotate-secret --grace', () => {
       assert.equal(verifies(oldSecret, q), false, `${q.json.event_type} no longer verifies with the old secret`);
     }
     // Once the grace has ended, the tick forgets the old secret.
-    const row = t.ctx.db.prepare('SELECT previous_secret, previous_secret_expires_at FROM webhook_configs WHERE campaign_id = ?').get(w.campaign.id);
+    const row = t.ctx.db
+      .prepare('SELECT previous_secret, previous_secret_expires_at FROM webhook_configs WHERE campaign_id = ?')
+      .get(w.campaign.id);
     assert.deepEqual(row, { previous_secret: null, previous_secret_expires_at: null });
   });
 
@@ -212,7 +257,9 @@ describe('ces webhook rotate-secret --grace', () => {
     const { t, w } = await server(new ManualClock(Date.now()));
     const r = await receiver();
     const first = await configureWebhook(t, w.liveKey, r.url);
-    const graced = await runCli(['webhook', 'rotate-secret', '--campaign', w.campaign.id, '--grace', '3600', '--json'], { dbPath: t.dbPath });
+    const graced = await runCli(['webhook', 'rotate-secret', '--campaign', w.campaign.id, '--grace', '3600', '--json'], {
+      dbPath: t.dbPath,
+    });
     const second: string = graced.json.hmac_secret;
     for (const grace of ['-1', '2592001', '1.5', 'soon']) {
       const bad = await runCli(['webhook', 'rotate-secret', '--campaign', w.campaign.id, '--grace', grace, '--json'], { dbPath: t.dbPath });

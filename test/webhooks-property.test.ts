@@ -65,7 +65,13 @@ import { seededRandom } from '../src/random.ts';
 import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/config.ts';
 import { redeliver, redeliverFailed } from '../src/webhooks/deliveries.ts';
 import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/delivery.ts';
-import { claimDeliveries, HELD_UNTIL_REACTIVATED, listWebhookCampaignIds, nextDeliveryDueAt, type DeliveryRow } from '../src/webhooks/outbox.repo.ts';
+import {
+  claimDeliveries,
+  HELD_UNTIL_REACTIVATED,
+  listWebhookCampaignIds,
+  nextDeliveryDueAt,
+  type DeliveryRow,
+} from '../src/webhooks/outbox.repo.ts';
 import { sendTestPing } from '../src/webhooks/ping.ts';
 import { entryBody, OPERATOR } from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest, type RespondResult } from './support/receiver.ts';
@@ -118,14 +124,40 @@ const nestedArb: fc.Arbitrary<Nested> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('redeliver' as const), which: whichArb, n: fc.nat(30) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeliver_failed' as const), c: campaignArb }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('submit' as const), c: campaignArb, live: fc.constantFrom(true, true, false), failFast: fc.integer({ min: 0, max: 7 }).map((n) => n === 0) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('submit' as const),
+      c: campaignArb,
+      live: fc.constantFrom(true, true, false),
+      failFast: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
+    }),
+  },
 );
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 8, arbitrary: nestedArb },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('configure' as const), c: campaignArb, url: urlArb, active: fc.constantFrom(true, true, false) }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('deliver' as const), answers: answersArb, pool: fc.constantFrom(false, false, true) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('deliver_during' as const), answers: answersArb.map((a) => a.map((x) => (x === 'slow' ? 503 : x))), during: nestedArb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('configure' as const),
+      c: campaignArb,
+      url: urlArb,
+      active: fc.constantFrom(true, true, false),
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('deliver' as const), answers: answersArb, pool: fc.constantFrom(false, false, true) }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('deliver_during' as const),
+      answers: answersArb.map((a) => a.map((x) => (x === 'slow' ? 503 : x))),
+      during: nestedArb,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('ping' as const), c: campaignArb, live: fc.boolean(), answer: answerArb }) },
   // `ces webhook test` killed (Ctrl-C) while its endpoint hangs: the ping stays leased, then failed.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('ping_killed' as const), c: campaignArb }) },
@@ -133,7 +165,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.constantFrom(1, 5, 5, 60, 60, 300, 300, 3600) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clock_back' as const), seconds: fc.constantFrom(1, 5, 60, 600) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('crash' as const), send: fc.boolean(), answer: answerArb.filter((a) => a !== 'slow') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('crash' as const), send: fc.boolean(), answer: answerArb.filter((a) => a !== 'slow') }),
+  },
 );
 
 /** A campaign's configuration as the model believes it is. */
@@ -197,7 +232,7 @@ let deadUrl: string;
 let current: World | null = null;
 
 before(async () => {
-  receiver = await startReceiver({ respond: (req) => current ? onRequest(current, req) : 500 });
+  receiver = await startReceiver({ respond: (req) => (current ? onRequest(current, req) : 500) });
   deadUrl = `https://127.0.0.1:${await closedPort()}/hooks`;
 });
 after(() => receiver.close());
@@ -226,17 +261,43 @@ function buildWorld(seed: number): World {
   const dir = mkdtempSync(join(tmpdir(), 'ces-outbox-prop-'));
   const path = join(dir, 'ces.db');
   const clock = new ManualClock('2026-11-22T12:00:00.000Z');
-  const config = loadConfig({ db: path }, { CES_ALLOW_PRIVATE_WEBHOOKS: '1', CES_WEBHOOK_RETRY_SCHEDULE: SCHEDULE.join(','), CES_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) }, false);
+  const config = loadConfig(
+    { db: path },
+    { CES_ALLOW_PRIVATE_WEBHOOKS: '1', CES_WEBHOOK_RETRY_SCHEDULE: SCHEDULE.join(','), CES_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
+    false,
+  );
   const ctx = makeCtx({ path, clock, config }, seed * 1_000);
   const cli = makeCtx({ path, clock, config }, seed * 1_000 + 1);
   const campaign = (): CampaignModel => {
     const id = createCampaign(ctx, { name: 'outbox property' }, OPERATOR).id;
-    const key = (mode: 'live' | 'test'): Caller => ({ keyId: issueKey(ctx, { campaignId: id, mode }, OPERATOR).id, campaignId: id, mode, livemode: mode === 'live' });
+    const key = (mode: 'live' | 'test'): Caller => ({
+      keyId: issueKey(ctx, { campaignId: id, mode }, OPERATOR).id,
+      campaignId: id,
+      mode,
+      livemode: mode === 'live',
+    });
     return { id, live: key('live'), test: key('test'), configured: false, active: false, url: 'a', secret: null };
   };
   const w: World = {
-    dir, path, clock, config, ctx, cli, seed, campaigns: [campaign(), campaign()], deliveries: new Map(), claims: 0, successes: new Map(),
-    violations: [], answers: [200], served: 0, sentWith: null, hold: null, arrived: 0, participant: 0, restarts: 0,
+    dir,
+    path,
+    clock,
+    config,
+    ctx,
+    cli,
+    seed,
+    campaigns: [campaign(), campaign()],
+    deliveries: new Map(),
+    claims: 0,
+    successes: new Map(),
+    violations: [],
+    answers: [200],
+    served: 0,
+    sentWith: null,
+    hold: null,
+    arrived: 0,
+    participant: 0,
+    restarts: 0,
   };
   // Campaign 0 starts configured and active; campaign 1 has no configuration until a `configure`.
   configure(w, 0, 'a', true);
@@ -259,12 +320,22 @@ function model(w: World, id: string): DeliveryModel {
 
 /** A row of webhook_deliveries, every column (SELECT *). */
 type DeliveryDbRow = DeliveryRow;
-interface AttemptDbRow { id: number; delivery_id: string; attempted_at: string; url: string | null; status_code: number | null; error: string | null }
+interface AttemptDbRow {
+  id: number;
+  delivery_id: string;
+  attempted_at: string;
+  url: string | null;
+  status_code: number | null;
+  error: string | null;
+}
 
-const allDeliveries = (w: World): DeliveryDbRow[] => w.ctx.db.prepare('SELECT * FROM webhook_deliveries ORDER BY seq').all() as DeliveryDbRow[];
+const allDeliveries = (w: World): DeliveryDbRow[] =>
+  w.ctx.db.prepare('SELECT * FROM webhook_deliveries ORDER BY seq').all() as DeliveryDbRow[];
 const attemptsOf = (w: World): Map<string, AttemptDbRow[]> => {
   const out = new Map<string, AttemptDbRow[]>();
-  for (const a of w.ctx.db.prepare('SELECT id, delivery_id, attempted_at, url, status_code, error FROM webhook_attempts ORDER BY id').all() as AttemptDbRow[]) {
+  for (const a of w.ctx.db
+    .prepare('SELECT id, delivery_id, attempted_at, url, status_code, error FROM webhook_attempts ORDER BY id')
+    .all() as AttemptDbRow[]) {
     out.set(a.delivery_id, [...(out.get(a.delivery_id) ?? []), a]);
   }
   return out;
@@ -278,7 +349,9 @@ const is2xx = (code: number | null): boolean => code !== null && code >= 200 && 
 async function onRequest(w: World, req: ReceivedRequest): Promise<RespondResult> {
   const fail = (message: string): void => void w.violations.push(`${message} (request ${JSON.stringify(req.headers['webhook-id'])})`);
   const id = req.headers['webhook-id'];
-  const row = w.ctx.db.open ? (w.ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryDbRow | undefined) : undefined;
+  const row = w.ctx.db.open
+    ? (w.ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryDbRow | undefined)
+    : undefined;
   const config = (w.sentWith ?? w.campaigns).find((c) => c.id === req.json?.campaign_id);
   if (!row) fail('a request for no delivery');
   else {
@@ -289,7 +362,7 @@ async function onRequest(w: World, req: ReceivedRequest): Promise<RespondResult>
   }
   if (!config) fail('a request for an unknown campaign');
   else {
-    if (!config.configured || !config.active) fail('a request while its campaign\'s delivery is paused or unconfigured');
+    if (!config.configured || !config.active) fail("a request while its campaign's delivery is paused or unconfigured");
     const ix = w.campaigns.findIndex((c) => c.id === config.id);
     if (new URL(urlOf(ix, config.url)).pathname !== req.path) fail(`sent to ${req.path}, not the configured ${config.url}`);
     if (config.secret) {
@@ -300,8 +373,17 @@ async function onRequest(w: World, req: ReceivedRequest): Promise<RespondResult>
     }
   }
   const body = req.json as Record<string, unknown> | undefined;
-  if (!body || JSON.stringify(Object.keys(body).sort()) !== JSON.stringify(['campaign_id', 'created_at', 'data', 'event_type', 'id', 'livemode'])) fail(`envelope keys ${body && Object.keys(body)}`);
-  else if (body.id !== id || typeof body.livemode !== 'boolean' || !['entry.received', 'entry.completed', 'entry.evaluated', 'ping'].includes(body.event_type as string)) fail('envelope id/livemode/event_type');
+  if (
+    !body ||
+    JSON.stringify(Object.keys(body).sort()) !== JSON.stringify(['campaign_id', 'created_at', 'data', 'event_type', 'id', 'livemode'])
+  )
+    fail(`envelope keys ${body && Object.keys(body)}`);
+  else if (
+    body.id !== id ||
+    typeof body.livemode !== 'boolean' ||
+    !['entry.received', 'entry.completed', 'entry.evaluated', 'ping'].includes(body.event_type as string)
+  )
+    fail('envelope id/livemode/event_type');
   const answer = w.answers[w.served++ % w.answers.length];
   w.arrived++;
   if (w.hold) await w.hold;
@@ -312,7 +394,12 @@ async function onRequest(w: World, req: ReceivedRequest): Promise<RespondResult>
 
 function configure(w: World, c: CampaignIx, url: Url | undefined, active: boolean | undefined): void {
   const m = w.campaigns[c];
-  const result = patchWebhookConfig(w.ctx, m.id, { endpointUrl: url === undefined ? undefined : urlOf(c, url), isActive: active }, OPERATOR);
+  const result = patchWebhookConfig(
+    w.ctx,
+    m.id,
+    { endpointUrl: url === undefined ? undefined : urlOf(c, url), isActive: active },
+    OPERATOR,
+  );
   if (result.created) {
     m.configured = true;
     m.secret = result.hmac_secret!;
@@ -322,7 +409,9 @@ function configure(w: World, c: CampaignIx, url: Url | undefined, active: boolea
   assert.equal(result.config.is_active, m.active);
   if (m.active) {
     // docs/api.md: held deliveries "go out in their original order as soon as is_active is true again".
-    const held = w.ctx.db.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND next_attempt_at = ?').get(m.id, HELD_UNTIL_REACTIVATED) as { n: number };
+    const held = w.ctx.db
+      .prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND next_attempt_at = ?')
+      .get(m.id, HELD_UNTIL_REACTIVATED) as { n: number };
     assert.equal(held.n, 0, 'a delivery still held after reactivation');
   }
 }
@@ -330,7 +419,9 @@ function configure(w: World, c: CampaignIx, url: Url | undefined, active: boolea
 function submit(w: World, c: CampaignIx, live: boolean, failFast: boolean): void {
   const i = ++w.participant;
   const m = w.campaigns[c];
-  const patch: Parameters<typeof entryBody>[0] = failFast ? { evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9), model: '99' }) } } : {};
+  const patch: Parameters<typeof entryBody>[0] = failFast
+    ? { evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9), model: '99' }) } }
+    : {};
   const submission = parseSubmission(entryBody(patch, i), w.clock.now());
   const campaign = findCampaignByIdCached(w.ctx.db, m.id)! as Campaign;
   w.ctx.db.transaction(() => writeEntry(w.ctx, campaign, live ? m.live : m.test, `k-${i}`, submission)).immediate();
@@ -339,7 +430,9 @@ function submit(w: World, c: CampaignIx, live: boolean, failFast: boolean): void
 /** The deliveries an operator would pick for `which` (or a made-up id). */
 function pickDelivery(w: World, which: Which, n: number): string | undefined {
   if (which === 'unknown') return `evt_${'0'.repeat(31)}${n % 10}`;
-  const ids = (w.ctx.db.prepare('SELECT id FROM webhook_deliveries WHERE status = ? ORDER BY seq').all(which) as Array<{ id: string }>).map((r) => r.id);
+  const ids = (w.ctx.db.prepare('SELECT id FROM webhook_deliveries WHERE status = ? ORDER BY seq').all(which) as Array<{ id: string }>).map(
+    (r) => r.id,
+  );
   return ids.length === 0 ? undefined : ids[n % ids.length];
 }
 
@@ -391,18 +484,30 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
       case 'redeliver': {
         const id = pickDelivery(w, op.which, op.n);
         if (!id) return trace?.('no delivery of that status');
-        const was = w.ctx.db.prepare('SELECT status, campaign_id FROM webhook_deliveries WHERE id = ?').get(id) as { status: string; campaign_id: string } | undefined;
+        const was = w.ctx.db.prepare('SELECT status, campaign_id FROM webhook_deliveries WHERE id = ?').get(id) as
+          { status: string; campaign_id: string } | undefined;
         const view = redeliver(w.cli, id);
-        assert.ok(was && (was.status === 'failed' || was.status === 'delivered'), `redeliver of a ${was?.status ?? 'unknown'} delivery was not refused`);
+        assert.ok(
+          was && (was.status === 'failed' || was.status === 'delivered'),
+          `redeliver of a ${was?.status ?? 'unknown'} delivery was not refused`,
+        );
         checkRequeued(w, id, was.campaign_id, view);
         requeued(w, id);
         break;
       }
       case 'redeliver_failed': {
         const m = w.campaigns[op.c];
-        const failed = (w.ctx.db.prepare(`SELECT id FROM webhook_deliveries WHERE campaign_id = ? AND status = 'failed' ORDER BY seq`).all(m.id) as Array<{ id: string }>).map((r) => r.id);
+        const failed = (
+          w.ctx.db
+            .prepare(`SELECT id FROM webhook_deliveries WHERE campaign_id = ? AND status = 'failed' ORDER BY seq`)
+            .all(m.id) as Array<{ id: string }>
+        ).map((r) => r.id);
         const views = redeliverFailed(w.cli, m.id);
-        assert.deepEqual(views.map((v) => v.id), failed, 'redeliver --failed did not re-queue exactly the failed deliveries');
+        assert.deepEqual(
+          views.map((v) => v.id),
+          failed,
+          'redeliver --failed did not re-queue exactly the failed deliveries',
+        );
         for (const v of views) {
           checkRequeued(w, v.id, m.id, v);
           requeued(w, v.id);
@@ -417,7 +522,9 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
     assert.equal(fingerprint(w), before, `${op.kind} refused with ${error.code} but changed the outbox`);
     if (op.kind === 'redeliver') {
       // docs/api.md: skipped -> delivery_skipped, pending -> delivery_pending, unknown -> 404.
-      const expected = { pending: [409, 'delivery_pending'], skipped: [409, 'delivery_skipped'], unknown: [404, 'not_found'] }[op.which as 'pending' | 'skipped' | 'unknown'];
+      const expected = { pending: [409, 'delivery_pending'], skipped: [409, 'delivery_skipped'], unknown: [404, 'not_found'] }[
+        op.which as 'pending' | 'skipped' | 'unknown'
+      ];
       assert.deepEqual([error.status, error.code], expected, `redeliver of a ${op.which} delivery refused with ${error.code}`);
     } else if (op.kind === 'rotate') assert.equal(w.campaigns[op.c].configured, false, 'rotate-secret refused with a configuration');
     else throw error;
@@ -425,11 +532,19 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
 }
 
 /** docs/operations.md, Operator commands: a re-queued delivery is pending, attempts 0, delivered_at cleared, due now or held while paused. */
-function checkRequeued(w: World, id: string, campaignId: string, view: { id: string; status: string; delivered_at: string | null; held: boolean }): void {
+function checkRequeued(
+  w: World,
+  id: string,
+  campaignId: string,
+  view: { id: string; status: string; delivered_at: string | null; held: boolean },
+): void {
   const row = w.ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryDbRow;
   const active = w.campaigns.find((c) => c.id === campaignId)!.active;
   assert.deepEqual([view.id, view.status, view.delivered_at, view.held], [id, 'pending', null, !active]);
-  assert.deepEqual([row.status, row.attempts, row.delivered_at, row.locked_until, row.next_attempt_at], ['pending', 0, null, null, active ? nowIso(w.clock) : HELD_UNTIL_REACTIVATED]);
+  assert.deepEqual(
+    [row.status, row.attempts, row.delivered_at, row.locked_until, row.next_attempt_at],
+    ['pending', 0, null, null, active ? nowIso(w.clock) : HELD_UNTIL_REACTIVATED],
+  );
 }
 
 function drainJobsNow(w: World): void {
@@ -478,8 +593,14 @@ async function deliverDuring(w: World, answers: Answer[], during: Nested, trace?
   const round = drainDeliveries(w.ctx, emptyDeliveryStats(), 100).finally(() => (finished = true));
   const reachable = (): number => {
     // (An interrupted ping is leased but never sent again.)
-    const leased = w.ctx.db.prepare('SELECT id, campaign_id FROM webhook_deliveries WHERE locked_until IS NOT NULL').all() as Array<{ id: string; campaign_id: string }>;
-    return leased.filter((r) => { const c = w.sentWith!.find((m) => m.id === r.campaign_id)!; return c.configured && c.active && c.url !== 'dead' && !model(w, r.id).interruptedPing; }).length;
+    const leased = w.ctx.db.prepare('SELECT id, campaign_id FROM webhook_deliveries WHERE locked_until IS NOT NULL').all() as Array<{
+      id: string;
+      campaign_id: string;
+    }>;
+    return leased.filter((r) => {
+      const c = w.sentWith!.find((m) => m.id === r.campaign_id)!;
+      return c.configured && c.active && c.url !== 'dead' && !model(w, r.id).interruptedPing;
+    }).length;
   };
   for (let i = 0; !finished && (w.arrived === 0 || w.arrived < reachable()); i++) {
     assert.ok(i < 3_000, `held round: ${w.arrived} of ${reachable()} attempts arrived`);
@@ -489,7 +610,11 @@ async function deliverDuring(w: World, answers: Answer[], during: Nested, trace?
   w.sentWith = null;
   try {
     count(`held round: ${during.kind} with ${inFlight ? 'attempts' : 'nothing'} in flight`);
-    applyNested(w, during, trace && ((s) => trace(`  during (${inFlight ? `${w.arrived} in flight` : 'nothing in flight'}): ${JSON.stringify(during)} -> ${s}`)));
+    applyNested(
+      w,
+      during,
+      trace && ((s) => trace(`  during (${inFlight ? `${w.arrived} in flight` : 'nothing in flight'}): ${JSON.stringify(during)} -> ${s}`)),
+    );
     if (w.pendingJobs) await w.pendingJobs;
   } finally {
     w.hold = null;
@@ -517,10 +642,15 @@ async function ping(w: World, c: CampaignIx, live: boolean, answer: Answer): Pro
     throw error;
   }
   assert.ok(m.configured, 'a ping without a configuration');
-  const row = w.ctx.db.prepare('SELECT status, attempts, livemode, event_type FROM webhook_deliveries WHERE id = ?').get(result.delivery_id) as { status: string; attempts: number; livemode: number; event_type: string };
+  const row = w.ctx.db
+    .prepare('SELECT status, attempts, livemode, event_type FROM webhook_deliveries WHERE id = ?')
+    .get(result.delivery_id) as { status: string; attempts: number; livemode: number; event_type: string };
   const expected = !m.active ? 'skipped' : m.url !== 'dead' && is2xx(answer === 'slow' ? null : answer) ? 'delivered' : 'failed';
   assert.equal(result.result, expected, `ping answered ${result.result}: ${result.error}`);
-  assert.deepEqual([row.status, row.attempts, row.livemode, row.event_type], [expected, expected === 'skipped' ? 0 : 1, live ? 1 : 0, 'ping']);
+  assert.deepEqual(
+    [row.status, row.attempts, row.livemode, row.event_type],
+    [expected, expected === 'skipped' ? 0 : 1, live ? 1 : 0, 'ping'],
+  );
   if (!m.active) assert.equal(receiver.requests.length, before, 'a ping reached the endpoint while paused');
 }
 
@@ -538,12 +668,18 @@ async function pingKilled(w: World, c: CampaignIx): Promise<void> {
   let release!: () => void;
   w.hold = new Promise((resolve) => (release = resolve));
   let finished = false;
-  const sent = sendTestPing(w.cli, m.id, false).then(() => undefined, () => undefined).finally(() => (finished = true));
-  for (let i = 0; !finished && w.arrived === 0 && (m.active && m.url !== 'dead'); i++) {
+  const sent = sendTestPing(w.cli, m.id, false)
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => (finished = true));
+  for (let i = 0; !finished && w.arrived === 0 && m.active && m.url !== 'dead'; i++) {
     assert.ok(i < 3_000, 'the ping never arrived');
     await pause(1);
   }
-  const row = w.ctx.db.prepare(`SELECT id FROM webhook_deliveries WHERE event_type = 'ping' ORDER BY seq DESC LIMIT 1`).get() as { id: string } | undefined;
+  const row = w.ctx.db.prepare(`SELECT id FROM webhook_deliveries WHERE event_type = 'ping' ORDER BY seq DESC LIMIT 1`).get() as
+    { id: string } | undefined;
   if (!finished && row) {
     w.cli.db.close();
     const k = model(w, row.id);
@@ -568,7 +704,12 @@ async function crash(w: World, send: boolean, answer: Answer): Promise<void> {
   w.served = 0;
   setTimeoutFor(w, HELD_TIMEOUT_MS);
   const nowMs = w.clock.now();
-  const claimed = claimDeliveries(w.ctx.db, toIso(nowMs), toIso(nowMs + HELD_TIMEOUT_MS + 60_000), listWebhookCampaignIds(w.ctx.db).map((key) => ({ key, room: 100 })));
+  const claimed = claimDeliveries(
+    w.ctx.db,
+    toIso(nowMs),
+    toIso(nowMs + HELD_TIMEOUT_MS + 60_000),
+    listWebhookCampaignIds(w.ctx.db).map((key) => ({ key, room: 100 })),
+  );
   for (const d of claimed) {
     const m = model(w, d.id);
     m.crashed++;
@@ -576,7 +717,9 @@ async function crash(w: World, send: boolean, answer: Answer): Promise<void> {
   }
   if (send) {
     const outcomes = await Promise.all(claimed.map((d) => sendClaimed(w.ctx, d)));
-    outcomes.forEach((o, i) => { if (o.kind === 'attempt' && o.ok) model(w, claimed[i].id).lostSuccesses++; });
+    outcomes.forEach((o, i) => {
+      if (o.kind === 'attempt' && o.ok) model(w, claimed[i].id).lostSuccesses++;
+    });
   }
   for (const d of claimed) if (d.event_type === 'ping') model(w, d.id).interruptedPing = true;
   restart(w);
@@ -638,7 +781,9 @@ async function apply(w: World, op: Op, trace?: (outcome: string) => void): Promi
 
 /** What the step changed in attempt rows: the new ones, in order (for first claims and backoff). */
 function newAttempts(w: World, seenAttemptId: number): AttemptDbRow[] {
-  return w.ctx.db.prepare('SELECT id, delivery_id, attempted_at, url, status_code, error FROM webhook_attempts WHERE id > ? ORDER BY id').all(seenAttemptId) as AttemptDbRow[];
+  return w.ctx.db
+    .prepare('SELECT id, delivery_id, attempted_at, url, status_code, error FROM webhook_attempts WHERE id > ? ORDER BY id')
+    .all(seenAttemptId) as AttemptDbRow[];
 }
 
 function checkInvariants(w: World, seenAttemptId: number): number {
@@ -657,39 +802,71 @@ function checkInvariants(w: World, seenAttemptId: number): number {
     if (!(m.interruptedPing && d.status === 'pending')) assert.equal(d.locked_until, null, `${where}: a lease left between steps`);
     // docs/operations.md, Webhook debugging: a ping is leased when queued, "so a running server's tick never
     // sends it too, and it is never retried"; nor is one the operator redelivered.
-    if (d.event_type === 'ping') assert.ok(list.length - m.base <= 1, `${where}: a ping attempted ${list.length - m.base} times since it was queued or redelivered`);
+    if (d.event_type === 'ping')
+      assert.ok(list.length - m.base <= 1, `${where}: a ping attempted ${list.length - m.base} times since it was queued or redelivered`);
     // CONTRACT envelope, stored as sent.
     const env = JSON.parse(d.payload) as Record<string, unknown>;
-    assert.deepEqual(env, { id: d.id, event_type: d.event_type, created_at: d.created_at, livemode: d.livemode === 1, campaign_id: d.campaign_id, data: env.data });
+    assert.deepEqual(env, {
+      id: d.id,
+      event_type: d.event_type,
+      created_at: d.created_at,
+      livemode: d.livemode === 1,
+      campaign_id: d.campaign_id,
+      data: env.data,
+    });
     if (last) assert.equal(d.last_status_code, last.status_code, `${where}: last_status_code is not the last attempt's`);
     if (d.status !== 'delivered') assert.equal(d.delivered_at, null, `${where}: delivered_at set`);
     switch (d.status) {
       case 'skipped':
-        assert.deepEqual([list.length, d.attempts, d.next_attempt_at], [0, 0, null], `${where}: a skipped delivery was attempted or scheduled`);
+        assert.deepEqual(
+          [list.length, d.attempts, d.next_attempt_at],
+          [0, 0, null],
+          `${where}: a skipped delivery was attempted or scheduled`,
+        );
         break;
       case 'delivered':
-        assert.ok(d.delivered_at !== null && d.next_attempt_at === null && last && is2xx(last.status_code) && d.last_error === null, `${where}: delivered without a 2xx last attempt, or still scheduled`);
+        assert.ok(
+          d.delivered_at !== null && d.next_attempt_at === null && last && is2xx(last.status_code) && d.last_error === null,
+          `${where}: delivered without a 2xx last attempt, or still scheduled`,
+        );
         break;
       case 'failed':
         assert.equal(d.next_attempt_at, null, `${where}: failed and scheduled`);
         if (m.interruptedPing) {
           // docs/operations.md, Webhook debugging: settled failed once its lease expired, not sent again.
-          assert.match(d.last_error ?? '', /^interrupted before its outcome was recorded/, `${where}: an interrupted ping failed for another reason`);
+          assert.match(
+            d.last_error ?? '',
+            /^interrupted before its outcome was recorded/,
+            `${where}: an interrupted ping failed for another reason`,
+          );
           break;
         }
         assert.ok(last && !is2xx(last.status_code) && d.last_error === last.error, `${where}: failed with a 2xx last attempt`);
         // A ping is never retried, also once redelivered (docs/operations.md, Webhook debugging).
         // (A claim a crash interrupted is counted, and its delivery is sent again: at least once.)
         if (d.event_type === 'ping') assert.equal(d.attempts, 1, `${where}: a ping attempted more than once`);
-        else assert.ok(d.attempts >= SCHEDULE.length + 1 && d.attempts <= SCHEDULE.length + 1 + m.crashed, `${where}: failed after ${d.attempts} attempts (${m.crashed} lost to a crash), not once the schedule was spent`);
+        else
+          assert.ok(
+            d.attempts >= SCHEDULE.length + 1 && d.attempts <= SCHEDULE.length + 1 + m.crashed,
+            `${where}: failed after ${d.attempts} attempts (${m.crashed} lost to a crash), not once the schedule was spent`,
+          );
         break;
       case 'pending':
         assert.notEqual(d.next_attempt_at, null, `${where}: pending with nothing scheduled`);
         // A ping is pending only redelivered and not sent yet, or interrupted with its lease kept.
-        if (d.event_type === 'ping') assert.ok((m.redelivered > 0 && list.length === m.base && m.crashed === 0) || (m.interruptedPing && d.locked_until !== null), `${where}: a ping left pending (pings are never retried)`);
+        if (d.event_type === 'ping')
+          assert.ok(
+            (m.redelivered > 0 && list.length === m.base && m.crashed === 0) || (m.interruptedPing && d.locked_until !== null),
+            `${where}: a ping left pending (pings are never retried)`,
+          );
         break;
     }
-    if (d.status !== 'skipped') assert.equal(d.attempts, list.length - m.base + m.crashed, `${where}: attempts ${d.attempts}, but ${list.length - m.base} recorded since the last redeliver and ${m.crashed} lost to a crash`);
+    if (d.status !== 'skipped')
+      assert.equal(
+        d.attempts,
+        list.length - m.base + m.crashed,
+        `${where}: attempts ${d.attempts}, but ${list.length - m.base} recorded since the last redeliver and ${m.crashed} lost to a crash`,
+      );
     // docs/api.md: a held delivery waits for reactivation, so only a paused campaign holds any.
     if (d.next_attempt_at === HELD_UNTIL_REACTIVATED) {
       const c = w.campaigns.find((x) => x.id === d.campaign_id)!;
@@ -697,15 +874,28 @@ function checkInvariants(w: World, seenAttemptId: number): number {
     }
     // docs/api.md: a 2xx is the end of an event unless an operator sends it again (or a crash lost its record).
     const successes = w.successes.get(d.id) ?? 0;
-    assert.ok(successes <= 1 + m.redelivered + m.lostSuccesses, `${where}: ${successes} successful deliveries, ${m.redelivered} redelivers`);
+    assert.ok(
+      successes <= 1 + m.redelivered + m.lostSuccesses,
+      `${where}: ${successes} successful deliveries, ${m.redelivered} redelivers`,
+    );
   }
   // docs/api.md, backoff: a failed attempt that leaves the delivery pending schedules the next after schedule[n-1].
   const lastFresh = new Map(fresh.map((a) => [a.delivery_id, a]));
   for (const [id, a] of lastFresh) {
     const d = byId.get(id)!;
-    if (d.status !== 'pending' || is2xx(a.status_code) || d.next_attempt_at === HELD_UNTIL_REACTIVATED || (attempts.get(id)!.at(-1)!.id !== a.id)) continue;
+    if (
+      d.status !== 'pending' ||
+      is2xx(a.status_code) ||
+      d.next_attempt_at === HELD_UNTIL_REACTIVATED ||
+      attempts.get(id)!.at(-1)!.id !== a.id
+    )
+      continue;
     if (d.attempts === 0) continue; // re-queued after this attempt
-    assert.equal(d.next_attempt_at, toIso(Date.parse(a.attempted_at) + SCHEDULE[d.attempts - 1] * 1000), `delivery ${id}: retry ${d.attempts} not after ${SCHEDULE[d.attempts - 1]} s`);
+    assert.equal(
+      d.next_attempt_at,
+      toIso(Date.parse(a.attempted_at) + SCHEDULE[d.attempts - 1] * 1000),
+      `delivery ${id}: retry ${d.attempts} not after ${SCHEDULE[d.attempts - 1]} s`,
+    );
   }
   // docs/architecture.md, Order: the events of one entry are first attempted in the order they were queued.
   const entries = new Map<string, DeliveryDbRow[]>();
@@ -744,7 +934,10 @@ async function settle(w: World): Promise<void> {
   const pending = w.ctx.db.prepare(`SELECT id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending'`).all();
   assert.deepEqual(pending, [], 'deliveries left pending after every campaign was switched on and drained');
   for (const d of allDeliveries(w).filter((x) => x.status === 'delivered')) {
-    assert.ok((w.successes.get(d.id) ?? 0) + model(w, d.id).lostSuccesses > 0 || d.event_type === 'ping', `delivery ${d.id} is delivered but the receiver never answered it 2xx`);
+    assert.ok(
+      (w.successes.get(d.id) ?? 0) + model(w, d.id).lostSuccesses > 0 || d.event_type === 'ping',
+      `delivery ${d.id} is delivered but the receiver never answered it 2xx`,
+    );
   }
 }
 
@@ -759,7 +952,11 @@ async function runCase(seed: number, ops: Op[], trace?: (line: string) => void):
       await nextTurn();
       seen = checkInvariants(w, seen);
     }
-    for (const r of w.ctx.db.prepare('SELECT status, event_type, attempts > 1 AS retried FROM webhook_deliveries').all() as Array<{ status: string; event_type: string; retried: number }>) {
+    for (const r of w.ctx.db.prepare('SELECT status, event_type, attempts > 1 AS retried FROM webhook_deliveries').all() as Array<{
+      status: string;
+      event_type: string;
+      retried: number;
+    }>) {
       count(`before settle: ${r.event_type} ${r.status}${r.retried ? ' (retried)' : ''}`);
     }
 
@@ -779,17 +976,31 @@ function count(what: string): void {
   stats.set(what, (stats.get(what) ?? 0) + 1);
 }
 after(() => {
-  if (process.env.CES_PROPERTY_STATS === '1') process.stderr.write(`${[...stats].sort().map(([k, n]) => `${String(n).padStart(6)} ${k}`).join('\n')}\nreceiver requests: ${receiver.requests.length}\n`);
+  if (process.env.CES_PROPERTY_STATS === '1')
+    process.stderr.write(
+      `${[...stats]
+        .sort()
+        .map(([k, n]) => `${String(n).padStart(6)} ${k}`)
+        .join('\n')}\nreceiver requests: ${receiver.requests.length}\n`,
+    );
 });
 
-test('random submit/process/deliver/pause/reactivate/move/rotate/redeliver/ping/restart/crash sequences keep the outbox invariants', { skip: replay !== undefined }, async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.array(opArb, { minLength: 1, maxLength: 60, size: 'max' }), async (seed, ops) => {
-      await runCase(seed, ops);
-    }),
-    { numRuns: Number(process.env.CES_PROPERTY_RUNS ?? 60), includeErrorInReport: true },
-  );
-});
+test(
+  'random submit/process/deliver/pause/reactivate/move/rotate/redeliver/ping/restart/crash sequences keep the outbox invariants',
+  { skip: replay !== undefined },
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(opArb, { minLength: 1, maxLength: 60, size: 'max' }),
+        async (seed, ops) => {
+          await runCase(seed, ops);
+        },
+      ),
+      { numRuns: Number(process.env.CES_PROPERTY_RUNS ?? 60), includeErrorInReport: true },
+    );
+  },
+);
 
 test('replay of one counterexample (CES_PROPERTY_REPLAY)', { skip: replay === undefined }, async () => {
   const [seed, ops] = JSON.parse(replay!) as [number, Op[]];

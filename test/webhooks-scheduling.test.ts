@@ -20,7 +20,8 @@ after(async () => {
 });
 
 let idem = 0;
-const submit = async (t: TestServer, key: string, i: number): Promise<string> => (await submitEntry(t, key, entryBody({}, i), `s-${++idem}`)).entry_id;
+const submit = async (t: TestServer, key: string, i: number): Promise<string> =>
+  (await submitEntry(t, key, entryBody({}, i), `s-${++idem}`)).entry_id;
 
 /** A receiver that answers 200 after `delayMs` and counts how many requests it holds at once. */
 async function countingReceiver(delayMs: number): Promise<Receiver & { maxInFlight: () => number }> {
@@ -39,7 +40,10 @@ async function countingReceiver(delayMs: number): Promise<Receiver & { maxInFlig
 }
 
 test('each campaign’s endpoint has at most CES_DELIVERY_PER_ENDPOINT attempts in flight, and both campaigns are served at once', async () => {
-  const t = await startTestServer({ tick: true, env: { CES_TICK_MS: '50', CES_DELIVERY_PER_ENDPOINT: '3', CES_DELIVERY_CONCURRENCY: '50' } });
+  const t = await startTestServer({
+    tick: true,
+    env: { CES_TICK_MS: '50', CES_DELIVERY_PER_ENDPOINT: '3', CES_DELIVERY_CONCURRENCY: '50' },
+  });
   cleanups.push(() => t.close());
   const a = await countingReceiver(80);
   const b = await countingReceiver(80);
@@ -55,14 +59,22 @@ test('each campaign’s endpoint has at most CES_DELIVERY_PER_ENDPOINT attempts 
   // Ordering (CONTRACT): an entry's events are first attempted in the order they happened.
   for (const id of ids) {
     const receiver = a.requests.some((r) => r.json.data.entry_id === id) ? a : b;
-    assert.deepEqual(receiver.requests.filter((r) => r.json.data.entry_id === id).map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+    assert.deepEqual(
+      receiver.requests.filter((r) => r.json.data.entry_id === id).map((r) => r.json.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated'],
+    );
   }
 });
 
 test('an endpoint that hangs until every timeout is backed off (a probe at a time) while another campaign’s events go out; a new URL ends the back-off', async () => {
   const t = await startTestServer({
     tick: true,
-    env: { CES_TICK_MS: '20', CES_WEBHOOK_TIMEOUT_MS: '300', CES_DELIVERY_PER_ENDPOINT: '5', CES_WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0,0,0,0,0' },
+    env: {
+      CES_TICK_MS: '20',
+      CES_WEBHOOK_TIMEOUT_MS: '300',
+      CES_DELIVERY_PER_ENDPOINT: '5',
+      CES_WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0,0,0,0,0',
+    },
   });
   cleanups.push(() => t.close());
   const hanging = await startReceiver({ respond: () => ({ status: 200, delayMs: 60_000 }) });
@@ -101,17 +113,23 @@ test('an endpoint that hangs until every timeout is backed off (a probe at a tim
 test('deliveries keep their connection alive, and a new connection resumes the TLS session', async () => {
   const tls = new URL('fixtures/tls/', import.meta.url);
   const sockets: Array<{ reused: boolean }> = [];
-  const server: Server = createServer({ key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) }, (req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200).end('ok'));
-  });
+  const server: Server = createServer(
+    { key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) },
+    (req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('ok'));
+    },
+  );
   server.on('secureConnection', (socket: TLSSocket) => sockets.push({ reused: socket.isSessionReused() }));
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const t = await startTestServer();
   cleanups.push(() => t.close());
   const w = makeCampaign(t.ctx);
@@ -134,19 +152,25 @@ test('deliveries keep their connection alive, and a new connection resumes the T
 test('an answer that never ends is cut at the excerpt: the attempt is recorded at once, not at the timeout', async () => {
   const tls = new URL('fixtures/tls/', import.meta.url);
   const timers = new Set<NodeJS.Timeout>();
-  const server: Server = createServer({ key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) }, (req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    const timer = setInterval(() => res.write('x'.repeat(1024)), 5);
-    timers.add(timer);
-    res.on('close', () => clearInterval(timer));
-  });
+  const server: Server = createServer(
+    { key: readFileSync(new URL('server-key.pem', tls)), cert: readFileSync(new URL('server.pem', tls)) },
+    (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const timer = setInterval(() => res.write('x'.repeat(1024)), 5);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => {
-    for (const timer of timers) clearInterval(timer);
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        for (const timer of timers) clearInterval(timer);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const t = await startTestServer({ env: { CES_WEBHOOK_TIMEOUT_MS: '20000' } });
   cleanups.push(() => t.close());
   const w = makeCampaign(t.ctx);
@@ -156,13 +180,22 @@ test('an answer that never ends is cut at the excerpt: the attempt is recorded a
   const report = await t.tick();
   assert.ok(Date.now() - started < 5_000, `the tick took ${Date.now() - started} ms`);
   assert.equal(report.deliveriesDelivered, 3, 'the entry’s three events, one after the other');
-  const attempts = t.ctx.db.prepare(`SELECT status_code, response_excerpt FROM webhook_attempts`).all() as Array<{ status_code: number; response_excerpt: string }>;
-  assert.deepEqual(attempts, Array.from({ length: 3 }, () => ({ status_code: 200, response_excerpt: 'x'.repeat(512) })));
+  const attempts = t.ctx.db.prepare(`SELECT status_code, response_excerpt FROM webhook_attempts`).all() as Array<{
+    status_code: number;
+    response_excerpt: string;
+  }>;
+  assert.deepEqual(
+    attempts,
+    Array.from({ length: 3 }, () => ({ status_code: 200, response_excerpt: 'x'.repeat(512) })),
+  );
 });
 
 /** Counts of the outbox by status, and of attempts. */
 function outbox(t: TestServer): { byStatus: Record<string, number>; attempts: number; entries: number } {
-  const rows = t.ctx.db.prepare(`SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status`).all() as Array<{ status: string; n: number }>;
+  const rows = t.ctx.db.prepare(`SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status`).all() as Array<{
+    status: string;
+    n: number;
+  }>;
   const attempts = (t.ctx.db.prepare(`SELECT count(*) AS n FROM webhook_attempts`).get() as { n: number }).n;
   const entries = (t.ctx.db.prepare(`SELECT count(*) AS n FROM entries`).get() as { n: number }).n;
   return { byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])), attempts, entries };
@@ -174,7 +207,10 @@ async function retentionWorld(env: Record<string, string> = {}): Promise<{ t: Te
   const t = await startTestServer({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '5', ...env } });
   let failing = '';
   const receiver = await startReceiver({ respond: (r) => (r.json?.data?.entry_id === failing ? 500 : 200) });
-  cleanups.push(() => t.close(), () => receiver.close());
+  cleanups.push(
+    () => t.close(),
+    () => receiver.close(),
+  );
   // Delivered: three events of one entry.
   const ok = makeCampaign(t.ctx);
   await configureWebhook(t, ok.liveKey, receiver.url);
@@ -214,7 +250,11 @@ test('retention: delivered and skipped events and their attempts go CES_RETENTIO
   assert.deepEqual(after.byStatus, { failed: 3, pending: 1 });
   assert.equal(after.attempts, 6, 'failed events keep their attempts');
   assert.equal(after.entries, before.entries, 'entries are never pruned');
-  const orphans = t.ctx.db.prepare(`SELECT count(*) AS n FROM webhook_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id)`).get() as { n: number };
+  const orphans = t.ctx.db
+    .prepare(
+      `SELECT count(*) AS n FROM webhook_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id)`,
+    )
+    .get() as { n: number };
   assert.equal(orphans.n, 0);
 });
 

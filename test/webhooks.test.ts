@@ -8,7 +8,17 @@ import { ManualClock } from '../src/clock.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
 import { DUE_DELIVERIES_SQL } from '../src/webhooks/outbox.repo.ts';
-import { configureWebhook, drainAll, entryBody, makeCampaign, runCli, startTestServer, submitEntry, type TestServer, type World } from './support/harness.ts';
+import {
+  configureWebhook,
+  drainAll,
+  entryBody,
+  makeCampaign,
+  runCli,
+  startTestServer,
+  submitEntry,
+  type TestServer,
+  type World,
+} from './support/harness.ts';
 import { startReceiver, type Receiver, type ReceiverOptions } from './support/receiver.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -26,7 +36,10 @@ interface Setup {
 async function setup(options: { env?: Record<string, string>; receiver?: ReceiverOptions; clock?: ManualClock } = {}): Promise<Setup> {
   const t = await startTestServer({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '5,60', ...options.env }, clock: options.clock });
   const receiver = await startReceiver(options.receiver);
-  cleanups.push(() => t.close(), () => receiver.close());
+  cleanups.push(
+    () => t.close(),
+    () => receiver.close(),
+  );
   const w = makeCampaign(t.ctx);
   const secret = await configureWebhook(t, w.liveKey, receiver.url);
   receiver.setSecret(secret);
@@ -34,7 +47,8 @@ async function setup(options: { env?: Record<string, string>; receiver?: Receive
 }
 
 let idem = 0;
-const submit = async (s: Setup, i = 0, key = s.w.liveKey): Promise<string> => (await submitEntry(s.t, key, entryBody({}, i), `w-${++idem}`)).entry_id;
+const submit = async (s: Setup, i = 0, key = s.w.liveKey): Promise<string> =>
+  (await submitEntry(s.t, key, entryBody({}, i), `w-${++idem}`)).entry_id;
 
 describe('GET and PATCH /v1/webhook', () => {
   test('404 before, 201 with the secret once, then 200 without it; shared by live and test keys', async () => {
@@ -92,7 +106,10 @@ describe('GET and PATCH /v1/webhook', () => {
     assert.equal((await t.request('GET', '/v1/webhook', { key: w.liveKey })).status, 404, 'nothing was created');
     assert.equal((await t.request('PATCH', '/v1/webhook', { body: { endpoint_url: 'https://a.example' } })).status, 401);
 
-    const created = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'https://a.example/h', is_active: false } });
+    const created = await t.request('PATCH', '/v1/webhook', {
+      key: w.liveKey,
+      body: { endpoint_url: 'https://a.example/h', is_active: false },
+    });
     assert.deepEqual([created.status, created.body.is_active], [201, false]);
     const notHttps = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: 'http://a.example/h' } });
     assert.equal(notHttps.body.code, 'webhook_url_not_https');
@@ -111,7 +128,10 @@ describe('delivery', () => {
     const res = await submitEntry(s.t, s.w.liveKey, entryBody({ evidence: { access_key: makeAccessKey({ yymm }) } }, 0), 'rt-1');
     await drainAll(s.t);
     const events = s.receiver.requests.filter((r) => r.json.data.entry_id === res.entry_id);
-    assert.deepEqual(events.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+    assert.deepEqual(
+      events.map((r) => r.json.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated'],
+    );
     for (const r of events) assert.deepEqual([r.verified, r.verifyError], [true, null]);
   });
 
@@ -130,17 +150,26 @@ describe('delivery', () => {
     s.t.clock.advance(1_000);
     await drainAll(s.t);
     const received = s.receiver.requests.filter((r) => r.json.event_type === 'entry.received');
-    assert.deepEqual(received.map((r) => r.status), [500, 500, 200]);
+    assert.deepEqual(
+      received.map((r) => r.status),
+      [500, 500, 200],
+    );
     assert.equal(new Set(received.map((r) => r.headers['webhook-id'])).size, 1);
     assert.equal(new Set(received.map((r) => r.body)).size, 1, 'the same payload every time');
     assert.ok(received.every((r) => r.signatureMatches));
     // The entry's later events waited for entry.received's first attempt, then went on.
-    assert.deepEqual(s.receiver.requests.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated', 'entry.received', 'entry.received']);
+    assert.deepEqual(
+      s.receiver.requests.map((r) => r.json.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated', 'entry.received', 'entry.received'],
+    );
   });
 
   test('a timeout is retried with the same event id', async () => {
     let calls = 0;
-    const s = await setup({ env: { CES_WEBHOOK_TIMEOUT_MS: '1000' }, receiver: { respond: () => (++calls === 1 ? { status: 200, delayMs: 6_000 } : 200) } });
+    const s = await setup({
+      env: { CES_WEBHOOK_TIMEOUT_MS: '1000' },
+      receiver: { respond: () => (++calls === 1 ? { status: 200, delayMs: 6_000 } : 200) },
+    });
     const entryId = await submit(s);
     const first = await s.t.tick();
     assert.equal(first.deliveriesRetrying, 1);
@@ -150,7 +179,9 @@ describe('delivery', () => {
     assert.equal(received[0].headers['webhook-id'], received[1].headers['webhook-id']);
     const row = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).find((d) => d.event_type === 'entry.received')!;
     assert.deepEqual([row.status, row.attempts, row.last_status_code, row.last_error], ['delivered', 2, 200, null]);
-    const attempts = s.t.ctx.db.prepare('SELECT status_code, error, latency_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY id').all(row.id) as Array<{ status_code: number | null; error: string | null; latency_ms: number }>;
+    const attempts = s.t.ctx.db
+      .prepare('SELECT status_code, error, latency_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY id')
+      .all(row.id) as Array<{ status_code: number | null; error: string | null; latency_ms: number }>;
     assert.equal(attempts[0].status_code, null);
     assert.match(attempts[0].error!, /timed out/);
     assert.ok(attempts[0].latency_ms >= 900 && attempts[0].latency_ms < 5_000, `latency ${attempts[0].latency_ms}`);
@@ -162,10 +193,17 @@ describe('delivery', () => {
     const s = await setup({ env: { CES_WEBHOOK_RETRY_SCHEDULE: '1,2' }, receiver: { respond: () => (up ? 204 : 503) } });
     await submit(s);
     await drainAll(s.t);
-    const failed = await runCli(['webhook', 'deliveries', '--campaign', s.w.campaign.id, '--status', 'failed', '--json'], { dbPath: s.t.dbPath });
+    const failed = await runCli(['webhook', 'deliveries', '--campaign', s.w.campaign.id, '--status', 'failed', '--json'], {
+      dbPath: s.t.dbPath,
+    });
     assert.equal(failed.code, 0, failed.stderr);
-    assert.deepEqual(failed.json.map((d: { event_type: string }) => d.event_type).sort(), ['entry.completed', 'entry.evaluated', 'entry.received']);
-    for (const d of failed.json) assert.deepEqual([d.attempts, d.last_status_code, d.last_error, d.next_attempt_at], [3, 503, 'HTTP 503', null]);
+    assert.deepEqual(failed.json.map((d: { event_type: string }) => d.event_type).sort(), [
+      'entry.completed',
+      'entry.evaluated',
+      'entry.received',
+    ]);
+    for (const d of failed.json)
+      assert.deepEqual([d.attempts, d.last_status_code, d.last_error, d.next_attempt_at], [3, 503, 'HTTP 503', null]);
     assert.equal(s.receiver.requests.length, 9, '1 attempt + 2 retries for each of 3 events');
 
     up = true;
@@ -196,7 +234,9 @@ describe('delivery', () => {
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual([again.json[0].status, again.json[0].delivered_at], ['pending', null]);
     await drainAll(s.t);
-    const shown = await runCli(['webhook', 'deliveries', '--campaign', s.w.campaign.id, '--status', 'failed', '--json'], { dbPath: s.t.dbPath });
+    const shown = await runCli(['webhook', 'deliveries', '--campaign', s.w.campaign.id, '--status', 'failed', '--json'], {
+      dbPath: s.t.dbPath,
+    });
     const row = shown.json.find((d: { id: string }) => d.id === received.id);
     assert.deepEqual([row.status, row.delivered_at, row.attempts, row.last_status_code], ['failed', null, 3, 503]);
     const log = s.t.ctx.db.prepare('SELECT status_code FROM webhook_attempts WHERE delivery_id = ? ORDER BY id').pluck().all(received.id);
@@ -233,21 +273,38 @@ describe('delivery', () => {
     assert.equal(s.receiver.requests.length, sentBefore, 'nothing is sent while paused');
     const held = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).filter((d) => d.entry_id === id);
     assert.ok(held.length >= 1);
-    assert.ok(held.every((d) => d.status === 'pending' && d.held && d.next_attempt_at === null), JSON.stringify(held));
+    assert.ok(
+      held.every((d) => d.status === 'pending' && d.held && d.next_attempt_at === null),
+      JSON.stringify(held),
+    );
     const waiting = held[0];
 
     // An event that happens while paused is skipped (CONTRACT), the queued ones are not.
     const during = await submit(s, 1);
     await drainAll(s.t);
-    assert.deepEqual(listDeliveryViews(s.t.ctx, s.w.campaign.id, 'skipped', 10).map((d) => [d.entry_id, d.event_type]),
-      [[during, 'entry.evaluated'], [during, 'entry.completed'], [during, 'entry.received']]);
+    assert.deepEqual(
+      listDeliveryViews(s.t.ctx, s.w.campaign.id, 'skipped', 10).map((d) => [d.entry_id, d.event_type]),
+      [
+        [during, 'entry.evaluated'],
+        [during, 'entry.completed'],
+        [during, 'entry.received'],
+      ],
+    );
 
     const resumed = await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: true } });
     assert.equal(resumed.status, 200, resumed.text);
     await drainAll(s.t);
     const delivered = s.receiver.requests.filter((r) => r.status === 204);
-    assert.deepEqual(delivered.map((r) => r.json.data.entry_id), delivered.map(() => id), 'only the events queued before the pause');
-    assert.deepEqual(delivered.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated'], 'in the order they happened');
+    assert.deepEqual(
+      delivered.map((r) => r.json.data.entry_id),
+      delivered.map(() => id),
+      'only the events queued before the pause',
+    );
+    assert.deepEqual(
+      delivered.map((r) => r.json.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated'],
+      'in the order they happened',
+    );
     assert.ok(delivered.every((r) => r.signatureMatches));
     const row = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).find((d) => d.id === waiting.id)!;
     assert.deepEqual([row.status, row.held], ['delivered', false]);
@@ -300,9 +357,19 @@ describe('delivery', () => {
 
       await drainAll(t);
       const views = listDeliveryViews(t.ctx, b.campaign.id, undefined, 10);
-      assert.ok(views.every((d) => d.status === 'delivered' && !d.held), JSON.stringify(views));
+      assert.ok(
+        views.every((d) => d.status === 'delivered' && !d.held),
+        JSON.stringify(views),
+      );
       const delivered = receiverB.requests.filter((r) => r.status === 204);
-      assert.deepEqual(delivered.map((r) => [r.json.data.entry_id, r.json.event_type]), [[id, 'entry.received'], [id, 'entry.completed'], [id, 'entry.evaluated']]);
+      assert.deepEqual(
+        delivered.map((r) => [r.json.data.entry_id, r.json.event_type]),
+        [
+          [id, 'entry.received'],
+          [id, 'entry.completed'],
+          [id, 'entry.evaluated'],
+        ],
+      );
     } finally {
       await receiverA.close();
       await receiverB.close();
@@ -327,12 +394,22 @@ describe('delivery', () => {
     await drainAll(s.t);
     assert.equal(s.receiver.requests.length, sentBefore);
     const held = listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10);
-    assert.ok(held.every((d) => d.status === 'pending' && d.held && d.attempts === 2), `the two attempts before the pause, none since: ${JSON.stringify(held)}`);
+    assert.ok(
+      held.every((d) => d.status === 'pending' && d.held && d.attempts === 2),
+      `the two attempts before the pause, none since: ${JSON.stringify(held)}`,
+    );
 
     assert.equal((await s.t.request('PATCH', '/v1/webhook', { key: s.w.liveKey, body: { is_active: true } })).status, 200);
     await drainAll(s.t);
     const delivered = s.receiver.requests.slice(sentBefore);
-    assert.deepEqual(delivered.map((r) => [r.status, r.json.data.entry_id, r.json.event_type]), [[204, id, 'entry.received'], [204, id, 'entry.completed'], [204, id, 'entry.evaluated']]);
+    assert.deepEqual(
+      delivered.map((r) => [r.status, r.json.data.entry_id, r.json.event_type]),
+      [
+        [204, id, 'entry.received'],
+        [204, id, 'entry.completed'],
+        [204, id, 'entry.evaluated'],
+      ],
+    );
     assert.ok(listDeliveryViews(s.t.ctx, s.w.campaign.id, undefined, 10).every((d) => d.status === 'delivered' && !d.held));
   });
 
@@ -351,13 +428,23 @@ describe('delivery', () => {
     await drainAll(s.t);
     const later = s.receiver.requests.slice(before);
     assert.equal(later.length, 3);
-    assert.ok(later.every((r) => r.signatureMatches === false), 'no longer signed with the old secret');
+    assert.ok(
+      later.every((r) => r.signatureMatches === false),
+      'no longer signed with the old secret',
+    );
     s.receiver.setSecret(newSecret);
     await submit(s, 2);
     await drainAll(s.t);
     assert.ok(s.receiver.requests.slice(before + 3).every((r) => r.signatureMatches === true));
     const show = await runCli(['webhook', 'show', '--campaign', s.w.campaign.id, '--json'], { dbPath: s.t.dbPath });
-    assert.deepEqual(Object.keys(show.json).sort(), ['campaign_id', 'created_at', 'endpoint_url', 'is_active', 'previous_secret_expires_at', 'updated_at']);
+    assert.deepEqual(Object.keys(show.json).sort(), [
+      'campaign_id',
+      'created_at',
+      'endpoint_url',
+      'is_active',
+      'previous_secret_expires_at',
+      'updated_at',
+    ]);
     assert.equal(show.json.previous_secret_expires_at, null, 'rotated without a grace period');
     assert.ok(!show.stdout.includes('whsec_'));
   });
@@ -382,7 +469,11 @@ describe('delivery', () => {
     await submit(s, 0);
     await drainAll(s.t);
     assert.equal(s.receiver.requests.length, 0);
-    const rows = s.t.ctx.db.prepare(`SELECT d.status, d.last_error, a.error, a.status_code FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id WHERE d.campaign_id = ?`).all(s.w.campaign.id) as Array<{ status: string; last_error: string; error: string; status_code: null }>;
+    const rows = s.t.ctx.db
+      .prepare(
+        `SELECT d.status, d.last_error, a.error, a.status_code FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id WHERE d.campaign_id = ?`,
+      )
+      .all(s.w.campaign.id) as Array<{ status: string; last_error: string; error: string; status_code: null }>;
     assert.ok(rows.length >= 2);
     for (const r of rows) {
       assert.equal(r.status, 'failed');
@@ -406,7 +497,11 @@ test('the timer-driven tick does not wait for a hanging endpoint: other campaign
   const t = await startTestServer({ tick: true, env: { CES_TICK_MS: '10', CES_WEBHOOK_TIMEOUT_MS: '60000' } });
   const hanging = await startReceiver({ respond: () => ({ status: 200, delayMs: 120_000 }) });
   const healthy = await startReceiver();
-  cleanups.push(() => t.close(), () => healthy.close(), () => hanging.close());
+  cleanups.push(
+    () => t.close(),
+    () => healthy.close(),
+    () => hanging.close(),
+  );
   const slow = makeCampaign(t.ctx);
   const fast = makeCampaign(t.ctx);
   await configureWebhook(t, slow.liveKey, hanging.url);
@@ -415,9 +510,15 @@ test('the timer-driven tick does not wait for a hanging endpoint: other campaign
   await hanging.waitFor((reqs) => reqs.length === 1, 10_000);
   const fastEntry = (await submitEntry(t, fast.liveKey, entryBody({}, 1), 'fast-1')).entry_id;
   await healthy.waitFor((reqs) => reqs.filter((r) => r.json.data.entry_id === fastEntry).length === 3, 10_000);
-  assert.deepEqual(healthy.requests.map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+  assert.deepEqual(
+    healthy.requests.map((r) => r.json.event_type),
+    ['entry.received', 'entry.completed', 'entry.evaluated'],
+  );
   // The hanging entry.received is still in flight, so that entry's later events have not been sent.
-  assert.deepEqual(hanging.requests.map((r) => [r.json.event_type, r.json.data.entry_id]), [['entry.received', slowEntry]]);
+  assert.deepEqual(
+    hanging.requests.map((r) => [r.json.event_type, r.json.data.entry_id]),
+    [['entry.received', slowEntry]],
+  );
   const pending = listDeliveryViews(t.ctx, slow.campaign.id, 'pending', 10);
   assert.equal(pending.length, 3);
 });
@@ -426,7 +527,10 @@ test('the timer pool refills as attempts finish (not once per tick), never above
   // One tick every 2 s and 3 slots: refilled once per tick, 60 deliveries would need 20 ticks (40 s).
   const t = await startTestServer({ tick: true, env: { CES_TICK_MS: '2000', CES_DELIVERY_CONCURRENCY: '3' } });
   const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 30 }) });
-  cleanups.push(() => t.close(), () => receiver.close());
+  cleanups.push(
+    () => t.close(),
+    () => receiver.close(),
+  );
   const w = makeCampaign(t.ctx);
   receiver.setSecret(await configureWebhook(t, w.liveKey, receiver.url));
   const ids: string[] = [];
@@ -437,7 +541,10 @@ test('the timer pool refills as attempts finish (not once per tick), never above
   assert.ok(elapsed < 15_000, `60 deliveries took ${elapsed} ms`);
   assert.ok(receiver.requests.every((r) => r.verified === true || r.signatureMatches === true));
   for (const id of ids) {
-    assert.deepEqual(receiver.requests.filter((r) => r.json.data.entry_id === id).map((r) => r.json.event_type), ['entry.received', 'entry.completed', 'entry.evaluated']);
+    assert.deepEqual(
+      receiver.requests.filter((r) => r.json.data.entry_id === id).map((r) => r.json.event_type),
+      ['entry.received', 'entry.completed', 'entry.evaluated'],
+    );
   }
   // Requests overlapping in time (each is answered 30 ms after it arrived): at most 3 at once.
   const arrivals = receiver.requests.map((r) => r.receivedAt);
@@ -448,8 +555,18 @@ test('the timer pool refills as attempts finish (not once per tick), never above
 test('the delivery claim walks the campaign’s due index in order and probes the entry index: no scan or sort of all pending rows', async () => {
   const t = await startTestServer();
   cleanups.push(() => t.close());
-  const plan = (t.ctx.db.prepare(`EXPLAIN QUERY PLAN ${DUE_DELIVERIES_SQL}`).all({ campaign: 'c', now: '2026-01-01T00:00:00.000Z', limit: 10 }) as Array<{ detail: string }>).map((r) => r.detail);
-  assert.ok(plan.some((d) => d.startsWith('SEARCH d USING INDEX webhook_deliveries_campaign_due (campaign_id=? AND next_attempt_at<?)')), plan.join('\n'));
-  assert.ok(plan.some((d) => /SEARCH e USING INDEX webhook_deliveries_entry \(entry_id=\? AND seq<\?\)/.test(d)), plan.join('\n'));
+  const plan = (
+    t.ctx.db
+      .prepare(`EXPLAIN QUERY PLAN ${DUE_DELIVERIES_SQL}`)
+      .all({ campaign: 'c', now: '2026-01-01T00:00:00.000Z', limit: 10 }) as Array<{ detail: string }>
+  ).map((r) => r.detail);
+  assert.ok(
+    plan.some((d) => d.startsWith('SEARCH d USING INDEX webhook_deliveries_campaign_due (campaign_id=? AND next_attempt_at<?)')),
+    plan.join('\n'),
+  );
+  assert.ok(
+    plan.some((d) => /SEARCH e USING INDEX webhook_deliveries_entry \(entry_id=\? AND seq<\?\)/.test(d)),
+    plan.join('\n'),
+  );
   assert.ok(!plan.some((d) => /TEMP B-TREE|^SCAN/.test(d)), plan.join('\n'));
 });

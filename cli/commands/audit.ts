@@ -13,12 +13,20 @@ export function registerAuditCommands(program: Command): void {
     .option('--action <name>', `only this action: ${AUDIT_ACTIONS.join(' | ')}`)
     .option('--limit <n>', 'at most this many (1 to 100000)', '50')
     .action(async (flags: CommonOptions & { campaign?: string; action?: string; limit: string }) => {
-      await runCommand(flags, (ctx) => {
-        const action = flags.action === undefined ? undefined : parseAuditAction(flags.action);
-        const limit = parseLimit(flags.limit);
-        if (flags.campaign !== undefined) getCampaign(ctx, flags.campaign);
-        return listAuditRecords(ctx, { campaignId: flags.campaign, action, limit });
-      }, (list: AuditRecord[]) => table(list.map((r) => ({ ...r, details: summarize(r.details) })), ['id', 'at', 'actor', 'action', 'campaign_id', 'details']));
+      await runCommand(
+        flags,
+        (ctx) => {
+          const action = flags.action === undefined ? undefined : parseAuditAction(flags.action);
+          const limit = parseLimit(flags.limit);
+          if (flags.campaign !== undefined) getCampaign(ctx, flags.campaign);
+          return listAuditRecords(ctx, { campaignId: flags.campaign, action, limit });
+        },
+        (list: AuditRecord[]) =>
+          table(
+            list.map((r) => ({ ...r, details: summarize(r.details) })),
+            ['id', 'at', 'actor', 'action', 'campaign_id', 'details'],
+          ),
+      );
     });
 }
 
@@ -28,6 +36,8 @@ export function registerAuditCommands(program: Command): void {
  * escaped, never sent to the terminal raw.
  */
 function summarize(details: Record<string, unknown>): string {
-  const text = Object.entries(details).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+  const text = Object.entries(details)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -13,20 +13,43 @@ interface ForceFlags extends CommonOptions {
 }
 
 export function registerBackupCommands(program: Command): void {
-  withCommonOptions(program.command('backup').description('copy the database to DEST, consistently, even while ces serve is writing').argument('<dest>', 'backup file to create'))
+  withCommonOptions(
+    program
+      .command('backup')
+      .description('copy the database to DEST, consistently, even while ces serve is writing')
+      .argument('<dest>', 'backup file to create'),
+  )
     .option('--force', 'overwrite DEST if it exists')
     .action(async (dest: string, flags: ForceFlags) => {
       // As the database is: not created where there is none, not upgraded to this ces's schema.
-      await runCommand(flags, (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid, actor: cliOperator() }), (r) => details(r as unknown as Record<string, unknown>), { migrate: false, mustExist: true });
+      await runCommand(
+        flags,
+        (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid, actor: cliOperator() }),
+        (r) => details(r as unknown as Record<string, unknown>),
+        { migrate: false, mustExist: true },
+      );
     });
 
   // Not through runCommand: that would open the very database this command replaces.
-  withCommonOptions(program.command('restore').description('replace the database with the backup SRC (ces serve must be stopped)').argument('<src>', 'backup file'))
+  withCommonOptions(
+    program
+      .command('restore')
+      .description('replace the database with the backup SRC (ces serve must be stopped)')
+      .argument('<src>', 'backup file'),
+  )
     .option('--force', 'replace an existing database (it is kept beside as <db>.pre-restore-<time>)')
     .action(async (src: string, flags: ForceFlags) => {
       try {
         const config = loadCommandConfig({ db: flags.db });
-        const result = await restoreDatabase({ source: src, dbPath: config.dbPath, force: flags.force, pid: process.pid, clock: systemClock, actor: cliOperator(), random: cryptoRandom });
+        const result = await restoreDatabase({
+          source: src,
+          dbPath: config.dbPath,
+          force: flags.force,
+          pid: process.pid,
+          clock: systemClock,
+          actor: cliOperator(),
+          random: cryptoRandom,
+        });
         process.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {
         fail(flags, error);

@@ -1,6 +1,13 @@
 // ces campaign create|update|list|show
 import type { Command } from 'commander';
-import { createCampaign, getCampaign, listCampaigns, updateCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
+import {
+  createCampaign,
+  getCampaign,
+  listCampaigns,
+  updateCampaign,
+  type Campaign,
+  type CampaignOptions,
+} from '../../src/campaigns/campaigns.ts';
 import { parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -42,7 +49,10 @@ function addCampaignOptions(cmd: Command): Command {
     .option('--max-entries-per-participant <n>', 'entries per document number in the campaign ("" for no limit)')
     .option('--max-entries-per-day <n>', 'entries per document number per day, America/Sao_Paulo ("" for no limit)')
     .option('--fiscal-verifier-url <url>', 'https:// URL of an external fiscal verifier ("" for none)')
-    .option('--webhook-api <who>', 'API keys that may change the webhook configuration (PATCH /v1/webhook): any | live | none (default any)');
+    .option(
+      '--webhook-api <who>',
+      'API keys that may change the webhook configuration (PATCH /v1/webhook): any | live | none (default any)',
+    );
 }
 
 function toOptions(f: CampaignFlags): CampaignOptions {
@@ -82,21 +92,47 @@ export function registerCampaignCommands(program: Command): void {
     return out;
   };
 
-  addCampaignOptions(withCommonOptions(campaign.command('create').description('create a campaign').requiredOption('--name <name>', 'campaign name')))
-    .action(async function (this: Command, flags: CampaignFlags) {
-      await runCommand(flags, (ctx) => createCampaign(ctx, toOptions(explicitOnly(this, flags)), cliOperator()), (c) => details(c as unknown as Record<string, unknown>));
-    });
+  addCampaignOptions(
+    withCommonOptions(campaign.command('create').description('create a campaign').requiredOption('--name <name>', 'campaign name')),
+  ).action(async function (this: Command, flags: CampaignFlags) {
+    await runCommand(
+      flags,
+      (ctx) => createCampaign(ctx, toOptions(explicitOnly(this, flags)), cliOperator()),
+      (c) => details(c as unknown as Record<string, unknown>),
+    );
+  });
 
-  addCampaignOptions(withCommonOptions(campaign.command('update').description('change a campaign').argument('<id>', 'campaign id', parseUuid).option('--name <name>', 'campaign name')))
-    .action(async function (this: Command, id: string, flags: CampaignFlags) {
-      await runCommand(flags, (ctx) => updateCampaign(ctx, id, toOptions(explicitOnly(this, flags)), cliOperator()), (c) => details(c as unknown as Record<string, unknown>));
-    });
+  addCampaignOptions(
+    withCommonOptions(
+      campaign
+        .command('update')
+        .description('change a campaign')
+        .argument('<id>', 'campaign id', parseUuid)
+        .option('--name <name>', 'campaign name'),
+    ),
+  ).action(async function (this: Command, id: string, flags: CampaignFlags) {
+    await runCommand(
+      flags,
+      (ctx) => updateCampaign(ctx, id, toOptions(explicitOnly(this, flags)), cliOperator()),
+      (c) => details(c as unknown as Record<string, unknown>),
+    );
+  });
 
   withCommonOptions(campaign.command('list').description('list campaigns')).action(async (flags: CommonOptions) => {
-    await runCommand(flags, (ctx) => listCampaigns(ctx), (list: Campaign[]) => table(list as unknown as Array<Record<string, unknown>>, LIST_COLUMNS));
+    await runCommand(
+      flags,
+      (ctx) => listCampaigns(ctx),
+      (list: Campaign[]) => table(list as unknown as Array<Record<string, unknown>>, LIST_COLUMNS),
+    );
   });
 
-  withCommonOptions(campaign.command('show').description('show one campaign').argument('<id>', 'campaign id', parseUuid)).action(async (id: string, flags: CommonOptions) => {
-    await runCommand(flags, (ctx) => getCampaign(ctx, id), (c) => details(c as unknown as Record<string, unknown>));
-  });
+  withCommonOptions(campaign.command('show').description('show one campaign').argument('<id>', 'campaign id', parseUuid)).action(
+    async (id: string, flags: CommonOptions) => {
+      await runCommand(
+        flags,
+        (ctx) => getCampaign(ctx, id),
+        (c) => details(c as unknown as Record<string, unknown>),
+      );
+    },
+  );
 }

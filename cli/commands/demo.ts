@@ -13,7 +13,11 @@ export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor): Record<stri
   return ctx.db.transaction(() => {
     const campaign = createCampaign(ctx, { name: 'Demo campaign', luckyNumbers: 'auto', instantPrize: 'INTEGRATOR_DECLARED' }, actor);
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'test', label: 'demo' }, actor);
-    const prize = addPrize(ctx, { campaignId: campaign.id, mode: 'test', name: 'Demo voucher', type: 'voucher', unitValue: '50', stock: '100' }, actor);
+    const prize = addPrize(
+      ctx,
+      { campaignId: campaign.id, mode: 'test', name: 'Demo voucher', type: 'voucher', unitValue: '50', stock: '100' },
+      actor,
+    );
     const now = new Date(ctx.clock.now());
     const yymm = `${String(now.getUTCFullYear() % 100).padStart(2, '0')}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
     const body = {
@@ -37,19 +41,25 @@ export function registerDemoCommand(program: Command): void {
   withCommonOptions(program.command('demo').description('create a ready test campaign, key and prize, and print a curl quick start'))
     .option('--url <base>', 'where clients reach the server (default CES_PUBLIC_URL, else http://127.0.0.1:3000)')
     .action(async (flags: CommonOptions & { url?: string }) => {
-      await runCommand(flags, (ctx) => createDemo(ctx, (flags.url ?? ctx.config.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, ''), cliOperator()), (d) => {
-        const campaign = d.campaign as { id: string; name: string };
-        const key = d.key as { key: string };
-        const prize = d.prize as { id: string };
-        return [
-          `Campaign  ${campaign.id}  (${campaign.name}, test mode, automatic lucky numbers, declared instant prizes)`,
-          `Test key  ${key.key}`,
-          `Prize     ${prize.id}`,
-          '',
-          'Start the server (npm start), then submit an entry:',
-          '',
-          String(d.curl),
-        ].join('\n');
-      }, {}, { publicUrl: true });
+      await runCommand(
+        flags,
+        (ctx) => createDemo(ctx, (flags.url ?? ctx.config.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, ''), cliOperator()),
+        (d) => {
+          const campaign = d.campaign as { id: string; name: string };
+          const key = d.key as { key: string };
+          const prize = d.prize as { id: string };
+          return [
+            `Campaign  ${campaign.id}  (${campaign.name}, test mode, automatic lucky numbers, declared instant prizes)`,
+            `Test key  ${key.key}`,
+            `Prize     ${prize.id}`,
+            '',
+            'Start the server (npm start), then submit an entry:',
+            '',
+            String(d.curl),
+          ].join('\n');
+        },
+        {},
+        { publicUrl: true },
+      );
     });
 }

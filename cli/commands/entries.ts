@@ -31,27 +31,43 @@ export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
 export function registerEntryCommands(program: Command): void {
   const entries = program.command('entries').description('list, show and export entries');
 
-  withCommonOptions(entries.command('list').description('list a campaign\'s entries, newest first'))
+  withCommonOptions(entries.command('list').description("list a campaign's entries, newest first"))
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'live | test')
     .option('--status <status>', 'PENDING | APPROVED | REJECTED')
     .option('--limit <n>', 'at most this many (1 to 100000)', '50')
     .action(async (flags: CommonOptions & { campaign: string; mode?: string; status?: string; limit: string }) => {
-      await runCommand(flags, (ctx) => {
-        getCampaign(ctx, flags.campaign);
-        const livemode = parseLivemode(flags.mode);
-        const status = parseStatus(flags.status);
-        return listEntries(ctx.db, {
-          campaignId: flags.campaign,
-          livemode,
-          status,
-          limit: parseLimit(flags.limit),
-        }).map((row) => entryToView(ctx, row));
-      }, (list) => table(list.map((e) => ({ ...e, mode: e.livemode ? 'live' : 'test', reasons: e.rejection_reasons.map((r) => r.code).join(',') })), ['entry_id', 'mode', 'status', 'reasons', 'created_at']));
+      await runCommand(
+        flags,
+        (ctx) => {
+          getCampaign(ctx, flags.campaign);
+          const livemode = parseLivemode(flags.mode);
+          const status = parseStatus(flags.status);
+          return listEntries(ctx.db, {
+            campaignId: flags.campaign,
+            livemode,
+            status,
+            limit: parseLimit(flags.limit),
+          }).map((row) => entryToView(ctx, row));
+        },
+        (list) =>
+          table(
+            list.map((e) => ({ ...e, mode: e.livemode ? 'live' : 'test', reasons: e.rejection_reasons.map((r) => r.code).join(',') })),
+            ['entry_id', 'mode', 'status', 'reasons', 'created_at'],
+          ),
+      );
     });
 
-  withCommonOptions(entries.command('show').description('one entry with enrollment, mechanics, award, lucky numbers and deliveries').argument('<entry_id>', 'entry id', parseUuid))
-    .action(async (entryId: string, flags: CommonOptions) => {
-      await runCommand(flags, (ctx) => showEntry(ctx, entryId), (e) => details(e));
-    });
+  withCommonOptions(
+    entries
+      .command('show')
+      .description('one entry with enrollment, mechanics, award, lucky numbers and deliveries')
+      .argument('<entry_id>', 'entry id', parseUuid),
+  ).action(async (entryId: string, flags: CommonOptions) => {
+    await runCommand(
+      flags,
+      (ctx) => showEntry(ctx, entryId),
+      (e) => details(e),
+    );
+  });
 }

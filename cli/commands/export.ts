@@ -38,7 +38,8 @@ export interface ExportSummary {
 async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummary> {
   const format = flags.format;
   if (format !== 'csv' && format !== 'jsonl') throw new AppError(422, 'invalid_option', '--format must be csv or jsonl');
-  if (flags.json && !flags.out) throw new AppError(422, 'invalid_option', '--json needs --out FILE: without it stdout carries the export itself');
+  if (flags.json && !flags.out)
+    throw new AppError(422, 'invalid_option', '--json needs --out FILE: without it stdout carries the export itself');
   getCampaign(ctx, flags.campaign);
   const filter = { campaignId: flags.campaign, livemode: parseLivemode(flags.mode), status: parseStatus(flags.status) };
   const started = ctx.clock.now();
@@ -88,7 +89,9 @@ function escapingForTerminal(terminal: NodeJS.WriteStream): Transform {
 export function registerExportCommand(program: Command): void {
   const entries = program.commands.find((c) => c.name() === 'entries');
   if (!entries) throw new Error('the entries command must be registered before entries export');
-  withCommonOptions(entries.command('export').description('stream a campaign\'s entries as CSV or JSON Lines (columns: see docs/operations.md)'))
+  withCommonOptions(
+    entries.command('export').description("stream a campaign's entries as CSV or JSON Lines (columns: see docs/operations.md)"),
+  )
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--format <format>', 'csv | jsonl', 'csv')
     .option('--out <file>', 'write to this file (default: stdout)')

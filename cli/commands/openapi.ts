@@ -6,8 +6,9 @@ import { withCommonOptions } from '../output.ts';
 
 export function registerOpenApiCommand(program: Command): void {
   // --db and --json are accepted like every command; the document needs no database and is JSON.
-  withCommonOptions(program.command('openapi').description('print the OpenAPI 3.1 document of the HTTP API (the same as GET /openapi.json)'))
-    .action(() => {
-      process.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
-    });
+  withCommonOptions(
+    program.command('openapi').description('print the OpenAPI 3.1 document of the HTTP API (the same as GET /openapi.json)'),
+  ).action(() => {
+    process.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
+  });
 }

@@ -28,7 +28,13 @@ export function registerServeCommand(program: Command): void {
     .action(async (flags: ServeFlags) => {
       let config;
       try {
-        config = loadConfig({ db: flags.db, host: flags.host, port: flags.port, tickMs: flags.tickMs, logFormat: flags.logFormat ?? (flags.json ? 'json' : undefined) });
+        config = loadConfig({
+          db: flags.db,
+          host: flags.host,
+          port: flags.port,
+          tickMs: flags.tickMs,
+          logFormat: flags.logFormat ?? (flags.json ? 'json' : undefined),
+        });
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         fail({ json: flags.json }, error);
@@ -37,7 +43,9 @@ export function registerServeCommand(program: Command): void {
       // The log's reader may leave while the server runs: serving goes on without a log (src/log.ts).
       // stderr may be gone too (`2>&1`); the /metrics counter is then what tells (cli/output.ts).
       const output = guardLogStream(process.stdout, (error) => {
-        process.stderr.write(`ces: log output lost (${error.message}): still serving; log lines are dropped from now on, counted in ces_log_lines_dropped_total\n`);
+        process.stderr.write(
+          `ces: log output lost (${error.message}): still serving; log lines are dropped from now on, counted in ces_log_lines_dropped_total\n`,
+        );
       });
       const log = createLogger(config.logFormat, output, { batched: true });
       let server;

@@ -19,7 +19,16 @@ export function renderStats(s: CampaignStats): string {
     table(s.rejection_reasons, ['code', 'count']),
     '',
     'PRIZES',
-    table(s.prizes as unknown as Array<Record<string, unknown>>, ['name', 'initial_stock', 'current_stock', 'awarded', 'pending', 'revoked', 'voided', 'awarded_beyond_pool']),
+    table(s.prizes as unknown as Array<Record<string, unknown>>, [
+      'name',
+      'initial_stock',
+      'current_stock',
+      'awarded',
+      'pending',
+      'revoked',
+      'voided',
+      'awarded_beyond_pool',
+    ]),
     '',
     `LUCKY NUMBERS  ${s.lucky_numbers.mechanic}: ${s.lucky_numbers.assigned} of ${s.lucky_numbers.capacity} pairs (${pct(s.lucky_numbers.fill_percent)}) held by ${s.lucky_numbers.entries_with_numbers} entries`,
     '',
@@ -29,7 +38,9 @@ export function renderStats(s: CampaignStats): string {
 }
 
 export function registerStatsCommand(program: Command): void {
-  withCommonOptions(program.command('stats').description('a campaign\'s entries, rejections, prizes, lucky-number fill and delivery success'))
+  withCommonOptions(
+    program.command('stats').description("a campaign's entries, rejections, prizes, lucky-number fill and delivery success"),
+  )
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'live | test', 'live')
     .action(async (flags: CommonOptions & { campaign: string; mode: string }) => {

@@ -4,13 +4,15 @@
 // Domain code receives an Actor and never reads the OS or the environment itself.
 
 export type Actor =
-  | { kind: 'cli'; user: string }
-  | { kind: 'api_key'; keyId: string; mode: 'live' | 'test' }
-  | { kind: 'dashboard'; name: string };
+  { kind: 'cli'; user: string } | { kind: 'api_key'; keyId: string; mode: 'live' | 'test' } | { kind: 'dashboard'; name: string };
 
 export const cliActor = (user: string): Actor => ({ kind: 'cli', user });
 
-export const apiKeyActor = (caller: { keyId: string; mode: 'live' | 'test' }): Actor => ({ kind: 'api_key', keyId: caller.keyId, mode: caller.mode });
+export const apiKeyActor = (caller: { keyId: string; mode: 'live' | 'test' }): Actor => ({
+  kind: 'api_key',
+  keyId: caller.keyId,
+  mode: caller.mode,
+});
 
 /** The `actor` column: `cli:alice`, `api_key:0196…`, `dashboard:maria`. */
 export function actorName(actor: Actor): string {

@@ -22,9 +22,19 @@ export interface AuditRow {
 export function insertAuditRow(db: Db, row: Omit<AuditRow, 'id'>): number {
   if (!hasDetailsColumn(db)) {
     const subject = row.campaign_id === null ? null : `campaign:${row.campaign_id}`;
-    return Number(prepare(db, `INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (@at, @actor, @action, @subject, @details)`).run({ ...row, subject }).lastInsertRowid);
+    return Number(
+      prepare(db, `INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (@at, @actor, @action, @subject, @details)`).run({
+        ...row,
+        subject,
+      }).lastInsertRowid,
+    );
   }
-  return Number(prepare(db, `INSERT INTO audit_log (at, actor, action, campaign_id, details) VALUES (@at, @actor, @action, @campaign_id, @details)`).run(row).lastInsertRowid);
+  return Number(
+    prepare(
+      db,
+      `INSERT INTO audit_log (at, actor, action, campaign_id, details) VALUES (@at, @actor, @action, @campaign_id, @details)`,
+    ).run(row).lastInsertRowid,
+  );
 }
 
 function hasDetailsColumn(db: Db): boolean {
@@ -37,7 +47,10 @@ function hasDetailsColumn(db: Db): boolean {
  * with or without an action; audit_log_action for an action alone).
  */
 export function listAuditRows(db: Db, filter: { campaignId: string | null; action: string | null; limit: number }): AuditRow[] {
-  const where = [filter.campaignId === null ? null : 'campaign_id = @campaign_id', filter.action === null ? null : 'action = @action'].filter((w) => w !== null);
+  const where = [
+    filter.campaignId === null ? null : 'campaign_id = @campaign_id',
+    filter.action === null ? null : 'action = @action',
+  ].filter((w) => w !== null);
   const sql = `SELECT id, at, actor, action, campaign_id, details FROM audit_log ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
   const params: Record<string, unknown> = { limit: filter.limit };
   if (filter.campaignId !== null) params.campaign_id = filter.campaignId;
@@ -47,6 +60,9 @@ export function listAuditRows(db: Db, filter: { campaignId: string | null; actio
 
 /** The records about one participant (an LGPD request names its enrollment in details), oldest first. */
 export function listAuditRowsOfEnrollment(db: Db, enrollmentId: string): AuditRow[] {
-  return prepare<[string], AuditRow>(db, `SELECT id, at, actor, action, campaign_id, details FROM audit_log
-    WHERE action IN ('participant.exported', 'participant.anonymized') AND details ->> '$.enrollment_id' = ? ORDER BY id`).all(enrollmentId);
+  return prepare<[string], AuditRow>(
+    db,
+    `SELECT id, at, actor, action, campaign_id, details FROM audit_log
+    WHERE action IN ('participant.exported', 'participant.anonymized') AND details ->> '$.enrollment_id' = ? ORDER BY id`,
+  ).all(enrollmentId);
 }

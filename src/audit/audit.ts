@@ -11,13 +11,22 @@ import { actorName, type Actor } from './actor.ts';
 import { insertAuditRow, listAuditRows, type AuditRow } from './audit.repo.ts';
 
 export const AUDIT_ACTIONS = [
-  'campaign.created', 'campaign.updated',
-  'key.issued', 'key.rotated', 'key.revoked',
-  'webhook.created', 'webhook.updated', 'webhook.secret_rotated',
-  'prize.added', 'window.added',
-  'award.revoked', 'award.reassigned',
-  'participant.exported', 'participant.anonymized',
-  'backup.created', 'database.restored',
+  'campaign.created',
+  'campaign.updated',
+  'key.issued',
+  'key.rotated',
+  'key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.secret_rotated',
+  'prize.added',
+  'window.added',
+  'award.revoked',
+  'award.reassigned',
+  'participant.exported',
+  'participant.anonymized',
+  'backup.created',
+  'database.restored',
   // Reserved for the dashboard's sign-in (CONTRACT: Dashboard); nothing records it yet.
   'dashboard.signed_in',
 ] as const;
@@ -47,20 +56,36 @@ export interface AuditInput {
 export function recordAudit(ctx: Pick<Ctx, 'db' | 'clock'>, input: AuditInput): number {
   if (!ctx.db.inTransaction) throw new Error(`recordAudit(${input.action}) outside a transaction: the record must commit with its change`);
   const details = input.actor.kind === 'api_key' ? { ...input.details, mode: input.actor.mode } : input.details;
-  return insertAuditRow(ctx.db, { at: nowIso(ctx.clock), actor: actorName(input.actor), action: input.action, campaign_id: input.campaignId, details: JSON.stringify(details) });
+  return insertAuditRow(ctx.db, {
+    at: nowIso(ctx.clock),
+    actor: actorName(input.actor),
+    action: input.action,
+    campaign_id: input.campaignId,
+    details: JSON.stringify(details),
+  });
 }
 
 /** The action named by an operator's filter; 422 invalid_option for a name that is not one. */
 export function parseAuditAction(value: string): AuditAction {
   const action = AUDIT_ACTIONS.find((a) => a === value.toLowerCase());
-  if (action === undefined) throw new AppError(422, 'invalid_option', `--action must be one of ${AUDIT_ACTIONS.join(', ')}, got "${value}"`);
+  if (action === undefined)
+    throw new AppError(422, 'invalid_option', `--action must be one of ${AUDIT_ACTIONS.join(', ')}, got "${value}"`);
   return action;
 }
 
 export function listAuditRecords(ctx: Ctx, filter: { campaignId?: string; action?: AuditAction; limit: number }): AuditRecord[] {
-  return listAuditRows(ctx.db, { campaignId: filter.campaignId ?? null, action: filter.action ?? null, limit: filter.limit }).map(rowToAuditRecord);
+  return listAuditRows(ctx.db, { campaignId: filter.campaignId ?? null, action: filter.action ?? null, limit: filter.limit }).map(
+    rowToAuditRecord,
+  );
 }
 
 export function rowToAuditRecord(row: AuditRow): AuditRecord {
-  return { id: row.id, at: row.at, actor: row.actor, action: row.action as AuditAction, campaign_id: row.campaign_id, details: JSON.parse(row.details) as Record<string, unknown> };
+  return {
+    id: row.id,
+    at: row.at,
+    actor: row.actor,
+    action: row.action as AuditAction,
+    campaign_id: row.campaign_id,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+  };
 }

@@ -72,16 +72,26 @@ function sealCopy(path: string): string[] {
  * The database is copied at the schema version it has: the CLI opens it without migrating, so a
  * backup taken before an upgrade, as README advises, is the database as the older ces left it.
  */
-export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: boolean; pid: number; actor: Actor }): Promise<BackupResult> {
+export async function backupDatabase(
+  ctx: Ctx,
+  dest: string,
+  options: { force?: boolean; pid: number; actor: Actor },
+): Promise<BackupResult> {
   const version = readCesSchemaVersion(ctx.db);
   if (version < 1) throw new AppError(422, 'not_a_ces_database', `${ctx.config.dbPath} is not a ces database.`);
-  if (version > SCHEMA_VERSION) throw new AppError(422, 'not_a_ces_database', `${ctx.config.dbPath} has schema version ${version}, newer than this ces (${SCHEMA_VERSION}); back it up with the ces that wrote it.`);
+  if (version > SCHEMA_VERSION)
+    throw new AppError(
+      422,
+      'not_a_ces_database',
+      `${ctx.config.dbPath} has schema version ${version}, newer than this ces (${SCHEMA_VERSION}); back it up with the ces that wrote it.`,
+    );
   const target = realPath(dest);
   if (target === realPath(ctx.config.dbPath)) throw new AppError(422, 'invalid_option', 'The backup destination is the database itself.');
   if (existsSync(target) && !options.force) throw new AppError(409, 'destination_exists', `${dest} exists; pass --force to overwrite it.`);
   if (!existsSync(dirname(target))) throw new AppError(422, 'invalid_option', `The folder of ${dest} does not exist.`);
   const users = findProcessesUsingFile(target, options.pid);
-  if (users.length > 0) throw new AppError(409, 'database_in_use', `${dest} is open in process ${users.join(', ')}; choose another destination.`);
+  if (users.length > 0)
+    throw new AppError(409, 'database_in_use', `${dest} is open in process ${users.join(', ')}; choose another destination.`);
   const temp = tempPathBeside(target, ctx.random);
   const started = ctx.clock.now();
   createPrivateFileExclusive(temp);
@@ -94,8 +104,26 @@ export async function backupDatabase(ctx: Ctx, dest: string, options: { force?: 
     const at = nowIso(ctx.clock);
     const bytes = statSync(target).size;
     // The copy is taken outside any transaction (one read of the source); its record is its own write.
-    const auditId = ctx.db.transaction(() => recordAudit(ctx, { actor: options.actor, action: 'backup.created', campaignId: null, details: { file: target, bytes, pages: totalPages } })).immediate();
-    return { file: target, bytes, pages: totalPages, integrity: 'ok', schema_version: version, at, elapsed_ms: ctx.clock.now() - started, audit_id: auditId };
+    const auditId = ctx.db
+      .transaction(() =>
+        recordAudit(ctx, {
+          actor: options.actor,
+          action: 'backup.created',
+          campaignId: null,
+          details: { file: target, bytes, pages: totalPages },
+        }),
+      )
+      .immediate();
+    return {
+      file: target,
+      bytes,
+      pages: totalPages,
+      integrity: 'ok',
+      schema_version: version,
+      at,
+      elapsed_ms: ctx.clock.now() - started,
+      audit_id: auditId,
+    };
   } finally {
     rmSync(temp, { force: true });
     rmSync(`${temp}-wal`, { force: true });
@@ -120,18 +148,42 @@ export interface RestoreResult {
  * `force`, and a target that another process (a running server) has open. The replaced database
  * and its -wal/-shm are moved aside, never deleted, so a mistaken restore can be undone.
  */
-export async function restoreDatabase(input: { source: string; dbPath: string; force?: boolean; pid: number; clock: Clock; actor: Actor; random: Random }): Promise<RestoreResult> {
+export async function restoreDatabase(input: {
+  source: string;
+  dbPath: string;
+  force?: boolean;
+  pid: number;
+  clock: Clock;
+  actor: Actor;
+  random: Random;
+}): Promise<RestoreResult> {
   const source = realPath(input.source);
   const target = realPath(input.dbPath);
   if (source === target) throw new AppError(422, 'invalid_option', 'The backup to restore is the database itself.');
   if (!existsSync(source)) throw new AppError(404, 'not_found', `${input.source} does not exist.`);
   const problems = checkIntegrity(source);
-  if (problems.length > 0) throw new AppError(422, 'backup_corrupt', `${input.source} failed PRAGMA integrity_check: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new AppError(422, 'backup_corrupt', `${input.source} failed PRAGMA integrity_check: ${problems.join('; ')}`);
   const version = readSchemaVersion(source);
-  if (version < 1 || version > SCHEMA_VERSION) throw new AppError(422, 'not_a_ces_database', `${input.source} is not a ces database this version can open (schema version ${version}, supported 1..${SCHEMA_VERSION}).`);
-  if (existsSync(target) && !input.force) throw new AppError(409, 'destination_exists', `${input.dbPath} exists; pass --force to replace it (it is kept beside as a .pre-restore copy).`);
+  if (version < 1 || version > SCHEMA_VERSION)
+    throw new AppError(
+      422,
+      'not_a_ces_database',
+      `${input.source} is not a ces database this version can open (schema version ${version}, supported 1..${SCHEMA_VERSION}).`,
+    );
+  if (existsSync(target) && !input.force)
+    throw new AppError(
+      409,
+      'destination_exists',
+      `${input.dbPath} exists; pass --force to replace it (it is kept beside as a .pre-restore copy).`,
+    );
   const users = findProcessesUsingFile(target, input.pid);
-  if (users.length > 0) throw new AppError(409, 'database_in_use', `${input.dbPath} is open in process ${users.join(', ')} (a running ces serve?); stop it before restoring.`);
+  if (users.length > 0)
+    throw new AppError(
+      409,
+      'database_in_use',
+      `${input.dbPath} is open in process ${users.join(', ')} (a running ces serve?); stop it before restoring.`,
+    );
 
   makePrivateDir(dirname(target));
   // Copy through SQLite rather than the file system: a source left in WAL mode may hold committed
@@ -144,7 +196,8 @@ export async function restoreDatabase(input: { source: string; dbPath: string; f
     await sourceDb.backup(temp, { progress: () => WHOLE_DATABASE });
     sourceDb.close();
     const tempProblems = sealCopy(temp);
-    if (tempProblems.length > 0) throw new AppError(500, 'restore_corrupt', `The restored copy failed its integrity check: ${tempProblems.join('; ')}`);
+    if (tempProblems.length > 0)
+      throw new AppError(500, 'restore_corrupt', `The restored copy failed its integrity check: ${tempProblems.join('; ')}`);
     if (existsSync(target)) {
       replaced = `${target}.pre-restore-${nowIso(input.clock).replace(/[:.]/g, '-')}`;
       // The -wal goes with its database: left at the target path it would be replayed into the
@@ -163,10 +216,17 @@ export async function restoreDatabase(input: { source: string; dbPath: string; f
   const db = openDatabase(target);
   try {
     const audited = { db, clock: input.clock };
-    const { at, auditId } = db.transaction(() => ({
-      at: nowIso(input.clock),
-      auditId: recordAudit(audited, { actor: input.actor, action: 'database.restored', campaignId: null, details: { source, database: target, replaced } }),
-    })).immediate();
+    const { at, auditId } = db
+      .transaction(() => ({
+        at: nowIso(input.clock),
+        auditId: recordAudit(audited, {
+          actor: input.actor,
+          action: 'database.restored',
+          campaignId: null,
+          details: { source, database: target, replaced },
+        }),
+      }))
+      .immediate();
     return { source, database: target, replaced, integrity: 'ok', schema_version: readCesSchemaVersion(db), at, audit_id: auditId };
   } finally {
     db.close();

@@ -49,19 +49,25 @@ const COLUMNS = `id, name, starts_at, ends_at, purchase_from, purchase_to, requi
   fiscal_verifier_url, webhook_api, created_at, updated_at`;
 
 export function insertCampaign(db: Db, c: Campaign): void {
-  prepare(db, `INSERT INTO campaigns (${COLUMNS}) VALUES (@id, @name, @starts_at, @ends_at, @purchase_from, @purchase_to,
+  prepare(
+    db,
+    `INSERT INTO campaigns (${COLUMNS}) VALUES (@id, @name, @starts_at, @ends_at, @purchase_from, @purchase_to,
     @required_fields, @allow_companies, @api_enabled, @instant_prize, @lucky_numbers, @lucky_quantity, @series_count,
-    @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @webhook_api, @created_at, @updated_at)`).run(campaignToRow(c));
+    @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @webhook_api, @created_at, @updated_at)`,
+  ).run(campaignToRow(c));
   invalidateRows(db);
 }
 
 export function updateCampaignRow(db: Db, c: Campaign): void {
-  prepare(db, `UPDATE campaigns SET name = @name, starts_at = @starts_at, ends_at = @ends_at, purchase_from = @purchase_from,
+  prepare(
+    db,
+    `UPDATE campaigns SET name = @name, starts_at = @starts_at, ends_at = @ends_at, purchase_from = @purchase_from,
     purchase_to = @purchase_to, required_fields = @required_fields, allow_companies = @allow_companies,
     api_enabled = @api_enabled, instant_prize = @instant_prize, lucky_numbers = @lucky_numbers,
     lucky_quantity = @lucky_quantity, series_count = @series_count,
     max_entries_per_participant = @max_entries_per_participant, max_entries_per_day = @max_entries_per_day,
-    fiscal_verifier_url = @fiscal_verifier_url, webhook_api = @webhook_api, updated_at = @updated_at WHERE id = @id`).run(campaignToRow(c));
+    fiscal_verifier_url = @fiscal_verifier_url, webhook_api = @webhook_api, updated_at = @updated_at WHERE id = @id`,
+  ).run(campaignToRow(c));
   invalidateRows(db);
 }
 

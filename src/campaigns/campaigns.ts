@@ -66,7 +66,9 @@ export const MAX_SERIES_COUNT = 100_000;
 export function createCampaign(ctx: Ctx, options: CampaignOptions, actor: Actor): Campaign {
   // An empty or blank name is refused by applyOptions, with the code and words of an update's.
   if (options.name === undefined) {
-    throw new AppError(422, 'invalid_campaign_options', 'name is required', [{ field: 'name', code: 'required', message: 'name is required' }]);
+    throw new AppError(422, 'invalid_campaign_options', 'name is required', [
+      { field: 'name', code: 'required', message: 'name is required' },
+    ]);
   }
   const now = nowIso(ctx.clock);
   const base: Campaign = {
@@ -91,27 +93,31 @@ export function createCampaign(ctx: Ctx, options: CampaignOptions, actor: Actor)
     updated_at: now,
   };
   const campaign = applyOptions(base, options);
-  return ctx.db.transaction(() => {
-    insertCampaign(ctx.db, campaign);
-    recordAudit(ctx, { actor, action: 'campaign.created', campaignId: campaign.id, details: { settings: auditedSettings(campaign) } });
-    return campaign;
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      insertCampaign(ctx.db, campaign);
+      recordAudit(ctx, { actor, action: 'campaign.created', campaignId: campaign.id, details: { settings: auditedSettings(campaign) } });
+      return campaign;
+    })
+    .immediate();
 }
 
 export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions, actor: Actor): Campaign {
-  return ctx.db.transaction(() => {
-    const current = getCampaign(ctx, id);
-    const next = applyOptions(current, options);
-    // No option, or only the values it already has: nothing changed, so neither does updated_at.
-    if (JSON.stringify(next) === JSON.stringify(current)) return current;
-    next.updated_at = nowIso(ctx.clock);
-    updateCampaignRow(ctx.db, next);
-    const before = auditedSettings(current);
-    const after = auditedSettings(next);
-    const changed = Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
-    recordAudit(ctx, { actor, action: 'campaign.updated', campaignId: id, details: { changed } });
-    return next;
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const current = getCampaign(ctx, id);
+      const next = applyOptions(current, options);
+      // No option, or only the values it already has: nothing changed, so neither does updated_at.
+      if (JSON.stringify(next) === JSON.stringify(current)) return current;
+      next.updated_at = nowIso(ctx.clock);
+      updateCampaignRow(ctx.db, next);
+      const before = auditedSettings(current);
+      const after = auditedSettings(next);
+      const changed = Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
+      recordAudit(ctx, { actor, action: 'campaign.updated', campaignId: id, details: { changed } });
+      return next;
+    })
+    .immediate();
 }
 
 /**
@@ -120,7 +126,10 @@ export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions, a
  */
 function auditedSettings(c: Campaign): Record<string, unknown> {
   const { id: _id, created_at: _created, updated_at: _updated, ...settings } = c;
-  return { ...settings, fiscal_verifier_url: settings.fiscal_verifier_url === null ? null : maskUrlCredentials(settings.fiscal_verifier_url) };
+  return {
+    ...settings,
+    fiscal_verifier_url: settings.fiscal_verifier_url === null ? null : maskUrlCredentials(settings.fiscal_verifier_url),
+  };
 }
 
 export function getCampaign(ctx: Ctx, id: string): Campaign {
@@ -183,7 +192,10 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   setInstant('purchase_from', o.purchaseFrom);
   setInstant('purchase_to', o.purchaseTo);
   if (o.require !== undefined) {
-    const list = (o.require ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const list = (o.require ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     const unknown = list.filter((f) => !(REQUIRED_FIELDS as readonly string[]).includes(f));
     if (unknown.length > 0) fail('require', `unknown required field(s) ${unknown.join(', ')}; allowed: ${REQUIRED_FIELDS.join(', ')}`);
     else next.required_fields = [...new Set(list)] as RequiredField[];
@@ -191,11 +203,13 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   if (o.allowCompanies !== undefined) next.allow_companies = o.allowCompanies;
   if (o.apiEnabled !== undefined) next.api_enabled = o.apiEnabled;
   if (o.instantPrize !== undefined) {
-    if (!(INSTANT_PRIZE_MODES as readonly string[]).includes(o.instantPrize)) fail('instant_prize', `--instant-prize must be one of ${INSTANT_PRIZE_MODES.join(', ')}`);
+    if (!(INSTANT_PRIZE_MODES as readonly string[]).includes(o.instantPrize))
+      fail('instant_prize', `--instant-prize must be one of ${INSTANT_PRIZE_MODES.join(', ')}`);
     else next.instant_prize = o.instantPrize as Campaign['instant_prize'];
   }
   if (o.luckyNumbers !== undefined) {
-    if (!(LUCKY_NUMBER_MODES as readonly string[]).includes(o.luckyNumbers)) fail('lucky_numbers', `--lucky-numbers must be one of ${LUCKY_NUMBER_MODES.join(', ')}`);
+    if (!(LUCKY_NUMBER_MODES as readonly string[]).includes(o.luckyNumbers))
+      fail('lucky_numbers', `--lucky-numbers must be one of ${LUCKY_NUMBER_MODES.join(', ')}`);
     else next.lucky_numbers = o.luckyNumbers as Campaign['lucky_numbers'];
   }
   const integer = (field: string, value: string | number, min: number, max: number): number | undefined => {
@@ -209,10 +223,14 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   if (o.luckyQuantity !== undefined) next.lucky_quantity = integer('lucky_quantity', o.luckyQuantity, 1, 1000) ?? next.lucky_quantity;
   if (o.seriesCount !== undefined) next.series_count = integer('series_count', o.seriesCount, 1, MAX_SERIES_COUNT) ?? next.series_count;
   if (o.maxEntriesPerParticipant !== undefined) {
-    next.max_entries_per_participant = o.maxEntriesPerParticipant === null ? null : (integer('max_entries_per_participant', o.maxEntriesPerParticipant, 1, 1_000_000_000) ?? null);
+    next.max_entries_per_participant =
+      o.maxEntriesPerParticipant === null
+        ? null
+        : (integer('max_entries_per_participant', o.maxEntriesPerParticipant, 1, 1_000_000_000) ?? null);
   }
   if (o.maxEntriesPerDay !== undefined) {
-    next.max_entries_per_day = o.maxEntriesPerDay === null ? null : (integer('max_entries_per_day', o.maxEntriesPerDay, 1, 1_000_000_000) ?? null);
+    next.max_entries_per_day =
+      o.maxEntriesPerDay === null ? null : (integer('max_entries_per_day', o.maxEntriesPerDay, 1, 1_000_000_000) ?? null);
   }
   if (o.fiscalVerifierUrl !== undefined) {
     const url = o.fiscalVerifierUrl;
@@ -221,11 +239,14 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
     else next.fiscal_verifier_url = url;
   }
   if (o.webhookApi !== undefined) {
-    if (!(WEBHOOK_API_ACCESS as readonly string[]).includes(o.webhookApi)) fail('webhook_api', `webhook_api must be one of ${WEBHOOK_API_ACCESS.join(', ')}, got "${o.webhookApi}"`);
+    if (!(WEBHOOK_API_ACCESS as readonly string[]).includes(o.webhookApi))
+      fail('webhook_api', `webhook_api must be one of ${WEBHOOK_API_ACCESS.join(', ')}, got "${o.webhookApi}"`);
     else next.webhook_api = o.webhookApi as WebhookApiAccess;
   }
-  if (next.starts_at && next.ends_at && Date.parse(next.ends_at) <= Date.parse(next.starts_at)) fail('ends_at', 'ends_at must be after starts_at');
-  if (next.purchase_from && next.purchase_to && Date.parse(next.purchase_to) <= Date.parse(next.purchase_from)) fail('purchase_to', 'purchase_to must be after purchase_from');
+  if (next.starts_at && next.ends_at && Date.parse(next.ends_at) <= Date.parse(next.starts_at))
+    fail('ends_at', 'ends_at must be after starts_at');
+  if (next.purchase_from && next.purchase_to && Date.parse(next.purchase_to) <= Date.parse(next.purchase_from))
+    fail('purchase_to', 'purchase_to must be after purchase_from');
   if (errors.length > 0) throw new AppError(422, 'invalid_campaign_options', errors.map((e) => e.message).join('; '), errors);
   return next;
 }

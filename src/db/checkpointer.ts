@@ -108,16 +108,23 @@ export function nextPassDelay(result: PassResult, previous: PassResult, interval
 const LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 };
 
 /** Starts checkpointing `path` (a WAL database another connection of this process has opened). */
-export function startCheckpointer(path: string, log: ConsolaInstance, intervalMs = CHECKPOINT_INTERVAL_MS, catchUpFrames = CATCH_UP_FRAMES): Checkpointer {
+export function startCheckpointer(
+  path: string,
+  log: ConsolaInstance,
+  intervalMs = CHECKPOINT_INTERVAL_MS,
+  catchUpFrames = CATCH_UP_FRAMES,
+): Checkpointer {
   const data: CheckpointerData = { sqlite: createRequire(import.meta.url).resolve('better-sqlite3'), path, intervalMs, catchUpFrames };
   const worker = new Worker(WORKER_CODE, { eval: true, workerData: data, resourceLimits: LIMITS });
   // Never what keeps the process alive.
   worker.unref();
   let running = true;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => {
-    running = false;
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      running = false;
+      resolve();
+    }),
+  );
   const reportStop = (reason: string): void => {
     log.error({ message: 'WAL checkpoint thread stopped; commits checkpoint the WAL themselves from now on', error: reason });
   };

@@ -13,26 +13,36 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
-    throw new AppError(422, 'not_a_ces_database', `${db.name} has schema version ${current}, newer than this ces (${SCHEMA_VERSION}); upgrade ces`);
+    throw new AppError(
+      422,
+      'not_a_ces_database',
+      `${db.name} has schema version ${current}, newer than this ces (${SCHEMA_VERSION}); upgrade ces`,
+    );
   }
   let v = current;
   while (v < target) {
     // IMMEDIATE takes the write lock up front, so two processes opening a new file do not both
     // try to create the tables; the loser re-reads the version after the winner commits.
-    v = db.transaction(() => {
-      const now = db.pragma('user_version', { simple: true }) as number;
-      if (now > v) return now;
-      // Version 0 is an empty file: one holding tables belongs to something else, and ours would be
-      // created among them.
-      if (v === 0 && db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() !== 0) {
-        throw new AppError(422, 'not_a_ces_database', `${db.name} is an SQLite database of something else (it has tables, and no ces schema version)`);
-      }
-      // A new file gets the current schema at once; the steps are for files written by an older ces.
-      const next = v === 0 && target === SCHEMA_VERSION ? SCHEMA_VERSION : v + 1;
-      if (next === SCHEMA_VERSION && v === 0) db.exec(readSchemaSql());
-      else MIGRATIONS[v](db);
-      db.pragma(`user_version = ${next}`);
-      return next;
-    }).immediate();
+    v = db
+      .transaction(() => {
+        const now = db.pragma('user_version', { simple: true }) as number;
+        if (now > v) return now;
+        // Version 0 is an empty file: one holding tables belongs to something else, and ours would be
+        // created among them.
+        if (v === 0 && db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() !== 0) {
+          throw new AppError(
+            422,
+            'not_a_ces_database',
+            `${db.name} is an SQLite database of something else (it has tables, and no ces schema version)`,
+          );
+        }
+        // A new file gets the current schema at once; the steps are for files written by an older ces.
+        const next = v === 0 && target === SCHEMA_VERSION ? SCHEMA_VERSION : v + 1;
+        if (next === SCHEMA_VERSION && v === 0) db.exec(readSchemaSql());
+        else MIGRATIONS[v](db);
+        db.pragma(`user_version = ${next}`);
+        return next;
+      })
+      .immediate();
   }
 }

@@ -25,7 +25,8 @@ export interface OpenOptions {
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
-  if (options.mustExist && path !== ':memory:' && !existsSync(path)) throw new AppError(404, 'database_not_found', `There is no database at ${path}.`);
+  if (options.mustExist && path !== ':memory:' && !existsSync(path))
+    throw new AppError(404, 'database_not_found', `There is no database at ${path}.`);
   let db: Db;
   try {
     if (path !== ':memory:' && !options.readonly) {
@@ -146,7 +147,10 @@ function refuseUpgradeUnderAnotherProcess(db: Db, path: string): void {
   if (version === 0 || version >= SCHEMA_VERSION || path === ':memory:') return;
   const users = findProcessesUsingFile(path, process.pid);
   if (users.length === 0) return;
-  throw new AppError(409, 'database_in_use',
+  throw new AppError(
+    409,
+    'database_in_use',
     `The database has schema version ${version} and this ces needs ${SCHEMA_VERSION}; process ${users.join(', ')} has it open ` +
-    `(an older ces serve?), and upgrading it underneath would break that process. Stop it, then run this command again.`);
+      `(an older ces serve?), and upgrading it underneath would break that process. Stop it, then run this command again.`,
+  );
 }

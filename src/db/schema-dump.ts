@@ -19,7 +19,9 @@ const HEADER = `-- ces schema, version ${SCHEMA_VERSION}: the tables a new datab
  * header above.
  */
 export function renderSchema(db: Database.Database): string {
-  const objects = db.prepare(`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid`).all() as Array<{ type: string; name: string; sql: string }>;
+  const objects = db
+    .prepare(`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
+    .all() as Array<{ type: string; name: string; sql: string }>;
   const rows: string[] = [];
   for (const { name } of objects.filter((o) => o.type === 'table')) {
     for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {

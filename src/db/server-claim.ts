@@ -25,18 +25,25 @@ export interface ClaimInput extends ServerProcess {
  * to warn about, and replaced. A record left by a server that died is simply replaced.
  */
 export function claimDatabase(db: Db, input: ClaimInput): { previous: ServerProcess | null } {
-  return db.transaction(() => {
-    const previous = prepare<[], ServerProcess>(db, 'SELECT pid, host, started_at FROM server_process WHERE id = 1').get() ?? null;
-    if (previous && previous.host === input.host && previous.pid !== input.pid && processUsesFile(previous.pid, input.dbPath)) {
-      throw new AppError(409, 'database_in_use',
-        `ces serve (process ${previous.pid}, started ${previous.started_at}) is already serving ${input.dbPath}; ` +
-        'a second server would send its webhooks again. Stop it first, or give this one another --db.');
-    }
-    prepare(db, `INSERT INTO server_process (id, pid, host, started_at) VALUES (1, @pid, @host, @started_at)
-      ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, host = excluded.host, started_at = excluded.started_at`)
-      .run({ pid: input.pid, host: input.host, started_at: input.started_at });
-    return { previous: previous && previous.host !== input.host ? previous : null };
-  }).immediate();
+  return db
+    .transaction(() => {
+      const previous = prepare<[], ServerProcess>(db, 'SELECT pid, host, started_at FROM server_process WHERE id = 1').get() ?? null;
+      if (previous && previous.host === input.host && previous.pid !== input.pid && processUsesFile(previous.pid, input.dbPath)) {
+        throw new AppError(
+          409,
+          'database_in_use',
+          `ces serve (process ${previous.pid}, started ${previous.started_at}) is already serving ${input.dbPath}; ` +
+            'a second server would send its webhooks again. Stop it first, or give this one another --db.',
+        );
+      }
+      prepare(
+        db,
+        `INSERT INTO server_process (id, pid, host, started_at) VALUES (1, @pid, @host, @started_at)
+      ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, host = excluded.host, started_at = excluded.started_at`,
+      ).run({ pid: input.pid, host: input.host, started_at: input.started_at });
+      return { previous: previous && previous.host !== input.host ? previous : null };
+    })
+    .immediate();
 }
 
 /** Removes this process's record when it stops (a record of another server is left alone). */

@@ -148,10 +148,14 @@ export function createDirectCommitter(db: Db): Committer {
   return {
     run<T>(write: () => T): Promise<T> {
       try {
-        return Promise.resolve(db.transaction(() => {
-          revalidateRows(db);
-          return write();
-        }).immediate());
+        return Promise.resolve(
+          db
+            .transaction(() => {
+              revalidateRows(db);
+              return write();
+            })
+            .immediate(),
+        );
       } catch (error) {
         return Promise.reject(error);
       }

@@ -6,7 +6,14 @@ import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { uuidv7 } from '../random.ts';
-import { findEnrollmentByDocument, insertEnrollment, isEmailTaken, isPhoneTaken, updateEnrollmentProfile, type EnrollmentRow } from './enrollments.repo.ts';
+import {
+  findEnrollmentByDocument,
+  insertEnrollment,
+  isEmailTaken,
+  isPhoneTaken,
+  updateEnrollmentProfile,
+  type EnrollmentRow,
+} from './enrollments.repo.ts';
 import { PROFILE_FIELDS, type Submission } from './submission.ts';
 
 const FIELD_PATH: Record<RequiredField, string> = {
@@ -24,7 +31,11 @@ export function upsertEnrollment(ctx: Ctx, campaign: Campaign, caller: Caller, s
   const { document, profile } = submission;
   if (document.type === 'cnpj' && !campaign.allow_companies) {
     throw new AppError(422, 'companies_not_allowed', 'This campaign does not accept company (CNPJ) participants.', [
-      { field: 'enrollment.document_number', code: 'companies_not_allowed', message: 'CNPJ participants are not accepted by this campaign' },
+      {
+        field: 'enrollment.document_number',
+        code: 'companies_not_allowed',
+        message: 'CNPJ participants are not accepted by this campaign',
+      },
     ]);
   }
   const stored = findEnrollmentByDocument(ctx.db, campaign.id, livemode, document.number);
@@ -36,8 +47,17 @@ export function upsertEnrollment(ctx: Ctx, campaign: Campaign, caller: Caller, s
         livemode,
         document_type: document.type,
         document_number: document.number,
-        full_name: null, email: null, phone: null, birthdate: null, address_line_1: null, address_line_2: null,
-        neighborhood: null, city: null, state: null, zipcode: null, country: null,
+        full_name: null,
+        email: null,
+        phone: null,
+        birthdate: null,
+        address_line_1: null,
+        address_line_2: null,
+        neighborhood: null,
+        city: null,
+        state: null,
+        zipcode: null,
+        country: null,
         anonymized_at: null,
         created_at: now,
         updated_at: now,
@@ -54,7 +74,12 @@ export function upsertEnrollment(ctx: Ctx, campaign: Campaign, caller: Caller, s
     .filter((field) => merged[field] === null)
     .map((field) => ({ field: FIELD_PATH[field], code: 'required', message: `${field} is required by this campaign` }));
   if (missing.length > 0) {
-    throw new AppError(422, 'missing_required_field', `Missing required enrollment field(s): ${missing.map((m) => m.field).join(', ')}.`, missing);
+    throw new AppError(
+      422,
+      'missing_required_field',
+      `Missing required enrollment field(s): ${missing.map((m) => m.field).join(', ')}.`,
+      missing,
+    );
   }
   // Only a value that is about to be stored can collide; an ignored differing value never does.
   const exceptId = stored ? stored.id : null;

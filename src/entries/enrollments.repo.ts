@@ -30,8 +30,11 @@ const COLUMNS = `id, campaign_id, livemode, document_type, document_number, full
   address_line_2, neighborhood, city, state, zipcode, country, anonymized_at, created_at, updated_at`;
 
 export function findEnrollmentByDocument(db: Db, campaignId: string, livemode: number, documentNumber: string): EnrollmentRow | undefined {
-  return prepare<[string, number, string], EnrollmentRow>(db, `SELECT ${COLUMNS} FROM enrollments
-    WHERE campaign_id = ? AND livemode = ? AND document_number = ?`).get(campaignId, livemode, documentNumber);
+  return prepare<[string, number, string], EnrollmentRow>(
+    db,
+    `SELECT ${COLUMNS} FROM enrollments
+    WHERE campaign_id = ? AND livemode = ? AND document_number = ?`,
+  ).get(campaignId, livemode, documentNumber);
 }
 
 export function findEnrollmentById(db: Db, id: string): EnrollmentRow | undefined {
@@ -40,23 +43,35 @@ export function findEnrollmentById(db: Db, id: string): EnrollmentRow | undefine
 
 /** Compared on email_key (./email-key.ts), the column the unique index enrollments_email_key covers. */
 export function isEmailTaken(db: Db, campaignId: string, livemode: number, email: string, exceptId: string | null): boolean {
-  return prepare<[string, number, string, string | null], { id: string }>(db, `SELECT id FROM enrollments
-    WHERE campaign_id = ? AND livemode = ? AND email_key = ? AND id IS NOT ? LIMIT 1`).get(campaignId, livemode, foldEmail(email), exceptId) !== undefined;
+  return (
+    prepare<[string, number, string, string | null], { id: string }>(
+      db,
+      `SELECT id FROM enrollments
+    WHERE campaign_id = ? AND livemode = ? AND email_key = ? AND id IS NOT ? LIMIT 1`,
+    ).get(campaignId, livemode, foldEmail(email), exceptId) !== undefined
+  );
 }
 
 export function isPhoneTaken(db: Db, campaignId: string, livemode: number, phone: string, exceptId: string | null): boolean {
-  return prepare<[string, number, string, string | null], { id: string }>(db, `SELECT id FROM enrollments
-    WHERE campaign_id = ? AND livemode = ? AND phone = ? AND id IS NOT ? LIMIT 1`).get(campaignId, livemode, phone, exceptId) !== undefined;
+  return (
+    prepare<[string, number, string, string | null], { id: string }>(
+      db,
+      `SELECT id FROM enrollments
+    WHERE campaign_id = ? AND livemode = ? AND phone = ? AND id IS NOT ? LIMIT 1`,
+    ).get(campaignId, livemode, phone, exceptId) !== undefined
+  );
 }
 
 // email_key is written with the email it is folded from, by these two functions only; it is not
 // part of EnrollmentRow, since nothing reads it but the uniqueness check and its index.
 export function insertEnrollment(db: Db, row: Omit<EnrollmentRow, 'anonymized_at'>): void {
-  prepare(db, `INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, full_name, email, email_key, phone,
+  prepare(
+    db,
+    `INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, full_name, email, email_key, phone,
     birthdate, address_line_1, address_line_2, neighborhood, city, state, zipcode, country, created_at, updated_at)
     VALUES (@id, @campaign_id, @livemode, @document_type, @document_number, @full_name, @email, @email_key, @phone,
-    @birthdate, @address_line_1, @address_line_2, @neighborhood, @city, @state, @zipcode, @country, @created_at, @updated_at)`)
-    .run({ ...row, email_key: row.email === null ? null : foldEmail(row.email) });
+    @birthdate, @address_line_1, @address_line_2, @neighborhood, @city, @state, @zipcode, @country, @created_at, @updated_at)`,
+  ).run({ ...row, email_key: row.email === null ? null : foldEmail(row.email) });
 }
 
 /**
@@ -64,11 +79,14 @@ export function insertEnrollment(db: Db, row: Omit<EnrollmentRow, 'anonymized_at
  * The key changes only together with the email (the right-hand sides read the row before the update).
  */
 export function updateEnrollmentProfile(db: Db, row: EnrollmentRow): void {
-  prepare(db, `UPDATE enrollments SET full_name = coalesce(full_name, @full_name), email = coalesce(email, @email),
+  prepare(
+    db,
+    `UPDATE enrollments SET full_name = coalesce(full_name, @full_name), email = coalesce(email, @email),
     email_key = iif(email IS NULL, @email_key, email_key),
     phone = coalesce(phone, @phone), birthdate = coalesce(birthdate, @birthdate),
     address_line_1 = coalesce(address_line_1, @address_line_1), address_line_2 = coalesce(address_line_2, @address_line_2),
     neighborhood = coalesce(neighborhood, @neighborhood), city = coalesce(city, @city), state = coalesce(state, @state),
     zipcode = coalesce(zipcode, @zipcode), country = coalesce(country, @country), updated_at = @updated_at
-    WHERE id = @id`).run({ ...row, email_key: row.email === null ? null : foldEmail(row.email) });
+    WHERE id = @id`,
+  ).run({ ...row, email_key: row.email === null ? null : foldEmail(row.email) });
 }

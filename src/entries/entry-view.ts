@@ -42,8 +42,13 @@ export function formatLuckyNumber(series: number, orderNumber: number): { series
 }
 
 export function listLuckyNumbersOfEntry(ctx: Ctx, entryId: string): Array<{ series: string; order_number: string }> {
-  return prepare<[string], { series: number; order_number: number }>(ctx.db, `SELECT series, order_number FROM lucky_numbers
-    WHERE entry_id = ? ORDER BY series, order_number`).all(entryId).map((r) => formatLuckyNumber(r.series, r.order_number));
+  return prepare<[string], { series: number; order_number: number }>(
+    ctx.db,
+    `SELECT series, order_number FROM lucky_numbers
+    WHERE entry_id = ? ORDER BY series, order_number`,
+  )
+    .all(entryId)
+    .map((r) => formatLuckyNumber(r.series, r.order_number));
 }
 
 export function entryToView(ctx: Ctx, row: EntryRow): EntryView {

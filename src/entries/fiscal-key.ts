@@ -35,11 +35,33 @@ const VALID_MODELS: ReadonlySet<string> = new Set(['55', '65', '59']);
 
 // IBGE state codes (cUF), the only values SEFAZ issues keys under.
 const VALID_STATES: ReadonlySet<string> = new Set([
-  '11', '12', '13', '14', '15', '16', '17',
-  '21', '22', '23', '24', '25', '26', '27', '28', '29',
-  '31', '32', '33', '35',
-  '41', '42', '43',
-  '50', '51', '52', '53',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '17',
+  '21',
+  '22',
+  '23',
+  '24',
+  '25',
+  '26',
+  '27',
+  '28',
+  '29',
+  '31',
+  '32',
+  '33',
+  '35',
+  '41',
+  '42',
+  '43',
+  '50',
+  '51',
+  '52',
+  '53',
 ]);
 
 /** True when `s` is 44 to 50 ASCII digits: the shape SPEC accepts at intake (else 422). */

@@ -20,9 +20,12 @@ export function parseIdempotencyKey(raw: string | null, occurrences: () => numbe
     ]);
   }
   if (raw === null || raw === '') {
-    throw new AppError(422, 'idempotency_key_missing', 'The Idempotency-Key header is required (1 to 128 characters; a UUID is recommended).', [
-      { field: 'Idempotency-Key', code: 'required', message: 'header is required' },
-    ]);
+    throw new AppError(
+      422,
+      'idempotency_key_missing',
+      'The Idempotency-Key header is required (1 to 128 characters; a UUID is recommended).',
+      [{ field: 'Idempotency-Key', code: 'required', message: 'header is required' }],
+    );
   }
   const key = NON_ASCII.test(raw) ? decodeHeaderText(raw) : raw;
   // UTF-16 units first: a key of at most 128 units has at most 128 characters.

@@ -33,9 +33,12 @@ export function writeEntry(ctx: Ctx, campaign: Campaign, caller: Caller, idempot
   if (replay) return replay;
 
   if (submission.instantWin && campaign.instant_prize !== 'INTEGRATOR_DECLARED') {
-    throw new AppError(422, 'instant_win_not_allowed', 'This campaign has no integrator-declared instant-prize mechanic; omit instant_win.', [
-      { field: 'instant_win', code: 'instant_win_not_allowed', message: 'the campaign does not take declared instant wins' },
-    ]);
+    throw new AppError(
+      422,
+      'instant_win_not_allowed',
+      'This campaign has no integrator-declared instant-prize mechanic; omit instant_win.',
+      [{ field: 'instant_win', code: 'instant_win_not_allowed', message: 'the campaign does not take declared instant wins' }],
+    );
   }
   const now = new Date(ctx.clock.now()).toISOString();
   const livemode = caller.livemode ? 1 : 0;
@@ -69,7 +72,15 @@ export function writeEntry(ctx: Ctx, campaign: Campaign, caller: Caller, idempot
     created_at: now,
   });
   if (submission.instantWin?.won) {
-    recordDeclaredWin(ctx, { campaign, livemode, entryId, prizeId: submission.instantWin.prize_definition_id!, actor: `api_key:${caller.keyId}`, rejected: status === 'REJECTED', now });
+    recordDeclaredWin(ctx, {
+      campaign,
+      livemode,
+      entryId,
+      prizeId: submission.instantWin.prize_definition_id!,
+      actor: `api_key:${caller.keyId}`,
+      rejected: status === 'REJECTED',
+      now,
+    });
   }
   const base = { campaignId: campaign.id, livemode: caller.livemode, entryId };
   enqueueEvent(ctx, { ...base, eventType: 'entry.received', data: { entry_id: entryId, enrollment_id: enrollment.id, status } });

@@ -88,7 +88,19 @@ export const EntrySubmissionStruct = type({
 
 export type EntrySubmissionBody = Infer<typeof EntrySubmissionStruct>;
 
-export const PROFILE_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'address_line_1', 'address_line_2', 'neighborhood', 'city', 'state', 'zipcode', 'country'] as const;
+export const PROFILE_FIELDS = [
+  'full_name',
+  'email',
+  'phone',
+  'birthdate',
+  'address_line_1',
+  'address_line_2',
+  'neighborhood',
+  'city',
+  'state',
+  'zipcode',
+  'country',
+] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export type Profile = Partial<Record<ProfileField, string>>;
 
@@ -123,7 +135,9 @@ const PROMOTED_CODES = new Set(['invalid_document']);
  */
 export function parseSubmission(body: unknown, nowMs: number): Submission {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AppError(422, 'validation_failed', 'The request body must be a JSON object.', [{ field: '', code: 'invalid_type', message: 'expected a JSON object' }]);
+    throw new AppError(422, 'validation_failed', 'The request body must be a JSON object.', [
+      { field: '', code: 'invalid_type', message: 'expected a JSON object' },
+    ]);
   }
   const errors: FieldError[] = [];
   // superstruct is the reference and the source of every shape error; the hand check only skips it
@@ -176,7 +190,8 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
     const phone = ok('enrollment.phone') ? text(e.phone) : null;
     if (phone !== null && !tooLong('enrollment.phone', phone, add)) {
       const normalized = normalizePhone(phone);
-      if (normalized === null) add('enrollment.phone', 'invalid_phone', 'phone must be E.164 without the leading +, country code included (e.g. 5511987654321)');
+      if (normalized === null)
+        add('enrollment.phone', 'invalid_phone', 'phone must be E.164 without the leading +, country code included (e.g. 5511987654321)');
       else profile.phone = normalized;
     }
     const birthdate = ok('enrollment.birthdate') ? text(e.birthdate) : null;
@@ -195,12 +210,14 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
       }
       const state = sub('state');
       if (state !== null) {
-        if (!BRAZILIAN_UFS.has(state.toUpperCase())) add('enrollment.address.state', 'invalid_state', 'state must be a two-letter Brazilian UF (e.g. SP)');
+        if (!BRAZILIAN_UFS.has(state.toUpperCase()))
+          add('enrollment.address.state', 'invalid_state', 'state must be a two-letter Brazilian UF (e.g. SP)');
         else profile.state = state.toUpperCase();
       }
       const country = sub('country');
       if (country !== null) {
-        if (!ISO_COUNTRIES.has(country.toUpperCase())) add('enrollment.address.country', 'invalid_country', 'country must be a two-letter ISO 3166-1 code (e.g. BR)');
+        if (!ISO_COUNTRIES.has(country.toUpperCase()))
+          add('enrollment.address.country', 'invalid_country', 'country must be a two-letter ISO 3166-1 code (e.g. BR)');
         else profile.country = country.toUpperCase();
       } else {
         profile.country = 'BR';
@@ -212,17 +229,26 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
   let consent: Submission['consent'] | null = null;
   if (ok('consent')) {
     const c = b.consent;
-    if (ok('consent.granted_at') && !(DATE_TIME_WITH_ZONE.test(c.granted_at) && isCalendarDate(c.granted_at.slice(0, 10)) && !Number.isNaN(Date.parse(c.granted_at)))) {
-      add('consent.granted_at', 'invalid_date_time', 'granted_at must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T14:03:00-03:00)');
+    if (
+      ok('consent.granted_at') &&
+      !(DATE_TIME_WITH_ZONE.test(c.granted_at) && isCalendarDate(c.granted_at.slice(0, 10)) && !Number.isNaN(Date.parse(c.granted_at)))
+    ) {
+      add(
+        'consent.granted_at',
+        'invalid_date_time',
+        'granted_at must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T14:03:00-03:00)',
+      );
     }
-    if (ok('consent.ip_address') && isIP(c.ip_address.trim()) === 0) add('consent.ip_address', 'invalid_ip', 'ip_address must be an IPv4 or IPv6 address');
+    if (ok('consent.ip_address') && isIP(c.ip_address.trim()) === 0)
+      add('consent.ip_address', 'invalid_ip', 'ip_address must be an IPv4 or IPv6 address');
     if (ok('consent.user_agent') && c.user_agent.trim() === '') add('consent.user_agent', 'required', 'user_agent is required');
     if (ok('consent.term_version') && c.term_version.trim() === '') add('consent.term_version', 'required', 'term_version is required');
     else if (ok('consent.term_version')) tooLong('consent.term_version', c.term_version.trim(), add);
     const choices: ConsentChoice[] = [];
     const seen = new Set<string>();
     (okTree('consent.consents') ? (c.consents ?? []) : []).forEach((item, i) => {
-      if (seen.has(item.consent_type)) add(`consent.consents.${i}.consent_type`, 'duplicate', `consent_type ${item.consent_type} appears more than once`);
+      if (seen.has(item.consent_type))
+        add(`consent.consents.${i}.consent_type`, 'duplicate', `consent_type ${item.consent_type} appears more than once`);
       seen.add(item.consent_type);
       choices.push({ consent_type: item.consent_type, granted: item.granted, explicit: true });
     });
@@ -230,19 +256,21 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
       if (!seen.has(implicit)) choices.push({ consent_type: implicit, granted: true, explicit: false });
     }
     // Built only when every consent field passed its shape check (otherwise errors[] is thrown below).
-    if (okTree('consent')) consent = {
-      granted_at: c.granted_at,
-      ip_address: c.ip_address.trim(),
-      user_agent: [...c.user_agent].slice(0, USER_AGENT_MAX).join(''),
-      term_version: c.term_version.trim(),
-      choices,
-    };
+    if (okTree('consent'))
+      consent = {
+        granted_at: c.granted_at,
+        ip_address: c.ip_address.trim(),
+        user_agent: [...c.user_agent].slice(0, USER_AGENT_MAX).join(''),
+        term_version: c.term_version.trim(),
+        choices,
+      };
   }
 
   // evidence
   let accessKey = '';
   if (ok('evidence')) {
-    if (ok('evidence.type') && b.evidence.type !== 'fiscal_key') add('evidence.type', 'unsupported_evidence_type', 'evidence.type must be "fiscal_key"');
+    if (ok('evidence.type') && b.evidence.type !== 'fiscal_key')
+      add('evidence.type', 'unsupported_evidence_type', 'evidence.type must be "fiscal_key"');
     if (ok('evidence.access_key')) {
       accessKey = b.evidence.access_key.replace(/\s+/g, '');
       if (!isAccessKeyFormat(accessKey)) add('evidence.access_key', 'invalid_access_key', 'access_key must be 44 to 50 digits');
@@ -253,9 +281,12 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
   let instantWin: Submission['instantWin'] = null;
   if (b.instant_win && okTree('instant_win')) {
     const prizeId = text(b.instant_win.prize_definition_id);
-    if (b.instant_win.won && prizeId === null) add('instant_win.prize_definition_id', 'required', 'prize_definition_id is required when won is true');
-    else if (!b.instant_win.won && prizeId !== null) add('instant_win.prize_definition_id', 'not_allowed', 'prize_definition_id must be omitted when won is false');
-    else if (prizeId !== null && !isUuid(prizeId)) add('instant_win.prize_definition_id', 'unknown_prize', 'prize_definition_id is not a prize of this campaign');
+    if (b.instant_win.won && prizeId === null)
+      add('instant_win.prize_definition_id', 'required', 'prize_definition_id is required when won is true');
+    else if (!b.instant_win.won && prizeId !== null)
+      add('instant_win.prize_definition_id', 'not_allowed', 'prize_definition_id must be omitted when won is false');
+    else if (prizeId !== null && !isUuid(prizeId))
+      add('instant_win.prize_definition_id', 'unknown_prize', 'prize_definition_id is not a prize of this campaign');
     // UUIDs are case-insensitive on input (RFC 9562); prize ids are stored in lower case.
     instantWin = { won: b.instant_win.won, prize_definition_id: prizeId === null ? null : prizeId.toLowerCase() };
   }
@@ -283,15 +314,23 @@ const CONSENT_TYPE_SET: ReadonlySet<unknown> = new Set(CONSENT_TYPES);
 export function hasEntryShape(b: Record<string, unknown>): boolean {
   const e = b.enrollment;
   if (!isPlainObject(e) || !isString(e.document_number)) return false;
-  if (!isOptionalString(e.full_name) || !isOptionalString(e.email) || !isOptionalString(e.phone) || !isOptionalString(e.birthdate)) return false;
+  if (!isOptionalString(e.full_name) || !isOptionalString(e.email) || !isOptionalString(e.phone) || !isOptionalString(e.birthdate))
+    return false;
   const a = e.address;
   if (a !== undefined && a !== null) {
     if (!isPlainObject(a)) return false;
-    if (!isOptionalString(a.address_line_1) || !isOptionalString(a.address_line_2) || !isOptionalString(a.neighborhood) || !isOptionalString(a.city)) return false;
+    if (
+      !isOptionalString(a.address_line_1) ||
+      !isOptionalString(a.address_line_2) ||
+      !isOptionalString(a.neighborhood) ||
+      !isOptionalString(a.city)
+    )
+      return false;
     if (!isOptionalString(a.state) || !isOptionalString(a.zipcode) || !isOptionalString(a.country)) return false;
   }
   const c = b.consent;
-  if (!isPlainObject(c) || !isString(c.granted_at) || !isString(c.ip_address) || !isString(c.user_agent) || !isString(c.term_version)) return false;
+  if (!isPlainObject(c) || !isString(c.granted_at) || !isString(c.ip_address) || !isString(c.user_agent) || !isString(c.term_version))
+    return false;
   const consents = c.consents;
   if (consents !== undefined && consents !== null) {
     if (!Array.isArray(consents)) return false;
@@ -315,7 +354,12 @@ function submissionError(errors: FieldError[]): AppError {
     if (PROMOTED_CODES.has(code)) return new AppError(422, code, errors[0].message, errors);
     if (code === 'unknown_prize') return new AppError(422, 'unknown_prize', errors[0].message, errors);
   }
-  return new AppError(422, 'validation_failed', `The entry is invalid: ${errors.map((e) => `${e.field || 'body'}: ${e.message}`).join('; ')}`, errors);
+  return new AppError(
+    422,
+    'validation_failed',
+    `The entry is invalid: ${errors.map((e) => `${e.field || 'body'}: ${e.message}`).join('; ')}`,
+    errors,
+  );
 }
 
 function failureToFieldError(failure: { path: Array<string | number>; value: unknown; type: string; message: string }): FieldError {

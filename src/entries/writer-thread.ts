@@ -237,10 +237,12 @@ function runWriterThread(data: WriterData, port: NonNullable<typeof parentPort>)
     // group-commit batch; the answer goes back once all of them are settled.
     void Promise.all(
       (JSON.parse(message.items) as WriteItem[]).map(({ id, request }) =>
-        committer.run(() => performWrite(base, request)).then(
-          (value): Settled => ({ id, ok: true, value }),
-          (error: unknown): Settled => ({ id, ok: false, error: serializeError(error) }),
-        ),
+        committer
+          .run(() => performWrite(base, request))
+          .then(
+            (value): Settled => ({ id, ok: true, value }),
+            (error: unknown): Settled => ({ id, ok: false, error: serializeError(error) }),
+          ),
       ),
     ).then((results) => port.postMessage({ type: 'done', results: JSON.stringify(results) } satisfies FromWriter));
   });

@@ -10,10 +10,35 @@ export type ExportFormat = 'csv' | 'jsonl';
 
 /** The export's columns, in order: the CSV header and the keys of each JSON line. */
 export const EXPORT_COLUMNS = [
-  'entry_id', 'livemode', 'status', 'rejection_reasons', 'evidence_type', 'access_key', 'created_at', 'processed_at', 'evaluated_at',
-  'enrollment_id', 'document_type', 'document_number', 'full_name', 'email', 'phone', 'birthdate',
-  'address_line_1', 'address_line_2', 'neighborhood', 'city', 'state', 'zipcode', 'country', 'anonymized_at',
-  'consent_granted_at', 'consent_term_version', 'award_status', 'award_prize_id', 'lucky_numbers',
+  'entry_id',
+  'livemode',
+  'status',
+  'rejection_reasons',
+  'evidence_type',
+  'access_key',
+  'created_at',
+  'processed_at',
+  'evaluated_at',
+  'enrollment_id',
+  'document_type',
+  'document_number',
+  'full_name',
+  'email',
+  'phone',
+  'birthdate',
+  'address_line_1',
+  'address_line_2',
+  'neighborhood',
+  'city',
+  'state',
+  'zipcode',
+  'country',
+  'anonymized_at',
+  'consent_granted_at',
+  'consent_term_version',
+  'award_status',
+  'award_prize_id',
+  'lucky_numbers',
 ] as const satisfies ReadonlyArray<keyof ExportRow>;
 
 export interface ExportOptions {
@@ -45,12 +70,15 @@ export async function writeEntriesExport(ctx: Ctx, options: ExportOptions): Prom
 }
 
 function toCsv(row: ExportRow): string {
-  return csvRecord(EXPORT_COLUMNS.map((column) => {
-    if (column === 'livemode') return row.livemode === 1 ? 'true' : 'false';
-    if (column === 'rejection_reasons') return (JSON.parse(row.rejection_reasons) as Array<{ code: string }>).map((r) => r.code).join(';');
-    if (column === 'consent_granted_at') return grantedAtUtc(row);
-    return row[column];
-  }));
+  return csvRecord(
+    EXPORT_COLUMNS.map((column) => {
+      if (column === 'livemode') return row.livemode === 1 ? 'true' : 'false';
+      if (column === 'rejection_reasons')
+        return (JSON.parse(row.rejection_reasons) as Array<{ code: string }>).map((r) => r.code).join(';');
+      if (column === 'consent_granted_at') return grantedAtUtc(row);
+      return row[column];
+    }),
+  );
 }
 
 function toJsonLine(row: ExportRow): string {
@@ -59,10 +87,13 @@ function toJsonLine(row: ExportRow): string {
   record.livemode = row.livemode === 1;
   record.rejection_reasons = JSON.parse(row.rejection_reasons);
   record.consent_granted_at = grantedAtUtc(row);
-  record.lucky_numbers = row.lucky_numbers === null ? [] : row.lucky_numbers.split(' ').map((pair) => {
-    const [series, order_number] = pair.split('-');
-    return { series, order_number };
-  });
+  record.lucky_numbers =
+    row.lucky_numbers === null
+      ? []
+      : row.lucky_numbers.split(' ').map((pair) => {
+          const [series, order_number] = pair.split('-');
+          return { series, order_number };
+        });
   return `${JSON.stringify(record)}\n`;
 }
 

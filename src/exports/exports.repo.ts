@@ -14,9 +14,19 @@ export interface ExportFilter {
 }
 
 /** One export line: the entry's columns and its enrollment's, plus consent, award and numbers. */
-export type ExportRow = Pick<EntryRow, 'livemode' | 'status' | 'rejection_reasons' | 'evidence_type' | 'access_key' | 'created_at' | 'processed_at' | 'evaluated_at' | 'enrollment_id'>
-  & Omit<EnrollmentRow, 'id' | 'campaign_id' | 'livemode' | 'created_at' | 'updated_at'>
-  & {
+export type ExportRow = Pick<
+  EntryRow,
+  | 'livemode'
+  | 'status'
+  | 'rejection_reasons'
+  | 'evidence_type'
+  | 'access_key'
+  | 'created_at'
+  | 'processed_at'
+  | 'evaluated_at'
+  | 'enrollment_id'
+> &
+  Omit<EnrollmentRow, 'id' | 'campaign_id' | 'livemode' | 'created_at' | 'updated_at'> & {
     entry_id: string;
     consent_granted_at: string | null;
     consent_term_version: string | null;
@@ -42,7 +52,9 @@ export function countExportRows(db: Db, f: ExportFilter): number {
  * before the first one comes out; walking the table in rowid order streams from the first row.
  */
 export function iterateExportRows(db: Db, f: ExportFilter): IterableIterator<ExportRow> {
-  return prepare<[Record<string, unknown>], ExportRow>(db, `SELECT
+  return prepare<[Record<string, unknown>], ExportRow>(
+    db,
+    `SELECT
       e.id AS entry_id, e.livemode, e.status, e.rejection_reasons, e.evidence_type, e.access_key,
       e.created_at, e.processed_at, e.evaluated_at,
       n.id AS enrollment_id, n.document_type, n.document_number, n.full_name, n.email, n.phone, n.birthdate,
@@ -56,5 +68,6 @@ export function iterateExportRows(db: Db, f: ExportFilter): IterableIterator<Exp
     JOIN enrollments n ON n.id = e.enrollment_id
     LEFT JOIN consents c ON c.entry_id = e.id
     WHERE +e.campaign_id = @campaign_id AND (@livemode IS NULL OR e.livemode = @livemode) AND (@status IS NULL OR e.status = @status)
-    ORDER BY e.rowid`).iterate(params(f));
+    ORDER BY e.rowid`,
+  ).iterate(params(f));
 }

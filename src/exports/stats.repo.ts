@@ -9,21 +9,30 @@ export interface Scope {
 }
 
 export function countEntriesByStatus(db: Db, s: Scope): Array<{ status: string; count: number }> {
-  return prepare<[Scope], { status: string; count: number }>(db, `SELECT status, count(*) AS count FROM entries
-    WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY status`).all(s);
+  return prepare<[Scope], { status: string; count: number }>(
+    db,
+    `SELECT status, count(*) AS count FROM entries
+    WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY status`,
+  ).all(s);
 }
 
 export function countEntriesByDay(db: Db, s: Scope): Array<{ day: string; status: string; count: number }> {
-  return prepare<[Scope], { day: string; status: string; count: number }>(db, `SELECT date(created_at, '-3 hours') AS day, status, count(*) AS count
-    FROM entries WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY day, status ORDER BY day, status`).all(s);
+  return prepare<[Scope], { day: string; status: string; count: number }>(
+    db,
+    `SELECT date(created_at, '-3 hours') AS day, status, count(*) AS count
+    FROM entries WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY day, status ORDER BY day, status`,
+  ).all(s);
 }
 
 /** How many entries carry each rejection reason code (an entry with two reasons counts in both). */
 export function countRejectionReasons(db: Db, s: Scope): Array<{ code: string; count: number }> {
-  return prepare<[Scope], { code: string; count: number }>(db, `SELECT json_extract(r.value, '$.code') AS code, count(DISTINCT e.id) AS count
+  return prepare<[Scope], { code: string; count: number }>(
+    db,
+    `SELECT json_extract(r.value, '$.code') AS code, count(DISTINCT e.id) AS count
     FROM entries e, json_each(e.rejection_reasons) r
     WHERE e.campaign_id = @campaign_id AND e.livemode = @livemode AND e.status = 'REJECTED'
-    GROUP BY code ORDER BY count DESC, code`).all(s);
+    GROUP BY code ORDER BY count DESC, code`,
+  ).all(s);
 }
 
 export interface PrizeStatsRow {
@@ -40,7 +49,9 @@ export interface PrizeStatsRow {
 }
 
 export function listPrizeStats(db: Db, s: Scope): PrizeStatsRow[] {
-  return prepare<[Scope], PrizeStatsRow>(db, `SELECT p.id, p.name, p.initial_stock, p.current_stock, p.awarded_beyond_pool,
+  return prepare<[Scope], PrizeStatsRow>(
+    db,
+    `SELECT p.id, p.name, p.initial_stock, p.current_stock, p.awarded_beyond_pool,
       count(a.id) FILTER (WHERE a.status = 'awarded') AS awarded,
       count(a.id) FILTER (WHERE a.status = 'pending') AS pending,
       count(a.id) FILTER (WHERE a.status = 'revoked') AS revoked,
@@ -48,15 +59,22 @@ export function listPrizeStats(db: Db, s: Scope): PrizeStatsRow[] {
       count(a.id) FILTER (WHERE a.status = 'voided') AS voided
     FROM prizes p LEFT JOIN awards a ON a.prize_id = p.id
     WHERE p.campaign_id = @campaign_id AND p.livemode = @livemode
-    GROUP BY p.id ORDER BY p.created_at, p.rowid`).all(s);
+    GROUP BY p.id ORDER BY p.created_at, p.rowid`,
+  ).all(s);
 }
 
 export function countLuckyNumbers(db: Db, s: Scope): { numbers: number; entries: number } {
-  return prepare<[Scope], { numbers: number; entries: number }>(db, `SELECT count(*) AS numbers, count(DISTINCT entry_id) AS entries
-    FROM lucky_numbers WHERE campaign_id = @campaign_id AND livemode = @livemode`).get(s)!;
+  return prepare<[Scope], { numbers: number; entries: number }>(
+    db,
+    `SELECT count(*) AS numbers, count(DISTINCT entry_id) AS entries
+    FROM lucky_numbers WHERE campaign_id = @campaign_id AND livemode = @livemode`,
+  ).get(s)!;
 }
 
 export function countDeliveriesByStatus(db: Db, s: Scope): Array<{ status: string; count: number }> {
-  return prepare<[Scope], { status: string; count: number }>(db, `SELECT status, count(*) AS count FROM webhook_deliveries
-    WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY status`).all(s);
+  return prepare<[Scope], { status: string; count: number }>(
+    db,
+    `SELECT status, count(*) AS count FROM webhook_deliveries
+    WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY status`,
+  ).all(s);
 }

@@ -3,7 +3,15 @@
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { countDeliveriesByStatus, countEntriesByDay, countEntriesByStatus, countLuckyNumbers, countRejectionReasons, listPrizeStats, type PrizeStatsRow } from './stats.repo.ts';
+import {
+  countDeliveriesByStatus,
+  countEntriesByDay,
+  countEntriesByStatus,
+  countLuckyNumbers,
+  countRejectionReasons,
+  listPrizeStats,
+  type PrizeStatsRow,
+} from './stats.repo.ts';
 
 const STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 /** Pairs per series: order numbers 00000..99999. */
@@ -56,7 +64,13 @@ export function collectCampaignStats(ctx: Ctx, campaignId: string, livemode: num
       entries: { total: byStatus.PENDING + byStatus.APPROVED + byStatus.REJECTED, by_status: byStatus, by_day: [...days.values()] },
       rejection_reasons: countRejectionReasons(ctx.db, scope),
       prizes: listPrizeStats(ctx.db, scope),
-      lucky_numbers: { mechanic: campaign.lucky_numbers, assigned: lucky.numbers, entries_with_numbers: lucky.entries, capacity, fill_percent: round((lucky.numbers / capacity) * 100, 4) },
+      lucky_numbers: {
+        mechanic: campaign.lucky_numbers,
+        assigned: lucky.numbers,
+        entries_with_numbers: lucky.entries,
+        capacity,
+        fill_percent: round((lucky.numbers / capacity) * 100, 4),
+      },
       deliveries: { ...deliveries, success_rate_percent: settled === 0 ? null : round((deliveries.delivered / settled) * 100, 2) },
     } satisfies CampaignStats;
   })();

@@ -33,7 +33,15 @@ export function createHttpApp(service: Service): H3 {
         // h3 answers a path it serves with another method as 404 too; the client is told which.
         const allowed = allowedMethods(app, event.url.pathname);
         if (allowed.length === 0) return problem(new AppError(404, 'not_found', 'No such endpoint.'));
-        return problem(new AppError(405, 'method_not_allowed', `${event.req.method} is not served on this endpoint; it takes ${allowed.join(', ')}.`, undefined, { allow: allowed.join(', ') }));
+        return problem(
+          new AppError(
+            405,
+            'method_not_allowed',
+            `${event.req.method} is not served on this endpoint; it takes ${allowed.join(', ')}.`,
+            undefined,
+            { allow: allowed.join(', ') },
+          ),
+        );
       }
       if (status === 405) return problem(new AppError(405, 'method_not_allowed', 'Method not allowed on this endpoint.'));
       if (status === 400) return problem(new AppError(400, 'bad_request', 'Malformed request.'));
@@ -42,25 +50,32 @@ export function createHttpApp(service: Service): H3 {
   });
 
   const limiter = createRateLimiter(ctx.clock, ctx.config.rateLimitPerSecond, ctx.config.rateLimitBurst);
-  const failedAuth = createRateLimiter(ctx.clock, ctx.config.authFailureLimit / AUTH_FAILURE_REFILL_S, ctx.config.authFailureLimit, 'this address after failed authentications');
-  const route = (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) => async (event: H3Event): Promise<HTTPResponse> => {
-    try {
-      const address = clientAddressOf(event);
-      failedAuth.check(address);
-      let caller: Caller;
+  const failedAuth = createRateLimiter(
+    ctx.clock,
+    ctx.config.authFailureLimit / AUTH_FAILURE_REFILL_S,
+    ctx.config.authFailureLimit,
+    'this address after failed authentications',
+  );
+  const route =
+    (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) =>
+    async (event: H3Event): Promise<HTTPResponse> => {
       try {
-        caller = authenticate(ctx, event.req.headers.get('authorization'));
+        const address = clientAddressOf(event);
+        failedAuth.check(address);
+        let caller: Caller;
+        try {
+          caller = authenticate(ctx, event.req.headers.get('authorization'));
+        } catch (error) {
+          failedAuth.take(address);
+          throw error;
+        }
+        setCaller(event, caller);
+        limiter.take(caller.keyId);
+        return await handler(event, caller);
       } catch (error) {
-        failedAuth.take(address);
-        throw error;
+        return problemFromError(error, ctx.log);
       }
-      setCaller(event, caller);
-      limiter.take(caller.keyId);
-      return await handler(event, caller);
-    } catch (error) {
-      return problemFromError(error, ctx.log);
-    }
-  };
+    };
 
   registerOpsRoutes(app, service, metrics);
   registerEntryRoutes(app, service, route);
@@ -85,7 +100,10 @@ const patterns = new Map<string, RegExp>();
 function routePattern(route: string): RegExp {
   let pattern = patterns.get(route);
   if (!pattern) {
-    const source = route.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    const source = route
+      .split('/')
+      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
     pattern = new RegExp(`^${source}/?$`);
     patterns.set(route, pattern);
   }

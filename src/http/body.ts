@@ -28,7 +28,8 @@ export async function readOptionalJsonBody(event: H3Event, limitBytes: number): 
   const text = await readTextBody(event, limitBytes);
   if (text.trim() === '') return {};
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json') throw new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  if (type !== 'application/json')
+    throw new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   try {
     return parseJson(text);
   } catch {
@@ -72,14 +73,21 @@ async function readTextBody(event: H3Event, limitBytes: number): Promise<string>
   const socket = node?.socket;
   let bytes: Uint8Array;
   try {
-    bytes = node && header !== null && Number.isInteger(declared) && !node.readableDidRead ? await readNodeBody(node) : await readWebBody(event, limitBytes);
+    bytes =
+      node && header !== null && Number.isInteger(declared) && !node.readableDidRead
+        ? await readNodeBody(node)
+        : await readWebBody(event, limitBytes);
   } catch (error) {
     if (error instanceof AppError) throw error;
     // The stream failed before the body was complete. Nobody reads the answer either way; the
     // request is logged and counted as 408 when the server closed a connection that had stalled,
     // else as 499, nginx's "client closed request": the client hung up (or its socket broke).
     if (socket && timedOutSockets.has(socket)) {
-      throw new AppError(408, 'request_timeout', 'The request sent nothing for the request timeout (CES_REQUEST_TIMEOUT_MS) before its body was complete; the server closed the connection.');
+      throw new AppError(
+        408,
+        'request_timeout',
+        'The request sent nothing for the request timeout (CES_REQUEST_TIMEOUT_MS) before its body was complete; the server closed the connection.',
+      );
     }
     throw new AppError(499, 'client_closed_request', 'The client closed the connection before the body was complete.');
   }

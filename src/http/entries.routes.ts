@@ -16,22 +16,25 @@ import { json } from './respond.ts';
 export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapper): void {
   const { ctx } = service;
 
-  app.post('/v1/entries', route(async (event, caller) => {
-    const key = readIdempotencyKey(event);
-    let submission: Submission;
-    try {
-      submission = await readNewEntry(event, caller, key);
-    } catch (error) {
-      // A request whose key already holds an entry is a replay whatever else is wrong with it now
-      // (closed registration, another body, a dropped connection): the first answer stands. Looked
-      // up only here and in the write itself, so a new entry costs no read before its write.
-      const replay = findReplay(ctx, caller, key);
-      if (replay) return accepted(replay);
-      throw error;
-    }
-    const result = await service.writer.write(writeRequest(ctx, caller, key, submission));
-    return accepted(result);
-  }));
+  app.post(
+    '/v1/entries',
+    route(async (event, caller) => {
+      const key = readIdempotencyKey(event);
+      let submission: Submission;
+      try {
+        submission = await readNewEntry(event, caller, key);
+      } catch (error) {
+        // A request whose key already holds an entry is a replay whatever else is wrong with it now
+        // (closed registration, another body, a dropped connection): the first answer stands. Looked
+        // up only here and in the write itself, so a new entry costs no read before its write.
+        const replay = findReplay(ctx, caller, key);
+        if (replay) return accepted(replay);
+        throw error;
+      }
+      const result = await service.writer.write(writeRequest(ctx, caller, key, submission));
+      return accepted(result);
+    }),
+  );
 
   // Everything POST /v1/entries checks before its write; every failure here is answered as a replay
   // when the key already holds an entry.
@@ -45,7 +48,13 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
     // is queued for commit, a second one joins the commit and is answered as a replay.
     const scope = `${caller.campaignId}\u0000${caller.mode}\u0000${key}`;
     if (service.inflight.has(scope)) {
-      throw new AppError(409, 'idempotency_conflict', 'Another request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'retry-after': '1' });
+      throw new AppError(
+        409,
+        'idempotency_conflict',
+        'Another request with this Idempotency-Key is still being processed; retry shortly.',
+        undefined,
+        { 'retry-after': '1' },
+      );
     }
     service.inflight.add(scope);
     try {
@@ -56,13 +65,18 @@ export function registerEntryRoutes(app: H3, service: Service, route: RouteWrapp
     }
   };
 
-  app.get('/v1/entries/:entry_id', route(async (event, caller) => {
-    const row = getScopedEntry(ctx, caller, entryIdParam(event));
-    return json(200, entryToView(ctx, row));
-  }));
+  app.get(
+    '/v1/entries/:entry_id',
+    route(async (event, caller) => {
+      const row = getScopedEntry(ctx, caller, entryIdParam(event));
+      return json(200, entryToView(ctx, row));
+    }),
+  );
 }
 
-export type RouteWrapper = (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) => (event: H3Event) => Promise<HTTPResponse>;
+export type RouteWrapper = (
+  handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>,
+) => (event: H3Event) => Promise<HTTPResponse>;
 
 /** The {entry_id} of the path. Entry ids are uuids, which RFC 9562 reads case-insensitively. */
 export function entryIdParam(event: H3Event): string {

@@ -18,7 +18,10 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
 
   app.get('/openapi.json', () => {
     document ??= JSON.stringify(buildOpenApiDocument());
-    return new HTTPResponse(document, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' } });
+    return new HTTPResponse(document, {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' },
+    });
   });
 
   app.get('/healthz', () => {
@@ -30,10 +33,17 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
     const token = ctx.config.metricsToken;
     if (token === 'off') return problem(new AppError(404, 'not_found', 'No such endpoint.'));
     if (token !== '' && !presentsToken(event, token)) {
-      return problem(new AppError(401, 'invalid_metrics_token', 'GET /metrics requires Authorization: Bearer <CES_METRICS_TOKEN>.', undefined, { 'www-authenticate': 'Bearer realm="metrics"' }));
+      return problem(
+        new AppError(401, 'invalid_metrics_token', 'GET /metrics requires Authorization: Bearer <CES_METRICS_TOKEN>.', undefined, {
+          'www-authenticate': 'Bearer realm="metrics"',
+        }),
+      );
     }
     try {
-      return new HTTPResponse(metrics.render(), { status: 200, headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
+      return new HTTPResponse(metrics.render(), {
+        status: 200,
+        headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' },
+      });
     } catch (error) {
       // render() only reads counts from the database: a scrape that cannot get them fails visibly
       // (and is logged) rather than reporting zeros.

@@ -31,7 +31,8 @@ export function createRateLimiter(clock: Clock, ratePerSecond: number, burst: nu
   const refilled = (key: string): Bucket => {
     const now = clock.now();
     let bucket = buckets.get(key);
-    if (bucket) buckets.delete(key); // set again below: the map's order is least recently used first
+    if (bucket)
+      buckets.delete(key); // set again below: the map's order is least recently used first
     else bucket = { tokens: capacity, updatedAt: now };
     buckets.set(key, bucket);
     if (buckets.size > MAX_BUCKETS) buckets.delete(buckets.keys().next().value!);
@@ -44,7 +45,9 @@ export function createRateLimiter(clock: Clock, ratePerSecond: number, burst: nu
   const refuse = (bucket: Bucket): never => {
     // Whole seconds (RFC 9110 delay-seconds) until one token is back, never 0.
     const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
-    throw new AppError(429, 'rate_limited', `Too many requests for ${what}; retry after ${retryAfter} s.`, undefined, { 'retry-after': String(retryAfter) });
+    throw new AppError(429, 'rate_limited', `Too many requests for ${what}; retry after ${retryAfter} s.`, undefined, {
+      'retry-after': String(retryAfter),
+    });
   };
   return {
     take(key) {

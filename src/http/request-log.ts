@@ -58,8 +58,10 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics, trusted: T
       // JSON: one record with the fields; pretty: one short line a person can scan.
       if (ctx.config.logFormat === 'json') {
         if (!writeInfoRecord(ctx.log, { ...line, message: 'request' })) ctx.log.info('request', line);
-      }
-      else ctx.log.info(`${line.method} ${line.path} ${line.status} ${line.latency_ms}ms${line.campaign_id ? ` campaign=${line.campaign_id} ${line.mode}` : ''} req=${line.request_id}`);
+      } else
+        ctx.log.info(
+          `${line.method} ${line.path} ${line.status} ${line.latency_ms}ms${line.campaign_id ? ` campaign=${line.campaign_id} ${line.mode}` : ''} req=${line.request_id}`,
+        );
     },
   };
 }

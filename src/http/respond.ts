@@ -12,7 +12,11 @@ import { AppError, storageUnavailable } from '../errors.ts';
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function json(status: number, body: unknown, headers?: Record<string, string>): HTTPResponse {
-  return new HTTPResponse(JSON.stringify(body), { status, statusText: STATUS_CODES[status], headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS });
+  return new HTTPResponse(JSON.stringify(body), {
+    status,
+    statusText: STATUS_CODES[status],
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+  });
 }
 
 const TITLES: Record<number, string> = {

@@ -13,14 +13,20 @@ import { json } from './respond.ts';
 export function registerWebhookRoutes(app: H3, service: Service, route: RouteWrapper): void {
   const { ctx } = service;
 
-  app.get('/v1/webhook', route(async (_event, caller) => json(200, toView(getWebhookConfig(ctx, caller.campaignId)))));
+  app.get(
+    '/v1/webhook',
+    route(async (_event, caller) => json(200, toView(getWebhookConfig(ctx, caller.campaignId)))),
+  );
 
-  app.patch('/v1/webhook', route(async (event, caller) => {
-    const campaign = findCampaignByIdCached(ctx.db, caller.campaignId);
-    if (!campaign) throw INVALID_KEY();
-    requireWebhookApiAccess(campaign, caller);
-    const patch = parseWebhookPatch(await readOptionalJsonBody(event, ctx.config.bodyLimitBytes));
-    const result = patchWebhookConfigWithKey(ctx, caller, patch);
-    return result.created ? json(201, { ...result.config, hmac_secret: result.hmac_secret }) : json(200, result.config);
-  }));
+  app.patch(
+    '/v1/webhook',
+    route(async (event, caller) => {
+      const campaign = findCampaignByIdCached(ctx.db, caller.campaignId);
+      if (!campaign) throw INVALID_KEY();
+      requireWebhookApiAccess(campaign, caller);
+      const patch = parseWebhookPatch(await readOptionalJsonBody(event, ctx.config.bodyLimitBytes));
+      const result = patchWebhookConfigWithKey(ctx, caller, patch);
+      return result.created ? json(201, { ...result.config, hmac_secret: result.hmac_secret }) : json(200, result.config);
+    }),
+  );
 }

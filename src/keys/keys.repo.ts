@@ -17,14 +17,19 @@ export interface ApiKeyRow {
 const COLUMNS = 'id, campaign_id, mode, prefix, key_hash, label, created_at, revoked_at';
 
 export function insertApiKey(db: Db, row: ApiKeyRow): void {
-  prepare(db, `INSERT INTO api_keys (id, campaign_id, mode, prefix, key_hash, label, created_at, revoked_at)
-    VALUES (@id, @campaign_id, @mode, @prefix, @key_hash, @label, @created_at, @revoked_at)`).run(row);
+  prepare(
+    db,
+    `INSERT INTO api_keys (id, campaign_id, mode, prefix, key_hash, label, created_at, revoked_at)
+    VALUES (@id, @campaign_id, @mode, @prefix, @key_hash, @label, @created_at, @revoked_at)`,
+  ).run(row);
   invalidateRows(db);
 }
 
 /** Memoized (db/row-cache.ts): every request authenticates, and keys change rarely. */
 export function findApiKeyByHash(db: Db, hash: Buffer): ApiKeyRow | undefined {
-  return cachedRow(db, 'api_keys', hash.toString('hex'), () => prepare<[Buffer], ApiKeyRow>(db, `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`).get(hash));
+  return cachedRow(db, 'api_keys', hash.toString('hex'), () =>
+    prepare<[Buffer], ApiKeyRow>(db, `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`).get(hash),
+  );
 }
 
 export function findApiKeyById(db: Db, id: string): ApiKeyRow | undefined {

@@ -43,11 +43,13 @@ export function hashKey(key: string): Buffer {
 
 export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; label?: string | null }, actor: Actor): IssuedKey {
   const mode = parseMode(input.mode);
-  return ctx.db.transaction(() => {
-    const issued = insertNewKey(ctx, input.campaignId, mode, input.label ?? null);
-    recordAudit(ctx, { actor, action: 'key.issued', campaignId: issued.campaign_id, details: { key_id: issued.id, mode } });
-    return issued;
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const issued = insertNewKey(ctx, input.campaignId, mode, input.label ?? null);
+      recordAudit(ctx, { actor, action: 'key.issued', campaignId: issued.campaign_id, details: { key_id: issued.id, mode } });
+      return issued;
+    })
+    .immediate();
 }
 
 /** A new key of the campaign and mode, stored (its hash) in the caller's transaction; not audited here. */
@@ -76,15 +78,22 @@ export function listKeys(ctx: Ctx, campaignId: string): ApiKey[] {
 
 /** Revokes now (the key gives 401 from this instant on); audited unless it was revoked already. */
 export function revokeKey(ctx: Ctx, keyId: string, actor: Actor): ApiKey {
-  return ctx.db.transaction(() => {
-    const before = findApiKeyById(ctx.db, keyId);
-    if (!before) throw notFound('API key');
-    const after = setRevokedAt(ctx, keyId, 0);
-    if (after.revoked_at !== before.revoked_at) {
-      recordAudit(ctx, { actor, action: 'key.revoked', campaignId: after.campaign_id, details: { key_id: keyId, mode: after.mode, revoked_at: after.revoked_at } });
-    }
-    return after;
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const before = findApiKeyById(ctx.db, keyId);
+      if (!before) throw notFound('API key');
+      const after = setRevokedAt(ctx, keyId, 0);
+      if (after.revoked_at !== before.revoked_at) {
+        recordAudit(ctx, {
+          actor,
+          action: 'key.revoked',
+          campaignId: after.campaign_id,
+          details: { key_id: keyId, mode: after.mode, revoked_at: after.revoked_at },
+        });
+      }
+      return after;
+    })
+    .immediate();
 }
 
 /** Sets revoked_at to now + graceSeconds unless the key is revoked earlier already; in the caller's transaction. */
@@ -104,19 +113,36 @@ export const MAX_GRACE_SECONDS = 30 * 24 * 3600;
 export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number, actor: Actor): { issued: IssuedKey; revoked: ApiKey } {
   const grace = parseDecimal(graceSeconds);
   if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
-    throw new AppError(422, 'invalid_option', `--grace must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days), got "${graceSeconds}"`);
+    throw new AppError(
+      422,
+      'invalid_option',
+      `--grace must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days), got "${graceSeconds}"`,
+    );
   }
-  return ctx.db.transaction(() => {
-    const old = findApiKeyById(ctx.db, keyId);
-    if (!old) throw notFound('API key');
-    if (old.revoked_at !== null && Date.parse(old.revoked_at) <= ctx.clock.now()) {
-      throw new AppError(409, 'key_revoked', 'That key is already revoked; issue a new one instead.');
-    }
-    const issued = insertNewKey(ctx, old.campaign_id, old.mode, old.label);
-    const revoked = setRevokedAt(ctx, keyId, grace);
-    recordAudit(ctx, { actor, action: 'key.rotated', campaignId: old.campaign_id, details: { key_id: issued.id, replaced_key_id: keyId, mode: old.mode, grace_seconds: grace, replaced_key_revoked_at: revoked.revoked_at } });
-    return { issued, revoked };
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const old = findApiKeyById(ctx.db, keyId);
+      if (!old) throw notFound('API key');
+      if (old.revoked_at !== null && Date.parse(old.revoked_at) <= ctx.clock.now()) {
+        throw new AppError(409, 'key_revoked', 'That key is already revoked; issue a new one instead.');
+      }
+      const issued = insertNewKey(ctx, old.campaign_id, old.mode, old.label);
+      const revoked = setRevokedAt(ctx, keyId, grace);
+      recordAudit(ctx, {
+        actor,
+        action: 'key.rotated',
+        campaignId: old.campaign_id,
+        details: {
+          key_id: issued.id,
+          replaced_key_id: keyId,
+          mode: old.mode,
+          grace_seconds: grace,
+          replaced_key_revoked_at: revoked.revoked_at,
+        },
+      });
+      return { issued, revoked };
+    })
+    .immediate();
 }
 
 /**

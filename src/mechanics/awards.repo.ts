@@ -30,8 +30,11 @@ const REGISTERED = awardRegistered('awards');
 
 /** `reassignedFrom`: the award a reassignment re-registers (at most once: awards_reassigned_from). */
 export function insertAward(db: Db, row: AwardRow, reassignedFrom: string | null = null): void {
-  prepare(db, `INSERT INTO awards (${COLUMNS}, reassigned_from) VALUES (@id, @entry_id, @campaign_id, @livemode, @prize_id, @source, @window_id,
-    @status, @beyond_pool, @created_at, @updated_at, @reassigned_from)`).run({ ...row, reassigned_from: reassignedFrom });
+  prepare(
+    db,
+    `INSERT INTO awards (${COLUMNS}, reassigned_from) VALUES (@id, @entry_id, @campaign_id, @livemode, @prize_id, @source, @window_id,
+    @status, @beyond_pool, @created_at, @updated_at, @reassigned_from)`,
+  ).run({ ...row, reassigned_from: reassignedFrom });
 }
 
 /** The award that re-registered `awardId` through a reassignment, if one did. */
@@ -39,9 +42,15 @@ export function findReassignmentOf(db: Db, awardId: string): AwardRow | undefine
   return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE reassigned_from = ?`).get(awardId);
 }
 
-export function insertAwardHistory(db: Db, row: { award_id: string; from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }): void {
-  prepare(db, `INSERT INTO award_history (award_id, from_status, to_status, at, actor, reason)
-    VALUES (@award_id, @from_status, @to_status, @at, @actor, @reason)`).run(row);
+export function insertAwardHistory(
+  db: Db,
+  row: { award_id: string; from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null },
+): void {
+  prepare(
+    db,
+    `INSERT INTO award_history (award_id, from_status, to_status, at, actor, reason)
+    VALUES (@award_id, @from_status, @to_status, @at, @actor, @reason)`,
+  ).run(row);
 }
 
 /**
@@ -50,16 +59,25 @@ export function insertAwardHistory(db: Db, row: { award_id: string; from_status:
  * registered only when none is live (awards_one_live_per_entry).
  */
 export function findLatestAwardForEntry(db: Db, entryId: string): AwardRow | undefined {
-  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE entry_id = ? ORDER BY ${REGISTERED} DESC LIMIT 1`).get(entryId);
+  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE entry_id = ? ORDER BY ${REGISTERED} DESC LIMIT 1`).get(
+    entryId,
+  );
 }
 
-export function listAwardHistory(db: Db, awardId: string): Array<{ from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }> {
-  return prepare<[string], { from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }>(db,
-    `SELECT from_status, to_status, at, actor, reason FROM award_history WHERE award_id = ? ORDER BY id`).all(awardId);
+export function listAwardHistory(
+  db: Db,
+  awardId: string,
+): Array<{ from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }> {
+  return prepare<[string], { from_status: AwardStatus | null; to_status: AwardStatus; at: string; actor: string; reason: string | null }>(
+    db,
+    `SELECT from_status, to_status, at, actor, reason FROM award_history WHERE award_id = ? ORDER BY id`,
+  ).all(awardId);
 }
 
 export function findLiveAwardForEntry(db: Db, entryId: string): AwardRow | undefined {
-  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE entry_id = ? AND status IN ('pending', 'awarded')`).get(entryId);
+  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE entry_id = ? AND status IN ('pending', 'awarded')`).get(
+    entryId,
+  );
 }
 
 export function updateAwardStatus(db: Db, id: string, status: AwardStatus, now: string): void {
@@ -72,8 +90,11 @@ export function setAwardBeyondPool(db: Db, id: string, beyondPool: 0 | 1, now: s
 
 /** The win of the prize registered first among those that hold no unit (confirmed while the stock was 0). */
 export function findOldestBeyondPoolAward(db: Db, prizeId: string): AwardRow | undefined {
-  return prepare<[string], AwardRow>(db, `SELECT ${COLUMNS} FROM awards WHERE prize_id = ? AND status = 'awarded' AND beyond_pool = 1
-    ORDER BY ${REGISTERED} LIMIT 1`).get(prizeId);
+  return prepare<[string], AwardRow>(
+    db,
+    `SELECT ${COLUMNS} FROM awards WHERE prize_id = ? AND status = 'awarded' AND beyond_pool = 1
+    ORDER BY ${REGISTERED} LIMIT 1`,
+  ).get(prizeId);
 }
 
 export interface AwardListFilter {
@@ -83,9 +104,12 @@ export interface AwardListFilter {
 }
 
 export function listAwards(db: Db, f: AwardListFilter): AwardRow[] {
-  return prepare<[string, number | null, number | null, string | null, string | null], AwardRow>(db, `SELECT ${COLUMNS} FROM awards
+  return prepare<[string, number | null, number | null, string | null, string | null], AwardRow>(
+    db,
+    `SELECT ${COLUMNS} FROM awards
     WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) AND (? IS NULL OR status = ?)
-    ORDER BY ${REGISTERED}`).all(f.campaignId, f.livemode ?? null, f.livemode ?? null, f.status ?? null, f.status ?? null);
+    ORDER BY ${REGISTERED}`,
+  ).all(f.campaignId, f.livemode ?? null, f.livemode ?? null, f.status ?? null, f.status ?? null);
 }
 
 export function listAwardsOfEntry(db: Db, entryId: string): AwardRow[] {

@@ -9,8 +9,18 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { parseLivemode } from '../keys/keys.ts';
 import {
-  AWARD_STATUSES, findLiveAwardForEntry, findOldestBeyondPoolAward, insertAward, insertAwardHistory, listAwardHistory, listAwards, listAwardsOfEntry,
-  setAwardBeyondPool, updateAwardStatus, type AwardRow, type AwardStatus,
+  AWARD_STATUSES,
+  findLiveAwardForEntry,
+  findOldestBeyondPoolAward,
+  insertAward,
+  insertAwardHistory,
+  listAwardHistory,
+  listAwards,
+  listAwardsOfEntry,
+  setAwardBeyondPool,
+  updateAwardStatus,
+  type AwardRow,
+  type AwardStatus,
 } from './awards.repo.ts';
 import { addBeyondPool, findPrizeById, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
 import { parseStatusOption } from '../status-option.ts';
@@ -65,7 +75,15 @@ export function withdrawPendingAward(ctx: Ctx, award: AwardRow, now: string, act
 }
 
 interface NewAward {
-  entryId: string; campaignId: string; livemode: number; prizeId: string; source: 'window' | 'reassign'; windowId: number | null; now: string; actor: string; reason: string;
+  entryId: string;
+  campaignId: string;
+  livemode: number;
+  prizeId: string;
+  source: 'window' | 'reassign';
+  windowId: number | null;
+  now: string;
+  actor: string;
+  reason: string;
   /** For a reassignment: the award it re-registers. */
   reassignedFrom?: string;
 }
@@ -87,7 +105,14 @@ export function createAwardedAward(ctx: Ctx, input: NewAward): AwardRow {
     updated_at: input.now,
   };
   insertAward(ctx.db, row, input.reassignedFrom ?? null);
-  insertAwardHistory(ctx.db, { award_id: row.id, from_status: null, to_status: 'awarded', at: input.now, actor: input.actor, reason: input.reason });
+  insertAwardHistory(ctx.db, {
+    award_id: row.id,
+    from_status: null,
+    to_status: 'awarded',
+    at: input.now,
+    actor: input.actor,
+    reason: input.reason,
+  });
   return row;
 }
 
@@ -153,7 +178,9 @@ export function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
 export function listOperatorAwards(ctx: Ctx, input: { campaignId: string; status?: string; mode?: string }): OperatorAward[] {
   getCampaign(ctx, input.campaignId);
   const status = parseStatusOption(input.status, AWARD_STATUSES);
-  return listAwards(ctx.db, { campaignId: input.campaignId, livemode: parseLivemode(input.mode), status }).map((r) => rowToOperatorAward(ctx, r));
+  return listAwards(ctx.db, { campaignId: input.campaignId, livemode: parseLivemode(input.mode), status }).map((r) =>
+    rowToOperatorAward(ctx, r),
+  );
 }
 
 /** Every award of the entry in the order registered, with its history (an entry may have a revoked one and a new one). */

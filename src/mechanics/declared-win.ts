@@ -31,9 +31,23 @@ export function recordDeclaredWin(
     created_at: input.now,
     updated_at: input.now,
   });
-  insertAwardHistory(ctx.db, { award_id: awardId, from_status: null, to_status: 'pending', at: input.now, actor: input.actor, reason: 'declared at intake' });
+  insertAwardHistory(ctx.db, {
+    award_id: awardId,
+    from_status: null,
+    to_status: 'pending',
+    at: input.now,
+    actor: input.actor,
+    reason: 'declared at intake',
+  });
   if (input.rejected) {
     // An entry rejected at intake (bad access key) voids its declaration at once; no stock moves.
-    insertAwardHistory(ctx.db, { award_id: awardId, from_status: 'pending', to_status: 'voided', at: input.now, actor: 'system', reason: 'entry rejected' });
+    insertAwardHistory(ctx.db, {
+      award_id: awardId,
+      from_status: 'pending',
+      to_status: 'voided',
+      at: input.now,
+      actor: 'system',
+      reason: 'entry rejected',
+    });
   }
 }

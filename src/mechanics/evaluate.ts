@@ -21,7 +21,11 @@ export interface MechanicResult {
 export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult[] {
   const results: MechanicResult[] = [];
   if (campaign.lucky_numbers === 'manual') {
-    results.push({ mechanic_type: 'lucky_numbers', status: 'APPROVED', outcome: { quantity: campaign.lucky_quantity, series_count: campaign.series_count } });
+    results.push({
+      mechanic_type: 'lucky_numbers',
+      status: 'APPROVED',
+      outcome: { quantity: campaign.lucky_quantity, series_count: campaign.series_count },
+    });
   } else if (campaign.lucky_numbers === 'auto') {
     results.push(evaluateAutoLuckyNumbers(ctx, campaign, entry, now));
   }
@@ -43,17 +47,30 @@ export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow,
 
 function evaluateAutoLuckyNumbers(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult {
   const result = allocateLuckyNumbers(ctx, {
-    campaignId: campaign.id, livemode: entry.livemode, seriesCount: campaign.series_count, entryId: entry.id,
-    quantity: campaign.lucky_quantity, now,
+    campaignId: campaign.id,
+    livemode: entry.livemode,
+    seriesCount: campaign.series_count,
+    entryId: entry.id,
+    quantity: campaign.lucky_quantity,
+    now,
   });
   if (!result.ok) {
     return {
       mechanic_type: 'lucky_numbers',
       status: 'REJECTED',
-      outcome: { reason: 'pool_exhausted', quantity: campaign.lucky_quantity, available: result.available, pool_size: campaign.series_count * PAIRS_PER_SERIES },
+      outcome: {
+        reason: 'pool_exhausted',
+        quantity: campaign.lucky_quantity,
+        available: result.available,
+        pool_size: campaign.series_count * PAIRS_PER_SERIES,
+      },
     };
   }
-  return { mechanic_type: 'lucky_numbers', status: 'APPROVED', outcome: { numbers: result.pairs.map((p) => formatPair(p.series, p.order_number)) } };
+  return {
+    mechanic_type: 'lucky_numbers',
+    status: 'APPROVED',
+    outcome: { numbers: result.pairs.map((p) => formatPair(p.series, p.order_number)) },
+  };
 }
 
 /**
@@ -82,8 +99,15 @@ function evaluateWindow(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: stri
   const window = held ?? claimEarliestOpenWindow(ctx.db, campaign.id, entry.livemode, entry.id, now);
   if (!window) return { mechanic_type: 'instant_prize', status: 'REJECTED', outcome: { won: false } };
   const award = createAwardedAward(ctx, {
-    entryId: entry.id, campaignId: campaign.id, livemode: entry.livemode, prizeId: window.prize_id, source: 'window',
-    windowId: window.id, now, actor: 'system', reason: `window ${window.id} (opens ${window.opens_at}) claimed`,
+    entryId: entry.id,
+    campaignId: campaign.id,
+    livemode: entry.livemode,
+    prizeId: window.prize_id,
+    source: 'window',
+    windowId: window.id,
+    now,
+    actor: 'system',
+    reason: `window ${window.id} (opens ${window.opens_at}) claimed`,
   });
   return winResult(ctx, award);
 }

@@ -24,7 +24,10 @@ export const RevokeBodyStruct = type({
   reason: optional(nullable(describedString({ maxLength: 1000, description: 'Free-text note recorded with the revocation.' }))),
 });
 export const ReassignBodyStruct = type({
-  prize_definition_id: describedString({ minLength: 1, description: 'Prize id (uuid) of the campaign and mode to register; an id that is not in the pool gives 422 unknown_prize.' }),
+  prize_definition_id: describedString({
+    minLength: 1,
+    description: 'Prize id (uuid) of the campaign and mode to register; an id that is not in the pool gives 422 unknown_prize.',
+  }),
   target_entry_id: optional(nullable(string())),
 });
 
@@ -37,10 +40,12 @@ const actorOf = (caller: Caller): string => actorName(apiKeyActor(caller));
 
 export function revokeInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
   const reason = parseRevokeBody(body);
-  return ctx.db.transaction(() => {
-    const { award } = loadSource(ctx, caller, entryId);
-    return awardObject(revokeFinalAward(ctx, award, now, actorOf(caller), reason, apiKeyActor(caller)));
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const { award } = loadSource(ctx, caller, entryId);
+      return awardObject(revokeFinalAward(ctx, award, now, actorOf(caller), reason, apiKeyActor(caller)));
+    })
+    .immediate();
 }
 
 /**
@@ -49,11 +54,13 @@ export function revokeInstantPrize(ctx: Ctx, caller: Caller, entryId: string, bo
  */
 export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string | null, now: string, actor: Actor): AwardObject {
   const parsed = parseRevokeBody({ reason });
-  return ctx.db.transaction(() => {
-    const entry = findEntryById(ctx.db, entryId);
-    if (!entry) throw notFound('Entry');
-    return awardObject(revokeFinalAward(ctx, requireFinalAward(ctx, entry.id), now, 'cli', parsed, actor));
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const entry = findEntryById(ctx.db, entryId);
+      if (!entry) throw notFound('Entry');
+      return awardObject(revokeFinalAward(ctx, requireFinalAward(ctx, entry.id), now, 'cli', parsed, actor));
+    })
+    .immediate();
 }
 
 /**
@@ -65,7 +72,9 @@ function revokeFinalAward(ctx: Ctx, award: AwardRow, now: string, historyActor: 
   if (award.status === 'revoked') return award;
   const revoked = revokeAward(ctx, award, now, historyActor, reason);
   recordAudit(ctx, {
-    actor, action: 'award.revoked', campaignId: award.campaign_id,
+    actor,
+    action: 'award.revoked',
+    campaignId: award.campaign_id,
     details: { entry_id: award.entry_id, award_id: award.id, prize_id: award.prize_id, mode: award.livemode === 1 ? 'live' : 'test' },
   });
   return revoked;
@@ -73,69 +82,97 @@ function revokeFinalAward(ctx: Ctx, award: AwardRow, now: string, historyActor: 
 
 export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, body: unknown, now: string): AwardObject {
   const input = parseReassignBody(body);
-  return ctx.db.transaction(() => {
-    const { entry, campaign, award } = loadSource(ctx, caller, entryId, { pending: true });
-    // A win moves once: an award that a reassignment already re-registered (on another entry) is
-    // no longer this entry's to give; reassigning it again would copy the win.
-    const successor = findReassignmentOf(ctx.db, award.id);
-    if (successor) {
-      throw new AppError(404, 'not_found', `The entry has no award to act on: its win was reassigned to entry ${successor.entry_id}; act on that entry.`);
-    }
-    const livemode = caller.livemode ? 1 : 0;
-    const prize = findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode);
-    if (!prize) {
-      throw new AppError(422, 'unknown_prize', 'prize_definition_id is not a prize of this campaign and mode.', [
-        { field: 'prize_definition_id', code: 'unknown_prize', message: 'not a prize of this campaign and mode' },
-      ]);
-    }
-    let target: EntryRow = entry;
-    if (input.targetEntryId !== null && input.targetEntryId !== entry.id) {
-      const found = findScopedEntry(ctx.db, input.targetEntryId, campaign.id, livemode);
-      if (!found) throw notFound('Target entry');
-      if (found.status !== 'APPROVED') {
-        throw new AppError(422, 'target_not_processed', `The target entry has not finished processing as APPROVED (status ${found.status}).`, [
-          { field: 'target_entry_id', code: 'target_not_processed', message: 'target must be APPROVED' },
+  return ctx.db
+    .transaction(() => {
+      const { entry, campaign, award } = loadSource(ctx, caller, entryId, { pending: true });
+      // A win moves once: an award that a reassignment already re-registered (on another entry) is
+      // no longer this entry's to give; reassigning it again would copy the win.
+      const successor = findReassignmentOf(ctx.db, award.id);
+      if (successor) {
+        throw new AppError(
+          404,
+          'not_found',
+          `The entry has no award to act on: its win was reassigned to entry ${successor.entry_id}; act on that entry.`,
+        );
+      }
+      const livemode = caller.livemode ? 1 : 0;
+      const prize = findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode);
+      if (!prize) {
+        throw new AppError(422, 'unknown_prize', 'prize_definition_id is not a prize of this campaign and mode.', [
+          { field: 'prize_definition_id', code: 'unknown_prize', message: 'not a prize of this campaign and mode' },
         ]);
       }
-      // SPEC: the target "has no award". A revoked (or voided) one counts: it is an award of the
-      // entry's, in its history and its view, and the win it was is not this entry's to get again.
-      const held = findLatestAwardForEntry(ctx.db, found.id);
-      if (held) {
-        throw new AppError(409, 'award_exists', `The target entry already has an award (${held.status}).`, [
-          { field: 'target_entry_id', code: 'award_exists', message: `target already has an award (${held.status})` },
-        ]);
+      let target: EntryRow = entry;
+      if (input.targetEntryId !== null && input.targetEntryId !== entry.id) {
+        const found = findScopedEntry(ctx.db, input.targetEntryId, campaign.id, livemode);
+        if (!found) throw notFound('Target entry');
+        if (found.status !== 'APPROVED') {
+          throw new AppError(
+            422,
+            'target_not_processed',
+            `The target entry has not finished processing as APPROVED (status ${found.status}).`,
+            [{ field: 'target_entry_id', code: 'target_not_processed', message: 'target must be APPROVED' }],
+          );
+        }
+        // SPEC: the target "has no award". A revoked (or voided) one counts: it is an award of the
+        // entry's, in its history and its view, and the win it was is not this entry's to get again.
+        const held = findLatestAwardForEntry(ctx.db, found.id);
+        if (held) {
+          throw new AppError(409, 'award_exists', `The target entry already has an award (${held.status}).`, [
+            { field: 'target_entry_id', code: 'award_exists', message: `target already has an award (${held.status})` },
+          ]);
+        }
+        target = found;
+      } else if (entry.status === 'REJECTED') {
+        // Kept on its own entry, the win would stand on an entry processing rejected, which holds no
+        // win (a rejection voids any). Its revoked award can still move to an APPROVED target.
+        throw new AppError(
+          422,
+          'entry_rejected',
+          'The entry was rejected in processing and can hold no win; reassign it to an APPROVED entry with target_entry_id.',
+        );
       }
-      target = found;
-    } else if (entry.status === 'REJECTED') {
-      // Kept on its own entry, the win would stand on an entry processing rejected, which holds no
-      // win (a rejection voids any). Its revoked award can still move to an APPROVED target.
-      throw new AppError(422, 'entry_rejected', 'The entry was rejected in processing and can hold no win; reassign it to an APPROVED entry with target_entry_id.');
-    }
-    const reason = target.id === entry.id ? `reassigned to prize ${prize.id}` : `reassigned to entry ${target.id}`;
-    if (award.status === 'awarded') revokeAward(ctx, award, now, actorOf(caller), reason);
-    if (award.status === 'pending') withdrawPendingAward(ctx, award, now, actorOf(caller), reason);
-    try {
-      // Registered `awarded` (CONTRACT), also on an entry still being processed: its evaluation then
-      // echoes this win, and a rejection voids it and returns the unit (voidWinOfRejectedEntry).
-      const created = createAwardedAward(ctx, {
-        entryId: target.id, campaignId: campaign.id, livemode, prizeId: prize.id, source: 'reassign', windowId: null, now,
-        actor: actorOf(caller), reason: `reassigned from award ${award.id} of entry ${entry.id}`, reassignedFrom: award.id,
-      });
-      recordAudit(ctx, {
-        actor: apiKeyActor(caller), action: 'award.reassigned', campaignId: campaign.id,
-        details: { entry_id: entry.id, award_id: award.id, target_entry_id: target.id, new_award_id: created.id, prize_id: prize.id },
-      });
-      return awardObject(created);
-    } catch (error) {
-      // The one-live-award-per-entry index is the last word on "target already has an award".
-      if (isUniqueViolation(error)) throw new AppError(409, 'award_exists', 'The target entry already has an award.');
-      throw error;
-    }
-  }).immediate();
+      const reason = target.id === entry.id ? `reassigned to prize ${prize.id}` : `reassigned to entry ${target.id}`;
+      if (award.status === 'awarded') revokeAward(ctx, award, now, actorOf(caller), reason);
+      if (award.status === 'pending') withdrawPendingAward(ctx, award, now, actorOf(caller), reason);
+      try {
+        // Registered `awarded` (CONTRACT), also on an entry still being processed: its evaluation then
+        // echoes this win, and a rejection voids it and returns the unit (voidWinOfRejectedEntry).
+        const created = createAwardedAward(ctx, {
+          entryId: target.id,
+          campaignId: campaign.id,
+          livemode,
+          prizeId: prize.id,
+          source: 'reassign',
+          windowId: null,
+          now,
+          actor: actorOf(caller),
+          reason: `reassigned from award ${award.id} of entry ${entry.id}`,
+          reassignedFrom: award.id,
+        });
+        recordAudit(ctx, {
+          actor: apiKeyActor(caller),
+          action: 'award.reassigned',
+          campaignId: campaign.id,
+          details: { entry_id: entry.id, award_id: award.id, target_entry_id: target.id, new_award_id: created.id, prize_id: prize.id },
+        });
+        return awardObject(created);
+      } catch (error) {
+        // The one-live-award-per-entry index is the last word on "target already has an award".
+        if (isUniqueViolation(error)) throw new AppError(409, 'award_exists', 'The target entry already has an award.');
+        throw error;
+      }
+    })
+    .immediate();
 }
 
 /** The caller's entry, its campaign (which must take declared wins) and its latest award (final unless `pending` is allowed). */
-function loadSource(ctx: Ctx, caller: Caller, entryId: string, allow: { pending: boolean } = { pending: false }): { entry: EntryRow; campaign: Campaign; award: AwardRow } {
+function loadSource(
+  ctx: Ctx,
+  caller: Caller,
+  entryId: string,
+  allow: { pending: boolean } = { pending: false },
+): { entry: EntryRow; campaign: Campaign; award: AwardRow } {
   const entry = findScopedEntry(ctx.db, entryId, caller.campaignId, caller.livemode ? 1 : 0);
   const campaign = findCampaignById(ctx.db, caller.campaignId);
   if (!entry || !campaign) throw notFound('Entry');
@@ -178,8 +215,10 @@ function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: str
   const b = asObject(body);
   const errors: FieldError[] = [];
   const prizeId = b.prize_definition_id;
-  if (prizeId === undefined || prizeId === null || prizeId === '') errors.push({ field: 'prize_definition_id', code: 'required', message: 'prize_definition_id is required' });
-  else if (typeof prizeId !== 'string') errors.push({ field: 'prize_definition_id', code: 'invalid_type', message: 'prize_definition_id must be a string (uuid)' });
+  if (prizeId === undefined || prizeId === null || prizeId === '')
+    errors.push({ field: 'prize_definition_id', code: 'required', message: 'prize_definition_id is required' });
+  else if (typeof prizeId !== 'string')
+    errors.push({ field: 'prize_definition_id', code: 'invalid_type', message: 'prize_definition_id must be a string (uuid)' });
   const target = b.target_entry_id;
   if (target !== undefined && target !== null && typeof target !== 'string') {
     errors.push({ field: 'target_entry_id', code: 'invalid_type', message: 'target_entry_id must be a string (uuid)' });
@@ -188,5 +227,8 @@ function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: str
   enforceStruct(b, ReassignBodyStruct);
   // A prize id that is not a uuid is simply not in the pool: unknown_prize, after the entry checks.
   // Ids are uuids, stored in lower case and read case-insensitively (RFC 9562), as intake does.
-  return { prizeId: (prizeId as string).toLowerCase(), targetEntryId: typeof target === 'string' && target !== '' ? target.toLowerCase() : null };
+  return {
+    prizeId: (prizeId as string).toLowerCase(),
+    targetEntryId: typeof target === 'string' && target !== '' ? target.toLowerCase() : null,
+  };
 }

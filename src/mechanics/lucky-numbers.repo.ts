@@ -11,8 +11,11 @@ export interface LuckyPoolRow {
 }
 
 export function findLuckyPool(db: Db, campaignId: string, livemode: number): LuckyPoolRow | undefined {
-  return prepare<[string, number], LuckyPoolRow>(db, `SELECT campaign_id, livemode, size, drawn FROM lucky_pools
-    WHERE campaign_id = ? AND livemode = ?`).get(campaignId, livemode);
+  return prepare<[string, number], LuckyPoolRow>(
+    db,
+    `SELECT campaign_id, livemode, size, drawn FROM lucky_pools
+    WHERE campaign_id = ? AND livemode = ?`,
+  ).get(campaignId, livemode);
 }
 
 export function insertLuckyPool(db: Db, row: LuckyPoolRow): void {
@@ -29,14 +32,20 @@ export function deleteLuckyPoolSwaps(db: Db, campaignId: string, livemode: numbe
 
 /** The value at `position` of the sparse permutation, or undefined when it is still the identity. */
 export function findSwap(db: Db, campaignId: string, livemode: number, position: number): number | undefined {
-  const row = prepare<[string, number, number], { value: number }>(db, `SELECT value FROM lucky_pool_swaps
-    WHERE campaign_id = ? AND livemode = ? AND position = ?`).get(campaignId, livemode, position);
+  const row = prepare<[string, number, number], { value: number }>(
+    db,
+    `SELECT value FROM lucky_pool_swaps
+    WHERE campaign_id = ? AND livemode = ? AND position = ?`,
+  ).get(campaignId, livemode, position);
   return row?.value;
 }
 
 export function upsertSwap(db: Db, campaignId: string, livemode: number, position: number, value: number): void {
-  prepare(db, `INSERT INTO lucky_pool_swaps (campaign_id, livemode, position, value) VALUES (?, ?, ?, ?)
-    ON CONFLICT (campaign_id, livemode, position) DO UPDATE SET value = excluded.value`).run(campaignId, livemode, position, value);
+  prepare(
+    db,
+    `INSERT INTO lucky_pool_swaps (campaign_id, livemode, position, value) VALUES (?, ?, ?, ?)
+    ON CONFLICT (campaign_id, livemode, position) DO UPDATE SET value = excluded.value`,
+  ).run(campaignId, livemode, position, value);
 }
 
 export function deleteSwap(db: Db, campaignId: string, livemode: number, position: number): void {
@@ -55,20 +64,31 @@ export interface LuckyNumberRow {
 
 /** Inserts the pair unless it is held already; false when it is (the primary key decides). */
 export function insertLuckyNumberIfFree(db: Db, row: LuckyNumberRow): boolean {
-  return prepare(db, `INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
+  return (
+    prepare(
+      db,
+      `INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
     VALUES (@campaign_id, @livemode, @series, @order_number, @entry_id, @source, @created_at)
-    ON CONFLICT (campaign_id, livemode, series, order_number) DO NOTHING`).run(row).changes === 1;
+    ON CONFLICT (campaign_id, livemode, series, order_number) DO NOTHING`,
+    ).run(row).changes === 1
+  );
 }
 
 /** Plain insert: a held pair throws SQLITE_CONSTRAINT_PRIMARYKEY, which the caller maps. */
 export function insertLuckyNumber(db: Db, row: LuckyNumberRow): void {
-  prepare(db, `INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
-    VALUES (@campaign_id, @livemode, @series, @order_number, @entry_id, @source, @created_at)`).run(row);
+  prepare(
+    db,
+    `INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
+    VALUES (@campaign_id, @livemode, @series, @order_number, @entry_id, @source, @created_at)`,
+  ).run(row);
 }
 
 export function listLuckyNumbersForEntry(db: Db, entryId: string): Array<{ series: number; order_number: number }> {
-  return prepare<[string], { series: number; order_number: number }>(db, `SELECT series, order_number FROM lucky_numbers
-    WHERE entry_id = ? ORDER BY rowid`).all(entryId);
+  return prepare<[string], { series: number; order_number: number }>(
+    db,
+    `SELECT series, order_number FROM lucky_numbers
+    WHERE entry_id = ? ORDER BY rowid`,
+  ).all(entryId);
 }
 
 export function countLuckyNumbersForEntry(db: Db, entryId: string): number {

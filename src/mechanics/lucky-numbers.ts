@@ -6,8 +6,16 @@
 import type { Ctx } from '../context.ts';
 import { PAIRS_PER_SERIES } from './lucky-pairs.ts';
 import {
-  deleteLuckyPoolSwaps, deleteSwap, findLuckyPool, findSwap, insertLuckyNumberIfFree, insertLuckyPool,
-  listLuckyNumbersForEntry, updateLuckyPool, upsertSwap, type LuckyPoolRow,
+  deleteLuckyPoolSwaps,
+  deleteSwap,
+  findLuckyPool,
+  findSwap,
+  insertLuckyNumberIfFree,
+  insertLuckyPool,
+  listLuckyNumbersForEntry,
+  updateLuckyPool,
+  upsertSwap,
+  type LuckyPoolRow,
 } from './lucky-numbers.repo.ts';
 
 export interface Pair {
@@ -51,8 +59,13 @@ export function allocateLuckyNumbers(
         // the skips over a campaign's life add up to at most the number of such pairs.
         if (pair.series >= input.seriesCount) continue;
         const free = insertLuckyNumberIfFree(ctx.db, {
-          campaign_id: input.campaignId, livemode: input.livemode, series: pair.series, order_number: pair.order_number,
-          entry_id: input.entryId, source: 'auto', created_at: input.now,
+          campaign_id: input.campaignId,
+          livemode: input.livemode,
+          series: pair.series,
+          order_number: pair.order_number,
+          entry_id: input.entryId,
+          source: 'auto',
+          created_at: input.now,
         });
         if (free) out.push(pair);
       }

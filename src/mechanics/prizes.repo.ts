@@ -19,7 +19,10 @@ const COLUMNS = 'id, campaign_id, livemode, name, type, unit_value, initial_stoc
 
 /** The prize only if it is in this campaign's pool for this mode. */
 export function findScopedPrize(db: Db, id: string, campaignId: string, livemode: number): PrizeRow | undefined {
-  return prepare<[string, string, number], PrizeRow>(db, `SELECT ${COLUMNS} FROM prizes WHERE id = ? AND campaign_id = ? AND livemode = ?`).get(id, campaignId, livemode);
+  return prepare<[string, string, number], PrizeRow>(
+    db,
+    `SELECT ${COLUMNS} FROM prizes WHERE id = ? AND campaign_id = ? AND livemode = ?`,
+  ).get(id, campaignId, livemode);
 }
 
 export function findPrizeById(db: Db, id: string): PrizeRow | undefined {
@@ -27,12 +30,18 @@ export function findPrizeById(db: Db, id: string): PrizeRow | undefined {
 }
 
 export function listPrizes(db: Db, campaignId: string, livemode: number): PrizeRow[] {
-  return prepare<[string, number], PrizeRow>(db, `SELECT ${COLUMNS} FROM prizes WHERE campaign_id = ? AND livemode = ? ORDER BY created_at, id`).all(campaignId, livemode);
+  return prepare<[string, number], PrizeRow>(
+    db,
+    `SELECT ${COLUMNS} FROM prizes WHERE campaign_id = ? AND livemode = ? ORDER BY created_at, id`,
+  ).all(campaignId, livemode);
 }
 
 export function insertPrize(db: Db, row: PrizeRow): void {
-  prepare(db, `INSERT INTO prizes (${COLUMNS}) VALUES (@id, @campaign_id, @livemode, @name, @type, @unit_value, @initial_stock,
-    @current_stock, @awarded_beyond_pool, @created_at)`).run(row);
+  prepare(
+    db,
+    `INSERT INTO prizes (${COLUMNS}) VALUES (@id, @campaign_id, @livemode, @name, @type, @unit_value, @initial_stock,
+    @current_stock, @awarded_beyond_pool, @created_at)`,
+  ).run(row);
 }
 
 /** Takes one unit if any is left; false when the pool is empty (the caller counts a beyond-pool win). */

@@ -29,14 +29,31 @@ export interface OperatorPrize extends Prize {
 }
 
 export function rowToPrize(row: PrizeRow): Prize {
-  return { id: row.id, name: row.name, type: row.type, unit_value: row.unit_value, initial_stock: row.initial_stock, current_stock: row.current_stock };
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    unit_value: row.unit_value,
+    initial_stock: row.initial_stock,
+    current_stock: row.current_stock,
+  };
 }
 
 export function rowToOperatorPrize(row: PrizeRow): OperatorPrize {
-  return { ...rowToPrize(row), campaign_id: row.campaign_id, livemode: row.livemode === 1, awarded_beyond_pool: row.awarded_beyond_pool, created_at: row.created_at };
+  return {
+    ...rowToPrize(row),
+    campaign_id: row.campaign_id,
+    livemode: row.livemode === 1,
+    awarded_beyond_pool: row.awarded_beyond_pool,
+    created_at: row.created_at,
+  };
 }
 
-export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; name: string; type: string; unitValue: string | number; stock: string | number }, actor: Actor): OperatorPrize {
+export function addPrize(
+  ctx: Ctx,
+  input: { campaignId: string; mode: string; name: string; type: string; unitValue: string | number; stock: string | number },
+  actor: Actor,
+): OperatorPrize {
   const mode: Mode = parseMode(input.mode);
   getCampaign(ctx, input.campaignId);
   const errors: FieldError[] = [];
@@ -44,8 +61,10 @@ export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; na
   const stock = parseDecimal(input.stock);
   if (input.name.trim() === '') errors.push({ field: 'name', code: 'required', message: '--name must not be empty' });
   if (input.type.trim() === '') errors.push({ field: 'type', code: 'required', message: '--type must not be empty' });
-  if (!Number.isFinite(unitValue) || unitValue < 0) errors.push({ field: 'unit_value', code: 'invalid_option', message: '--unit-value must be a number >= 0' });
-  if (!Number.isSafeInteger(stock) || stock < 0) errors.push({ field: 'stock', code: 'invalid_option', message: `--stock must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}` });
+  if (!Number.isFinite(unitValue) || unitValue < 0)
+    errors.push({ field: 'unit_value', code: 'invalid_option', message: '--unit-value must be a number >= 0' });
+  if (!Number.isSafeInteger(stock) || stock < 0)
+    errors.push({ field: 'stock', code: 'invalid_option', message: `--stock must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}` });
   if (errors.length > 0) throw new AppError(422, 'invalid_prize', errors.map((e) => e.message).join('; '), errors);
   const row: PrizeRow = {
     id: ctx.random.uuid(),
@@ -59,14 +78,18 @@ export function addPrize(ctx: Ctx, input: { campaignId: string; mode: string; na
     awarded_beyond_pool: 0,
     created_at: nowIso(ctx.clock),
   };
-  return ctx.db.transaction(() => {
-    insertPrize(ctx.db, row);
-    recordAudit(ctx, {
-      actor, action: 'prize.added', campaignId: row.campaign_id,
-      details: { prize_id: row.id, mode, name: row.name, type: row.type, unit_value: row.unit_value, stock: row.initial_stock },
-    });
-    return rowToOperatorPrize(row);
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      insertPrize(ctx.db, row);
+      recordAudit(ctx, {
+        actor,
+        action: 'prize.added',
+        campaignId: row.campaign_id,
+        details: { prize_id: row.id, mode, name: row.name, type: row.type, unit_value: row.unit_value, stock: row.initial_stock },
+      });
+      return rowToOperatorPrize(row);
+    })
+    .immediate();
 }
 
 export function listOperatorPrizes(ctx: Ctx, campaignId: string, mode: string): OperatorPrize[] {

@@ -16,22 +16,34 @@ export interface PrizeWindowRow {
 const COLUMNS = 'id, campaign_id, livemode, prize_id, opens_at, claimed_by_entry_id, claimed_at, created_at';
 
 export function insertWindow(db: Db, row: Omit<PrizeWindowRow, 'id' | 'claimed_by_entry_id' | 'claimed_at'>): PrizeWindowRow {
-  return prepare<Omit<PrizeWindowRow, 'id' | 'claimed_by_entry_id' | 'claimed_at'>, PrizeWindowRow>(db, `INSERT INTO prize_windows
+  return prepare<Omit<PrizeWindowRow, 'id' | 'claimed_by_entry_id' | 'claimed_at'>, PrizeWindowRow>(
+    db,
+    `INSERT INTO prize_windows
     (campaign_id, livemode, prize_id, opens_at, created_at) VALUES (@campaign_id, @livemode, @prize_id, @opens_at, @created_at)
-    RETURNING ${COLUMNS}`).get(row)!;
+    RETURNING ${COLUMNS}`,
+  ).get(row)!;
 }
 
 /**
  * Claims the earliest open (opens_at <= now), unclaimed window of the campaign and mode in one
  * guarded UPDATE: two evaluations can never both get it (and claimed_by_entry_id is UNIQUE).
  */
-export function claimEarliestOpenWindow(db: Db, campaignId: string, livemode: number, entryId: string, now: string): PrizeWindowRow | undefined {
-  return prepare<{ campaign_id: string; livemode: number; entry_id: string; now: string }, PrizeWindowRow>(db, `UPDATE prize_windows
+export function claimEarliestOpenWindow(
+  db: Db,
+  campaignId: string,
+  livemode: number,
+  entryId: string,
+  now: string,
+): PrizeWindowRow | undefined {
+  return prepare<{ campaign_id: string; livemode: number; entry_id: string; now: string }, PrizeWindowRow>(
+    db,
+    `UPDATE prize_windows
     SET claimed_by_entry_id = @entry_id, claimed_at = @now
     WHERE id = (SELECT id FROM prize_windows WHERE campaign_id = @campaign_id AND livemode = @livemode
                 AND claimed_by_entry_id IS NULL AND opens_at <= @now ORDER BY opens_at, id LIMIT 1)
       AND claimed_by_entry_id IS NULL
-    RETURNING ${COLUMNS}`).get({ campaign_id: campaignId, livemode, entry_id: entryId, now });
+    RETURNING ${COLUMNS}`,
+  ).get({ campaign_id: campaignId, livemode, entry_id: entryId, now });
 }
 
 export function findWindowClaimedBy(db: Db, entryId: string): PrizeWindowRow | undefined {
@@ -39,6 +51,9 @@ export function findWindowClaimedBy(db: Db, entryId: string): PrizeWindowRow | u
 }
 
 export function listWindows(db: Db, campaignId: string, livemode: number | null): PrizeWindowRow[] {
-  return prepare<[string, number | null, number | null], PrizeWindowRow>(db, `SELECT ${COLUMNS} FROM prize_windows
-    WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) ORDER BY opens_at, id`).all(campaignId, livemode, livemode);
+  return prepare<[string, number | null, number | null], PrizeWindowRow>(
+    db,
+    `SELECT ${COLUMNS} FROM prize_windows
+    WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) ORDER BY opens_at, id`,
+  ).all(campaignId, livemode, livemode);
 }

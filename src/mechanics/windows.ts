@@ -50,13 +50,16 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): Priz
   const fail = (field: string, message: string): void => {
     errors.push({ field, code: 'invalid_option', message });
   };
-  if (campaign.instant_prize !== 'WINDOW') fail('campaign', `the campaign's instant-prize mechanic is ${campaign.instant_prize}, not WINDOW`);
-  if (!findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode)) fail('prize', `--prize is not a prize of this campaign in ${mode} mode`);
+  if (campaign.instant_prize !== 'WINDOW')
+    fail('campaign', `the campaign's instant-prize mechanic is ${campaign.instant_prize}, not WINDOW`);
+  if (!findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode))
+    fail('prize', `--prize is not a prize of this campaign in ${mode} mode`);
   const opensMs = parseZonedInstant(input.opensAt);
   if (opensMs === null) fail('opens_at', `--opens-at must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.opensAt}"`);
   else if (opensMs < EARLIEST_MS) fail('opens_at', `--opens-at must be no earlier than ${EARLIEST_TIMESTAMP}`);
   const count = input.count === undefined ? 1 : parseDecimal(input.count);
-  if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD) fail('count', `--count must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD)
+    fail('count', `--count must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
   if (input.every !== undefined && input.until !== undefined) fail('every', 'give --every or --until, not both');
   let stepMs = 0;
   if (input.every !== undefined) {
@@ -79,19 +82,33 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): Priz
   }
   if (errors.length > 0) throw new AppError(422, 'invalid_window', errors.map((e) => e.message).join('; '), errors);
   const now = nowIso(ctx.clock);
-  return ctx.db.transaction(() => {
-    const out: PrizeWindow[] = [];
-    for (let i = 0; i < count; i++) {
-      const opensAt = new Date(Math.round(opensMs! + i * stepMs)).toISOString();
-      out.push(rowToWindow(insertWindow(ctx.db, { campaign_id: campaign.id, livemode, prize_id: input.prizeId, opens_at: opensAt, created_at: now })));
-    }
-    // One record per command: a spread of 100,000 windows is one change.
-    recordAudit(ctx, {
-      actor, action: 'window.added', campaignId: campaign.id,
-      details: { prize_id: input.prizeId, mode, count, window_ids: [out[0].id, out.at(-1)!.id], opens_at: [out[0].opens_at, out.at(-1)!.opens_at] },
-    });
-    return out;
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const out: PrizeWindow[] = [];
+      for (let i = 0; i < count; i++) {
+        const opensAt = new Date(Math.round(opensMs! + i * stepMs)).toISOString();
+        out.push(
+          rowToWindow(
+            insertWindow(ctx.db, { campaign_id: campaign.id, livemode, prize_id: input.prizeId, opens_at: opensAt, created_at: now }),
+          ),
+        );
+      }
+      // One record per command: a spread of 100,000 windows is one change.
+      recordAudit(ctx, {
+        actor,
+        action: 'window.added',
+        campaignId: campaign.id,
+        details: {
+          prize_id: input.prizeId,
+          mode,
+          count,
+          window_ids: [out[0].id, out.at(-1)!.id],
+          opens_at: [out[0].opens_at, out.at(-1)!.opens_at],
+        },
+      });
+      return out;
+    })
+    .immediate();
 }
 
 export function listPrizeWindows(ctx: Ctx, campaignId: string, mode?: string): PrizeWindow[] {

@@ -4,8 +4,11 @@ import { prepare } from '../db/statements.ts';
 
 /** From entry_counts (trigger-maintained, migration 2): a few rows whatever the number of entries. */
 export function countEntriesByStatus(db: Db): Array<{ status: string; livemode: number; n: number }> {
-  return prepare<[], { status: string; livemode: number; n: number }>(db, `SELECT status, livemode, SUM(n) AS n FROM entry_counts
-    GROUP BY status, livemode ORDER BY status, livemode`).all();
+  return prepare<[], { status: string; livemode: number; n: number }>(
+    db,
+    `SELECT status, livemode, SUM(n) AS n FROM entry_counts
+    GROUP BY status, livemode ORDER BY status, livemode`,
+  ).all();
 }
 
 /** Jobs rows exist only while work is due or running, so this table stays small. */
@@ -15,7 +18,10 @@ export function countJobs(db: Db): number {
 
 /** Jobs that failed at least once and wait for (or are in) a retry: a retried job keeps its last error. */
 export function countRetryingJobs(db: Db): Array<{ kind: string; n: number }> {
-  return prepare<[], { kind: string; n: number }>(db, `SELECT kind, COUNT(*) AS n FROM jobs WHERE last_error IS NOT NULL GROUP BY kind`).all();
+  return prepare<[], { kind: string; n: number }>(
+    db,
+    `SELECT kind, COUNT(*) AS n FROM jobs WHERE last_error IS NOT NULL GROUP BY kind`,
+  ).all();
 }
 
 /** created_at of the oldest job not yet done, or null when there is none. */
@@ -29,8 +35,12 @@ export function oldestJobCreatedAt(db: Db): string | null {
  */
 export function countOutboxBacklog(db: Db): { pending: number; failed: number } {
   const pending = prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`).get()!.n;
-  const failed = prepare<[], { n: number | null }>(db, `SELECT SUM((SELECT COUNT(*) FROM webhook_deliveries d WHERE d.campaign_id = c.id AND d.status = 'failed')) AS n
-    FROM campaigns c`).get()!.n ?? 0;
+  const failed =
+    prepare<[], { n: number | null }>(
+      db,
+      `SELECT SUM((SELECT COUNT(*) FROM webhook_deliveries d WHERE d.campaign_id = c.id AND d.status = 'failed')) AS n
+    FROM campaigns c`,
+    ).get()!.n ?? 0;
   return { pending, failed };
 }
 
@@ -49,7 +59,9 @@ export interface AttemptTally {
  * scrape proportional to the attempts since the previous one, however long the history grows.
  */
 export function tallyAttemptsSince(db: Db, afterId: number): AttemptTally[] {
-  return prepare<[number], AttemptTally>(db, `SELECT
+  return prepare<[number], AttemptTally>(
+    db,
+    `SELECT
       CASE
         WHEN status_code BETWEEN 200 AND 299 THEN 'success'
         WHEN status_code IS NOT NULL THEN 'http_error'
@@ -57,7 +69,8 @@ export function tallyAttemptsSince(db: Db, afterId: number): AttemptTally[] {
         ELSE 'network_error'
       END AS result,
       COUNT(*) AS n, MAX(id) AS last_id
-    FROM webhook_attempts WHERE id > ? GROUP BY result`).all(afterId);
+    FROM webhook_attempts WHERE id > ? GROUP BY result`,
+  ).all(afterId);
 }
 
 /** A trivial read that fails when the database file is gone, locked out or corrupt. */

@@ -7,7 +7,15 @@ import { droppedLogLines } from '../log.ts';
 import { JOB_KINDS } from '../pipeline/jobs.repo.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { createRegistry, type Registry } from './registry.ts';
-import { countEntriesByStatus, countJobs, countOutboxBacklog, countRetryingJobs, maxAttemptId, oldestJobCreatedAt, tallyAttemptsSince } from './metrics.repo.ts';
+import {
+  countEntriesByStatus,
+  countJobs,
+  countOutboxBacklog,
+  countRetryingJobs,
+  maxAttemptId,
+  oldestJobCreatedAt,
+  tallyAttemptsSince,
+} from './metrics.repo.ts';
 
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 /** The route label of a request that matched no route: raw paths would let clients mint series. */
@@ -24,12 +32,18 @@ export interface ServiceMetrics {
 export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler): ServiceMetrics {
   const registry: Registry = createRegistry();
   const requests = registry.counter('ces_http_requests_total', 'HTTP requests answered, by matched route pattern, method and status.');
-  const durations = registry.histogram('ces_http_request_duration_seconds', 'Time from request to response head, by matched route pattern.', LATENCY_BUCKETS);
+  const durations = registry.histogram(
+    'ces_http_request_duration_seconds',
+    'Time from request to response head, by matched route pattern.',
+    LATENCY_BUCKETS,
+  );
 
   registry.gauge('ces_entries', 'Entries stored, by status and mode.', () =>
     countEntriesByStatus(ctx.db).map((r) => ({ labels: { status: r.status, livemode: r.livemode === 1 ? 'true' : 'false' }, value: r.n })),
   );
-  registry.gauge('ces_jobs_backlog', 'Processing and evaluation jobs not yet done (due, scheduled for retry or running).', () => [{ value: countJobs(ctx.db) }]);
+  registry.gauge('ces_jobs_backlog', 'Processing and evaluation jobs not yet done (due, scheduled for retry or running).', () => [
+    { value: countJobs(ctx.db) },
+  ]);
   // A job that keeps failing (a verifier that stays down, an evaluation that throws) is retried with
   // capped backoff for as long as it fails: these two show it without reading the logs.
   registry.gauge('ces_jobs_retrying', 'Jobs that failed at least once and wait for a retry, by kind (process, evaluate).', () => {
@@ -40,22 +54,35 @@ export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler): 
     const oldest = oldestJobCreatedAt(ctx.db);
     return [{ value: oldest === null ? 0 : Math.max(0, Math.round((ctx.clock.now() - Date.parse(oldest)) / 1000)) }];
   });
-  registry.gauge('ces_outbox_backlog', 'Webhook deliveries waiting: pending (due or awaiting a retry) and failed (retries exhausted, awaiting redeliver).', () => {
-    const backlog = countOutboxBacklog(ctx.db);
-    return [
-      { labels: { status: 'pending' }, value: backlog.pending },
-      { labels: { status: 'failed' }, value: backlog.failed },
-    ];
-  });
+  registry.gauge(
+    'ces_outbox_backlog',
+    'Webhook deliveries waiting: pending (due or awaiting a retry) and failed (retries exhausted, awaiting redeliver).',
+    () => {
+      const backlog = countOutboxBacklog(ctx.db);
+      return [
+        { labels: { status: 'pending' }, value: backlog.pending },
+        { labels: { status: 'failed' }, value: backlog.failed },
+      ];
+    },
+  );
 
   if (deliveries) {
-    registry.gauge('ces_webhook_deliveries_in_flight', 'Webhook attempts this server has in flight (sent, answer not yet recorded).', () => [{ value: deliveries.inFlight() }]);
-    registry.gauge('ces_webhook_endpoints_backed_off', 'Campaign webhook endpoints backed off after failing attempts in a row (one probe at a time until one succeeds).', () => [
-      { value: deliveries.view().filter((e) => e.backedOff).length },
-    ]);
+    registry.gauge(
+      'ces_webhook_deliveries_in_flight',
+      'Webhook attempts this server has in flight (sent, answer not yet recorded).',
+      () => [{ value: deliveries.inFlight() }],
+    );
+    registry.gauge(
+      'ces_webhook_endpoints_backed_off',
+      'Campaign webhook endpoints backed off after failing attempts in a row (one probe at a time until one succeeds).',
+      () => [{ value: deliveries.view().filter((e) => e.backedOff).length }],
+    );
   }
 
-  const attempts = registry.counter('ces_webhook_delivery_attempts_total', 'Webhook delivery attempts since this server started, by result (success = 2xx).');
+  const attempts = registry.counter(
+    'ces_webhook_delivery_attempts_total',
+    'Webhook delivery attempts since this server started, by result (success = 2xx).',
+  );
   for (const result of ATTEMPT_RESULTS) attempts.inc({ result }, 0);
   let attemptWatermark = maxAttemptId(ctx.db);
   const collectAttempts = (): void => {
@@ -66,7 +93,10 @@ export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler): 
   };
 
   // The one place a lost log shows when stderr went with it (`ces serve 2>&1 | shipper`).
-  const logLinesDropped = registry.counter('ces_log_lines_dropped_total', 'Log lines not written because the log output (stdout) failed, e.g. its reader left; the server goes on serving.');
+  const logLinesDropped = registry.counter(
+    'ces_log_lines_dropped_total',
+    'Log lines not written because the log output (stdout) failed, e.g. its reader left; the server goes on serving.',
+  );
   logLinesDropped.inc({}, 0);
   let droppedSeen = 0;
   const collectDroppedLogLines = (): void => {
@@ -77,7 +107,9 @@ export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler): 
 
   registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => [{ value: process.memoryUsage.rss() }]);
   registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use, in bytes.', () => [{ value: process.memoryUsage().heapUsed }]);
-  registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => [{ value: Math.round(process.uptime() * 1000) / 1000 }]);
+  registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => [
+    { value: Math.round(process.uptime() * 1000) / 1000 },
+  ]);
 
   return {
     observeRequest(route, method, status, seconds) {

@@ -92,7 +92,10 @@ export function createRegistry(): Registry {
 }
 
 function labelKey(labels: Labels): string {
-  return Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join('\u0000');
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join('\u0000');
 }
 
 function sample(name: string, labels: Labels, value: number): string {

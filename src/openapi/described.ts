@@ -39,7 +39,8 @@ export function describedString(rules: StringRules): Struct<string, null> {
   }
   if (rules.pattern) {
     // JSON Schema patterns are ECMA-262 without flags: a flagged regex would be documented wrongly.
-    if (rules.pattern.flags.replace('u', '') !== '') throw new Error(`describedString: pattern /${rules.pattern.source}/ must not use flags`);
+    if (rules.pattern.flags.replace('u', '') !== '')
+      throw new Error(`describedString: pattern /${rules.pattern.source}/ must not use flags`);
     struct = pattern(struct, rules.pattern);
     json.pattern = rules.pattern.source;
   }
@@ -88,9 +89,11 @@ export function describedRefinedString(name: string, json: JsonSchema, check: (v
 export function enforceStruct(value: unknown, struct: Struct<any, any>): void {
   const [error] = validate(value, struct);
   if (!error) return;
-  throw validationFailed(error.failures().map((f) => {
-    const field = f.path.join('.');
-    if (f.value === undefined) return { field, code: 'required', message: `${field} is required` };
-    return { field, code: f.refinement ? `invalid_${f.refinement}` : 'invalid_type', message: `${field || 'body'}: ${f.message}` };
-  }));
+  throw validationFailed(
+    error.failures().map((f) => {
+      const field = f.path.join('.');
+      if (f.value === undefined) return { field, code: 'required', message: `${field} is required` };
+      return { field, code: f.refinement ? `invalid_${f.refinement}` : 'invalid_type', message: `${field || 'body'}: ${f.message}` };
+    }),
+  );
 }

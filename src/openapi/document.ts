@@ -10,8 +10,19 @@ import { WebhookPatchStruct } from '../webhooks/config.ts';
 import { structToJsonSchema, type JsonSchema } from './json-schema.ts';
 import { annotate, ENTRY_SUBMISSION_NOTES } from './notes.ts';
 import {
-  AwardStruct, EntryAcceptedStruct, EntryCompletedEventStruct, EntryEvaluatedEventStruct, EntryReceivedEventStruct, EntryStruct,
-  HealthStruct, LuckyNumbersAssignedStruct, PingEventStruct, PrizeStruct, ProblemStruct, WebhookConfigCreatedStruct, WebhookConfigStruct,
+  AwardStruct,
+  EntryAcceptedStruct,
+  EntryCompletedEventStruct,
+  EntryEvaluatedEventStruct,
+  EntryReceivedEventStruct,
+  EntryStruct,
+  HealthStruct,
+  LuckyNumbersAssignedStruct,
+  PingEventStruct,
+  PrizeStruct,
+  ProblemStruct,
+  WebhookConfigCreatedStruct,
+  WebhookConfigStruct,
 } from './schemas.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -36,62 +47,148 @@ interface Operation {
 export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['not_found'], 405: ['method_not_allowed'] };
 
 // Errors any authenticated endpoint can give, merged into each operation's own list.
-const AUTHENTICATED: ErrorCodes = { 401: ['invalid_api_key'], 429: ['rate_limited'], 500: ['internal_error'], 503: ['service_unavailable'] };
+const AUTHENTICATED: ErrorCodes = {
+  401: ['invalid_api_key'],
+  429: ['rate_limited'],
+  500: ['internal_error'],
+  503: ['service_unavailable'],
+};
 const JSON_BODY: ErrorCodes = { 400: ['invalid_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'] };
 
 const OPERATIONS: Operation[] = [
   {
-    method: 'post', path: '/v1/entries', operationId: 'createEntry', tag: 'Entries', auth: true, idempotencyKey: true,
+    method: 'post',
+    path: '/v1/entries',
+    operationId: 'createEntry',
+    tag: 'Entries',
+    auth: true,
+    idempotencyKey: true,
     summary: 'Submit an entry for asynchronous processing',
-    description: 'Validates, deduplicates on (campaign, mode, Idempotency-Key), stores and queues the entry; `entry.received` follows at once. A replay of a committed key answers 202 with the original entry and ignores the new payload. An access key with a bad check digit, model or state answers 202 with status REJECTED.',
+    description:
+      'Validates, deduplicates on (campaign, mode, Idempotency-Key), stores and queues the entry; `entry.received` follows at once. A replay of a committed key answers 202 with the original entry and ignores the new payload. An access key with a bad check digit, model or state answers 202 with status REJECTED.',
     body: { schema: 'EntrySubmission', required: true },
     responses: { 202: { description: 'Accepted (or an idempotent replay).', schema: 'EntryAccepted' } },
-    errors: { ...JSON_BODY, 403: ['registration_closed'], 409: ['idempotency_conflict'], 422: ['validation_failed', 'invalid_document', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_required_field', 'email_taken', 'phone_taken', 'companies_not_allowed', 'unknown_prize', 'instant_win_not_allowed'] },
+    errors: {
+      ...JSON_BODY,
+      403: ['registration_closed'],
+      409: ['idempotency_conflict'],
+      422: [
+        'validation_failed',
+        'invalid_document',
+        'idempotency_key_missing',
+        'idempotency_key_invalid',
+        'missing_required_field',
+        'email_taken',
+        'phone_taken',
+        'companies_not_allowed',
+        'unknown_prize',
+        'instant_win_not_allowed',
+      ],
+    },
   },
   {
-    method: 'get', path: '/v1/entries/{entry_id}', operationId: 'getEntry', tag: 'Entries', auth: true,
+    method: 'get',
+    path: '/v1/entries/{entry_id}',
+    operationId: 'getEntry',
+    tag: 'Entries',
+    auth: true,
     summary: 'Read one entry with its status, mechanics outcome, award and lucky numbers',
     responses: { 200: { description: 'The entry.', schema: 'Entry' } },
     errors: { 404: ['not_found'] },
   },
   {
-    method: 'post', path: '/v1/entries/{entry_id}/lucky-numbers', operationId: 'submitLuckyNumbers', tag: 'Mechanics', auth: true,
+    method: 'post',
+    path: '/v1/entries/{entry_id}/lucky-numbers',
+    operationId: 'submitLuckyNumbers',
+    tag: 'Mechanics',
+    auth: true,
     summary: 'Submit externally generated lucky numbers (manual mode)',
-    description: 'Only after `entry.evaluated`; exactly `outcome.quantity` numbers, each series 0 to `series_count - 1`. The first accepted submission is final.',
+    description:
+      'Only after `entry.evaluated`; exactly `outcome.quantity` numbers, each series 0 to `series_count - 1`. The first accepted submission is final.',
     body: { schema: 'LuckyNumbersSubmission', required: true },
     responses: { 201: { description: 'Numbers assigned.', schema: 'LuckyNumbersAssigned' } },
-    errors: { ...JSON_BODY, 404: ['not_found'], 409: ['not_evaluated', 'lucky_numbers_already_submitted'], 422: ['validation_failed', 'quantity_mismatch', 'mechanic_not_manual', 'entry_rejected', 'series_out_of_range', 'duplicate_pairs', 'pair_taken'] },
+    errors: {
+      ...JSON_BODY,
+      404: ['not_found'],
+      409: ['not_evaluated', 'lucky_numbers_already_submitted'],
+      422: [
+        'validation_failed',
+        'quantity_mismatch',
+        'mechanic_not_manual',
+        'entry_rejected',
+        'series_out_of_range',
+        'duplicate_pairs',
+        'pair_taken',
+      ],
+    },
   },
   {
-    method: 'get', path: '/v1/prizes', operationId: 'listPrizes', tag: 'Mechanics', auth: true,
+    method: 'get',
+    path: '/v1/prizes',
+    operationId: 'listPrizes',
+    tag: 'Mechanics',
+    auth: true,
     summary: "List the campaign's prize pool for the key's mode",
     responses: { 200: { description: 'The prizes.', schema: 'PrizeList' } },
     errors: {},
   },
   {
-    method: 'post', path: '/v1/entries/{entry_id}/instant-prize/revoke', operationId: 'revokeInstantPrize', tag: 'Mechanics', auth: true,
+    method: 'post',
+    path: '/v1/entries/{entry_id}/instant-prize/revoke',
+    operationId: 'revokeInstantPrize',
+    tag: 'Mechanics',
+    auth: true,
     summary: "Revoke the entry's instant-prize award (idempotent; no webhook)",
     body: { schema: 'RevokeRequest', required: false },
     responses: { 200: { description: 'The award, now revoked.', schema: 'Award' } },
-    errors: { ...JSON_BODY, 404: ['not_found'], 422: ['validation_failed', 'instant_prize_not_declared', 'award_not_final', 'award_not_revocable'] },
+    errors: {
+      ...JSON_BODY,
+      404: ['not_found'],
+      422: ['validation_failed', 'instant_prize_not_declared', 'award_not_final', 'award_not_revocable'],
+    },
   },
   {
-    method: 'post', path: '/v1/entries/{entry_id}/instant-prize/reassign', operationId: 'reassignInstantPrize', tag: 'Mechanics', auth: true,
+    method: 'post',
+    path: '/v1/entries/{entry_id}/instant-prize/reassign',
+    operationId: 'reassignInstantPrize',
+    tag: 'Mechanics',
+    auth: true,
     summary: 'Revoke the award and register it again, with another prize or on another entry (no webhook)',
     body: { schema: 'ReassignRequest', required: true },
     responses: { 200: { description: 'The newly registered award (status awarded).', schema: 'Award' } },
-    errors: { ...JSON_BODY, 404: ['not_found'], 409: ['award_exists'], 422: ['validation_failed', 'instant_prize_not_declared', 'award_not_revocable', 'unknown_prize', 'target_not_processed', 'entry_rejected'] },
+    errors: {
+      ...JSON_BODY,
+      404: ['not_found'],
+      409: ['award_exists'],
+      422: [
+        'validation_failed',
+        'instant_prize_not_declared',
+        'award_not_revocable',
+        'unknown_prize',
+        'target_not_processed',
+        'entry_rejected',
+      ],
+    },
   },
   {
-    method: 'get', path: '/v1/webhook', operationId: 'getWebhookConfig', tag: 'Webhooks', auth: true,
+    method: 'get',
+    path: '/v1/webhook',
+    operationId: 'getWebhookConfig',
+    tag: 'Webhooks',
+    auth: true,
     summary: "Read the campaign's webhook configuration (never the secret)",
     responses: { 200: { description: 'The configuration.', schema: 'WebhookConfig' } },
     errors: { 404: ['not_found'] },
   },
   {
-    method: 'patch', path: '/v1/webhook', operationId: 'updateWebhookConfig', tag: 'Webhooks', auth: true,
+    method: 'patch',
+    path: '/v1/webhook',
+    operationId: 'updateWebhookConfig',
+    tag: 'Webhooks',
+    auth: true,
     summary: 'Create or update the webhook configuration',
-    description: 'Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged. The campaign\'s operator decides which keys may: any (the default), live keys only, or none (`ces campaign update ID --webhook-api any|live|none`); a key it does not allow gets 403 `webhook_config_locked`. GET stays open to every key of the campaign.',
+    description:
+      "Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged. The campaign's operator decides which keys may: any (the default), live keys only, or none (`ces campaign update ID --webhook-api any|live|none`); a key it does not allow gets 403 `webhook_config_locked`. GET stays open to every key of the campaign.",
     body: { schema: 'WebhookPatch', required: true },
     responses: {
       200: { description: 'Updated.', schema: 'WebhookConfig' },
@@ -100,7 +197,11 @@ const OPERATIONS: Operation[] = [
     errors: { ...JSON_BODY, 403: ['webhook_config_locked'], 422: ['validation_failed', 'webhook_url_not_https'] },
   },
   {
-    method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Operations', auth: false,
+    method: 'get',
+    path: '/healthz',
+    operationId: 'getHealth',
+    tag: 'Operations',
+    auth: false,
     summary: 'Liveness and readiness: database reachable, background tick alive, backlog sizes',
     description: '503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals.',
     responses: {
@@ -110,14 +211,23 @@ const OPERATIONS: Operation[] = [
     errors: {},
   },
   {
-    method: 'get', path: '/metrics', operationId: 'getMetrics', tag: 'Operations', auth: false,
+    method: 'get',
+    path: '/metrics',
+    operationId: 'getMetrics',
+    tag: 'Operations',
+    auth: false,
     summary: 'Prometheus metrics (text format 0.0.4)',
-    description: 'Controlled by CES_METRICS_TOKEN: unset or empty = open; `off` = this endpoint answers 404; any other value = requires `Authorization: Bearer <that value>` (not an API key).',
+    description:
+      'Controlled by CES_METRICS_TOKEN: unset or empty = open; `off` = this endpoint answers 404; any other value = requires `Authorization: Bearer <that value>` (not an API key).',
     responses: { 200: { description: 'The exposition.', contentType: 'text/plain; version=0.0.4' } },
     errors: { 401: ['invalid_metrics_token'], 404: ['not_found'], 503: ['service_unavailable'] },
   },
   {
-    method: 'get', path: '/openapi.json', operationId: 'getOpenApiDocument', tag: 'Operations', auth: false,
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'Operations',
+    auth: false,
     summary: 'This document',
     responses: { 200: { description: 'The OpenAPI 3.1 document.', contentType: 'application/json' } },
     errors: {},
@@ -145,10 +255,22 @@ const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
 };
 
 const EVENTS: Array<{ name: string; schema: string; summary: string }> = [
-  { name: 'entry.received', schema: 'EntryReceivedEvent', summary: 'Sent immediately after an entry is accepted (status PENDING, or REJECTED when it failed fast).' },
-  { name: 'entry.completed', schema: 'EntryCompletedEvent', summary: 'Sent when fiscal validation and fraud checks finish: APPROVED or REJECTED with reasons.' },
+  {
+    name: 'entry.received',
+    schema: 'EntryReceivedEvent',
+    summary: 'Sent immediately after an entry is accepted (status PENDING, or REJECTED when it failed fast).',
+  },
+  {
+    name: 'entry.completed',
+    schema: 'EntryCompletedEvent',
+    summary: 'Sent when fiscal validation and fraud checks finish: APPROVED or REJECTED with reasons.',
+  },
   { name: 'entry.evaluated', schema: 'EntryEvaluatedEvent', summary: 'Sent after the mechanics are evaluated; approved entries only.' },
-  { name: 'ping', schema: 'PingEvent', summary: 'Sent by the operator command `ces webhook test` to check the endpoint and the signature check.' },
+  {
+    name: 'ping',
+    schema: 'PingEvent',
+    summary: 'Sent by the operator command `ces webhook test` to check the endpoint and the signature check.',
+  },
 ];
 
 /** The error codes an operation can answer, by status (common ones included). */
@@ -176,11 +298,31 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       post: {
         operationId: `event_${event.name.replace('.', '_')}`,
         summary: event.summary,
-        description: 'POSTed to the configured endpoint_url, signed per Standard Webhooks. Answer 2xx to acknowledge; anything else, a timeout or a connection error is retried on CES_WEBHOOK_RETRY_SCHEDULE. Delivery is at least once: deduplicate on the event id.',
+        description:
+          'POSTed to the configured endpoint_url, signed per Standard Webhooks. Answer 2xx to acknowledge; anything else, a timeout or a connection error is retried on CES_WEBHOOK_RETRY_SCHEDULE. Delivery is at least once: deduplicate on the event id.',
         parameters: [
-          { in: 'header', name: 'webhook-id', required: true, description: 'The event id (equals the body `id`).', schema: { type: 'string' } },
-          { in: 'header', name: 'webhook-timestamp', required: true, description: 'Unix seconds of this attempt; reject values far from your clock.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-          { in: 'header', name: 'webhook-signature', required: true, description: '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the bytes of hmac_secret (after `whsec_`). During the grace period of a secret rotation, two such values separated by a space: the new secret\'s first, then the old one\'s; accept the delivery if either matches (Standard Webhooks libraries do).', schema: { type: 'string', pattern: '^v1,' } },
+          {
+            in: 'header',
+            name: 'webhook-id',
+            required: true,
+            description: 'The event id (equals the body `id`).',
+            schema: { type: 'string' },
+          },
+          {
+            in: 'header',
+            name: 'webhook-timestamp',
+            required: true,
+            description: 'Unix seconds of this attempt; reject values far from your clock.',
+            schema: { type: 'string', pattern: '^[0-9]+$' },
+          },
+          {
+            in: 'header',
+            name: 'webhook-signature',
+            required: true,
+            description:
+              "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the bytes of hmac_secret (after `whsec_`). During the grace period of a secret rotation, two such values separated by a space: the new secret's first, then the old one's; accept the delivery if either matches (Standard Webhooks libraries do).",
+            schema: { type: 'string', pattern: '^v1,' },
+          },
         ],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${event.schema}` } } } },
         responses: {
@@ -197,28 +339,52 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Campaign Entry Service (ces)',
       version: '1.0.0',
       summary: 'Submit entries to Brazilian promotional campaigns; receive their lifecycle as signed webhooks.',
-      description: 'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`; each operation lists its codes per status, and any request may also get 400 `bad_request` (malformed URL), 404 `not_found` (no such path) or 405 `method_not_allowed` (a path served with other methods, listed in `Allow`). Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
+      description:
+        'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`; each operation lists its codes per status, and any request may also get 400 `bad_request` (malformed URL), 404 `not_found` (no such path) or 405 `method_not_allowed` (a path served with other methods, listed in `Allow`). Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [
-      { name: 'Entries' }, { name: 'Mechanics' }, { name: 'Webhooks' },
+      { name: 'Entries' },
+      { name: 'Mechanics' },
+      { name: 'Webhooks' },
       { name: 'Operations', description: 'Not authenticated with API keys.' },
     ],
     paths,
     webhooks,
     components: {
       schemas,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A campaign-scoped API key: `service_live_…` or `service_test_…`.' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A campaign-scoped API key: `service_live_…` or `service_test_…`.' },
+      },
       parameters: {
-        EntryId: { in: 'path', name: 'entry_id', required: true, schema: { type: 'string', format: 'uuid' }, description: 'The id from the 202 response and from `data.entry_id` of events.' },
-        IdempotencyKey: { in: 'header', name: 'Idempotency-Key', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 }, description: 'Scope: (campaign, mode, key). A UUID is recommended. Missing: 422 idempotency_key_missing.' },
-        RequestId: { in: 'header', name: 'X-Request-Id', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' }, description: 'Echoed in the response and the server log; generated when absent or not matching.' },
+        EntryId: {
+          in: 'path',
+          name: 'entry_id',
+          required: true,
+          schema: { type: 'string', format: 'uuid' },
+          description: 'The id from the 202 response and from `data.entry_id` of events.',
+        },
+        IdempotencyKey: {
+          in: 'header',
+          name: 'Idempotency-Key',
+          required: true,
+          schema: { type: 'string', minLength: 1, maxLength: 128 },
+          description: 'Scope: (campaign, mode, key). A UUID is recommended. Missing: 422 idempotency_key_missing.',
+        },
+        RequestId: {
+          in: 'header',
+          name: 'X-Request-Id',
+          required: false,
+          schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+          description: 'Echoed in the response and the server log; generated when absent or not matching.',
+        },
       },
       headers: {
         RequestId: { description: 'The request id (echoed or generated); quote it when reporting a problem.', schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
         WwwAuthenticate: {
-          description: 'The bearer challenge (RFC 6750): `Bearer realm="ces"` when no bearer key was sent, `Bearer realm="ces", error="invalid_token"` for a key that is refused (`Bearer realm="metrics"` on GET /metrics).',
+          description:
+            'The bearer challenge (RFC 6750): `Bearer realm="ces"` when no bearer key was sent, `Bearer realm="ces", error="invalid_token"` for a key that is refused (`Bearer realm="metrics"` on GET /metrics).',
           schema: { type: 'string' },
         },
       },
@@ -241,7 +407,8 @@ function operationObject(op: Operation): Record<string, unknown> {
   }
   for (const [status, codes] of Object.entries(errorCodesOf(op.method, op.path))) {
     const headers: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
-    if (status === '429' || status === '503' || (status === '409' && codes!.includes('idempotency_conflict'))) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (status === '429' || status === '503' || (status === '409' && codes!.includes('idempotency_conflict')))
+      headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     if (status === '401') headers['WWW-Authenticate'] = { $ref: '#/components/headers/WwwAuthenticate' };
     responses[status] = {
       description: `Problem; \`code\` is one of: ${codes!.map((c) => `\`${c}\``).join(', ')}.`,
@@ -263,7 +430,10 @@ function operationObject(op: Operation): Record<string, unknown> {
   };
   if (op.description) operation.description = op.description;
   if (op.body) {
-    operation.requestBody = { required: op.body.required, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body.schema}` } } } };
+    operation.requestBody = {
+      required: op.body.required,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body.schema}` } } },
+    };
   }
   return operation;
 }

@@ -14,26 +14,52 @@ export interface FieldNote {
 }
 
 export const ENTRY_SUBMISSION_NOTES: Record<string, FieldNote> = {
-  enrollment: { description: 'Participant identity. The first entry of a document creates the enrollment; later ones fill only its empty fields (a differing stored value is kept, silently).' },
-  'enrollment.document_number': { description: 'CPF (11 digits) or CNPJ (14 characters); punctuation is stripped and the checksum verified. CNPJ only when the campaign accepts companies.', examples: ['529.982.247-25'] },
+  enrollment: {
+    description:
+      'Participant identity. The first entry of a document creates the enrollment; later ones fill only its empty fields (a differing stored value is kept, silently).',
+  },
+  'enrollment.document_number': {
+    description:
+      'CPF (11 digits) or CNPJ (14 characters); punctuation is stripped and the checksum verified. CNPJ only when the campaign accepts companies.',
+    examples: ['529.982.247-25'],
+  },
   'enrollment.full_name': { description: 'At least 3 characters. Required when the campaign requires it and none is stored.' },
   'enrollment.email': { description: 'Unique within the campaign and mode (422 email_taken).', format: 'email' },
-  'enrollment.phone': { description: 'E.164 without the leading +, country code included; punctuation stripped. Unique within the campaign and mode (422 phone_taken).', examples: ['5511987654321'] },
+  'enrollment.phone': {
+    description:
+      'E.164 without the leading +, country code included; punctuation stripped. Unique within the campaign and mode (422 phone_taken).',
+    examples: ['5511987654321'],
+  },
   'enrollment.birthdate': { description: 'YYYY-MM-DD, a date in the past.', format: 'date' },
   'enrollment.address.state': { description: 'Two-letter Brazilian UF.', examples: ['SP'] },
   'enrollment.address.country': { description: 'Two-letter ISO 3166-1 code; BR when omitted.' },
   'enrollment.address.city': { description: 'An empty city does not satisfy a city requirement.' },
   consent: { description: 'LGPD consent record; stored once per entry and never updated.' },
-  'consent.granted_at': { description: 'ISO 8601 date-time with a timezone.', format: 'date-time', examples: ['2026-11-20T14:03:00-03:00'] },
+  'consent.granted_at': {
+    description: 'ISO 8601 date-time with a timezone.',
+    format: 'date-time',
+    examples: ['2026-11-20T14:03:00-03:00'],
+  },
   'consent.ip_address': { description: 'IPv4 or IPv6 address of the consenting user.' },
   'consent.user_agent': { description: 'Stored values over 1024 characters are truncated.' },
   'consent.term_version': { description: 'Identifier of the accepted terms version.' },
-  'consent.consents': { description: 'Explicit per-category choices; regulation, privacy_policy and transactional are recorded implicitly when omitted. A consent_type may appear once.' },
+  'consent.consents': {
+    description:
+      'Explicit per-category choices; regulation, privacy_policy and transactional are recorded implicitly when omitted. A consent_type may appear once.',
+  },
   evidence: { description: 'Proof of purchase.' },
   'evidence.type': { description: 'Only "fiscal_key" is supported.', examples: ['fiscal_key'] },
-  'evidence.access_key': { description: 'NF-e / NFC-e / SAT access key, 44 to 50 digits (spaces ignored). A 44-digit key with a bad check digit, model or state gives 202 REJECTED; other lengths give 422.' },
-  instant_win: { description: 'Only for INTEGRATOR_DECLARED instant-prize campaigns: the integrator decides the win, the service records it.' },
-  'instant_win.prize_definition_id': { description: 'A prize id of the campaign (GET /v1/prizes); required when won is true, omitted when false.', format: 'uuid' },
+  'evidence.access_key': {
+    description:
+      'NF-e / NFC-e / SAT access key, 44 to 50 digits (spaces ignored). A 44-digit key with a bad check digit, model or state gives 202 REJECTED; other lengths give 422.',
+  },
+  instant_win: {
+    description: 'Only for INTEGRATOR_DECLARED instant-prize campaigns: the integrator decides the win, the service records it.',
+  },
+  'instant_win.prize_definition_id': {
+    description: 'A prize id of the campaign (GET /v1/prizes); required when won is true, omitted when false.',
+    format: 'uuid',
+  },
 };
 
 // The maxima come from the validation itself, so the document cannot disagree with it.

@@ -14,12 +14,22 @@ export const ProblemStruct = object({
   title: string(),
   status: describedInteger({ minimum: 400, maximum: 599 }),
   detail: describedString({ description: 'Human-readable explanation for this occurrence.' }),
-  code: describedString({ pattern: /^[a-z][a-z0-9_]*$/, description: 'Stable machine-readable identifier; the codes each endpoint can return are listed on its responses.' }),
-  errors: optional(array(object({
-    field: describedString({ description: 'Dotted path of the offending field ("enrollment.email", "numbers[0].series"), a header name, or "" for the whole body.' }),
-    code: string(),
-    message: string(),
-  }))),
+  code: describedString({
+    pattern: /^[a-z][a-z0-9_]*$/,
+    description: 'Stable machine-readable identifier; the codes each endpoint can return are listed on its responses.',
+  }),
+  errors: optional(
+    array(
+      object({
+        field: describedString({
+          description:
+            'Dotted path of the offending field ("enrollment.email", "numbers[0].series"), a header name, or "" for the whole body.',
+        }),
+        code: string(),
+        message: string(),
+      }),
+    ),
+  ),
 });
 
 export const EntryAcceptedStruct = object({
@@ -37,10 +47,23 @@ export const LuckyNumberStruct = object({
 
 /** The outcome of one mechanic, by kind (SPEC: mechanic entries of entry.evaluated). */
 export const MechanicOutcomeStruct = describedUnion([
-  object({ quantity: describedInteger({ minimum: 1, description: 'Lucky numbers, manual mode: how many to submit.' }), series_count: describedInteger({ minimum: 1 }) }),
+  object({
+    quantity: describedInteger({ minimum: 1, description: 'Lucky numbers, manual mode: how many to submit.' }),
+    series_count: describedInteger({ minimum: 1 }),
+  }),
   object({ numbers: array(LuckyNumberStruct) }),
-  object({ reason: literal('pool_exhausted'), quantity: describedInteger({ minimum: 1 }), available: describedInteger({ minimum: 0 }), pool_size: describedInteger({ minimum: 1 }) }),
-  object({ won: boolean(), prize_definition_id: uuidString(), prize_name: nullable(string()), award_status: enums(['PENDING', 'AWARDED', 'REVOKED', 'DECLINED', 'VOIDED']) }),
+  object({
+    reason: literal('pool_exhausted'),
+    quantity: describedInteger({ minimum: 1 }),
+    available: describedInteger({ minimum: 0 }),
+    pool_size: describedInteger({ minimum: 1 }),
+  }),
+  object({
+    won: boolean(),
+    prize_definition_id: uuidString(),
+    prize_name: nullable(string()),
+    award_status: enums(['PENDING', 'AWARDED', 'REVOKED', 'DECLINED', 'VOIDED']),
+  }),
   object({ won: literal(false) }),
 ]);
 
@@ -96,24 +119,37 @@ export const WebhookConfigCreatedStruct = object({
   endpoint_url: describedString({ format: 'uri' }),
   is_active: boolean(),
   updated_at: dateTime(),
-  hmac_secret: describedString({ pattern: /^whsec_[A-Za-z0-9+/]{43}=$/, description: 'Signing secret, shown only in this response: "whsec_" + base64 of 32 random bytes; the HMAC key is those bytes.' }),
+  hmac_secret: describedString({
+    pattern: /^whsec_[A-Za-z0-9+/]{43}=$/,
+    description: 'Signing secret, shown only in this response: "whsec_" + base64 of 32 random bytes; the HMAC key is those bytes.',
+  }),
 });
 
 export const HealthStruct = object({
   status: enums(['ok', 'unavailable']),
   db: enums(['ok', 'error']),
-  tick: object({ last_tick_at: nullable(dateTime()), alive: boolean(), interval_ms: describedInteger({ minimum: 1 }), last_error: nullable(string()) }),
-  backlog: nullable(object({
-    jobs: describedInteger({ minimum: 0 }),
-    deliveries_pending: describedInteger({ minimum: 0 }),
-    deliveries_failed: describedInteger({ minimum: 0 }),
-  })),
+  tick: object({
+    last_tick_at: nullable(dateTime()),
+    alive: boolean(),
+    interval_ms: describedInteger({ minimum: 1 }),
+    last_error: nullable(string()),
+  }),
+  backlog: nullable(
+    object({
+      jobs: describedInteger({ minimum: 0 }),
+      deliveries_pending: describedInteger({ minimum: 0 }),
+      deliveries_failed: describedInteger({ minimum: 0 }),
+    }),
+  ),
 });
 
 // Webhook events (CONTRACT: Event envelope).
 const envelope = <T extends string, D extends Struct<any, any>>(eventType: T, data: D) =>
   object({
-    id: describedString({ pattern: /^evt_[0-9a-f]{32}$/, description: 'Event id; equals the webhook-id header and stays the same across retries. Deduplicate on it.' }),
+    id: describedString({
+      pattern: /^evt_[0-9a-f]{32}$/,
+      description: 'Event id; equals the webhook-id header and stays the same across retries. Deduplicate on it.',
+    }),
     event_type: literal(eventType),
     created_at: dateTime('When the event happened (not when this attempt was sent).'),
     livemode: boolean(),
@@ -121,25 +157,37 @@ const envelope = <T extends string, D extends Struct<any, any>>(eventType: T, da
     data,
   });
 
-export const EntryReceivedEventStruct = envelope('entry.received', object({
-  entry_id: uuidString(),
-  enrollment_id: uuidString(),
-  status: enums(['PENDING', 'REJECTED']),
-}));
+export const EntryReceivedEventStruct = envelope(
+  'entry.received',
+  object({
+    entry_id: uuidString(),
+    enrollment_id: uuidString(),
+    status: enums(['PENDING', 'REJECTED']),
+  }),
+);
 
-export const EntryCompletedEventStruct = envelope('entry.completed', object({
-  entry_id: uuidString(),
-  enrollment_id: uuidString(),
-  status: enums(['APPROVED', 'REJECTED']),
-  rejection_reasons: array(RejectionReasonStruct),
-}));
+export const EntryCompletedEventStruct = envelope(
+  'entry.completed',
+  object({
+    entry_id: uuidString(),
+    enrollment_id: uuidString(),
+    status: enums(['APPROVED', 'REJECTED']),
+    rejection_reasons: array(RejectionReasonStruct),
+  }),
+);
 
-export const EntryEvaluatedEventStruct = envelope('entry.evaluated', object({
-  entry_id: uuidString(),
-  enrollment_id: uuidString(),
-  mechanics: array(MechanicResultStruct),
-}));
+export const EntryEvaluatedEventStruct = envelope(
+  'entry.evaluated',
+  object({
+    entry_id: uuidString(),
+    enrollment_id: uuidString(),
+    mechanics: array(MechanicResultStruct),
+  }),
+);
 
-export const PingEventStruct = envelope('ping', object({
-  message: string(),
-}));
+export const PingEventStruct = envelope(
+  'ping',
+  object({
+    message: string(),
+  }),
+);

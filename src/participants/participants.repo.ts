@@ -6,9 +6,12 @@ import type { EntryRow } from '../entries/entries.repo.ts';
 import { awardRegistered } from '../mechanics/awards.repo.ts';
 
 export function listEntriesOfEnrollment(db: Db, enrollmentId: string): EntryRow[] {
-  return prepare<[string], EntryRow>(db, `SELECT id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
+  return prepare<[string], EntryRow>(
+    db,
+    `SELECT id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
     access_key, rejection_reasons, mechanics, declared_win, created_at, processed_at, evaluated_at
-    FROM entries WHERE enrollment_id = ? ORDER BY created_at, rowid`).all(enrollmentId);
+    FROM entries WHERE enrollment_id = ? ORDER BY created_at, rowid`,
+  ).all(enrollmentId);
 }
 
 export interface ConsentRow {
@@ -25,9 +28,12 @@ export interface ConsentRow {
 export function listConsentsOfEnrollment(db: Db, enrollmentId: string): ConsentRow[] {
   // Through the entries of the enrollment (entries_enrollment, then consents' entry_id): consents
   // have no index on enrollment_id since schema version 6.
-  return prepare<{ id: string }, ConsentRow>(db, `SELECT c.entry_id, c.granted_at, c.ip_address, c.user_agent, c.term_version, c.choices, c.created_at
+  return prepare<{ id: string }, ConsentRow>(
+    db,
+    `SELECT c.entry_id, c.granted_at, c.ip_address, c.user_agent, c.term_version, c.choices, c.created_at
     FROM entries e JOIN consents c ON c.entry_id = e.id
-    WHERE e.enrollment_id = @id AND c.enrollment_id = @id ORDER BY c.id`).all({ id: enrollmentId });
+    WHERE e.enrollment_id = @id AND c.enrollment_id = @id ORDER BY c.id`,
+  ).all({ id: enrollmentId });
 }
 
 export interface ParticipantAwardRow {
@@ -43,17 +49,26 @@ export interface ParticipantAwardRow {
 }
 
 export function listAwardsOfEnrollment(db: Db, enrollmentId: string): ParticipantAwardRow[] {
-  return prepare<[string], ParticipantAwardRow>(db, `SELECT a.id, a.entry_id, a.prize_id, p.name AS prize_name, a.source, a.status, a.beyond_pool,
+  return prepare<[string], ParticipantAwardRow>(
+    db,
+    `SELECT a.id, a.entry_id, a.prize_id, p.name AS prize_name, a.source, a.status, a.beyond_pool,
       a.created_at, a.updated_at
     FROM awards a JOIN entries e ON e.id = a.entry_id JOIN prizes p ON p.id = a.prize_id
-    WHERE e.enrollment_id = ? ORDER BY ${awardRegistered('a')}`).all(enrollmentId);
+    WHERE e.enrollment_id = ? ORDER BY ${awardRegistered('a')}`,
+  ).all(enrollmentId);
 }
 
-export function listLuckyNumbersOfEnrollment(db: Db, enrollmentId: string): Array<{ entry_id: string; series: number; order_number: number; source: string; created_at: string }> {
-  return prepare<[string], { entry_id: string; series: number; order_number: number; source: string; created_at: string }>(db, `SELECT l.entry_id,
+export function listLuckyNumbersOfEnrollment(
+  db: Db,
+  enrollmentId: string,
+): Array<{ entry_id: string; series: number; order_number: number; source: string; created_at: string }> {
+  return prepare<[string], { entry_id: string; series: number; order_number: number; source: string; created_at: string }>(
+    db,
+    `SELECT l.entry_id,
       l.series, l.order_number, l.source, l.created_at
     FROM lucky_numbers l JOIN entries e ON e.id = l.entry_id
-    WHERE e.enrollment_id = ? ORDER BY l.series, l.order_number`).all(enrollmentId);
+    WHERE e.enrollment_id = ? ORDER BY l.series, l.order_number`,
+  ).all(enrollmentId);
 }
 
 export interface ParticipantDeliveryRow {
@@ -69,9 +84,12 @@ export interface ParticipantDeliveryRow {
 
 /** Events about the participant's entries (the outbox links each entry event by entry_id). */
 export function listDeliveriesOfEnrollment(db: Db, enrollmentId: string): ParticipantDeliveryRow[] {
-  return prepare<[string], ParticipantDeliveryRow>(db, `SELECT d.id, d.entry_id, d.event_type, d.status, d.attempts, d.created_at, d.delivered_at, d.payload
+  return prepare<[string], ParticipantDeliveryRow>(
+    db,
+    `SELECT d.id, d.entry_id, d.event_type, d.status, d.attempts, d.created_at, d.delivered_at, d.payload
     FROM webhook_deliveries d JOIN entries e ON e.id = d.entry_id
-    WHERE e.enrollment_id = ? ORDER BY d.seq`).all(enrollmentId);
+    WHERE e.enrollment_id = ? ORDER BY d.seq`,
+  ).all(enrollmentId);
 }
 
 export const REDACTED = '[redacted]';
@@ -82,23 +100,34 @@ export const REDACTED = '[redacted]';
  * country stay (see docs/operations.md, LGPD). Guarded on anonymized_at so it runs once.
  */
 export function anonymizeEnrollment(db: Db, id: string, token: string, now: string): boolean {
-  return prepare(db, `UPDATE enrollments SET document_number = @token, full_name = NULL, email = NULL, email_key = NULL, phone = NULL, birthdate = NULL,
+  return (
+    prepare(
+      db,
+      `UPDATE enrollments SET document_number = @token, full_name = NULL, email = NULL, email_key = NULL, phone = NULL, birthdate = NULL,
       address_line_1 = NULL, address_line_2 = NULL, neighborhood = NULL, city = NULL, zipcode = NULL,
       anonymized_at = @now, updated_at = @now
-    WHERE id = @id AND anonymized_at IS NULL`).run({ id, token, now }).changes === 1;
+    WHERE id = @id AND anonymized_at IS NULL`,
+    ).run({ id, token, now }).changes === 1
+  );
 }
 
 /** The consent records stay as the legal record of what was agreed and when; the device identifiers go. */
 export function redactConsentsOfEnrollment(db: Db, enrollmentId: string): number {
-  return prepare(db, `UPDATE consents SET ip_address = '${REDACTED}', user_agent = '${REDACTED}'
-    WHERE entry_id IN (SELECT id FROM entries WHERE enrollment_id = @id) AND enrollment_id = @id`).run({ id: enrollmentId }).changes;
+  return prepare(
+    db,
+    `UPDATE consents SET ip_address = '${REDACTED}', user_agent = '${REDACTED}'
+    WHERE entry_id IN (SELECT id FROM entries WHERE enrollment_id = @id) AND enrollment_id = @id`,
+  ).run({ id: enrollmentId }).changes;
 }
 
 /** Award history reasons written by a person (an integrator's or an operator's revoke): free text. */
 export function listWrittenAwardReasonsOfEnrollment(db: Db, enrollmentId: string): Array<{ id: number; reason: string }> {
-  return prepare<[string], { id: number; reason: string }>(db, `SELECT h.id, h.reason
+  return prepare<[string], { id: number; reason: string }>(
+    db,
+    `SELECT h.id, h.reason
     FROM award_history h JOIN awards a ON a.id = h.award_id JOIN entries e ON e.id = a.entry_id
-    WHERE e.enrollment_id = ? AND h.reason IS NOT NULL AND h.actor <> 'system' ORDER BY h.id`).all(enrollmentId);
+    WHERE e.enrollment_id = ? AND h.reason IS NOT NULL AND h.actor <> 'system' ORDER BY h.id`,
+  ).all(enrollmentId);
 }
 
 export function setAwardHistoryReason(db: Db, id: number, reason: string): void {
@@ -106,7 +135,10 @@ export function setAwardHistoryReason(db: Db, id: number, reason: string): void 
 }
 
 export function setEntryRejectionReasons(db: Db, entryId: string, rejectionReasons: string): void {
-  prepare(db, 'UPDATE entries SET rejection_reasons = @rejection_reasons WHERE id = @id').run({ id: entryId, rejection_reasons: rejectionReasons });
+  prepare(db, 'UPDATE entries SET rejection_reasons = @rejection_reasons WHERE id = @id').run({
+    id: entryId,
+    rejection_reasons: rejectionReasons,
+  });
 }
 
 export function setDeliveryPayload(db: Db, deliveryId: string, payload: string): void {

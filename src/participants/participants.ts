@@ -18,9 +18,18 @@ import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import { storedTimestampInUtc } from '../timestamps.ts';
 import { VERIFIER_REJECTION_PREFIX } from '../pipeline/verifier.ts';
 import {
-  anonymizeEnrollment, listAwardsOfEnrollment, listConsentsOfEnrollment, listDeliveriesOfEnrollment,
-  listEntriesOfEnrollment, listLuckyNumbersOfEnrollment, listWrittenAwardReasonsOfEnrollment, REDACTED, redactConsentsOfEnrollment,
-  setAwardHistoryReason, setDeliveryPayload, setEntryRejectionReasons,
+  anonymizeEnrollment,
+  listAwardsOfEnrollment,
+  listConsentsOfEnrollment,
+  listDeliveriesOfEnrollment,
+  listEntriesOfEnrollment,
+  listLuckyNumbersOfEnrollment,
+  listWrittenAwardReasonsOfEnrollment,
+  REDACTED,
+  redactConsentsOfEnrollment,
+  setAwardHistoryReason,
+  setDeliveryPayload,
+  setEntryRejectionReasons,
 } from './participants.repo.ts';
 
 export interface ParticipantRequest {
@@ -41,49 +50,64 @@ function findParticipant(ctx: Ctx, req: ParticipantRequest): EnrollmentRow {
 
 /** Everything stored about the participant, as one JSON-ready object; logged as participant.exported. */
 export function exportParticipant(ctx: Ctx, req: ParticipantRequest, actor: Actor): Record<string, unknown> {
-  return ctx.db.transaction(() => {
-    const enrollment = findParticipant(ctx, req);
-    const now = nowIso(ctx.clock);
-    const entries = listEntriesOfEnrollment(ctx.db, enrollment.id);
-    const document = {
-      request: { type: 'access', campaign_id: req.campaignId, mode: req.livemode === 1 ? 'live' : 'test', generated_at: now },
-      enrollment: enrollmentToView(enrollment),
-      entries: entries.map((e) => ({
-        entry_id: e.id,
-        status: e.status,
-        evidence_type: e.evidence_type,
-        access_key: e.access_key,
-        idempotency_key: e.idempotency_key,
-        rejection_reasons: JSON.parse(e.rejection_reasons),
-        mechanics: e.mechanics === null ? null : JSON.parse(e.mechanics),
-        declared_win: e.declared_win === null ? null : JSON.parse(e.declared_win),
-        created_at: e.created_at,
-        processed_at: e.processed_at,
-        evaluated_at: e.evaluated_at,
-      })),
-      consents: listConsentsOfEnrollment(ctx.db, enrollment.id).map((c) => ({
-        entry_id: c.entry_id,
-        // In UTC like every other timestamp here, and as sent: the offset is part of the record
-        // held about the participant (README, LGPD data-subject requests).
-        granted_at: storedTimestampInUtc(c.granted_at),
-        granted_at_as_sent: c.granted_at,
-        ip_address: c.ip_address,
-        user_agent: c.user_agent,
-        term_version: c.term_version,
-        recorded_at: c.created_at,
-        choices: (JSON.parse(c.choices) as ConsentChoiceRecord[]).sort((a, b) => (a.consent_type < b.consent_type ? -1 : 1)),
-      })),
-      awards: listAwardsOfEnrollment(ctx.db, enrollment.id).map((a) => ({ ...a, beyond_pool: a.beyond_pool === 1, history: listAwardHistory(ctx.db, a.id) })),
-      lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).map((l) => ({ entry_id: l.entry_id, ...formatLuckyNumber(l.series, l.order_number), source: l.source, created_at: l.created_at })),
-      webhook_deliveries: listDeliveriesOfEnrollment(ctx.db, enrollment.id).map((d) => ({ ...d, payload: JSON.parse(d.payload) })),
-      requests: listAuditRowsOfEnrollment(ctx.db, enrollment.id).map(rowToAuditRecord).map((r) => ({ at: r.at, actor: r.actor, action: r.action, details: r.details })),
-    };
-    recordAudit(ctx, {
-      actor, action: 'participant.exported', campaignId: req.campaignId,
-      details: { enrollment_id: enrollment.id, mode: req.livemode === 1 ? 'live' : 'test', entries: entries.length },
-    });
-    return document;
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const enrollment = findParticipant(ctx, req);
+      const now = nowIso(ctx.clock);
+      const entries = listEntriesOfEnrollment(ctx.db, enrollment.id);
+      const document = {
+        request: { type: 'access', campaign_id: req.campaignId, mode: req.livemode === 1 ? 'live' : 'test', generated_at: now },
+        enrollment: enrollmentToView(enrollment),
+        entries: entries.map((e) => ({
+          entry_id: e.id,
+          status: e.status,
+          evidence_type: e.evidence_type,
+          access_key: e.access_key,
+          idempotency_key: e.idempotency_key,
+          rejection_reasons: JSON.parse(e.rejection_reasons),
+          mechanics: e.mechanics === null ? null : JSON.parse(e.mechanics),
+          declared_win: e.declared_win === null ? null : JSON.parse(e.declared_win),
+          created_at: e.created_at,
+          processed_at: e.processed_at,
+          evaluated_at: e.evaluated_at,
+        })),
+        consents: listConsentsOfEnrollment(ctx.db, enrollment.id).map((c) => ({
+          entry_id: c.entry_id,
+          // In UTC like every other timestamp here, and as sent: the offset is part of the record
+          // held about the participant (README, LGPD data-subject requests).
+          granted_at: storedTimestampInUtc(c.granted_at),
+          granted_at_as_sent: c.granted_at,
+          ip_address: c.ip_address,
+          user_agent: c.user_agent,
+          term_version: c.term_version,
+          recorded_at: c.created_at,
+          choices: (JSON.parse(c.choices) as ConsentChoiceRecord[]).sort((a, b) => (a.consent_type < b.consent_type ? -1 : 1)),
+        })),
+        awards: listAwardsOfEnrollment(ctx.db, enrollment.id).map((a) => ({
+          ...a,
+          beyond_pool: a.beyond_pool === 1,
+          history: listAwardHistory(ctx.db, a.id),
+        })),
+        lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).map((l) => ({
+          entry_id: l.entry_id,
+          ...formatLuckyNumber(l.series, l.order_number),
+          source: l.source,
+          created_at: l.created_at,
+        })),
+        webhook_deliveries: listDeliveriesOfEnrollment(ctx.db, enrollment.id).map((d) => ({ ...d, payload: JSON.parse(d.payload) })),
+        requests: listAuditRowsOfEnrollment(ctx.db, enrollment.id)
+          .map(rowToAuditRecord)
+          .map((r) => ({ at: r.at, actor: r.actor, action: r.action, details: r.details })),
+      };
+      recordAudit(ctx, {
+        actor,
+        action: 'participant.exported',
+        campaignId: req.campaignId,
+        details: { enrollment_id: enrollment.id, mode: req.livemode === 1 ? 'live' : 'test', entries: entries.length },
+      });
+      return document;
+    })
+    .immediate();
 }
 
 export interface AnonymizeResult {
@@ -129,36 +153,57 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
 }
 
 function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
-  return ctx.db.transaction(() => {
-    const enrollment = findParticipant(ctx, req);
-    const now = nowIso(ctx.clock);
-    const token = `anon_${ctx.random.bytes(16).toString('hex')}`;
-    if (!anonymizeEnrollment(ctx.db, enrollment.id, token, now)) throw new AppError(409, 'already_anonymized', 'This participant is already anonymized.');
-    const consentsRedacted = redactConsentsOfEnrollment(ctx.db, enrollment.id);
-    const freeText = redactFreeText(ctx, enrollment.id);
-    const kept = {
-      entries: listEntriesOfEnrollment(ctx.db, enrollment.id).length,
-      awards: listAwardsOfEnrollment(ctx.db, enrollment.id).length,
-      lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).length,
-      consents: listConsentsOfEnrollment(ctx.db, enrollment.id).length,
-    };
-    // The reason is the operator's own note (a ticket reference, README); the token is not kept
-    // here: it would link the record to the anonymized enrollment's document field.
-    const auditId = recordAudit(ctx, {
-      actor, action: 'participant.anonymized', campaignId: req.campaignId,
-      details: { enrollment_id: enrollment.id, mode: req.livemode === 1 ? 'live' : 'test', reason: req.reason ?? null, kept, consents_redacted: consentsRedacted, free_text_redacted: freeText },
-    });
-    return {
-      enrollment_id: enrollment.id, campaign_id: req.campaignId, livemode: req.livemode === 1, document_token: token, anonymized_at: now,
-      kept, consents_redacted: consentsRedacted, free_text_redacted: freeText, audit_id: auditId,
-    };
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const enrollment = findParticipant(ctx, req);
+      const now = nowIso(ctx.clock);
+      const token = `anon_${ctx.random.bytes(16).toString('hex')}`;
+      if (!anonymizeEnrollment(ctx.db, enrollment.id, token, now))
+        throw new AppError(409, 'already_anonymized', 'This participant is already anonymized.');
+      const consentsRedacted = redactConsentsOfEnrollment(ctx.db, enrollment.id);
+      const freeText = redactFreeText(ctx, enrollment.id);
+      const kept = {
+        entries: listEntriesOfEnrollment(ctx.db, enrollment.id).length,
+        awards: listAwardsOfEnrollment(ctx.db, enrollment.id).length,
+        lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).length,
+        consents: listConsentsOfEnrollment(ctx.db, enrollment.id).length,
+      };
+      // The reason is the operator's own note (a ticket reference, README); the token is not kept
+      // here: it would link the record to the anonymized enrollment's document field.
+      const auditId = recordAudit(ctx, {
+        actor,
+        action: 'participant.anonymized',
+        campaignId: req.campaignId,
+        details: {
+          enrollment_id: enrollment.id,
+          mode: req.livemode === 1 ? 'live' : 'test',
+          reason: req.reason ?? null,
+          kept,
+          consents_redacted: consentsRedacted,
+          free_text_redacted: freeText,
+        },
+      });
+      return {
+        enrollment_id: enrollment.id,
+        campaign_id: req.campaignId,
+        livemode: req.livemode === 1,
+        document_token: token,
+        anonymized_at: now,
+        kept,
+        consents_redacted: consentsRedacted,
+        free_text_redacted: freeText,
+        audit_id: auditId,
+      };
+    })
+    .immediate();
 }
 
 // The reasons ces itself writes on a caller's behalf (a declared win, a win moved): fixed words
 // and ids, kept as the ledger's wording (src/mechanics/declared-win.ts, instant-prize.ts).
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const GENERATED_AWARD_REASON = new RegExp(`^(declared at intake|reassigned (to entry ${UUID}|to prize ${UUID}|from award ${UUID} of entry ${UUID}))$`);
+const GENERATED_AWARD_REASON = new RegExp(
+  `^(declared at intake|reassigned (to entry ${UUID}|to prize ${UUID}|from award ${UUID} of entry ${UUID}))$`,
+);
 
 /**
  * Free text that others wrote about the participant's entries, where a name or a CPF is easily

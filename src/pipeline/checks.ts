@@ -21,8 +21,14 @@ const DAY_MS = 86_400_000;
 
 /** Test-mode cNF values (the 8 digits before the check digit) that force a rejection. Ignored in live mode. */
 export const TEST_TRIGGERS: Readonly<Record<string, RejectionReason>> = {
-  '99999901': { code: 'test_fiscal_rejected', message: 'Test mode: the access key uses the trigger cNF 99999901, which simulates a fiscal validation failure.' },
-  '99999902': { code: 'test_fraud_suspected', message: 'Test mode: the access key uses the trigger cNF 99999902, which simulates a fraud check failure.' },
+  '99999901': {
+    code: 'test_fiscal_rejected',
+    message: 'Test mode: the access key uses the trigger cNF 99999901, which simulates a fiscal validation failure.',
+  },
+  '99999902': {
+    code: 'test_fraud_suspected',
+    message: 'Test mode: the access key uses the trigger cNF 99999902, which simulates a fraud check failure.',
+  },
 };
 
 /** Year * 12 + (month - 1) of an instant, in São Paulo time. */
@@ -50,7 +56,10 @@ export function checkIssueMonth(campaign: Campaign, accessKey: string, nowMs: nu
   const issued = issue.year * 12 + (issue.month - 1);
   const reasons: RejectionReason[] = [];
   if (issued > saoPauloMonthIndex(nowMs)) {
-    reasons.push({ code: 'access_key_issued_in_future', message: `The access key was issued in ${monthName(issued)}, a month that has not started yet.` });
+    reasons.push({
+      code: 'access_key_issued_in_future',
+      message: `The access key was issued in ${monthName(issued)}, a month that has not started yet.`,
+    });
   }
   const period = purchasePeriod(campaign);
   // The period's end is exclusive, like the registration window's: a purchase_to of midnight on
@@ -75,7 +84,10 @@ export function checkParticipantLimits(db: Db, campaign: Campaign, entry: EntryR
   const reasons: RejectionReason[] = [];
   const max = campaign.max_entries_per_participant;
   if (max !== null && countEarlierEntriesOfEnrollment(db, entry) >= max) {
-    reasons.push({ code: 'participant_limit_reached', message: `The participant already has ${max} entries in this campaign, the maximum.` });
+    reasons.push({
+      code: 'participant_limit_reached',
+      message: `The participant already has ${max} entries in this campaign, the maximum.`,
+    });
   }
   const perDay = campaign.max_entries_per_day;
   if (perDay !== null) {
@@ -84,7 +96,10 @@ export function checkParticipantLimits(db: Db, campaign: Campaign, entry: EntryR
     const to = new Date(day.end).toISOString();
     if (countEarlierEntriesOfEnrollment(db, entry, from, to) >= perDay) {
       const date = new Date(day.start + SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
-      reasons.push({ code: 'daily_limit_reached', message: `The participant already has ${perDay} entries on ${date} (São Paulo time), the daily maximum.` });
+      reasons.push({
+        code: 'daily_limit_reached',
+        message: `The participant already has ${perDay} entries on ${date} (São Paulo time), the daily maximum.`,
+      });
     }
   }
   return reasons;

@@ -20,15 +20,24 @@ export interface JobRow {
 
 /** Claims up to `limit` due jobs, oldest first: lease until `lockedUntil`, attempts + 1. */
 /** A job that has already failed once: it runs after `run_at` with its attempt and error kept. */
-export function insertFailedJob(db: Db, row: { kind: 'process' | 'evaluate'; entry_id: string; run_at: string; created_at: string; last_error: string }): void {
-  prepare(db, `INSERT INTO jobs (kind, entry_id, run_at, attempts, last_error, created_at) VALUES (@kind, @entry_id, @run_at, 1, @last_error, @created_at)
-    ON CONFLICT (entry_id, kind) DO NOTHING`).run(row);
+export function insertFailedJob(
+  db: Db,
+  row: { kind: 'process' | 'evaluate'; entry_id: string; run_at: string; created_at: string; last_error: string },
+): void {
+  prepare(
+    db,
+    `INSERT INTO jobs (kind, entry_id, run_at, attempts, last_error, created_at) VALUES (@kind, @entry_id, @run_at, 1, @last_error, @created_at)
+    ON CONFLICT (entry_id, kind) DO NOTHING`,
+  ).run(row);
 }
 
 export function claimJobs(db: Db, now: string, lockedUntil: string, limit: number): JobRow[] {
-  return prepare<[string, string, string, number], JobRow>(db, `UPDATE jobs SET locked_until = ?, attempts = attempts + 1
+  return prepare<[string, string, string, number], JobRow>(
+    db,
+    `UPDATE jobs SET locked_until = ?, attempts = attempts + 1
     WHERE id IN (SELECT id FROM jobs WHERE run_at <= ? AND (locked_until IS NULL OR locked_until <= ?) ORDER BY id LIMIT ?)
-    RETURNING id, kind, entry_id, run_at, locked_until, attempts, last_error, created_at`)
+    RETURNING id, kind, entry_id, run_at, locked_until, attempts, last_error, created_at`,
+  )
     .all(lockedUntil, now, now, limit)
     .sort((a, b) => a.id - b.id);
 }
@@ -40,14 +49,25 @@ export function deleteClaimedJob(db: Db, id: number, lockedUntil: string): boole
 
 /** Puts a claimed job back for a later attempt, with the reason it did not finish. */
 export function rescheduleJob(db: Db, id: number, lockedUntil: string, runAt: string, lastError: string): boolean {
-  return prepare(db, `UPDATE jobs SET run_at = ?, locked_until = NULL, last_error = ? WHERE id = ? AND locked_until = ?`)
-    .run(runAt, lastError.slice(0, 1000), id, lockedUntil).changes === 1;
+  return (
+    prepare(db, `UPDATE jobs SET run_at = ?, locked_until = NULL, last_error = ? WHERE id = ? AND locked_until = ?`).run(
+      runAt,
+      lastError.slice(0, 1000),
+      id,
+      lockedUntil,
+    ).changes === 1
+  );
 }
 
 /** Gives a claimed job back unattempted (its claim did not count), due again at `runAt`. */
 export function deferJob(db: Db, id: number, lockedUntil: string, runAt: string): boolean {
-  return prepare(db, `UPDATE jobs SET run_at = ?, locked_until = NULL, attempts = attempts - 1 WHERE id = ? AND locked_until = ?`)
-    .run(runAt, id, lockedUntil).changes === 1;
+  return (
+    prepare(db, `UPDATE jobs SET run_at = ?, locked_until = NULL, attempts = attempts - 1 WHERE id = ? AND locked_until = ?`).run(
+      runAt,
+      id,
+      lockedUntil,
+    ).changes === 1
+  );
 }
 
 /** At start-up no other server holds a lease on this file: leases of a killed process are stale. */

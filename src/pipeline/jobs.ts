@@ -14,7 +14,6 @@ import { claimJobs, deferJob, deleteClaimedJob, insertFailedJob, rescheduleJob, 
 import { approveEntry, evaluateEntry, rejectEntry } from './processing.ts';
 import { callFiscalVerifier, VERIFIER_REJECTION_PREFIX, type VerifierAnswer } from './verifier.ts';
 
-
 export interface JobStats {
   jobsClaimed: number;
   /** Jobs finished and deleted (including ones that found nothing left to do). */
@@ -26,7 +25,15 @@ export interface JobStats {
   verifierCalls: number;
 }
 
-export const emptyJobStats = (): JobStats => ({ jobsClaimed: 0, jobsProcessed: 0, jobsRetried: 0, entriesApproved: 0, entriesRejected: 0, entriesEvaluated: 0, verifierCalls: 0 });
+export const emptyJobStats = (): JobStats => ({
+  jobsClaimed: 0,
+  jobsProcessed: 0,
+  jobsRetried: 0,
+  entriesApproved: 0,
+  entriesRejected: 0,
+  entriesEvaluated: 0,
+  verifierCalls: 0,
+});
 
 export interface JobLimits {
   /** Most jobs one tick takes on. */
@@ -69,7 +76,13 @@ const VERIFIER_CALLS_PER_CHUNK = 64;
 export const VERIFIER_CALLS_IN_FLIGHT = 256;
 export const VERIFIER_CALLS_PER_CAMPAIGN = 64;
 
-export const createVerifierPool = (maxCalls: number): VerifierPool => ({ running: new Set(), calls: 0, maxCalls, callsByCampaign: new Map(), abort: new AbortController() });
+export const createVerifierPool = (maxCalls: number): VerifierPool => ({
+  running: new Set(),
+  calls: 0,
+  maxCalls,
+  callsByCampaign: new Map(),
+  abort: new AbortController(),
+});
 
 /** Whether the pool has room for one more call to `campaignId`'s verifier, counting `pending` ones about to start. */
 function verifierHasRoom(pool: VerifierPool, campaignId: string, pending: VerifierWork[]): boolean {
@@ -101,22 +114,25 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
     const size = Math.min(typeof limits.chunkSize === 'number' ? limits.chunkSize : limits.chunkSize(), budget);
     // Claim and run in one transaction: local decisions commit with the claim; jobs that need the
     // verifier leave it holding their lease.
-    const verifierWork = ctx.db.transaction(() => {
-      revalidateRows(ctx.db); // events below read the memoized webhook configuration
-      const jobs = claimJobs(ctx.db, now, lease, size);
-      stats.jobsClaimed += jobs.length;
-      const work: VerifierWork[] = [];
-      for (const job of jobs) {
-        try {
-          const w = inSavepoint(ctx.db, runJob)(ctx, job, now, lease, stats);
-          if (w && pool && !verifierHasRoom(pool, w.entry.campaign_id, work)) deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
-          else if (w) work.push(w);
-        } catch (error) {
-          retryJob(ctx, job, lease, nowMs, error, stats);
+    const verifierWork = ctx.db
+      .transaction(() => {
+        revalidateRows(ctx.db); // events below read the memoized webhook configuration
+        const jobs = claimJobs(ctx.db, now, lease, size);
+        stats.jobsClaimed += jobs.length;
+        const work: VerifierWork[] = [];
+        for (const job of jobs) {
+          try {
+            const w = inSavepoint(ctx.db, runJob)(ctx, job, now, lease, stats);
+            if (w && pool && !verifierHasRoom(pool, w.entry.campaign_id, work))
+              deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
+            else if (w) work.push(w);
+          } catch (error) {
+            retryJob(ctx, job, lease, nowMs, error, stats);
+          }
         }
-      }
-      return { jobs: jobs.length, work };
-    }).immediate();
+        return { jobs: jobs.length, work };
+      })
+      .immediate();
     const stepMs = monotonicMs() - stepStarted;
     if (verifierWork.jobs === 0) break;
     budget -= verifierWork.jobs;
@@ -124,7 +140,12 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
     if (work.length > 0 && pool) {
       countCalls(pool, work, 1);
       const run: Promise<void> = finishWithVerifier(ctx, work, lease, stats, pool.abort.signal)
-        .catch((error: unknown) => ctx.log.error({ message: 'recording fiscal verifier answers failed; the jobs are retried after their lease', error: String(error) }))
+        .catch((error: unknown) =>
+          ctx.log.error({
+            message: 'recording fiscal verifier answers failed; the jobs are retried after their lease',
+            error: String(error),
+          }),
+        )
         .finally(() => {
           countCalls(pool, work, -1);
           pool.running.delete(run);
@@ -197,9 +218,18 @@ function evaluateApproved(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: st
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const delay = jobRetryDelayMs(1, ctx.random);
-    insertFailedJob(ctx.db, { kind: 'evaluate', entry_id: entry.id, run_at: toIso(Date.parse(now) + delay), created_at: now, last_error: message });
+    insertFailedJob(ctx.db, {
+      kind: 'evaluate',
+      entry_id: entry.id,
+      run_at: toIso(Date.parse(now) + delay),
+      created_at: now,
+      last_error: message,
+    });
     stats.jobsRetried++;
-    ctx.log.warn({ message: `evaluating entry ${entry.id} failed; retrying in ${Math.round(delay / 1000)} s: ${message}`, entry_id: entry.id });
+    ctx.log.warn({
+      message: `evaluating entry ${entry.id} failed; retrying in ${Math.round(delay / 1000)} s: ${message}`,
+      entry_id: entry.id,
+    });
   }
 }
 
@@ -214,7 +244,11 @@ function retryJob(ctx: Ctx, job: JobRow, lease: string, nowMs: number, error: un
   const delay = jobRetryDelayMs(job.attempts, ctx.random);
   if (!rescheduleJob(ctx.db, job.id, lease, toIso(nowMs + delay), message)) return;
   stats.jobsRetried++;
-  ctx.log.warn({ message: `job ${job.kind} for entry ${job.entry_id} failed (attempt ${job.attempts}); retrying in ${Math.round(delay / 1000)} s: ${message}`, job_id: job.id, entry_id: job.entry_id });
+  ctx.log.warn({
+    message: `job ${job.kind} for entry ${job.entry_id} failed (attempt ${job.attempts}); retrying in ${Math.round(delay / 1000)} s: ${message}`,
+    job_id: job.id,
+    entry_id: job.entry_id,
+  });
 }
 
 /**
@@ -229,12 +263,19 @@ async function finishWithVerifier(ctx: Ctx, work: VerifierWork[], lease: string,
     while (next < work.length) {
       const { job, entry, url } = work[next++];
       stats.verifierCalls++;
-      const answer = await callFiscalVerifier(url, { access_key: entry.access_key, entry_id: entry.id, livemode: entry.livemode === 1 }, ctx.config.verifierTimeoutMs, signal);
+      const answer = await callFiscalVerifier(
+        url,
+        { access_key: entry.access_key, entry_id: entry.id, livemode: entry.livemode === 1 },
+        ctx.config.verifierTimeoutMs,
+        signal,
+      );
       if (signal?.aborted) continue;
-      ctx.db.transaction(() => {
-        revalidateRows(ctx.db);
-        recordVerifierAnswer(ctx, job, lease, answer, stats);
-      }).immediate();
+      ctx.db
+        .transaction(() => {
+          revalidateRows(ctx.db);
+          recordVerifierAnswer(ctx, job, lease, answer, stats);
+        })
+        .immediate();
     }
   };
   await Promise.all(Array.from({ length: Math.min(VERIFIER_CALLS_PER_CHUNK, work.length) }, worker));
@@ -256,7 +297,10 @@ function recordVerifierAnswer(ctx: Ctx, job: JobRow, lease: string, answer: Veri
         // Checked again: the verdict took time, and the local rules still come first.
         const reasons = runLocalChecks(ctx.db, campaign, entry, nowMs);
         if (reasons.length === 0 && !answer.valid) {
-          reasons.push({ code: 'fiscal_verifier_rejected', message: answer.reason ? `${VERIFIER_REJECTION_PREFIX}${answer.reason}` : 'The fiscal verifier rejected the access key.' });
+          reasons.push({
+            code: 'fiscal_verifier_rejected',
+            message: answer.reason ? `${VERIFIER_REJECTION_PREFIX}${answer.reason}` : 'The fiscal verifier rejected the access key.',
+          });
         }
         decideEntry(ctx, campaign, entry, reasons, now, stats);
       }

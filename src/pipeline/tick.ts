@@ -8,7 +8,14 @@
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { TickState } from '../service.ts';
-import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, MAX_DELIVERIES_PER_CLAIM, type DeliveryPool, type DeliveryStats } from '../webhooks/delivery.ts';
+import {
+  createDeliveryPool,
+  drainDeliveries,
+  emptyDeliveryStats,
+  MAX_DELIVERIES_PER_CLAIM,
+  type DeliveryPool,
+  type DeliveryStats,
+} from '../webhooks/delivery.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { forgetExpiredSecrets, pruneOutbox } from '../webhooks/retention.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
@@ -45,7 +52,12 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   const started = monotonicMs();
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
-  await drainJobs(ctx, jobs, { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause }, pools?.verifier);
+  await drainJobs(
+    ctx,
+    jobs,
+    { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause },
+    pools?.verifier,
+  );
   await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_CLAIM, pools?.deliveries);
   const deliveriesPruned = pruneOutbox(ctx);
   forgetExpiredSecrets(ctx);
@@ -125,19 +137,21 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
   };
 
   const tick = (detached = false): Promise<TickReport> => {
-    const run = chain.then(() => runTick(ctx, detached ? pools : undefined)).then(
-      (report) => {
-        if (state) {
-          state.lastTickAt = ctx.clock.now();
-          state.lastError = null;
-        }
-        return report;
-      },
-      (error: unknown) => {
-        if (state) state.lastError = error instanceof Error ? error.message : String(error);
-        throw error;
-      },
-    );
+    const run = chain
+      .then(() => runTick(ctx, detached ? pools : undefined))
+      .then(
+        (report) => {
+          if (state) {
+            state.lastTickAt = ctx.clock.now();
+            state.lastError = null;
+          }
+          return report;
+        },
+        (error: unknown) => {
+          if (state) state.lastError = error instanceof Error ? error.message : String(error);
+          throw error;
+        },
+      );
     chain = run.catch(() => undefined);
     return run;
   };
@@ -147,13 +161,20 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
     timer = setTimeout(() => {
       timer = null;
       let full = false;
-      tick(true).then(
-        (report) => {
-          full = tickWasFull(report);
-          if (tickDidWork(report)) ctx.log.debug({ message: 'tick', ...report });
-        },
-        (error: unknown) => ctx.log.error({ message: 'tick failed', error: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack }),
-      ).finally(() => schedule(intervalMs, full ? 0 : intervalMs));
+      tick(true)
+        .then(
+          (report) => {
+            full = tickWasFull(report);
+            if (tickDidWork(report)) ctx.log.debug({ message: 'tick', ...report });
+          },
+          (error: unknown) =>
+            ctx.log.error({
+              message: 'tick failed',
+              error: error instanceof Error ? error.message : String(error),
+              stack: (error as Error)?.stack,
+            }),
+        )
+        .finally(() => schedule(intervalMs, full ? 0 : intervalMs));
     }, delayMs);
   };
 
@@ -173,12 +194,16 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
         pools.deliveries.closed = true;
         if (pools.deliveries.retryTimer) clearTimeout(pools.deliveries.retryTimer);
         pools.deliveries.retryTimer = null;
-        while (pools.deliveries.running.size > 0 || pools.verifier.running.size > 0) await Promise.all([...pools.deliveries.running, ...pools.verifier.running]);
+        while (pools.deliveries.running.size > 0 || pools.verifier.running.size > 0)
+          await Promise.all([...pools.deliveries.running, ...pools.verifier.running]);
       };
       const settled = settle();
       if (await finishesWithin(settled, timeoutMs)) return;
       const abandoned = pools.deliveries.running.size + pools.verifier.calls;
-      ctx.log.warn({ message: `shutdown: ${abandoned} outgoing calls still in flight after ${timeoutMs} ms are abandoned; the next start makes them again`, abandoned });
+      ctx.log.warn({
+        message: `shutdown: ${abandoned} outgoing calls still in flight after ${timeoutMs} ms are abandoned; the next start makes them again`,
+        abandoned,
+      });
       pools.deliveries.closed = true;
       pools.deliveries.abort.abort();
       pools.verifier.abort.abort();

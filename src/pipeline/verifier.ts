@@ -6,9 +6,7 @@
 // Called outside any transaction; the result is committed afterwards under the job's lease.
 import { ofetch } from 'ofetch';
 
-export type VerifierAnswer =
-  | { kind: 'verdict'; valid: boolean; reason: string | null }
-  | { kind: 'unavailable'; error: string };
+export type VerifierAnswer = { kind: 'verdict'; valid: boolean; reason: string | null } | { kind: 'unavailable'; error: string };
 
 export interface VerifierRequest {
   access_key: string;
@@ -24,7 +22,12 @@ export const MAX_VERIFIER_ANSWER_BYTES = 64 * 1024;
  * timeout stops at the headers, and a verifier that then drips its body would hold the call for
  * ever); `signal` ends it early (the server is shutting down).
  */
-export async function callFiscalVerifier(url: string, body: VerifierRequest, timeoutMs: number, signal?: AbortSignal): Promise<VerifierAnswer> {
+export async function callFiscalVerifier(
+  url: string,
+  body: VerifierRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<VerifierAnswer> {
   const deadline = AbortSignal.timeout(timeoutMs);
   const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
   try {

@@ -17,7 +17,13 @@ import { holdCampaignDeliveries, releaseCampaignDeliveries } from './outbox.repo
 import { maskUrlCredentials } from './url-credentials.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { refuseWebhookTarget } from './ssrf.ts';
-import { findWebhookConfig, insertWebhookConfig, updateWebhookConfig, updateWebhookSecret, type WebhookConfigRow } from './webhook-config.repo.ts';
+import {
+  findWebhookConfig,
+  insertWebhookConfig,
+  updateWebhookConfig,
+  updateWebhookSecret,
+  type WebhookConfigRow,
+} from './webhook-config.repo.ts';
 import { boolean, optional, type } from 'superstruct';
 import { describedString, enforceStruct } from '../openapi/described.ts';
 
@@ -38,7 +44,13 @@ const MAX_URL_LENGTH = 2048;
 
 /** The PATCH body's shape (also its OpenAPI schema); parseWebhookPatch gives the finer codes. */
 export const WebhookPatchStruct = type({
-  endpoint_url: optional(describedString({ maxLength: MAX_URL_LENGTH, format: 'uri', description: 'Must start with https://. Required when creating; omitted means unchanged.' })),
+  endpoint_url: optional(
+    describedString({
+      maxLength: MAX_URL_LENGTH,
+      format: 'uri',
+      description: 'Must start with https://. Required when creating; omitted means unchanged.',
+    }),
+  ),
   is_active: optional(boolean()),
 });
 
@@ -59,9 +71,12 @@ export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActi
   }
   const { endpoint_url: url, is_active: active } = body as Record<string, unknown>;
   const errors: FieldError[] = [];
-  if (url !== undefined && typeof url !== 'string') errors.push({ field: 'endpoint_url', code: 'invalid_type', message: 'endpoint_url must be a string' });
-  if (typeof url === 'string' && url.length > MAX_URL_LENGTH) errors.push({ field: 'endpoint_url', code: 'too_long', message: `endpoint_url must be at most ${MAX_URL_LENGTH} characters` });
-  if (active !== undefined && typeof active !== 'boolean') errors.push({ field: 'is_active', code: 'invalid_type', message: 'is_active must be a boolean' });
+  if (url !== undefined && typeof url !== 'string')
+    errors.push({ field: 'endpoint_url', code: 'invalid_type', message: 'endpoint_url must be a string' });
+  if (typeof url === 'string' && url.length > MAX_URL_LENGTH)
+    errors.push({ field: 'endpoint_url', code: 'too_long', message: `endpoint_url must be at most ${MAX_URL_LENGTH} characters` });
+  if (active !== undefined && typeof active !== 'boolean')
+    errors.push({ field: 'is_active', code: 'invalid_type', message: 'is_active must be a boolean' });
   if (errors.length > 0) throw validationFailed(errors);
   enforceStruct(body, WebhookPatchStruct);
   if (typeof url === 'string' && !isHttpsUrl(url)) {
@@ -74,7 +89,13 @@ export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActi
   // as a URL is ever kept to reach an operator's terminal; the target is the same URL.
   const endpointUrl = typeof url === 'string' ? new URL(url).href : undefined;
   if (endpointUrl !== undefined && endpointUrl.length > MAX_URL_LENGTH) {
-    throw validationFailed([{ field: 'endpoint_url', code: 'too_long', message: `endpoint_url must be at most ${MAX_URL_LENGTH} characters once normalised (control characters percent-encoded)` }]);
+    throw validationFailed([
+      {
+        field: 'endpoint_url',
+        code: 'too_long',
+        message: `endpoint_url must be at most ${MAX_URL_LENGTH} characters once normalised (control characters percent-encoded)`,
+      },
+    ]);
   }
   return { endpointUrl, isActive: active as boolean | undefined };
 }
@@ -85,9 +106,10 @@ export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActi
  */
 export function requireWebhookApiAccess(campaign: Pick<Campaign, 'webhook_api'>, caller: Pick<Caller, 'mode'>): void {
   if (campaign.webhook_api === 'any' || (campaign.webhook_api === 'live' && caller.mode === 'live')) return;
-  const message = campaign.webhook_api === 'live'
-    ? 'Only a live key may change this campaign\'s webhook configuration; GET /v1/webhook stays open to every key.'
-    : 'This campaign\'s webhook configuration is managed by its operator; no API key may change it. GET /v1/webhook stays open to every key.';
+  const message =
+    campaign.webhook_api === 'live'
+      ? "Only a live key may change this campaign's webhook configuration; GET /v1/webhook stays open to every key."
+      : "This campaign's webhook configuration is managed by its operator; no API key may change it. GET /v1/webhook stays open to every key.";
   throw new AppError(403, 'webhook_config_locked', message);
 }
 
@@ -101,54 +123,68 @@ export function patchWebhookConfigWithKey(ctx: Ctx, caller: Caller, patch: { end
  * with its audit record. An API key's change is refused when the campaign's webhook_api does not
  * allow the key (checked here, in the transaction, against the campaign as it is now).
  */
-export function patchWebhookConfig(ctx: Ctx, campaignId: string, patch: { endpointUrl?: string; isActive?: boolean }, actor: Actor): PatchResult {
-  return ctx.db.transaction((): PatchResult => {
-    if (actor.kind === 'api_key') {
-      const campaign = findCampaignById(ctx.db, campaignId);
-      if (!campaign) throw notFound('Campaign');
-      requireWebhookApiAccess(campaign, actor);
-    }
-    const now = nowIso(ctx.clock);
-    const current = findWebhookConfig(ctx.db, campaignId);
-    if (!current) {
-      if (patch.endpointUrl === undefined) {
-        throw validationFailed([{ field: 'endpoint_url', code: 'required', message: 'endpoint_url is required to create the webhook configuration' }]);
+export function patchWebhookConfig(
+  ctx: Ctx,
+  campaignId: string,
+  patch: { endpointUrl?: string; isActive?: boolean },
+  actor: Actor,
+): PatchResult {
+  return ctx.db
+    .transaction((): PatchResult => {
+      if (actor.kind === 'api_key') {
+        const campaign = findCampaignById(ctx.db, campaignId);
+        if (!campaign) throw notFound('Campaign');
+        requireWebhookApiAccess(campaign, actor);
       }
-      const row: WebhookConfigRow = {
+      const now = nowIso(ctx.clock);
+      const current = findWebhookConfig(ctx.db, campaignId);
+      if (!current) {
+        if (patch.endpointUrl === undefined) {
+          throw validationFailed([
+            { field: 'endpoint_url', code: 'required', message: 'endpoint_url is required to create the webhook configuration' },
+          ]);
+        }
+        const row: WebhookConfigRow = {
+          campaign_id: campaignId,
+          endpoint_url: patch.endpointUrl,
+          is_active: patch.isActive === false ? 0 : 1,
+          secret: generateWebhookSecret(ctx.random),
+          previous_secret: null,
+          previous_secret_expires_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        insertWebhookConfig(ctx.db, row);
+        recordAudit(ctx, {
+          actor,
+          action: 'webhook.created',
+          campaignId,
+          details: { endpoint_url: maskUrlCredentials(row.endpoint_url), is_active: row.is_active === 1 },
+        });
+        return { created: true, config: toView(row), hmac_secret: row.secret };
+      }
+      const next = {
         campaign_id: campaignId,
-        endpoint_url: patch.endpointUrl,
-        is_active: patch.isActive === false ? 0 : 1,
-        secret: generateWebhookSecret(ctx.random),
-        previous_secret: null,
-        previous_secret_expires_at: null,
-        created_at: now,
-        updated_at: now,
+        endpoint_url: patch.endpointUrl ?? current.endpoint_url,
+        is_active: patch.isActive === undefined ? current.is_active : patch.isActive ? 1 : 0,
+        updated_at: current.updated_at,
       };
-      insertWebhookConfig(ctx.db, row);
-      recordAudit(ctx, { actor, action: 'webhook.created', campaignId, details: { endpoint_url: maskUrlCredentials(row.endpoint_url), is_active: row.is_active === 1 } });
-      return { created: true, config: toView(row), hmac_secret: row.secret };
-    }
-    const next = {
-      campaign_id: campaignId,
-      endpoint_url: patch.endpointUrl ?? current.endpoint_url,
-      is_active: patch.isActive === undefined ? current.is_active : patch.isActive ? 1 : 0,
-      updated_at: current.updated_at,
-    };
-    // updated_at moves only when something changed: an empty PATCH is a harmless read.
-    if (next.endpoint_url !== current.endpoint_url || next.is_active !== current.is_active) {
-      next.updated_at = now;
-      updateWebhookConfig(ctx.db, next);
-      const changed: Record<string, unknown> = {};
-      if (next.endpoint_url !== current.endpoint_url) changed.endpoint_url = maskUrlCredentials(next.endpoint_url);
-      if (next.is_active !== current.is_active) changed.is_active = next.is_active === 1;
-      recordAudit(ctx, { actor, action: 'webhook.updated', campaignId, details: { changed } });
-    }
-    // Events queued while delivery was on wait through a pause and go out once it is back on
-    // (only events that happen while it is off are skipped, CONTRACT).
-    if (current.is_active === 1 && next.is_active === 0) holdCampaignDeliveries(ctx.db, campaignId);
-    if (current.is_active === 0 && next.is_active === 1) releaseCampaignDeliveries(ctx.db, campaignId, now);
-    return { created: false, config: toView({ ...current, ...next }) };
-  }).immediate();
+      // updated_at moves only when something changed: an empty PATCH is a harmless read.
+      if (next.endpoint_url !== current.endpoint_url || next.is_active !== current.is_active) {
+        next.updated_at = now;
+        updateWebhookConfig(ctx.db, next);
+        const changed: Record<string, unknown> = {};
+        if (next.endpoint_url !== current.endpoint_url) changed.endpoint_url = maskUrlCredentials(next.endpoint_url);
+        if (next.is_active !== current.is_active) changed.is_active = next.is_active === 1;
+        recordAudit(ctx, { actor, action: 'webhook.updated', campaignId, details: { changed } });
+      }
+      // Events queued while delivery was on wait through a pause and go out once it is back on
+      // (only events that happen while it is off are skipped, CONTRACT).
+      if (current.is_active === 1 && next.is_active === 0) holdCampaignDeliveries(ctx.db, campaignId);
+      if (current.is_active === 0 && next.is_active === 1) releaseCampaignDeliveries(ctx.db, campaignId, now);
+      return { created: false, config: toView({ ...current, ...next }) };
+    })
+    .immediate();
 }
 
 export interface OperatorWebhookConfig {
@@ -162,9 +198,17 @@ export interface OperatorWebhookConfig {
 }
 
 export function toOperatorView(row: WebhookConfigRow, nowMs: number): OperatorWebhookConfig {
-  const grace = row.previous_secret_expires_at !== null && Date.parse(row.previous_secret_expires_at) > nowMs ? row.previous_secret_expires_at : null;
+  const grace =
+    row.previous_secret_expires_at !== null && Date.parse(row.previous_secret_expires_at) > nowMs ? row.previous_secret_expires_at : null;
   // The password of a URL with credentials is the receiver's secret: never shown to operators (CONTRACT).
-  return { campaign_id: row.campaign_id, endpoint_url: maskUrlCredentials(row.endpoint_url), is_active: row.is_active === 1, created_at: row.created_at, updated_at: row.updated_at, previous_secret_expires_at: grace };
+  return {
+    campaign_id: row.campaign_id,
+    endpoint_url: maskUrlCredentials(row.endpoint_url),
+    is_active: row.is_active === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    previous_secret_expires_at: grace,
+  };
 }
 
 /**
@@ -174,25 +218,36 @@ export function toOperatorView(row: WebhookConfigRow, nowMs: number): OperatorWe
  * (loopback, private, unresolvable; unless CES_ALLOW_PRIVATE_WEBHOOKS=1) is refused with
  * 422 webhook_url_refused instead of failing every attempt later.
  */
-export async function setWebhookConfig(ctx: Ctx, campaignId: string, input: { endpointUrl?: string; isActive?: boolean }, actor: Actor): Promise<OperatorWebhookConfig & { hmac_secret?: string }> {
+export async function setWebhookConfig(
+  ctx: Ctx,
+  campaignId: string,
+  input: { endpointUrl?: string; isActive?: boolean },
+  actor: Actor,
+): Promise<OperatorWebhookConfig & { hmac_secret?: string }> {
   getCampaign(ctx, campaignId);
   if (input.endpointUrl === undefined && !findWebhookConfig(ctx.db, campaignId)) {
-    throw new AppError(422, 'validation_failed', 'The campaign has no webhook configuration yet: an endpoint URL is required to create it.', [
-      { field: 'endpoint_url', code: 'required', message: 'endpoint_url is required to create the webhook configuration' },
-    ]);
+    throw new AppError(
+      422,
+      'validation_failed',
+      'The campaign has no webhook configuration yet: an endpoint URL is required to create it.',
+      [{ field: 'endpoint_url', code: 'required', message: 'endpoint_url is required to create the webhook configuration' }],
+    );
   }
   let patch: ReturnType<typeof parseWebhookPatch>;
   try {
     patch = parseWebhookPatch({ endpoint_url: input.endpointUrl, is_active: input.isActive });
   } catch (error) {
     // The API's "see errors[]" means nothing on a command line: the field messages are the message.
-    if (error instanceof AppError && error.errors) throw new AppError(error.status, error.code, error.errors.map((e) => e.message).join('; '), error.errors);
+    if (error instanceof AppError && error.errors)
+      throw new AppError(error.status, error.code, error.errors.map((e) => e.message).join('; '), error.errors);
     throw error;
   }
   if (patch.endpointUrl !== undefined) {
     const refused = await refuseWebhookTarget(patch.endpointUrl, ctx.config.allowPrivateWebhooks);
     if (refused) {
-      throw new AppError(422, 'webhook_url_refused', `endpoint_url ${refused.replace(/^refused: /, 'is refused: ')}`, [{ field: 'endpoint_url', code: 'webhook_url_refused', message: refused }]);
+      throw new AppError(422, 'webhook_url_refused', `endpoint_url ${refused.replace(/^refused: /, 'is refused: ')}`, [
+        { field: 'endpoint_url', code: 'webhook_url_refused', message: refused },
+      ]);
     }
   }
   const result = patchWebhookConfig(ctx, campaignId, patch, actor);
@@ -208,18 +263,34 @@ export const MAX_SECRET_GRACE_SECONDS = 30 * 24 * 3600;
  * for `graceSeconds` (0: not at all), with the replaced one too (signing.ts). A rotation during
  * another's grace period ends that one: only the secret being replaced keeps signing.
  */
-export function rotateWebhookSecret(ctx: Ctx, campaignId: string, graceSeconds: string | number, actor: Actor): { hmac_secret: string; previous_secret_expires_at: string | null } {
+export function rotateWebhookSecret(
+  ctx: Ctx,
+  campaignId: string,
+  graceSeconds: string | number,
+  actor: Actor,
+): { hmac_secret: string; previous_secret_expires_at: string | null } {
   const grace = parseDecimal(graceSeconds);
   if (!Number.isInteger(grace) || grace < 0 || grace > MAX_SECRET_GRACE_SECONDS) {
-    throw new AppError(422, 'invalid_option', `--grace must be a whole number of seconds from 0 to ${MAX_SECRET_GRACE_SECONDS} (30 days), got "${graceSeconds}"`);
+    throw new AppError(
+      422,
+      'invalid_option',
+      `--grace must be a whole number of seconds from 0 to ${MAX_SECRET_GRACE_SECONDS} (30 days), got "${graceSeconds}"`,
+    );
   }
-  return ctx.db.transaction(() => {
-    getWebhookConfig(ctx, campaignId);
-    const secret = generateWebhookSecret(ctx.random);
-    const nowMs = ctx.clock.now();
-    const expires = grace === 0 ? null : toIso(nowMs + grace * 1000);
-    updateWebhookSecret(ctx.db, campaignId, secret, expires, toIso(nowMs));
-    recordAudit(ctx, { actor, action: 'webhook.secret_rotated', campaignId, details: { grace_seconds: grace, previous_secret_expires_at: expires } });
-    return { hmac_secret: secret, previous_secret_expires_at: expires };
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      getWebhookConfig(ctx, campaignId);
+      const secret = generateWebhookSecret(ctx.random);
+      const nowMs = ctx.clock.now();
+      const expires = grace === 0 ? null : toIso(nowMs + grace * 1000);
+      updateWebhookSecret(ctx.db, campaignId, secret, expires, toIso(nowMs));
+      recordAudit(ctx, {
+        actor,
+        action: 'webhook.secret_rotated',
+        campaignId,
+        details: { grace_seconds: grace, previous_secret_expires_at: expires },
+      });
+      return { hmac_secret: secret, previous_secret_expires_at: expires };
+    })
+    .immediate();
 }

@@ -5,7 +5,17 @@
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
-import { findDeliveryById, HELD_UNTIL_REACTIVATED, listAttempts, listDeliveries, listDeliveriesOfEntry, listFailedDeliveryIds, requeueDelivery, type DeliveryListRow, type DeliveryStatus } from './outbox.repo.ts';
+import {
+  findDeliveryById,
+  HELD_UNTIL_REACTIVATED,
+  listAttempts,
+  listDeliveries,
+  listDeliveriesOfEntry,
+  listFailedDeliveryIds,
+  requeueDelivery,
+  type DeliveryListRow,
+  type DeliveryStatus,
+} from './outbox.repo.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
 import { parseStatusOption } from '../status-option.ts';
 import { maskUrlCredentials } from './url-credentials.ts';
@@ -83,24 +93,33 @@ function requeueAt(ctx: Ctx, campaignId: string): string {
 
 /** Re-queues one delivery, due now (or held while delivery is paused). */
 export function redeliver(ctx: Ctx, id: string): DeliveryView {
-  return ctx.db.transaction(() => {
-    const row = findDeliveryById(ctx.db, id);
-    if (!row) throw notFound('Delivery');
-    if (row.status === 'skipped') throw new AppError(409, 'delivery_skipped', `Delivery ${id} was skipped (no active webhook configuration when the event happened) and is never sent.`);
-    if (row.status === 'pending') throw new AppError(409, 'delivery_pending', `Delivery ${id} is already queued.`);
-    requeueDelivery(ctx.db, id, requeueAt(ctx, row.campaign_id));
-    return getDeliveryWithAttempts(ctx, id);
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const row = findDeliveryById(ctx.db, id);
+      if (!row) throw notFound('Delivery');
+      if (row.status === 'skipped')
+        throw new AppError(
+          409,
+          'delivery_skipped',
+          `Delivery ${id} was skipped (no active webhook configuration when the event happened) and is never sent.`,
+        );
+      if (row.status === 'pending') throw new AppError(409, 'delivery_pending', `Delivery ${id} is already queued.`);
+      requeueDelivery(ctx.db, id, requeueAt(ctx, row.campaign_id));
+      return getDeliveryWithAttempts(ctx, id);
+    })
+    .immediate();
 }
 
 /** Re-queues every failed delivery of the campaign. */
 export function redeliverFailed(ctx: Ctx, campaignId: string): DeliveryView[] {
-  return ctx.db.transaction(() => {
-    const at = requeueAt(ctx, campaignId);
-    return listFailedDeliveryIds(ctx.db, campaignId).map((id) => {
-      requeueDelivery(ctx.db, id, at);
-      const { attempt_log: _log, ...view } = getDeliveryWithAttempts(ctx, id);
-      return view;
-    });
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const at = requeueAt(ctx, campaignId);
+      return listFailedDeliveryIds(ctx.db, campaignId).map((id) => {
+        requeueDelivery(ctx.db, id, at);
+        const { attempt_log: _log, ...view } = getDeliveryWithAttempts(ctx, id);
+        return view;
+      });
+    })
+    .immediate();
 }

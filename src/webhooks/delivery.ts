@@ -14,8 +14,23 @@ import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { describeFetchError } from '../pipeline/verifier.ts';
 import type { Config } from '../config.ts';
-import { claimDeliveries, HELD_UNTIL_REACTIVATED, holdCampaignDeliveries, insertAttempt, listWebhookCampaignIds, settleDelivery, type DeliveryRow } from './outbox.repo.ts';
-import { createUtilizationSampler, DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, shareOut, type AttemptResult, type SchedulerSettings } from './scheduler.ts';
+import {
+  claimDeliveries,
+  HELD_UNTIL_REACTIVATED,
+  holdCampaignDeliveries,
+  insertAttempt,
+  listWebhookCampaignIds,
+  settleDelivery,
+  type DeliveryRow,
+} from './outbox.repo.ts';
+import {
+  createUtilizationSampler,
+  DEFAULT_SCHEDULER_SETTINGS,
+  DeliveryScheduler,
+  shareOut,
+  type AttemptResult,
+  type SchedulerSettings,
+} from './scheduler.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { maskUrlCredentials } from './url-credentials.ts';
@@ -29,7 +44,13 @@ export interface DeliveryStats {
   deliveriesSkipped: number;
 }
 
-export const emptyDeliveryStats = (): DeliveryStats => ({ deliveriesAttempted: 0, deliveriesDelivered: 0, deliveriesRetrying: 0, deliveriesFailed: 0, deliveriesSkipped: 0 });
+export const emptyDeliveryStats = (): DeliveryStats => ({
+  deliveriesAttempted: 0,
+  deliveriesDelivered: 0,
+  deliveriesRetrying: 0,
+  deliveriesFailed: 0,
+  deliveriesSkipped: 0,
+});
 
 const EXCERPT_CHARS = 512;
 const USER_AGENT = 'ces/0.1';
@@ -38,7 +59,16 @@ export type Outcome =
   | { kind: 'skipped'; reason: string }
   /** Delivery is paused: nothing sent; the delivery waits for reactivation. */
   | { kind: 'paused' }
-  | { kind: 'attempt'; attemptedAt: string; url: string; ok: boolean; statusCode: number | null; latencyMs: number | null; error: string | null; excerpt: string | null };
+  | {
+      kind: 'attempt';
+      attemptedAt: string;
+      url: string;
+      ok: boolean;
+      statusCode: number | null;
+      latencyMs: number | null;
+      error: string | null;
+      excerpt: string | null;
+    };
 
 /** What the tick records: an Outcome, or a ping sent before whose outcome was never recorded (not sent again). */
 export type ClaimedOutcome = Outcome | { kind: 'interrupted' };
@@ -125,9 +155,11 @@ export async function drainDeliveries(ctx: Ctx, stats: DeliveryStats, maxDeliver
     if (claimed.length === 0) break;
     budget -= claimed.length;
     const outcomes = await Promise.all(claimed.map((d) => sendClaimed(ctx, d)));
-    ctx.db.transaction(() => {
-      claimed.forEach((delivery, i) => recordOutcome(ctx, delivery, lease, outcomes[i], stats));
-    }).immediate();
+    ctx.db
+      .transaction(() => {
+        claimed.forEach((delivery, i) => recordOutcome(ctx, delivery, lease, outcomes[i], stats));
+      })
+      .immediate();
     await yieldToEventLoop();
   }
 }
@@ -168,7 +200,9 @@ function claimForPool(ctx: Ctx, pool: DeliveryPool, max = Number.POSITIVE_INFINI
     if (wait > 0) {
       pool.retryTimer = setTimeout(() => {
         pool.retryTimer = null;
-        void drainDeliveries(ctx, pool.stats, MAX_DELIVERIES_PER_CLAIM, pool).catch((error: unknown) => ctx.log.error({ message: 'claiming webhook deliveries failed', error: String(error) }));
+        void drainDeliveries(ctx, pool.stats, MAX_DELIVERIES_PER_CLAIM, pool).catch((error: unknown) =>
+          ctx.log.error({ message: 'claiming webhook deliveries failed', error: String(error) }),
+        );
       }, wait);
       pool.retryTimer.unref();
     }
@@ -195,7 +229,10 @@ function startAttempts(ctx: Ctx, pool: DeliveryPool, claimed: DeliveryRow[], lea
         },
         (error: unknown) => {
           // attemptDelivery catches network errors; this is a bug or a database error.
-          ctx.log.error({ message: `webhook delivery ${delivery.id}: the attempt failed unexpectedly; retried after its lease`, error: String(error) });
+          ctx.log.error({
+            message: `webhook delivery ${delivery.id}: the attempt failed unexpectedly; retried after its lease`,
+            error: String(error),
+          });
           schedulerOf(ctx, pool).finished(delivery.campaign_id, 'none');
           done();
         },
@@ -241,19 +278,28 @@ function flushPool(ctx: Ctx, pool: DeliveryPool): void {
   const batch = pool.finished.splice(0, pool.busy() ? BUSY_MAX_RECORDS_PER_FLUSH : MAX_RECORDS_PER_FLUSH);
   let next: { claimed: DeliveryRow[]; lease: string } = { claimed: [], lease: '' };
   try {
-    next = ctx.db.transaction(() => {
-      for (const { delivery, lease, outcome } of batch) {
-        recordOutcome(ctx, delivery, lease, outcome, pool.stats);
-        // Free once recorded: the claim below, in this same transaction, may refill the slot.
-        const coolDownMs = scheduler.finished(delivery.campaign_id, resultOf(outcome));
-        if (coolDownMs > 0) {
-          ctx.log.warn({ message: `the webhook endpoint of campaign ${delivery.campaign_id} failed ${scheduler.settings.failuresBeforeBackoff} or more attempts in a row; nothing is sent to it for ${Math.round(coolDownMs / 1000)} s, then one attempt at a time until one succeeds`, campaign_id: delivery.campaign_id, cool_down_ms: coolDownMs });
+    next = ctx.db
+      .transaction(() => {
+        for (const { delivery, lease, outcome } of batch) {
+          recordOutcome(ctx, delivery, lease, outcome, pool.stats);
+          // Free once recorded: the claim below, in this same transaction, may refill the slot.
+          const coolDownMs = scheduler.finished(delivery.campaign_id, resultOf(outcome));
+          if (coolDownMs > 0) {
+            ctx.log.warn({
+              message: `the webhook endpoint of campaign ${delivery.campaign_id} failed ${scheduler.settings.failuresBeforeBackoff} or more attempts in a row; nothing is sent to it for ${Math.round(coolDownMs / 1000)} s, then one attempt at a time until one succeeds`,
+              campaign_id: delivery.campaign_id,
+              cool_down_ms: coolDownMs,
+            });
+          }
         }
-      }
-      return claimForPool(ctx, pool);
-    }).immediate();
+        return claimForPool(ctx, pool);
+      })
+      .immediate();
   } catch (error) {
-    ctx.log.error({ message: `recording ${batch.length} webhook attempts failed; they are retried after their lease`, error: String(error) });
+    ctx.log.error({
+      message: `recording ${batch.length} webhook attempts failed; they are retried after their lease`,
+      error: String(error),
+    });
   }
   for (const { done } of batch) done();
   const recorded = monotonicMs();
@@ -297,7 +343,12 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow, signal?: 
   // A duration, not a time of day: the monotonic clock is right even when tests fix ctx.clock.
   const started = monotonicMs();
   try {
-    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, { timeoutMs: ctx.config.webhookTimeoutMs, publicOnly: !ctx.config.allowPrivateWebhooks, agents: agentsFor(ctx.config), signal });
+    const res = await postWebhook(config.endpoint_url, delivery.payload, headers, {
+      timeoutMs: ctx.config.webhookTimeoutMs,
+      publicOnly: !ctx.config.allowPrivateWebhooks,
+      agents: agentsFor(ctx.config),
+      signal,
+    });
     const latencyMs = Math.round(monotonicMs() - started);
     const ok = res.status >= 200 && res.status <= 299;
     const excerpt = res.body !== '' ? res.body.slice(0, EXCERPT_CHARS) : null;
@@ -320,7 +371,14 @@ function agentsFor(config: Pick<Config, 'deliveryConcurrency' | 'deliveryPerEndp
   const key = `${config.deliveryConcurrency}/${config.deliveryPerEndpoint}`;
   let pair = agentPairs.get(key);
   if (!pair) {
-    const options = { keepAlive: true, keepAliveMsecs: 1_000, maxSockets: config.deliveryPerEndpoint, maxFreeSockets: config.deliveryPerEndpoint, maxTotalSockets: config.deliveryConcurrency, scheduling: 'lifo' as const };
+    const options = {
+      keepAlive: true,
+      keepAliveMsecs: 1_000,
+      maxSockets: config.deliveryPerEndpoint,
+      maxFreeSockets: config.deliveryPerEndpoint,
+      maxTotalSockets: config.deliveryConcurrency,
+      scheduling: 'lifo' as const,
+    };
     pair = { https: new https.Agent({ ...options, rejectUnauthorized: true, maxCachedSessions: 256 }), http: new http.Agent(options) };
     agentPairs.set(key, pair);
   }
@@ -341,7 +399,12 @@ const MAX_BODY_BYTES = 4 * EXCERPT_CHARS;
  * TimeoutError. With `publicOnly` the connection resolves the host itself through publicOnlyLookup
  * and refuses a non-public address, whatever the DNS answered a moment before.
  */
-export function postWebhook(url: string, body: string, headers: Record<string, string>, o: { timeoutMs: number; publicOnly: boolean; agents?: { https: https.Agent; http: http.Agent }; signal?: AbortSignal }): Promise<{ status: number; body: string }> {
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  o: { timeoutMs: number; publicOnly: boolean; agents?: { https: https.Agent; http: http.Agent }; signal?: AbortSignal },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const isHttps = target.protocol === 'https:';
@@ -413,20 +476,51 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
     // delivery is on. Read from the table, not the memo: this transaction holds the write lock.
     const stillPaused = findWebhookConfig(ctx.db, delivery.campaign_id)?.is_active === 0;
     const nextAttemptAt = stillPaused ? HELD_UNTIL_REACTIVATED : toIso(ctx.clock.now());
-    settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'pending', next_attempt_at: nextAttemptAt, last_error: delivery.last_error, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 });
+    settleDelivery(ctx.db, {
+      id: delivery.id,
+      locked_until: lease,
+      status: 'pending',
+      next_attempt_at: nextAttemptAt,
+      last_error: delivery.last_error,
+      last_status_code: delivery.last_status_code,
+      delivered_at: null,
+      attempts_delta: -1,
+    });
     if (stillPaused) holdCampaignDeliveries(ctx.db, delivery.campaign_id);
     return;
   }
   if (outcome.kind === 'skipped') {
     // Not an attempt: nothing was sent, so the claim's count is taken back.
-    if (settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'skipped', next_attempt_at: null, last_error: outcome.reason, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 })) {
+    if (
+      settleDelivery(ctx.db, {
+        id: delivery.id,
+        locked_until: lease,
+        status: 'skipped',
+        next_attempt_at: null,
+        last_error: outcome.reason,
+        last_status_code: delivery.last_status_code,
+        delivered_at: null,
+        attempts_delta: -1,
+      })
+    ) {
       stats.deliveriesSkipped++;
     }
     return;
   }
   if (outcome.kind === 'interrupted') {
     // The attempt that was sent is counted already; this claim is not one.
-    if (settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'failed', next_attempt_at: null, last_error: INTERRUPTED_PING, last_status_code: delivery.last_status_code, delivered_at: null, attempts_delta: -1 })) {
+    if (
+      settleDelivery(ctx.db, {
+        id: delivery.id,
+        locked_until: lease,
+        status: 'failed',
+        next_attempt_at: null,
+        last_error: INTERRUPTED_PING,
+        last_status_code: delivery.last_status_code,
+        delivered_at: null,
+        attempts_delta: -1,
+      })
+    ) {
       stats.deliveriesFailed++;
     }
     return;
@@ -443,7 +537,18 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
   });
   const nowMs = ctx.clock.now();
   if (outcome.ok) {
-    if (settleDelivery(ctx.db, { id: delivery.id, locked_until: lease, status: 'delivered', next_attempt_at: null, last_error: null, last_status_code: outcome.statusCode, delivered_at: toIso(nowMs), attempts_delta: 0 })) {
+    if (
+      settleDelivery(ctx.db, {
+        id: delivery.id,
+        locked_until: lease,
+        status: 'delivered',
+        next_attempt_at: null,
+        last_error: null,
+        last_status_code: outcome.statusCode,
+        delivered_at: toIso(nowMs),
+        attempts_delta: 0,
+      })
+    ) {
       stats.deliveriesDelivered++;
     }
     return;
@@ -467,6 +572,10 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
   if (retry) stats.deliveriesRetrying++;
   else {
     stats.deliveriesFailed++;
-    ctx.log.warn({ message: `webhook delivery ${delivery.id} (${delivery.event_type}) failed after ${delivery.attempts} attempts: ${outcome.error}`, delivery_id: delivery.id, campaign_id: delivery.campaign_id });
+    ctx.log.warn({
+      message: `webhook delivery ${delivery.id} (${delivery.event_type}) failed after ${delivery.attempts} attempts: ${outcome.error}`,
+      delivery_id: delivery.id,
+      campaign_id: delivery.campaign_id,
+    });
   }
 }

@@ -22,9 +22,18 @@ export interface DeliveryRow {
   delivered_at: string | null;
 }
 
-export function insertDelivery(db: Db, row: Pick<DeliveryRow, 'id' | 'campaign_id' | 'livemode' | 'entry_id' | 'event_type' | 'payload' | 'status' | 'next_attempt_at' | 'last_error' | 'created_at'>): void {
-  prepare(db, `INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, next_attempt_at, last_error, created_at)
-    VALUES (@id, @campaign_id, @livemode, @entry_id, @event_type, @payload, @status, @next_attempt_at, @last_error, @created_at)`).run(row);
+export function insertDelivery(
+  db: Db,
+  row: Pick<
+    DeliveryRow,
+    'id' | 'campaign_id' | 'livemode' | 'entry_id' | 'event_type' | 'payload' | 'status' | 'next_attempt_at' | 'last_error' | 'created_at'
+  >,
+): void {
+  prepare(
+    db,
+    `INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, next_attempt_at, last_error, created_at)
+    VALUES (@id, @campaign_id, @livemode, @entry_id, @event_type, @payload, @status, @next_attempt_at, @last_error, @created_at)`,
+  ).run(row);
 }
 
 export interface AttemptRow {
@@ -60,11 +69,19 @@ export const DUE_DELIVERIES_SQL = `SELECT d.seq FROM webhook_deliveries d
  * Claims, for each campaign of `plan`, up to its `room` due deliveries (see DUE_DELIVERIES_SQL),
  * counting the attempt and taking a lease. Returned in event order.
  */
-export function claimDeliveries(db: Db, now: string, lockedUntil: string, plan: ReadonlyArray<{ key: string; room: number }>): DeliveryRow[] {
-  const claim = prepare<{ campaign: string; now: string; lockedUntil: string; limit: number }, DeliveryRow>(db, `UPDATE webhook_deliveries
+export function claimDeliveries(
+  db: Db,
+  now: string,
+  lockedUntil: string,
+  plan: ReadonlyArray<{ key: string; room: number }>,
+): DeliveryRow[] {
+  const claim = prepare<{ campaign: string; now: string; lockedUntil: string; limit: number }, DeliveryRow>(
+    db,
+    `UPDATE webhook_deliveries
     SET locked_until = @lockedUntil, attempts = attempts + 1
     WHERE seq IN (${DUE_DELIVERIES_SQL})
-    RETURNING ${DELIVERY_COLUMNS}`);
+    RETURNING ${DELIVERY_COLUMNS}`,
+  );
   const claimed: DeliveryRow[] = [];
   for (const { key, room } of plan) if (room > 0) claimed.push(...claim.all({ campaign: key, now, lockedUntil, limit: room }));
   return claimed.sort((a, b) => a.seq - b.seq);
@@ -72,20 +89,42 @@ export function claimDeliveries(db: Db, now: string, lockedUntil: string, plan: 
 
 /** Campaigns that have a webhook configuration: the only ones whose deliveries can be pending. */
 export function listWebhookCampaignIds(db: Db): string[] {
-  return prepare<[], { campaign_id: string }>(db, `SELECT campaign_id FROM webhook_configs ORDER BY campaign_id`).all().map((r) => r.campaign_id);
+  return prepare<[], { campaign_id: string }>(db, `SELECT campaign_id FROM webhook_configs ORDER BY campaign_id`)
+    .all()
+    .map((r) => r.campaign_id);
 }
 
 export function insertAttempt(db: Db, row: Omit<AttemptRow, 'id'>): void {
-  prepare(db, `INSERT INTO webhook_attempts (delivery_id, attempted_at, url, status_code, latency_ms, error, response_excerpt)
-    VALUES (@delivery_id, @attempted_at, @url, @status_code, @latency_ms, @error, @response_excerpt)`).run(row);
+  prepare(
+    db,
+    `INSERT INTO webhook_attempts (delivery_id, attempted_at, url, status_code, latency_ms, error, response_excerpt)
+    VALUES (@delivery_id, @attempted_at, @url, @status_code, @latency_ms, @error, @response_excerpt)`,
+  ).run(row);
 }
 
 /** Settles a claimed delivery; false when its lease was lost (e.g. re-queued by the operator meanwhile). */
-export function settleDelivery(db: Db, row: { id: string; locked_until: string; status: DeliveryStatus; next_attempt_at: string | null; last_error: string | null; last_status_code: number | null; delivered_at: string | null; attempts_delta: number }): boolean {
-  return prepare(db, `UPDATE webhook_deliveries SET status = @status, next_attempt_at = @next_attempt_at, locked_until = NULL,
+export function settleDelivery(
+  db: Db,
+  row: {
+    id: string;
+    locked_until: string;
+    status: DeliveryStatus;
+    next_attempt_at: string | null;
+    last_error: string | null;
+    last_status_code: number | null;
+    delivered_at: string | null;
+    attempts_delta: number;
+  },
+): boolean {
+  return (
+    prepare(
+      db,
+      `UPDATE webhook_deliveries SET status = @status, next_attempt_at = @next_attempt_at, locked_until = NULL,
       last_error = @last_error, last_status_code = @last_status_code,
       delivered_at = coalesce(@delivered_at, delivered_at), attempts = attempts + @attempts_delta
-    WHERE id = @id AND locked_until = @locked_until AND status = 'pending'`).run(row).changes === 1;
+    WHERE id = @id AND locked_until = @locked_until AND status = 'pending'`,
+    ).run(row).changes === 1
+  );
 }
 
 /**
@@ -93,8 +132,11 @@ export function settleDelivery(db: Db, row: { id: string; locked_until: string; 
  * `ces webhook test` queues its ping and leases it in one transaction, so no tick can take it.
  */
 export function leaseDeliveryById(db: Db, id: string, lockedUntil: string): DeliveryRow | undefined {
-  return prepare<[string, string], DeliveryRow>(db, `UPDATE webhook_deliveries SET locked_until = ?, attempts = attempts + 1
-    WHERE id = ? AND status = 'pending' AND locked_until IS NULL RETURNING ${DELIVERY_COLUMNS}`).get(lockedUntil, id);
+  return prepare<[string, string], DeliveryRow>(
+    db,
+    `UPDATE webhook_deliveries SET locked_until = ?, attempts = attempts + 1
+    WHERE id = ? AND status = 'pending' AND locked_until IS NULL RETURNING ${DELIVERY_COLUMNS}`,
+  ).get(lockedUntil, id);
 }
 
 /**
@@ -105,14 +147,18 @@ export const HELD_UNTIL_REACTIVATED = '9999-12-31T23:59:59.999Z';
 
 /** Holds every pending delivery of the campaign (pause); the claim no longer takes them. */
 export function holdCampaignDeliveries(db: Db, campaignId: string): number {
-  return prepare(db, `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE campaign_id = ? AND status = 'pending' AND locked_until IS NULL`)
-    .run(HELD_UNTIL_REACTIVATED, campaignId).changes;
+  return prepare(
+    db,
+    `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE campaign_id = ? AND status = 'pending' AND locked_until IS NULL`,
+  ).run(HELD_UNTIL_REACTIVATED, campaignId).changes;
 }
 
 /** Makes the campaign's held deliveries due now (reactivation), in their original order. */
 export function releaseCampaignDeliveries(db: Db, campaignId: string, now: string): number {
-  return prepare(db, `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at = ?`)
-    .run(now, campaignId, HELD_UNTIL_REACTIVATED).changes;
+  return prepare(
+    db,
+    `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at = ?`,
+  ).run(now, campaignId, HELD_UNTIL_REACTIVATED).changes;
 }
 
 /**
@@ -121,13 +167,19 @@ export function releaseCampaignDeliveries(db: Db, campaignId: string, now: strin
  * settled once its lease expires (delivery.ts, sendClaimed).
  */
 export function releaseDeliveryLeases(db: Db): number {
-  return prepare(db, `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL AND event_type <> 'ping'`).run().changes;
+  return prepare(
+    db,
+    `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL AND event_type <> 'ping'`,
+  ).run().changes;
 }
 
 /** The earliest instant some pending delivery becomes claimable, or null when none is (held ones never are). */
 export function nextDeliveryDueAt(db: Db): string | null {
-  const row = prepare<[string], { at: string | null }>(db, `SELECT min(max(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS at
-    FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <> ?`).get(HELD_UNTIL_REACTIVATED);
+  const row = prepare<[string], { at: string | null }>(
+    db,
+    `SELECT min(max(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS at
+    FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <> ?`,
+  ).get(HELD_UNTIL_REACTIVATED);
   return row?.at ?? null;
 }
 
@@ -146,32 +198,47 @@ const DELIVERY_LIST_COLUMNS = `${DELIVERY_COLUMNS},
       (SELECT a.response_excerpt FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id ORDER BY a.id DESC LIMIT 1) AS last_response_excerpt`;
 
 export function listDeliveries(db: Db, campaignId: string, status: DeliveryStatus | null, limit: number): DeliveryListRow[] {
-  return prepare<[string, string | null, string | null, number], DeliveryListRow>(db, `SELECT ${DELIVERY_LIST_COLUMNS}
-    FROM webhook_deliveries WHERE campaign_id = ? AND (? IS NULL OR status = ?) ORDER BY seq DESC LIMIT ?`).all(campaignId, status, status, limit);
+  return prepare<[string, string | null, string | null, number], DeliveryListRow>(
+    db,
+    `SELECT ${DELIVERY_LIST_COLUMNS}
+    FROM webhook_deliveries WHERE campaign_id = ? AND (? IS NULL OR status = ?) ORDER BY seq DESC LIMIT ?`,
+  ).all(campaignId, status, status, limit);
 }
 
 /** The events about one entry, in the order they were queued (webhook_deliveries_entry). */
 export function listDeliveriesOfEntry(db: Db, entryId: string): DeliveryListRow[] {
-  return prepare<[string], DeliveryListRow>(db, `SELECT ${DELIVERY_LIST_COLUMNS}
-    FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq`).all(entryId);
+  return prepare<[string], DeliveryListRow>(
+    db,
+    `SELECT ${DELIVERY_LIST_COLUMNS}
+    FROM webhook_deliveries WHERE entry_id = ? ORDER BY seq`,
+  ).all(entryId);
 }
 
 export function listAttempts(db: Db, deliveryId: string): AttemptRow[] {
-  return prepare<[string], AttemptRow>(db, `SELECT id, delivery_id, attempted_at, url, status_code, latency_ms, error, response_excerpt
-    FROM webhook_attempts WHERE delivery_id = ? ORDER BY id`).all(deliveryId);
+  return prepare<[string], AttemptRow>(
+    db,
+    `SELECT id, delivery_id, attempted_at, url, status_code, latency_ms, error, response_excerpt
+    FROM webhook_attempts WHERE delivery_id = ? ORDER BY id`,
+  ).all(deliveryId);
 }
 
 export function listFailedDeliveryIds(db: Db, campaignId: string): string[] {
   return prepare<[string], { id: string }>(db, `SELECT id FROM webhook_deliveries WHERE campaign_id = ? AND status = 'failed' ORDER BY seq`)
-    .all(campaignId).map((r) => r.id);
+    .all(campaignId)
+    .map((r) => r.id);
 }
 
 /** Puts a failed or delivered delivery back in the queue, due now, with its attempts reset. */
 export function requeueDelivery(db: Db, id: string, now: string): boolean {
   // delivered_at is when the current status was reached: a delivery sent again is not delivered
   // until it is, and if it then fails it must not look delivered. Its attempts keep the history.
-  return prepare(db, `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, locked_until = NULL, delivered_at = NULL
-    WHERE id = ? AND status IN ('failed', 'delivered')`).run(now, id).changes === 1;
+  return (
+    prepare(
+      db,
+      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, locked_until = NULL, delivered_at = NULL
+    WHERE id = ? AND status IN ('failed', 'delivered')`,
+    ).run(now, id).changes === 1
+  );
 }
 
 /**
@@ -180,9 +247,14 @@ export function requeueDelivery(db: Db, id: string, now: string): boolean {
  * operator may still redeliver a failed one). Walks the partial index webhook_deliveries_settled.
  */
 export function pruneSettledDeliveries(db: Db, before: string, limit: number): number {
-  const ids = prepare<[string, number], { id: string }>(db, `SELECT id FROM webhook_deliveries
+  const ids = prepare<[string, number], { id: string }>(
+    db,
+    `SELECT id FROM webhook_deliveries
     WHERE status IN ('delivered', 'skipped') AND coalesce(delivered_at, created_at) < ?
-    ORDER BY coalesce(delivered_at, created_at) LIMIT ?`).all(before, limit).map((r) => r.id);
+    ORDER BY coalesce(delivered_at, created_at) LIMIT ?`,
+  )
+    .all(before, limit)
+    .map((r) => r.id);
   if (ids.length === 0) return 0;
   const list = JSON.stringify(ids);
   prepare(db, `DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))`).run(list);
@@ -190,6 +262,11 @@ export function pruneSettledDeliveries(db: Db, before: string, limit: number): n
 }
 
 export function hasSettledDeliveriesBefore(db: Db, before: string): boolean {
-  return prepare<[string], { one: number }>(db, `SELECT 1 AS one FROM webhook_deliveries
-    WHERE status IN ('delivered', 'skipped') AND coalesce(delivered_at, created_at) < ? LIMIT 1`).get(before) !== undefined;
+  return (
+    prepare<[string], { one: number }>(
+      db,
+      `SELECT 1 AS one FROM webhook_deliveries
+    WHERE status IN ('delivered', 'skipped') AND coalesce(delivered_at, created_at) < ? LIMIT 1`,
+    ).get(before) !== undefined
+  );
 }

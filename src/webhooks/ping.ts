@@ -33,32 +33,82 @@ export async function sendTestPing(ctx: Ctx, campaignId: string, livemode: boole
   const config = findWebhookConfig(ctx.db, campaignId);
   if (!config) throw notFound('Webhook configuration');
   const lease = toIso(ctx.clock.now() + ctx.config.webhookTimeoutMs + 60_000);
-  const queued = ctx.db.transaction(() => {
-    const envelope = enqueueEvent(ctx, { campaignId, livemode, entryId: null, eventType: 'ping', data: { message: PING_MESSAGE } });
-    return { id: envelope.id, leased: leaseDeliveryById(ctx.db, envelope.id, lease) };
-  }).immediate();
+  const queued = ctx.db
+    .transaction(() => {
+      const envelope = enqueueEvent(ctx, { campaignId, livemode, entryId: null, eventType: 'ping', data: { message: PING_MESSAGE } });
+      return { id: envelope.id, leased: leaseDeliveryById(ctx.db, envelope.id, lease) };
+    })
+    .immediate();
   if (!queued.leased) {
     const row = findDeliveryById(ctx.db, queued.id)!;
-    return { delivery_id: queued.id, url: maskUrlCredentials(config.endpoint_url), result: 'skipped', status_code: null, latency_ms: null, error: row.last_error, response_excerpt: null, attempted_at: null };
+    return {
+      delivery_id: queued.id,
+      url: maskUrlCredentials(config.endpoint_url),
+      result: 'skipped',
+      status_code: null,
+      latency_ms: null,
+      error: row.last_error,
+      response_excerpt: null,
+      attempted_at: null,
+    };
   }
   const outcome = await attemptDelivery(ctx, queued.leased);
-  return ctx.db.transaction((): PingResult => {
-    const base = { delivery_id: queued.id, url: maskUrlCredentials(config.endpoint_url) };
-    if (outcome.kind === 'skipped' || outcome.kind === 'paused') {
-      // A ping is sent now or never: paused meanwhile, it is skipped like one queued while paused.
-      const reason = outcome.kind === 'paused' ? 'delivery paused (is_active false) at send time' : outcome.reason;
-      settleDelivery(ctx.db, { id: queued.id, locked_until: lease, status: 'skipped', next_attempt_at: null, last_error: reason, last_status_code: null, delivered_at: null, attempts_delta: -1 });
-      return { ...base, result: 'skipped', status_code: null, latency_ms: null, error: reason, response_excerpt: null, attempted_at: null };
-    }
-    insertAttempt(ctx.db, {
-      delivery_id: queued.id, attempted_at: outcome.attemptedAt, url: outcome.url, status_code: outcome.statusCode,
-      latency_ms: outcome.latencyMs, error: outcome.error, response_excerpt: outcome.excerpt,
-    });
-    const result = outcome.ok ? 'delivered' : 'failed';
-    settleDelivery(ctx.db, {
-      id: queued.id, locked_until: lease, status: result, next_attempt_at: null, last_error: outcome.error,
-      last_status_code: outcome.statusCode, delivered_at: outcome.ok ? toIso(ctx.clock.now()) : null, attempts_delta: 0,
-    });
-    return { ...base, url: outcome.url, result, status_code: outcome.statusCode, latency_ms: outcome.latencyMs, error: outcome.error, response_excerpt: outcome.excerpt, attempted_at: outcome.attemptedAt };
-  }).immediate();
+  return ctx.db
+    .transaction((): PingResult => {
+      const base = { delivery_id: queued.id, url: maskUrlCredentials(config.endpoint_url) };
+      if (outcome.kind === 'skipped' || outcome.kind === 'paused') {
+        // A ping is sent now or never: paused meanwhile, it is skipped like one queued while paused.
+        const reason = outcome.kind === 'paused' ? 'delivery paused (is_active false) at send time' : outcome.reason;
+        settleDelivery(ctx.db, {
+          id: queued.id,
+          locked_until: lease,
+          status: 'skipped',
+          next_attempt_at: null,
+          last_error: reason,
+          last_status_code: null,
+          delivered_at: null,
+          attempts_delta: -1,
+        });
+        return {
+          ...base,
+          result: 'skipped',
+          status_code: null,
+          latency_ms: null,
+          error: reason,
+          response_excerpt: null,
+          attempted_at: null,
+        };
+      }
+      insertAttempt(ctx.db, {
+        delivery_id: queued.id,
+        attempted_at: outcome.attemptedAt,
+        url: outcome.url,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        response_excerpt: outcome.excerpt,
+      });
+      const result = outcome.ok ? 'delivered' : 'failed';
+      settleDelivery(ctx.db, {
+        id: queued.id,
+        locked_until: lease,
+        status: result,
+        next_attempt_at: null,
+        last_error: outcome.error,
+        last_status_code: outcome.statusCode,
+        delivered_at: outcome.ok ? toIso(ctx.clock.now()) : null,
+        attempts_delta: 0,
+      });
+      return {
+        ...base,
+        url: outcome.url,
+        result,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        response_excerpt: outcome.excerpt,
+        attempted_at: outcome.attemptedAt,
+      };
+    })
+    .immediate();
 }

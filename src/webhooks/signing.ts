@@ -30,13 +30,19 @@ export function signDelivery(secrets: string | readonly string[], eventId: strin
   return {
     'webhook-id': eventId,
     'webhook-timestamp': timestamp,
-    'webhook-signature': list.map((secret) => `v1,${createHmac('sha256', secretKey(secret)).update(signed, 'utf8').digest('base64')}`).join(' '),
+    'webhook-signature': list
+      .map((secret) => `v1,${createHmac('sha256', secretKey(secret)).update(signed, 'utf8').digest('base64')}`)
+      .join(' '),
   };
 }
 
 /** The secrets that sign an attempt at `atMs`: the current one, and the previous one until its grace period ends. */
-export function signingSecrets(config: { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null }, atMs: number): string[] {
-  const graceLeft = config.previous_secret !== null && config.previous_secret_expires_at !== null && atMs < Date.parse(config.previous_secret_expires_at);
+export function signingSecrets(
+  config: { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null },
+  atMs: number,
+): string[] {
+  const graceLeft =
+    config.previous_secret !== null && config.previous_secret_expires_at !== null && atMs < Date.parse(config.previous_secret_expires_at);
   return graceLeft ? [config.secret, config.previous_secret!] : [config.secret];
 }
 

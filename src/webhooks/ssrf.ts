@@ -12,19 +12,42 @@ import { maskUrlCredentials } from './url-credentials.ts';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 // Besides loopback (::1, inside ::/96), local, multicast and documentation ranges, every IPv6
 // form that carries or translates an IPv4 address (other than ::ffff:a.b.c.d, checked as the IPv4
 // address it carries): IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96
 // and its local-use 64:ff9b:1::/48, 6to4 2002::/16 and Teredo 2001::/32. Behind a gateway for
 // any of them, such an address reaches whatever IPv4 address it names, private ones included.
 for (const [net, prefix] of [
-  ['::', 96], ['::ffff:0:0:0', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['2001:db8::', 32], ['100::', 64],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['100::', 64],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 /** True for loopback, private, link-local, unique-local, metadata, documentation and other non-public addresses. */
 export function isNonPublicAddress(address: string): boolean {
@@ -92,7 +115,11 @@ export function refuseAddressLiteral(hostname: string): string | null {
   return isIP(host) ? refuseAddresses(host, [host]) : null;
 }
 
-type LookupAll = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+type LookupAll = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for net/tls connections that may reach public addresses only: it resolves as Node
@@ -106,7 +133,10 @@ export function publicOnlyLookup(resolveAll: LookupAll = dns.lookup as LookupAll
         callback(error, '', 0);
         return;
       }
-      const refused = refuseAddresses(hostname, addresses.map((a) => a.address));
+      const refused = refuseAddresses(
+        hostname,
+        addresses.map((a) => a.address),
+      );
       if (refused) {
         callback(new Error(refused), '', 0);
         return;

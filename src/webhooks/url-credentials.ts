@@ -17,8 +17,11 @@ export function maskUrlCredentials(url: string): string {
   } catch {
     // Not a URL to the WHATWG parser (a row stored before validation, say): the userinfo is
     // whatever lies between "//" and the first "@" before the path.
-    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i, (_, scheme: string, userinfo: string) =>
-      `${scheme}${userinfo.includes(':') ? `${userinfo.slice(0, userinfo.indexOf(':'))}:${MASK}` : MASK}@`);
+    return url.replace(
+      /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i,
+      (_, scheme: string, userinfo: string) =>
+        `${scheme}${userinfo.includes(':') ? `${userinfo.slice(0, userinfo.indexOf(':'))}:${MASK}` : MASK}@`,
+    );
   }
   if (parsed.username === '' && parsed.password === '') return url;
   if (parsed.password === '') parsed.username = MASK;

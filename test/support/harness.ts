@@ -71,9 +71,19 @@ let seedCounter = 1;
 export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ces-test-'));
   const dbPath = join(dir, 'ces.db');
-  const config = loadConfig({ db: dbPath, port: 0, host: '127.0.0.1', logFormat: 'json' }, { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env }, false);
+  const config = loadConfig(
+    { db: dbPath, port: 0, host: '127.0.0.1', logFormat: 'json' },
+    { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env },
+    false,
+  );
   const clock = options.clock ?? new ManualClock('2026-11-22T12:00:00.000Z');
-  const server = await startServer(config, createSilentLogger(), { clock, random: seededRandom(options.seed ?? seedCounter++), groupCommit: options.groupCommit, writerThread: options.writerThread, tick: options.tick ?? false });
+  const server = await startServer(config, createSilentLogger(), {
+    clock,
+    random: seededRandom(options.seed ?? seedCounter++),
+    groupCommit: options.groupCommit,
+    writerThread: options.writerThread,
+    tick: options.tick ?? false,
+  });
   const url = server.url;
   return {
     url,
@@ -98,7 +108,8 @@ export async function request(baseUrl: string, method: string, path: string, o: 
   let body: string | undefined;
   if (o.raw !== undefined) body = o.raw;
   else if (o.body !== undefined) body = JSON.stringify(o.body);
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   const res = await fetch(baseUrl + path, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = undefined;
@@ -123,7 +134,12 @@ export interface RawResponse {
  * without the blank line; Content-Length and Connection: close are added. `beforeBody` runs once
  * the head is sent and the body is not, and then the body is sent.
  */
-export async function rawRequest(baseUrl: string, head: string[], body: Buffer | string = '', beforeBody?: (socket: Socket) => Promise<void>): Promise<RawResponse> {
+export async function rawRequest(
+  baseUrl: string,
+  head: string[],
+  body: Buffer | string = '',
+  beforeBody?: (socket: Socket) => Promise<void>,
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   const socket = connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -131,7 +147,9 @@ export async function rawRequest(baseUrl: string, head: string[], body: Buffer |
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   const ended = new Promise<void>((resolve, reject) => socket.once('close', () => resolve()).once('error', reject));
   const payload = typeof body === 'string' ? Buffer.from(body) : body;
-  socket.write(Buffer.concat([Buffer.from([...head, `Content-Length: ${payload.length}`, 'Connection: close', '', ''].join('\r\n'), 'latin1')]));
+  socket.write(
+    Buffer.concat([Buffer.from([...head, `Content-Length: ${payload.length}`, 'Connection: close', '', ''].join('\r\n'), 'latin1')]),
+  );
   if (beforeBody) await beforeBody(socket);
   socket.write(payload);
   await ended;
@@ -199,11 +217,29 @@ export function cpf(i: number): string {
 }
 
 /** A valid entry body; override parts with `patch`. Access key issued in 2026-11 by default. */
-export function entryBody(patch: { enrollment?: Record<string, unknown>; consent?: Record<string, unknown>; evidence?: Record<string, unknown>; instant_win?: unknown } = {}, i = 0): Record<string, unknown> {
+export function entryBody(
+  patch: {
+    enrollment?: Record<string, unknown>;
+    consent?: Record<string, unknown>;
+    evidence?: Record<string, unknown>;
+    instant_win?: unknown;
+  } = {},
+  i = 0,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     enrollment: { document_number: cpf(i), ...patch.enrollment },
-    consent: { granted_at: '2026-11-22T09:00:00-03:00', ip_address: '203.0.113.7', user_agent: 'Mozilla/5.0 test', term_version: 'v1', ...patch.consent },
-    evidence: { type: 'fiscal_key', access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9) }), ...patch.evidence },
+    consent: {
+      granted_at: '2026-11-22T09:00:00-03:00',
+      ip_address: '203.0.113.7',
+      user_agent: 'Mozilla/5.0 test',
+      term_version: 'v1',
+      ...patch.consent,
+    },
+    evidence: {
+      type: 'fiscal_key',
+      access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9) }),
+      ...patch.evidence,
+    },
   };
   if (patch.instant_win !== undefined) body.instant_win = patch.instant_win;
   return body;
@@ -225,15 +261,20 @@ function withDb(args: string[], dbPath: string | undefined): string[] {
 export function runCli(args: string[], options: { dbPath?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   const finalArgs = withDb(args, options.dbPath);
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs], { cwd: ROOT, env: { ...process.env, ...options.env } }, (error, stdout, stderr) => {
-      let json: unknown = undefined;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs],
+      { cwd: ROOT, env: { ...process.env, ...options.env } },
+      (error, stdout, stderr) => {
+        let json: unknown = undefined;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
+      },
+    );
   });
 }
 
@@ -242,12 +283,20 @@ export function runCli(args: string[], options: { dbPath?: string; env?: Record<
  * `head` closes after the first line. Resolves with that line, the pipeline's status (the CLI's,
  * unless it is 0) and the CLI's stderr.
  */
-export function runCliIntoHead(args: string[], options: { dbPath?: string } = {}): Promise<{ firstLine: string; code: number | null; stderr: string }> {
+export function runCliIntoHead(
+  args: string[],
+  options: { dbPath?: string } = {},
+): Promise<{ firstLine: string; code: number | null; stderr: string }> {
   const finalArgs = withDb(args, options.dbPath);
   return new Promise((resolve) => {
-    execFile('bash', ['-o', 'pipefail', '-c', '"$@" | head -1', 'bash', process.execPath, '--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs], { cwd: ROOT }, (error, stdout, stderr) => {
-      resolve({ firstLine: stdout.replace(/\n$/, ''), code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr });
-    });
+    execFile(
+      'bash',
+      ['-o', 'pipefail', '-c', '"$@" | head -1', 'bash', process.execPath, '--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs],
+      { cwd: ROOT },
+      (error, stdout, stderr) => {
+        resolve({ firstLine: stdout.replace(/\n$/, ''), code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr });
+      },
+    );
   });
 }
 
@@ -257,15 +306,22 @@ export function runCliIntoHead(args: string[], options: { dbPath?: string } = {}
  * shell pipeline's race. Resolves with the exit status, stdout, and the stack of any uncaught
  * exception (recorded by test/support/record-uncaught.ts, as stderr cannot show it; '' if none).
  */
-export function runCliWithClosedStderr(args: string[], options: { dbPath?: string } = {}): Promise<{ code: number | null; stdout: string; uncaught: string }> {
+export function runCliWithClosedStderr(
+  args: string[],
+  options: { dbPath?: string } = {},
+): Promise<{ code: number | null; stdout: string; uncaught: string }> {
   const finalArgs = withDb(args, options.dbPath);
   const dir = mkdtempSync(join(tmpdir(), 'ces-stderr-'));
   const uncaughtFile = join(dir, 'uncaught.txt');
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'test/support/record-uncaught.ts'), join(ROOT, 'cli/ces.ts'), ...finalArgs], {
-    cwd: ROOT,
-    env: { ...process.env, CES_TEST_UNCAUGHT_FILE: uncaughtFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', join(ROOT, 'test/support/record-uncaught.ts'), join(ROOT, 'cli/ces.ts'), ...finalArgs],
+    {
+      cwd: ROOT,
+      env: { ...process.env, CES_TEST_UNCAUGHT_FILE: uncaughtFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stderr.destroy();
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -318,7 +374,12 @@ export async function configureWebhook(t: TestServer, key: string, endpointUrl: 
 }
 
 /** POST /v1/entries; returns the entry id (throws unless 202). */
-export async function submitEntry(t: TestServer, key: string, body: Record<string, unknown>, idempotencyKey: string): Promise<{ entry_id: string; status: string }> {
+export async function submitEntry(
+  t: TestServer,
+  key: string,
+  body: Record<string, unknown>,
+  idempotencyKey: string,
+): Promise<{ entry_id: string; status: string }> {
   const res = await t.request('POST', '/v1/entries', { key, idempotencyKey, body });
   if (res.status !== 202) throw new Error(`submitEntry: expected 202, got ${res.status} ${res.text}`);
   return res.body;

@@ -13,7 +13,11 @@ export function nextIndex(): number {
 }
 
 /** POST /v1/entries and assert 202; returns the entry id. */
-export async function submitEntry(s: TestServer, key: string, options: { i?: number; instantWin?: unknown; rejectInTest?: boolean } = {}): Promise<string> {
+export async function submitEntry(
+  s: TestServer,
+  key: string,
+  options: { i?: number; instantWin?: unknown; rejectInTest?: boolean } = {},
+): Promise<string> {
   const i = options.i ?? nextIndex();
   const patch: Parameters<typeof entryBody>[0] = {};
   if (options.instantWin !== undefined) patch.instant_win = options.instantWin;

@@ -23,7 +23,13 @@ export function openTestCtx(seed = 1): { ctx: Ctx; dir: string; dbPath: string; 
   const clock = new ManualClock('2026-11-22T12:00:00.000Z');
   const config = loadConfig({ db: dbPath }, {}, false);
   // A throwaway database: no fsync per commit, so bulk seeding is bound by CPU, not the disk.
-  const ctx: Ctx = { db: openDatabase(dbPath, { synchronous: 'NORMAL' }), clock, random: seededRandom(seed), config, log: createSilentLogger() };
+  const ctx: Ctx = {
+    db: openDatabase(dbPath, { synchronous: 'NORMAL' }),
+    clock,
+    random: seededRandom(seed),
+    config,
+    log: createSilentLogger(),
+  };
   ctx.db.pragma('synchronous = OFF');
   ctx.db.pragma('cache_size = -65536');
   return { ctx, dir, dbPath, clock };
@@ -63,28 +69,79 @@ export function seedEntries(ctx: Ctx, spec: SeedSpec): string[] {
       const at = spec.createdAt?.(i) ?? '2026-11-22T12:00:00.000Z';
       const enrollmentId = `enr-${spec.campaignId.slice(0, 8)}-${livemode}-${spec.oneParticipant ?? i}`;
       const entryId = `ent-${spec.campaignId.slice(0, 8)}-${livemode}-${i}`;
-      if (!spec.oneParticipant || k === 0) insertEnrollment(ctx.db, {
-        id: enrollmentId, campaign_id: spec.campaignId, livemode, document_type: 'cpf', document_number: spec.oneParticipant ?? String(10000000000 + i),
-        full_name: spec.name ? spec.name(i) : `Participant ${i}`, email: `p${i}@example.com`, phone: String(5511900000000 + i), birthdate: '1990-01-01',
-        address_line_1: null, address_line_2: null, neighborhood: null, city: 'São Paulo', state: 'SP', zipcode: null, country: 'BR',
-        created_at: at, updated_at: at,
-      });
+      if (!spec.oneParticipant || k === 0)
+        insertEnrollment(ctx.db, {
+          id: enrollmentId,
+          campaign_id: spec.campaignId,
+          livemode,
+          document_type: 'cpf',
+          document_number: spec.oneParticipant ?? String(10000000000 + i),
+          full_name: spec.name ? spec.name(i) : `Participant ${i}`,
+          email: `p${i}@example.com`,
+          phone: String(5511900000000 + i),
+          birthdate: '1990-01-01',
+          address_line_1: null,
+          address_line_2: null,
+          neighborhood: null,
+          city: 'São Paulo',
+          state: 'SP',
+          zipcode: null,
+          country: 'BR',
+          created_at: at,
+          updated_at: at,
+        });
       const status = spec.status?.(i) ?? 'APPROVED';
       insertEntry(ctx.db, {
-        id: entryId, campaign_id: spec.campaignId, livemode, idempotency_key: `idem-${i}`, enrollment_id: enrollmentId, api_key_id: null,
-        status, evidence_type: 'fiscal_key', access_key: spec.accessKey?.(i) ?? String(i).padStart(44, '3'),
-        rejection_reasons: JSON.stringify(spec.rejection?.(i) ?? []), declared_win: null, created_at: at, processed_at: status === 'PENDING' ? null : at,
+        id: entryId,
+        campaign_id: spec.campaignId,
+        livemode,
+        idempotency_key: `idem-${i}`,
+        enrollment_id: enrollmentId,
+        api_key_id: null,
+        status,
+        evidence_type: 'fiscal_key',
+        access_key: spec.accessKey?.(i) ?? String(i).padStart(44, '3'),
+        rejection_reasons: JSON.stringify(spec.rejection?.(i) ?? []),
+        declared_win: null,
+        created_at: at,
+        processed_at: status === 'PENDING' ? null : at,
       });
       insertConsent(ctx.db, {
-        entry_id: entryId, enrollment_id: enrollmentId, granted_at: spec.grantedAt?.(i) ?? at, ip_address: '203.0.113.7', user_agent: 'seed', term_version: 'v1',
-        choices: [{ consent_type: 'regulation', granted: true, explicit: false }], created_at: at,
+        entry_id: entryId,
+        enrollment_id: enrollmentId,
+        granted_at: spec.grantedAt?.(i) ?? at,
+        ip_address: '203.0.113.7',
+        user_agent: 'seed',
+        term_version: 'v1',
+        choices: [{ consent_type: 'regulation', granted: true, explicit: false }],
+        created_at: at,
       });
       const prizeId = spec.award?.(i) ?? null;
       if (prizeId) {
-        insertAward(ctx.db, { id: `awd-${entryId}`, entry_id: entryId, campaign_id: spec.campaignId, livemode, prize_id: prizeId, source: 'declared', window_id: null, status: 'awarded', beyond_pool: 0, created_at: at, updated_at: at });
+        insertAward(ctx.db, {
+          id: `awd-${entryId}`,
+          entry_id: entryId,
+          campaign_id: spec.campaignId,
+          livemode,
+          prize_id: prizeId,
+          source: 'declared',
+          window_id: null,
+          status: 'awarded',
+          beyond_pool: 0,
+          created_at: at,
+          updated_at: at,
+        });
       }
       for (const [series, order] of spec.lucky?.(i) ?? []) {
-        insertLuckyNumber(ctx.db, { campaign_id: spec.campaignId, livemode, series, order_number: order, entry_id: entryId, source: 'auto', created_at: at });
+        insertLuckyNumber(ctx.db, {
+          campaign_id: spec.campaignId,
+          livemode,
+          series,
+          order_number: order,
+          entry_id: entryId,
+          source: 'auto',
+          created_at: at,
+        });
       }
       ids.push(entryId);
     }

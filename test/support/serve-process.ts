@@ -27,7 +27,16 @@ export interface SpawnServeOptions {
 }
 
 export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
-  const serveArgs = ['--port', '0', '--db', options.dbPath, '--tick-ms', String(options.tickMs ?? 20), '--log-format', options.logFormat ?? 'json'];
+  const serveArgs = [
+    '--port',
+    '0',
+    '--db',
+    options.dbPath,
+    '--tick-ms',
+    String(options.tickMs ?? 20),
+    '--log-format',
+    options.logFormat ?? 'json',
+  ];
   const [command, args] = options.npmStart
     ? ['npm', ['start', '--silent', '--', ...serveArgs]]
     : [process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
@@ -39,7 +48,9 @@ export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -83,5 +94,11 @@ export async function openFileCtx(dbPath: string): Promise<import('../../src/con
   const { cryptoRandom } = await import('../../src/random.ts');
   const { loadConfig } = await import('../../src/config.ts');
   const { createSilentLogger } = await import('../../src/log.ts');
-  return { db: openDatabase(dbPath), clock: systemClock, random: cryptoRandom, config: loadConfig({ db: dbPath }, {}, false), log: createSilentLogger() };
+  return {
+    db: openDatabase(dbPath),
+    clock: systemClock,
+    random: cryptoRandom,
+    config: loadConfig({ db: dbPath }, {}, false),
+    log: createSilentLogger(),
+  };
 }

@@ -27,7 +27,17 @@ function walOnlyDatabase() {
   db.transaction(() => {
     for (let i = 0; i < 500; i++) insert.run();
   })();
-  return { dir, path, db, before, fileBytes, cleanup: () => { db.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    dir,
+    path,
+    db,
+    before,
+    fileBytes,
+    cleanup: () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
@@ -63,7 +73,12 @@ test('committed pages reach the database file through the thread, not the commit
 
 test('passes run back to back while the WAL is large and they get somewhere, else after the interval', () => {
   const delay = (result: [number, number, number], previous: [number, number, number]) =>
-    nextPassDelay({ busy: result[0], log: result[1], checkpointed: result[2] }, { busy: previous[0], log: previous[1], checkpointed: previous[2] }, 25, 500);
+    nextPassDelay(
+      { busy: result[0], log: result[1], checkpointed: result[2] },
+      { busy: previous[0], log: previous[1], checkpointed: previous[2] },
+      25,
+      500,
+    );
   // A large WAL, copied further than the last pass got: at once.
   assert.equal(delay([0, 900, 900], [0, 600, 600]), 0);
   assert.equal(delay([0, 500, 480], [0, 0, 0]), 0);

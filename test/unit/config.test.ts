@@ -13,17 +13,24 @@ test('CES_WRITER_THREAD is off by default, on with 1, off with 0 or empty, refus
   assert.equal(writerThread(' 1 '), true);
   assert.equal(writerThread('0'), false);
   assert.equal(writerThread(''), false);
-  assert.throws(() => writerThread('yes'), (e: unknown) => e instanceof ConfigError && /CES_WRITER_THREAD must be 1 or 0, got "yes"/.test(e.message));
+  assert.throws(
+    () => writerThread('yes'),
+    (e: unknown) => e instanceof ConfigError && /CES_WRITER_THREAD must be 1 or 0, got "yes"/.test(e.message),
+  );
 });
 
 test('CES_CHECKPOINT_THREAD is on by default, off with 0, refused unless 1 or 0', () => {
-  const checkpointThread = (value?: string) => loadConfig({}, value === undefined ? {} : { CES_CHECKPOINT_THREAD: value }, false).checkpointThread;
+  const checkpointThread = (value?: string) =>
+    loadConfig({}, value === undefined ? {} : { CES_CHECKPOINT_THREAD: value }, false).checkpointThread;
   assert.equal(checkpointThread(), true);
   assert.equal(checkpointThread(''), true);
   assert.equal(checkpointThread('1'), true);
   assert.equal(checkpointThread('0'), false);
   assert.equal(checkpointThread(' 0 '), false);
-  assert.throws(() => checkpointThread('off'), (e: unknown) => e instanceof ConfigError && /CES_CHECKPOINT_THREAD must be 1 or 0, got "off"/.test(e.message));
+  assert.throws(
+    () => checkpointThread('off'),
+    (e: unknown) => e instanceof ConfigError && /CES_CHECKPOINT_THREAD must be 1 or 0, got "off"/.test(e.message),
+  );
 });
 
 // CONTRACT (Configuration): every setting of `ces serve` is a flag and an environment variable,
@@ -101,7 +108,9 @@ for (const [setting, variable, value, expected] of FROM_ENV) {
 
 // [setting, flag, flag's value, what it gives, the variable it beats]; the variable's value is
 // invalid in the second run, to show that a flag means the variable is not even read.
-const FLAG_BEATS_ENV: Array<[keyof typeof DEFAULTS, keyof ConfigFlags, string | number, unknown, Record<string, string>, Record<string, string>]> = [
+const FLAG_BEATS_ENV: Array<
+  [keyof typeof DEFAULTS, keyof ConfigFlags, string | number, unknown, Record<string, string>, Record<string, string>]
+> = [
   ['dbPath', 'db', '/tmp/flag.db', '/tmp/flag.db', { CES_DB: '/tmp/env.db' }, { CES_DB: '/tmp/env.db' }],
   ['host', 'host', '::1', '::1', { CES_HOST: '0.0.0.0' }, { CES_HOST: '0.0.0.0' }],
   ['port', 'port', '9090', 9090, { CES_PORT: '8080', PORT: '4000' }, { CES_PORT: 'bogus', PORT: 'bogus' }],
@@ -136,7 +145,11 @@ test('the log format: --log-format, then CES_LOG_FORMAT, then pretty on a TTY an
 });
 
 test('without explicit arguments it reads process.env and whether stdout is a TTY, as `ces serve` calls it', () => {
-  const saved = { host: process.env.CES_HOST, format: process.env.CES_LOG_FORMAT, tty: Object.getOwnPropertyDescriptor(process.stdout, 'isTTY') };
+  const saved = {
+    host: process.env.CES_HOST,
+    format: process.env.CES_LOG_FORMAT,
+    tty: Object.getOwnPropertyDescriptor(process.stdout, 'isTTY'),
+  };
   try {
     process.env.CES_HOST = '10.1.2.3';
     delete process.env.CES_LOG_FORMAT;
@@ -164,35 +177,90 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
   [{}, { CES_TICK_MS: 'fast' }, 'CES_TICK_MS must be an integer from 1 to 3600000, got "fast"'],
   [{ logFormat: 'xml' }, {}, '--log-format must be pretty or json, got "xml"'],
   [{}, { CES_LOG_FORMAT: 'text' }, 'CES_LOG_FORMAT must be pretty or json, got "text"'],
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,soon"'],
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,-1' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,-1"'],
+  [
+    {},
+    { CES_WEBHOOK_RETRY_SCHEDULE: '5,soon' },
+    'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,soon"',
+  ],
+  [
+    {},
+    { CES_WEBHOOK_RETRY_SCHEDULE: '5,-1' },
+    'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,-1"',
+  ],
   // A doubled comma is a typo, not a retry after 0 seconds.
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,,300' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,,300"'],
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,300,' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,300,"'],
+  [
+    {},
+    { CES_WEBHOOK_RETRY_SCHEDULE: '5,,300' },
+    'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,,300"',
+  ],
+  [
+    {},
+    { CES_WEBHOOK_RETRY_SCHEDULE: '5,300,' },
+    'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,300,"',
+  ],
   // Beyond 30 days: 1e13 seconds made the next attempt's time an invalid date (a throw when a
   // failure was recorded, which lost the outcomes recorded with it).
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '5,1e13' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,1e13"'],
-  [{}, { CES_WEBHOOK_RETRY_SCHEDULE: '2592001' }, 'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "2592001"'],
+  [
+    {},
+    { CES_WEBHOOK_RETRY_SCHEDULE: '5,1e13' },
+    'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "5,1e13"',
+  ],
+  [
+    {},
+    { CES_WEBHOOK_RETRY_SCHEDULE: '2592001' },
+    'CES_WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds from 0 to 2592000 (30 days), got "2592001"',
+  ],
   [{}, { CES_WEBHOOK_TIMEOUT_MS: '0' }, 'CES_WEBHOOK_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
   [{}, { CES_VERIFIER_TIMEOUT_MS: '600001' }, 'CES_VERIFIER_TIMEOUT_MS must be an integer from 1 to 600000, got "600001"'],
   [{}, { CES_BODY_LIMIT_BYTES: '1023' }, 'CES_BODY_LIMIT_BYTES must be an integer from 1024 to 67108864, got "1023"'],
   [{}, { CES_DELIVERY_CONCURRENCY: '0' }, 'CES_DELIVERY_CONCURRENCY must be an integer from 1 to 1000, got "0"'],
   [{}, { CES_DELIVERY_PER_ENDPOINT: '0' }, 'CES_DELIVERY_PER_ENDPOINT must be an integer from 1 to 1000, got "0"'],
   [{}, { CES_RETENTION_DAYS: '-1' }, 'CES_RETENTION_DAYS must be an integer from 0 to 36500, got "-1"'],
-  [{}, { CES_TRUSTED_PROXIES: '10.0.0.1,proxy.local' }, 'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "proxy.local" is not an IP address or CIDR'],
+  [
+    {},
+    { CES_TRUSTED_PROXIES: '10.0.0.1,proxy.local' },
+    'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "proxy.local" is not an IP address or CIDR',
+  ],
   [{}, { CES_PUBLIC_URL: 'promo.example.com' }, 'CES_PUBLIC_URL must be an http:// or https:// URL, got "promo.example.com"'],
-  [{}, { CES_PUBLIC_URL: 'https://u:p@promo.example.com' }, 'CES_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, got "https://u:p@promo.example.com"'],
-  [{}, { CES_TRUSTED_PROXIES: '10.0.0.0/33' }, 'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "10.0.0.0/33" has an invalid prefix length'],
+  [
+    {},
+    { CES_PUBLIC_URL: 'https://u:p@promo.example.com' },
+    'CES_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, got "https://u:p@promo.example.com"',
+  ],
+  [
+    {},
+    { CES_TRUSTED_PROXIES: '10.0.0.0/33' },
+    'CES_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs: "10.0.0.0/33" has an invalid prefix length',
+  ],
   // `Authorization: Bearer <token>` carries a token68 only: with a space, a CR (from a Windows .env
   // file) or an '=' before the end, every scrape would get 401 for ever. The token is never echoed.
-  [{}, { CES_METRICS_TOKEN: 'my token' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 3 is " "'],
-  [{}, { CES_METRICS_TOKEN: 's3cret\r' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 7 is "\\r"'],
-  [{}, { CES_METRICS_TOKEN: 'a=b' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 2 is "="'],
-  [{}, { CES_METRICS_TOKEN: 'tokén' }, 'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 4 is "é"'],
+  [
+    {},
+    { CES_METRICS_TOKEN: 'my token' },
+    'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 3 is " "',
+  ],
+  [
+    {},
+    { CES_METRICS_TOKEN: 's3cret\r' },
+    'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 7 is "\\r"',
+  ],
+  [
+    {},
+    { CES_METRICS_TOKEN: 'a=b' },
+    'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 2 is "="',
+  ],
+  [
+    {},
+    { CES_METRICS_TOKEN: 'tokén' },
+    'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 4 is "é"',
+  ],
 ];
 for (const [flags, env, message] of INVALID) {
   test(`refused: ${JSON.stringify({ ...flags, ...env })}`, () => {
-    assert.throws(() => loadConfig(flags, env, false), (e: unknown) => e instanceof ConfigError && e.message === message);
+    assert.throws(
+      () => loadConfig(flags, env, false),
+      (e: unknown) => e instanceof ConfigError && e.message === message,
+    );
   });
 }
 
@@ -234,7 +302,11 @@ test('a flag given empty is refused with its name, whatever the environment says
     [{ logFormat: '' }, '--log-format must not be empty'],
   ];
   for (const [flags, message] of cases) {
-    assert.throws(() => loadConfig(flags, { CES_DB: '/srv/ces.db', CES_HOST: '0.0.0.0', CES_PORT: '8080' }, false), (e: unknown) => e instanceof ConfigError && e.message === message, message);
+    assert.throws(
+      () => loadConfig(flags, { CES_DB: '/srv/ces.db', CES_HOST: '0.0.0.0', CES_PORT: '8080' }, false),
+      (e: unknown) => e instanceof ConfigError && e.message === message,
+      message,
+    );
   }
 });
 
@@ -243,7 +315,11 @@ test('--host takes IP addresses and host names the listener can bind, and refuse
     assert.equal(loadConfig({ host }, {}, false).host, host);
   }
   for (const host of ['api_internal', 'fe80::1%eth0', '-leading', 'trailing-', 'a'.repeat(64), 'two words']) {
-    assert.throws(() => loadConfig({ host }, {}, false), (e: unknown) => e instanceof ConfigError && e.message.startsWith('--host must be an IP address or a host name'), host);
+    assert.throws(
+      () => loadConfig({ host }, {}, false),
+      (e: unknown) => e instanceof ConfigError && e.message.startsWith('--host must be an IP address or a host name'),
+      host,
+    );
     assert.throws(() => loadConfig({}, { CES_HOST: host }, false), ConfigError, `CES_HOST=${host}`);
   }
 });
@@ -259,12 +335,20 @@ test("README's configuration table names every variable src/config.ts reads, wit
   const readme = readFileSync(new URL('README.md', root), 'utf8');
   const start = readme.indexOf('| flag | env | default | meaning |');
   assert.ok(start >= 0, 'the configuration table keeps its header');
-  const rows = readme.slice(start).split('\n\n')[0].split('\n').slice(2).map((row) => row.split(' | '));
+  const rows = readme
+    .slice(start)
+    .split('\n\n')[0]
+    .split('\n')
+    .slice(2)
+    .map((row) => row.split(' | '));
   const documented: string[] = [];
   const none = loadConfig({}, {}, false);
   // Variables whose table default is "unset" or "empty": the setting each drives must then be off or empty.
   const EMPTY_DEFAULT: Record<string, keyof typeof DEFAULTS> = {
-    CES_ALLOW_PRIVATE_WEBHOOKS: 'allowPrivateWebhooks', CES_METRICS_TOKEN: 'metricsToken', CES_TRUSTED_PROXIES: 'trustedProxies', CES_PUBLIC_URL: 'publicUrl',
+    CES_ALLOW_PRIVATE_WEBHOOKS: 'allowPrivateWebhooks',
+    CES_METRICS_TOKEN: 'metricsToken',
+    CES_TRUSTED_PROXIES: 'trustedProxies',
+    CES_PUBLIC_URL: 'publicUrl',
   };
   for (const [, envCell, defaultCell] of rows) {
     const variables = [...envCell.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]);
@@ -283,7 +367,11 @@ test("README's configuration table names every variable src/config.ts reads, wit
     if (/^(unset|empty)$/.test(defaultCell)) {
       for (const v of variables) {
         assert.ok(v in EMPTY_DEFAULT, `${v}: which setting does an empty default leave off?`);
-        assert.ok([false, '', null].includes(none[EMPTY_DEFAULT[v]] as never) || (Array.isArray(none[EMPTY_DEFAULT[v]]) && (none[EMPTY_DEFAULT[v]] as unknown[]).length === 0), `${v} is ${defaultCell} by default`);
+        assert.ok(
+          [false, '', null].includes(none[EMPTY_DEFAULT[v]] as never) ||
+            (Array.isArray(none[EMPTY_DEFAULT[v]]) && (none[EMPTY_DEFAULT[v]] as unknown[]).length === 0),
+          `${v} is ${defaultCell} by default`,
+        );
       }
       continue;
     }

@@ -8,7 +8,11 @@ import { DEFAULT_SCHEDULER_SETTINGS, DeliveryScheduler, shareOut, type Scheduler
 function make(settings: Partial<SchedulerSettings> = {}): { s: DeliveryScheduler; clock: { ms: number }; loop: { utilization: number } } {
   const clock = { ms: 1_000 };
   const loop = { utilization: 0.75 };
-  const s = new DeliveryScheduler({ ...DEFAULT_SCHEDULER_SETTINGS, maxInFlight: 256, perEndpoint: 100, ...settings }, () => clock.ms, () => loop.utilization);
+  const s = new DeliveryScheduler(
+    { ...DEFAULT_SCHEDULER_SETTINGS, maxInFlight: 256, perEndpoint: 100, ...settings },
+    () => clock.ms,
+    () => loop.utilization,
+  );
   return { s, clock, loop };
 }
 
@@ -32,7 +36,10 @@ test('an endpoint never has more than perEndpoint attempts in flight; a finished
 test('all endpoints together stay within maxInFlight, shared evenly, and the first served rotates', () => {
   const { s } = make({ maxInFlight: 10, perEndpoint: 100 });
   const plan = s.plan(['a', 'b', 'c'], false);
-  assert.equal(plan.reduce((n, p) => n + p.room, 0), 10);
+  assert.equal(
+    plan.reduce((n, p) => n + p.room, 0),
+    10,
+  );
   for (const key of ['a', 'b', 'c']) assert.ok(roomOf(plan, key) >= 3, JSON.stringify(plan));
   assert.notEqual(s.plan(['a', 'b', 'c'], false)[0].key, plan[0].key, 'the next plan starts with another endpoint');
   startAll(s, plan);
@@ -48,9 +55,48 @@ test('one campaign with a backlog cannot take the slots another needs', () => {
 });
 
 test('shareOut: an even share first, what one cannot use goes to the others, never more than asked', () => {
-  assert.deepEqual(shareOut([{ key: 'a', room: 100 }, { key: 'b', room: 2 }, { key: 'c', room: 100 }], 10), [{ key: 'a', room: 4 }, { key: 'b', room: 2 }, { key: 'c', room: 4 }]);
-  assert.deepEqual(shareOut([{ key: 'a', room: 1 }, { key: 'b', room: 1 }], 10), [{ key: 'a', room: 1 }, { key: 'b', room: 1 }]);
-  assert.deepEqual(shareOut([{ key: 'a', room: 5 }, { key: 'b', room: 5 }, { key: 'c', room: 5 }], 2), [{ key: 'a', room: 1 }, { key: 'b', room: 1 }]);
+  assert.deepEqual(
+    shareOut(
+      [
+        { key: 'a', room: 100 },
+        { key: 'b', room: 2 },
+        { key: 'c', room: 100 },
+      ],
+      10,
+    ),
+    [
+      { key: 'a', room: 4 },
+      { key: 'b', room: 2 },
+      { key: 'c', room: 4 },
+    ],
+  );
+  assert.deepEqual(
+    shareOut(
+      [
+        { key: 'a', room: 1 },
+        { key: 'b', room: 1 },
+      ],
+      10,
+    ),
+    [
+      { key: 'a', room: 1 },
+      { key: 'b', room: 1 },
+    ],
+  );
+  assert.deepEqual(
+    shareOut(
+      [
+        { key: 'a', room: 5 },
+        { key: 'b', room: 5 },
+        { key: 'c', room: 5 },
+      ],
+      2,
+    ),
+    [
+      { key: 'a', room: 1 },
+      { key: 'b', room: 1 },
+    ],
+  );
   assert.deepEqual(shareOut([], 5), []);
 });
 

@@ -21,14 +21,38 @@ function oracleCheckDigit(first43: string): number {
   return r === 0 || r === 1 ? 0 : 11 - r;
 }
 
-const digits = (n: number) =>
-  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((a) => a.join(''));
+const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((a) => a.join(''));
 
 const codes = (key: string) => checkAccessKeyFailFast(key).map((i) => i.code);
 
 const IBGE_STATES = [
-  '11', '12', '13', '14', '15', '16', '17', '21', '22', '23', '24', '25', '26', '27',
-  '28', '29', '31', '32', '33', '35', '41', '42', '43', '50', '51', '52', '53',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '17',
+  '21',
+  '22',
+  '23',
+  '24',
+  '25',
+  '26',
+  '27',
+  '28',
+  '29',
+  '31',
+  '32',
+  '33',
+  '35',
+  '41',
+  '42',
+  '43',
+  '50',
+  '51',
+  '52',
+  '53',
 ];
 
 describe('isAccessKeyFormat', () => {

@@ -25,7 +25,11 @@ function world(seed: number) {
   return { db, insert };
 }
 
-const settle = (p: Promise<unknown>) => p.then((v) => ({ ok: true, v }), (e: Error) => ({ ok: false, v: e.message }));
+const settle = (p: Promise<unknown>) =>
+  p.then(
+    (v) => ({ ok: true, v }),
+    (e: Error) => ({ ok: false, v: e.message }),
+  );
 
 async function script(make: (db: Database.Database) => Committer, seed: number) {
   const w = world(seed);
@@ -47,8 +51,14 @@ async function script(make: (db: Database.Database) => Committer, seed: number) 
 test('a failing write is undone alone, and the batch stores what one transaction per write stores (same ids too)', async () => {
   const grouped = await script((db) => createGroupCommitter(db), 5);
   const direct = await script((db) => createDirectCommitter(db), 5);
-  assert.deepEqual(grouped.results.map((r) => r.ok), [true, true, false, false, true, true, true]);
-  assert.deepEqual(grouped.rows.map((r: any) => r.label), ['a', 'b', 'd', 'e', 'f']);
+  assert.deepEqual(
+    grouped.results.map((r) => r.ok),
+    [true, true, false, false, true, true, true],
+  );
+  assert.deepEqual(
+    grouped.rows.map((r: any) => r.label),
+    ['a', 'b', 'd', 'e', 'f'],
+  );
   assert.deepEqual(grouped, direct);
 });
 

@@ -6,8 +6,21 @@ import { createLogger } from '../../src/log.ts';
 
 function capture(): { stream: Writable; lines: () => Array<Record<string, unknown>> } {
   const chunks: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { chunks.push(String(chunk)); done(); } });
-  return { stream, lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l)) };
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+  };
 }
 
 test('a lone {message, ...} object keeps its fields', () => {
@@ -26,7 +39,10 @@ test('a string and an object merge; an Error gives its message and stack', () =>
   log.info('request', { status: 202, route: '/v1/entries' });
   log.error(new Error('boom'));
   const [req, err] = out.lines();
-  assert.deepEqual({ message: req.message, status: req.status, route: req.route }, { message: 'request', status: 202, route: '/v1/entries' });
+  assert.deepEqual(
+    { message: req.message, status: req.status, route: req.route },
+    { message: 'request', status: 202, route: '/v1/entries' },
+  );
   assert.equal(err.error, 'boom');
   assert.match(String(err.stack), /Error: boom/);
 });
@@ -53,7 +69,10 @@ test('a guarded log output whose stream fails counts every line from that write 
     },
   });
   const losses: Array<string | undefined> = [];
-  const log = createLogger('json', guardLogStream(stream as unknown as NodeJS.WriteStream, (error) => losses.push(error.code)));
+  const log = createLogger(
+    'json',
+    guardLogStream(stream as unknown as NodeJS.WriteStream, (error) => losses.push(error.code)),
+  );
   log.info('one');
   log.info('two');
   await new Promise((resolve) => setImmediate(resolve));

@@ -56,7 +56,9 @@ describe('migration 4: a reassigned award names the award it re-registers', () =
     const db = atVersion('v3.db', 3);
     const award = db.prepare(`INSERT INTO awards (id, entry_id, campaign_id, livemode, prize_id, source, status, created_at, updated_at)
       VALUES (?, ?, 'cmp', 1, 'prz', ?, ?, ?, ?)`);
-    const history = db.prepare(`INSERT INTO award_history (award_id, from_status, to_status, at, actor, reason) VALUES (?, ?, ?, 'x', 'api_key:k', ?)`);
+    const history = db.prepare(
+      `INSERT INTO award_history (award_id, from_status, to_status, at, actor, reason) VALUES (?, ?, ?, 'x', 'api_key:k', ?)`,
+    );
     award.run('declared-a', 'entry-a', 'declared', 'revoked', '2026-11-20T10:00:00.000Z', '2026-11-20T11:00:00.000Z');
     history.run('declared-a', null, 'pending', 'declared at intake');
     // Two copies of A's win (what reassign allowed before version 4), then a same-entry move on C.
@@ -85,7 +87,8 @@ describe('migration 4: a reassigned award names the award it re-registers', () =
 describe('migration 5: the access keys of entries move from an index into receipts', () => {
   test('every existing entry but the rejected ones is copied in, the mark is the last entry, the index is gone, and a check needs no catch-up', () => {
     const db = atVersion('v4.db', 4);
-    const entry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
+    const entry =
+      db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
       VALUES (?, ?, ?, ?, 'enr', ?, 'fiscal_key', ?, '2026-11-20T12:00:00.000Z')`);
     const key = '3'.repeat(44);
     entry.run('first', 'cmp', 1, 'k1', 'APPROVED', key);
@@ -104,7 +107,9 @@ describe('migration 5: the access keys of entries move from an index into receip
     ]);
     assert.equal(db.prepare('SELECT through_rowid FROM receipts_indexed').pluck().get(), 5);
     assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'entries_access_key'").pluck().get(), 0);
-    const found = db.transaction(() => findEarlierEntryWithAccessKey(db, { id: 'second', campaign_id: 'cmp', livemode: 1, access_key: key })).immediate();
+    const found = db
+      .transaction(() => findEarlierEntryWithAccessKey(db, { id: 'second', campaign_id: 'cmp', livemode: 1, access_key: key }))
+      .immediate();
     assert.equal(found, 'first');
     assert.equal(db.prepare('SELECT count(*) FROM receipts').pluck().get(), 4);
     db.close();
@@ -125,11 +130,19 @@ describe('migration 6: no index on consents.enrollment_id', () => {
     migrate(db);
     assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'consents_enrollment'").pluck().get(), 0);
     // The look-up of src/participants/participants.repo.ts: searches by index, never a scan.
-    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT c.entry_id, c.choices FROM entries e JOIN consents c ON c.entry_id = e.id
-      WHERE e.enrollment_id = @id AND c.enrollment_id = @id ORDER BY c.id`).all({ id: 'enr' }).map((r) => (r as { detail: string }).detail);
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT c.entry_id, c.choices FROM entries e JOIN consents c ON c.entry_id = e.id
+      WHERE e.enrollment_id = @id AND c.enrollment_id = @id ORDER BY c.id`,
+      )
+      .all({ id: 'enr' })
+      .map((r) => (r as { detail: string }).detail);
     assert.match(plan[0], /^SEARCH e USING INDEX entries_enrollment \(enrollment_id=\?\)$/);
     assert.match(plan[1], /^SEARCH c USING (COVERING )?INDEX sqlite_autoindex_consents_1 \(entry_id=\?\)$/);
-    assert.ok(plan.every((step) => !step.startsWith('SCAN')), plan.join('; '));
+    assert.ok(
+      plan.every((step) => !step.startsWith('SCAN')),
+      plan.join('; '),
+    );
     db.close();
   });
 });
@@ -137,7 +150,8 @@ describe('migration 6: no index on consents.enrollment_id', () => {
 describe('migration 7: emails are unique on email_key, folded beyond ASCII', () => {
   test('every email gets its key, folds that already collide keep their emails and one key, and the new unique index serves the check', () => {
     const db = atVersion('v6.db', 6);
-    const enrollment = db.prepare(`INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, email, created_at, updated_at)
+    const enrollment =
+      db.prepare(`INSERT INTO enrollments (id, campaign_id, livemode, document_type, document_number, email, created_at, updated_at)
       VALUES (?, ?, ?, 'cpf', ?, ?, ?, ?)`);
     const rows: Array<[string, string, number, string | null, string]> = [
       // [id, campaign, mode, email, created_at]
@@ -174,15 +188,24 @@ describe('migration 7: emails are unique on email_key, folded beyond ASCII', () 
       { id: 'other-campaign', email: 'JOÃO.SILVA@EXAMPLE.COM', email_key: 'joão.silva@example.com' },
     ]);
     assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'enrollments_email'").pluck().get(), 0);
-    assert.match(db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'enrollments_email_key'").pluck().get() as string,
-      /^CREATE UNIQUE INDEX enrollments_email_key ON enrollments \(campaign_id, livemode, email_key\) WHERE email_key IS NOT NULL$/);
-    assert.throws(() => db.prepare("UPDATE enrollments SET email_key = 'joão.silva@example.com' WHERE id = 'ascii'").run(), /UNIQUE constraint failed/);
+    assert.match(
+      db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'enrollments_email_key'").pluck().get() as string,
+      /^CREATE UNIQUE INDEX enrollments_email_key ON enrollments \(campaign_id, livemode, email_key\) WHERE email_key IS NOT NULL$/,
+    );
+    assert.throws(
+      () => db.prepare("UPDATE enrollments SET email_key = 'joão.silva@example.com' WHERE id = 'ascii'").run(),
+      /UNIQUE constraint failed/,
+    );
     // The check of src/entries/enrollments.repo.ts: the held keys are found, through the index.
     assert.equal(isEmailTaken(db, 'cmp', 1, 'JOãO.SILVA@example.com', null), true);
     assert.equal(isEmailTaken(db, 'cmp', 1, 'ana.gonçalves@EXAMPLE.com', null), true);
     assert.equal(isEmailTaken(db, 'cmp', 1, 'katia@example.com', 'katia'), false);
-    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM enrollments WHERE campaign_id = ? AND livemode = ? AND email_key = ? AND id IS NOT ? LIMIT 1`)
-      .all('cmp', 1, 'x', null).map((r) => (r as { detail: string }).detail);
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM enrollments WHERE campaign_id = ? AND livemode = ? AND email_key = ? AND id IS NOT ? LIMIT 1`,
+      )
+      .all('cmp', 1, 'x', null)
+      .map((r) => (r as { detail: string }).detail);
     assert.deepEqual(plan, ['SEARCH enrollments USING INDEX enrollments_email_key (campaign_id=? AND livemode=? AND email_key=?)']);
     db.close();
   });
@@ -191,7 +214,8 @@ describe('migration 7: emails are unique on email_key, folded beyond ASCII', () 
 describe('migration 8: Idempotency-Keys stored as the text the client sent', () => {
   test('a key stored as Node read its UTF-8 bytes (Latin-1) becomes that text; ASCII, Latin-1 and colliding keys stay', () => {
     const db = atVersion('v7.db', 7);
-    const entry = db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
+    const entry =
+      db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
       VALUES (?, ?, 1, ?, 'enr', 'PENDING', 'fiscal_key', 'k', '2026-11-20T12:00:00.000Z')`);
     const asRead = (text: string): string => Buffer.from(text, 'utf8').toString('latin1'); // curl's bytes, as Node reads them
     const rows: Array<[string, string, string]> = [
@@ -217,9 +241,17 @@ describe('migration 8: Idempotency-Keys stored as the text the client sent', () 
       { id: 'collides', key: asRead('a\u00e7a\u00ed') },
     ]);
     // Intake's lookup of the curl request after the upgrade finds its entry.
-    const found = findEntryByIdempotencyKey(db, 'cmp', 1, parseIdempotencyKey(asRead('pedido-café-7'), () => 1));
+    const found = findEntryByIdempotencyKey(
+      db,
+      'cmp',
+      1,
+      parseIdempotencyKey(asRead('pedido-café-7'), () => 1),
+    );
     assert.equal(found?.id, 'curl');
-    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT rowid, idempotency_key AS key FROM entries WHERE idempotency_key GLOB '*[^ -~]*'`).all().map((r) => (r as { detail: string }).detail);
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT rowid, idempotency_key AS key FROM entries WHERE idempotency_key GLOB '*[^ -~]*'`)
+      .all()
+      .map((r) => (r as { detail: string }).detail);
     assert.match(plan.join(), /USING COVERING INDEX/);
     db.close();
   });

@@ -11,7 +11,8 @@ test('busy: the rest keeps the pipeline to its share of the time, never below th
   for (const stepMs of [0.5, 3, 12, 40]) {
     const rest = pipelineRestMs(stepMs, true);
     assert.ok(rest >= BUSY_PAUSE_MS);
-    if (rest > BUSY_PAUSE_MS) assert.ok(Math.abs(stepMs / (stepMs + rest) - BUSY_PIPELINE_SHARE) < 1e-9, `step ${stepMs} ms, rest ${rest} ms`);
+    if (rest > BUSY_PAUSE_MS)
+      assert.ok(Math.abs(stepMs / (stepMs + rest) - BUSY_PIPELINE_SHARE) < 1e-9, `step ${stepMs} ms, rest ${rest} ms`);
     else assert.ok(stepMs / (stepMs + rest) <= BUSY_PIPELINE_SHARE + 1e-9);
   }
 });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_PRINT_DEPTH, makePrintable } from '../../src/printable.ts';
 
-const nested = (levels: number, open: string, close: string, inner = '1'): unknown => JSON.parse(open.repeat(levels) + inner + close.repeat(levels));
+const nested = (levels: number, open: string, close: string, inner = '1'): unknown =>
+  JSON.parse(open.repeat(levels) + inner + close.repeat(levels));
 
 test('an object with its own toString or valueOf key prints as [object Object]', () => {
   const value = JSON.parse('{"a":{"toString":1},"b":[{"valueOf":"x"}]}') as { a: object; b: object[] };

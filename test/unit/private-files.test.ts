@@ -28,7 +28,10 @@ describe('private files', () => {
     writeFileSync(victim, 'untouched');
     const planted = join(dir, '.export.csv.planted.tmp');
     symlinkSync(victim, planted);
-    assert.throws(() => openPrivateFileExclusive(planted), (error: unknown) => error instanceof AppError && error.status === 422 && error.code === 'cannot_write_file');
+    assert.throws(
+      () => openPrivateFileExclusive(planted),
+      (error: unknown) => error instanceof AppError && error.status === 422 && error.code === 'cannot_write_file',
+    );
     assert.equal(readFileSync(victim, 'utf8'), 'untouched');
   });
 });

@@ -31,7 +31,12 @@ describe('receipts: the access keys processing checks for duplicates', () => {
   test('entries as intake writes them have no receipts; the first check takes in every entry up to the checked one and at most RECEIPTS_AHEAD more', () => {
     const { ctx, campaignId } = fresh();
     const count = 2 * RECEIPTS_AHEAD + 500;
-    const ids = seedEntries(ctx, { campaignId, count, status: () => 'PENDING', accessKey: (i) => (i === 5 || i === count - 1 ? KEY : String(i).padStart(44, '4')) });
+    const ids = seedEntries(ctx, {
+      campaignId,
+      count,
+      status: () => 'PENDING',
+      accessKey: (i) => (i === 5 || i === count - 1 ? KEY : String(i).padStart(44, '4')),
+    });
     assert.equal(receiptRows(ctx), 0);
     assert.equal(indexedThrough(ctx), 0);
     // The last entry shares its key with the sixth, more than 2,000 entries back.
@@ -40,7 +45,12 @@ describe('receipts: the access keys processing checks for duplicates', () => {
     assert.equal(receiptRows(ctx), count);
 
     const { ctx: other, campaignId: otherCampaign } = fresh();
-    const otherIds = seedEntries(other, { campaignId: otherCampaign, count, status: () => 'PENDING', accessKey: (i) => (i === 0 ? KEY : String(i).padStart(44, '4')) });
+    const otherIds = seedEntries(other, {
+      campaignId: otherCampaign,
+      count,
+      status: () => 'PENDING',
+      accessKey: (i) => (i === 0 ? KEY : String(i).padStart(44, '4')),
+    });
     assert.equal(earlier(other, otherCampaign, otherIds[0]), null);
     assert.equal(indexedThrough(other), rowidOf(other, otherIds[0]) + RECEIPTS_AHEAD);
     assert.equal(receiptRows(other), RECEIPTS_AHEAD + 1);
@@ -57,7 +67,13 @@ describe('receipts: the access keys processing checks for duplicates', () => {
     const { ctx, campaignId } = fresh();
     const [a] = seedEntries(ctx, { campaignId, count: 1, status: () => 'PENDING', accessKey: () => KEY });
     assert.equal(earlier(ctx, campaignId, a), null);
-    const [b, c] = seedEntries(ctx, { campaignId, count: 2, from: 10, status: (i) => (i === 10 ? 'REJECTED' : 'PENDING'), accessKey: () => KEY });
+    const [b, c] = seedEntries(ctx, {
+      campaignId,
+      count: 2,
+      from: 10,
+      status: (i) => (i === 10 ? 'REJECTED' : 'PENDING'),
+      accessKey: () => KEY,
+    });
     // b is rejected, so c's earlier entry is a, and b's key is not copied (a rejection is final);
     // a test-mode entry with the key sees neither.
     assert.equal(earlier(ctx, campaignId, c), a);

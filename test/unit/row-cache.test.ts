@@ -17,10 +17,11 @@ function setup(name: string) {
   db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT)');
   db.prepare("INSERT INTO t VALUES ('a', 'one')").run();
   let loads = 0;
-  const read = () => cachedRow(db, 't', 'a', () => {
-    loads++;
-    return db.prepare("SELECT v FROM t WHERE k = 'a'").pluck().get() as string | undefined;
-  });
+  const read = () =>
+    cachedRow(db, 't', 'a', () => {
+      loads++;
+      return db.prepare("SELECT v FROM t WHERE k = 'a'").pluck().get() as string | undefined;
+    });
   return { path, db, read, loads: () => loads };
 }
 
@@ -54,7 +55,7 @@ test("this connection's own write is seen once the repo calls invalidateRows; mi
   db.prepare("UPDATE t SET v = 'two' WHERE k = 'a'").run();
   invalidateRows(db);
   assert.equal(read(), 'two');
-  db.prepare("DELETE FROM t").run();
+  db.prepare('DELETE FROM t').run();
   invalidateRows(db);
   assert.equal(read(), undefined);
   db.prepare("INSERT INTO t VALUES ('a', 'back')").run();

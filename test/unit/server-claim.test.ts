@@ -19,7 +19,8 @@ function freshDb(): { db: Db; dbPath: string } {
   return { db: openDatabase(dbPath), dbPath };
 }
 
-const record = (db: Db): ServerProcess | undefined => db.prepare('SELECT pid, host, started_at FROM server_process').get() as ServerProcess | undefined;
+const record = (db: Db): ServerProcess | undefined =>
+  db.prepare('SELECT pid, host, started_at FROM server_process').get() as ServerProcess | undefined;
 
 /** A pid that no process has now: a child that has exited (its pid is not reused this soon). */
 async function deadPid(): Promise<number> {
@@ -41,12 +42,15 @@ test('a recorded server on this host that still has the file open is refused wit
   const { db, dbPath } = freshDb();
   // This test process has the file open: it stands for the first server.
   claimDatabase(db, { pid: process.pid, host: 'box', started_at: 't1', dbPath });
-  assert.throws(() => claimDatabase(db, { pid: process.pid + 1_000_000, host: 'box', started_at: 't2', dbPath }), (error: unknown) => {
-    assert.ok(error instanceof AppError);
-    assert.equal(error.code, 'database_in_use');
-    assert.match(error.message, new RegExp(`process ${process.pid}, started t1`));
-    return true;
-  });
+  assert.throws(
+    () => claimDatabase(db, { pid: process.pid + 1_000_000, host: 'box', started_at: 't2', dbPath }),
+    (error: unknown) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'database_in_use');
+      assert.match(error.message, new RegExp(`process ${process.pid}, started t1`));
+      return true;
+    },
+  );
   assert.deepEqual(record(db), { pid: process.pid, host: 'box', started_at: 't1' }, 'the first server keeps its record');
   // Nor does a stop of the refused one remove the first server's record.
   releaseDatabase(db, { pid: process.pid + 1_000_000, host: 'box' });

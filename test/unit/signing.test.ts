@@ -8,15 +8,21 @@ import { signDelivery } from '../../src/webhooks/signing.ts';
 
 test('signDelivery matches standardwebhooks sign() and passes its verify()', () => {
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 300 }), fc.integer({ min: 0, max: 4_000_000_000 }), (bytes, id, payload, seconds) => {
-      const secret = `whsec_${Buffer.from(bytes).toString('base64')}`;
-      const atMs = seconds * 1000 + 123;
-      const headers = signDelivery(secret, id, atMs, payload);
-      const wh = new Webhook(secret);
-      assert.equal(headers['webhook-signature'], wh.sign(id, new Date(atMs), payload));
-      assert.equal(headers['webhook-timestamp'], String(seconds));
-      assert.equal(headers['webhook-id'], id);
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 1, maxLength: 64 }),
+      fc.string({ minLength: 1, maxLength: 40 }),
+      fc.string({ unit: 'grapheme', maxLength: 300 }),
+      fc.integer({ min: 0, max: 4_000_000_000 }),
+      (bytes, id, payload, seconds) => {
+        const secret = `whsec_${Buffer.from(bytes).toString('base64')}`;
+        const atMs = seconds * 1000 + 123;
+        const headers = signDelivery(secret, id, atMs, payload);
+        const wh = new Webhook(secret);
+        assert.equal(headers['webhook-signature'], wh.sign(id, new Date(atMs), payload));
+        assert.equal(headers['webhook-timestamp'], String(seconds));
+        assert.equal(headers['webhook-id'], id);
+      },
+    ),
     { numRuns: 300 },
   );
   // verify() also checks the timestamp is recent: sign now, verify with the package.

@@ -8,17 +8,45 @@ import { EntrySubmissionStruct, hasEntryShape } from '../../src/entries/submissi
 
 const base = {
   enrollment: { document_number: '52998224725', full_name: 'Ana Souza', email: null, address: { city: 'Recife', state: 'PE' } },
-  consent: { granted_at: '2026-11-20T09:00:00-03:00', ip_address: '203.0.113.7', user_agent: 'x', term_version: 'v1', consents: [{ consent_type: 'marketing', granted: true }] },
+  consent: {
+    granted_at: '2026-11-20T09:00:00-03:00',
+    ip_address: '203.0.113.7',
+    user_agent: 'x',
+    term_version: 'v1',
+    consents: [{ consent_type: 'marketing', granted: true }],
+  },
   evidence: { type: 'fiscal_key', access_key: '3'.repeat(44) },
   instant_win: { won: false },
 };
 
 const PATHS = [
-  [], ['enrollment'], ['enrollment', 'document_number'], ['enrollment', 'full_name'], ['enrollment', 'email'], ['enrollment', 'phone'], ['enrollment', 'birthdate'],
-  ['enrollment', 'address'], ['enrollment', 'address', 'city'], ['enrollment', 'address', 'state'], ['enrollment', 'address', 'country'], ['enrollment', 'address', 'zipcode'],
-  ['consent'], ['consent', 'granted_at'], ['consent', 'ip_address'], ['consent', 'user_agent'], ['consent', 'term_version'], ['consent', 'consents'],
-  ['consent', 'consents', 0], ['consent', 'consents', 0, 'consent_type'], ['consent', 'consents', 0, 'granted'],
-  ['evidence'], ['evidence', 'type'], ['evidence', 'access_key'], ['instant_win'], ['instant_win', 'won'], ['instant_win', 'prize_definition_id'],
+  [],
+  ['enrollment'],
+  ['enrollment', 'document_number'],
+  ['enrollment', 'full_name'],
+  ['enrollment', 'email'],
+  ['enrollment', 'phone'],
+  ['enrollment', 'birthdate'],
+  ['enrollment', 'address'],
+  ['enrollment', 'address', 'city'],
+  ['enrollment', 'address', 'state'],
+  ['enrollment', 'address', 'country'],
+  ['enrollment', 'address', 'zipcode'],
+  ['consent'],
+  ['consent', 'granted_at'],
+  ['consent', 'ip_address'],
+  ['consent', 'user_agent'],
+  ['consent', 'term_version'],
+  ['consent', 'consents'],
+  ['consent', 'consents', 0],
+  ['consent', 'consents', 0, 'consent_type'],
+  ['consent', 'consents', 0, 'granted'],
+  ['evidence'],
+  ['evidence', 'type'],
+  ['evidence', 'access_key'],
+  ['instant_win'],
+  ['instant_win', 'won'],
+  ['instant_win', 'prize_definition_id'],
 ];
 
 function setAt(value: any, path: Array<string | number>, replacement: unknown): unknown {
@@ -31,7 +59,22 @@ function setAt(value: any, path: Array<string | number>, replacement: unknown): 
 }
 
 const oddValue = fc.oneof(
-  fc.constantFrom(undefined, null, '', 'marketing', 'nonsense', 0, 1, true, false, [], {}, [{}], [{ consent_type: 'other', granted: false }], { won: true }),
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    'marketing',
+    'nonsense',
+    0,
+    1,
+    true,
+    false,
+    [],
+    {},
+    [{}],
+    [{ consent_type: 'other', granted: false }],
+    { won: true },
+  ),
   fc.anything({ maxDepth: 2 }),
 );
 
@@ -48,7 +91,8 @@ test('hasEntryShape says true only for bodies superstruct accepts', () => {
         }
       }
       if (typeof body !== 'object' || body === null) return;
-      if (hasEntryShape(body as Record<string, unknown>)) assert.equal(validate(body, EntrySubmissionStruct)[0], undefined, JSON.stringify(body));
+      if (hasEntryShape(body as Record<string, unknown>))
+        assert.equal(validate(body, EntrySubmissionStruct)[0], undefined, JSON.stringify(body));
     }),
     { numRuns: 3000, seed: 5 },
   );

@@ -23,7 +23,10 @@ describe('parseSubmission: birthdate is judged on the calendar date in Brazil (U
   const earlyUtc = Date.parse('2026-11-22T01:00:00Z');
   it('at 01:00 UTC, 2026-11-21 is "today" in Brazil and refused', () => {
     const e = failure(entryBody({ enrollment: { birthdate: '2026-11-21' } }), earlyUtc);
-    assert.deepEqual(e.errors?.map((x) => x.code), ['not_in_past']);
+    assert.deepEqual(
+      e.errors?.map((x) => x.code),
+      ['not_in_past'],
+    );
   });
   it('at 01:00 UTC, 2026-11-20 is in the past', () => {
     assert.equal(parseSubmission(entryBody({ enrollment: { birthdate: '2026-11-20' } }), earlyUtc).profile.birthdate, '2026-11-20');
@@ -31,11 +34,17 @@ describe('parseSubmission: birthdate is judged on the calendar date in Brazil (U
   it('at 03:00 UTC (midnight in Brazil), 2026-11-21 becomes past and 2026-11-22 is today', () => {
     const midnight = Date.parse('2026-11-22T03:00:00Z');
     assert.equal(parseSubmission(entryBody({ enrollment: { birthdate: '2026-11-21' } }), midnight).profile.birthdate, '2026-11-21');
-    assert.deepEqual(failure(entryBody({ enrollment: { birthdate: '2026-11-22' } }), midnight).errors?.map((x) => x.code), ['not_in_past']);
+    assert.deepEqual(
+      failure(entryBody({ enrollment: { birthdate: '2026-11-22' } }), midnight).errors?.map((x) => x.code),
+      ['not_in_past'],
+    );
   });
   for (const bad of ['2025-02-29', '2026-04-31', '2026-00-10', '2026-13-01', '1899-12-31', '99-01-01', '2000-1-01']) {
     it(`${bad} is not a real date (or before 1900)`, () => {
-      assert.deepEqual(failure(entryBody({ enrollment: { birthdate: bad } })).errors?.map((x) => x.code), ['invalid_date']);
+      assert.deepEqual(
+        failure(entryBody({ enrollment: { birthdate: bad } })).errors?.map((x) => x.code),
+        ['invalid_date'],
+      );
     });
   }
   it('2024-02-29 (a leap day) is accepted', () => {
@@ -45,7 +54,17 @@ describe('parseSubmission: birthdate is judged on the calendar date in Brazil (U
 
 describe('parseSubmission: consent', () => {
   it('implicit regulation, privacy_policy and transactional are added after the explicit choices', () => {
-    const s = parseSubmission(entryBody({ consent: { consents: [{ consent_type: 'marketing', granted: false }, { consent_type: 'privacy_policy', granted: false }] } }), NOON_UTC);
+    const s = parseSubmission(
+      entryBody({
+        consent: {
+          consents: [
+            { consent_type: 'marketing', granted: false },
+            { consent_type: 'privacy_policy', granted: false },
+          ],
+        },
+      }),
+      NOON_UTC,
+    );
     assert.deepEqual(s.consent.choices, [
       { consent_type: 'marketing', granted: false, explicit: true },
       { consent_type: 'privacy_policy', granted: false, explicit: true },
@@ -65,7 +84,10 @@ describe('parseSubmission: consent', () => {
   });
   for (const g of ['2026-02-29T10:00:00Z', '2026-04-31T10:00:00-03:00', '2026-11-22T09:00:00', '2026-11-22T09:00:00 -03:00']) {
     it(`granted_at ${g} is refused`, () => {
-      assert.deepEqual(failure(entryBody({ consent: { granted_at: g } })).errors?.map((x) => x.code), ['invalid_date_time']);
+      assert.deepEqual(
+        failure(entryBody({ consent: { granted_at: g } })).errors?.map((x) => x.code),
+        ['invalid_date_time'],
+      );
     });
   }
 });
@@ -96,22 +118,30 @@ describe('parseSubmission: wrong shapes are reported, never thrown as TypeError'
     body.evidence.access_key = { toString: '' };
     const e = failure(body);
     assert.equal(e.status, 422);
-    assert.ok(e.errors?.some((x) => x.field === 'evidence.access_key'), JSON.stringify(e.errors));
+    assert.ok(
+      e.errors?.some((x) => x.field === 'evidence.access_key'),
+      JSON.stringify(e.errors),
+    );
   });
 
   it('any JSON anywhere gives a Submission or an AppError 422', () => {
     const json = fc.jsonValue();
     fc.assert(
-      fc.property(fc.constantFrom('enrollment', 'consent', 'evidence', 'instant_win', 'extra'), fc.constantFrom(null, 'document_number', 'address', 'consents', 'access_key', 'won'), json, (top, sub, value) => {
-        const body = entryBody() as Record<string, unknown>;
-        if (sub === null || typeof body[top] !== 'object' || body[top] === null) body[top] = value;
-        else (body[top] as Record<string, unknown>)[sub] = value;
-        try {
-          parseSubmission(body, NOON_UTC);
-        } catch (e) {
-          assert.ok(e instanceof AppError && e.status === 422, String(e));
-        }
-      }),
+      fc.property(
+        fc.constantFrom('enrollment', 'consent', 'evidence', 'instant_win', 'extra'),
+        fc.constantFrom(null, 'document_number', 'address', 'consents', 'access_key', 'won'),
+        json,
+        (top, sub, value) => {
+          const body = entryBody() as Record<string, unknown>;
+          if (sub === null || typeof body[top] !== 'object' || body[top] === null) body[top] = value;
+          else (body[top] as Record<string, unknown>)[sub] = value;
+          try {
+            parseSubmission(body, NOON_UTC);
+          } catch (e) {
+            assert.ok(e instanceof AppError && e.status === 422, String(e));
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -121,17 +151,33 @@ describe('parseSubmission: normalisation', () => {
   it('trims text, upper-cases UF and country, strips document and phone punctuation and access-key whitespace', () => {
     const s = parseSubmission(
       entryBody({
-        enrollment: { document_number: '529.982.247-25', full_name: '  Maria  da Silva ', email: ' maria@example.com ', phone: '+55 (11) 98765-4321', address: { city: ' Santos ', state: 'sp', country: 'br', zipcode: '' } },
+        enrollment: {
+          document_number: '529.982.247-25',
+          full_name: '  Maria  da Silva ',
+          email: ' maria@example.com ',
+          phone: '+55 (11) 98765-4321',
+          address: { city: ' Santos ', state: 'sp', country: 'br', zipcode: '' },
+        },
         evidence: { access_key: ' 3526 1111 2223 3300 0181 6500 1000 0000 0111 2345 6784 ' },
       }),
       NOON_UTC,
     );
     assert.deepEqual(s.document, { type: 'cpf', number: '52998224725' });
-    assert.deepEqual(s.profile, { full_name: 'Maria  da Silva', email: 'maria@example.com', phone: '5511987654321', city: 'Santos', state: 'SP', country: 'BR' });
+    assert.deepEqual(s.profile, {
+      full_name: 'Maria  da Silva',
+      email: 'maria@example.com',
+      phone: '5511987654321',
+      city: 'Santos',
+      state: 'SP',
+      country: 'BR',
+    });
     assert.equal(s.evidence.access_key, '35261111222333000181650010000000011123456784');
   });
   it('a declared prize id is lower-cased (UUIDs are case-insensitive on input)', () => {
-    const s = parseSubmission(entryBody({ instant_win: { won: true, prize_definition_id: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE' } }), NOON_UTC);
+    const s = parseSubmission(
+      entryBody({ instant_win: { won: true, prize_definition_id: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE' } }),
+      NOON_UTC,
+    );
     assert.deepEqual(s.instantWin, { won: true, prize_definition_id: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee' });
   });
 });

@@ -34,23 +34,51 @@ test('every form intake accepts is converted to UTC exactly', () => {
 
 test('text that is not a real date-time with a zone is null', () => {
   for (const text of [
-    '', '2026-11-22', '2026-11-22T09:00:00', '2026-11-22 09:00:00Z', '2026-11-22T09:00:00+03', '2026-11-22T09:00:00.Z', '2026-11-22T09:00:00.1234567890Z',
-    '2026-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '2026-13-01T00:00:00Z', '2026-00-10T00:00:00Z', '2026-11-00T00:00:00Z',
-    '2026-11-22T25:00:00Z', '2026-11-22T09:60:00Z', '2026-11-22T23:59:60Z', '2026-11-22T24:00:01Z', '2026-11-22T24:00:00.001Z', '2026-11-22T24:30Z',
-    '2026-11-22T09:00:00+24:00', '2026-11-22T09:00:00+12:60', ' 2026-11-22T09:00:00Z', '2026-11-22T09:00:00Z\n',
-  ]) assert.equal(toUtcTimestamp(text), null, JSON.stringify(text));
+    '',
+    '2026-11-22',
+    '2026-11-22T09:00:00',
+    '2026-11-22 09:00:00Z',
+    '2026-11-22T09:00:00+03',
+    '2026-11-22T09:00:00.Z',
+    '2026-11-22T09:00:00.1234567890Z',
+    '2026-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-13-01T00:00:00Z',
+    '2026-00-10T00:00:00Z',
+    '2026-11-00T00:00:00Z',
+    '2026-11-22T25:00:00Z',
+    '2026-11-22T09:60:00Z',
+    '2026-11-22T23:59:60Z',
+    '2026-11-22T24:00:01Z',
+    '2026-11-22T24:00:00.001Z',
+    '2026-11-22T24:30Z',
+    '2026-11-22T09:00:00+24:00',
+    '2026-11-22T09:00:00+12:60',
+    ' 2026-11-22T09:00:00Z',
+    '2026-11-22T09:00:00Z\n',
+  ])
+    assert.equal(toUtcTimestamp(text), null, JSON.stringify(text));
 });
 
-test('it agrees with V8\'s Date.parse on every accepted form (which ECMAScript leaves to the engine)', () => {
+test("it agrees with V8's Date.parse on every accepted form (which ECMAScript leaves to the engine)", () => {
   const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-  fc.assert(fc.property(
-    fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true }),
-    fc.boolean(), fc.boolean(), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 9 }),
-    fc.constantFrom('Z', 'z', '+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.boolean(),
-    (date, withSeconds, withFraction, fraction, zone, oh, om, colon) => {
-      const local = date.toISOString().slice(0, 16) + (withSeconds ? `:${pad(date.getUTCSeconds(), 2)}${withFraction ? `.${fraction}` : ''}` : '');
-      const text = local + (zone === 'Z' || zone === 'z' ? zone : `${zone}${pad(oh, 2)}${colon ? ':' : ''}${pad(om, 2)}`);
-      assert.equal(toUtcTimestamp(text), new Date(Date.parse(text)).toISOString(), text);
-    },
-  ), { numRuns: 2000 });
+  fc.assert(
+    fc.property(
+      fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true }),
+      fc.boolean(),
+      fc.boolean(),
+      fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 9 }),
+      fc.constantFrom('Z', 'z', '+', '-'),
+      fc.integer({ min: 0, max: 23 }),
+      fc.integer({ min: 0, max: 59 }),
+      fc.boolean(),
+      (date, withSeconds, withFraction, fraction, zone, oh, om, colon) => {
+        const local =
+          date.toISOString().slice(0, 16) + (withSeconds ? `:${pad(date.getUTCSeconds(), 2)}${withFraction ? `.${fraction}` : ''}` : '');
+        const text = local + (zone === 'Z' || zone === 'z' ? zone : `${zone}${pad(oh, 2)}${colon ? ':' : ''}${pad(om, 2)}`);
+        assert.equal(toUtcTimestamp(text), new Date(Date.parse(text)).toISOString(), text);
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });

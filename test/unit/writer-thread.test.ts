@@ -18,7 +18,8 @@ function setup() {
   ctx.db.pragma('synchronous = FULL');
   const world = makeCampaign(ctx);
   const caller = authenticate(ctx, `Bearer ${world.liveKey}`);
-  const request = (key: string, i: number, patch = {}) => writeRequest(ctx, caller, key, parseSubmission(entryBody(patch, i), ctx.clock.now()));
+  const request = (key: string, i: number, patch = {}) =>
+    writeRequest(ctx, caller, key, parseSubmission(entryBody(patch, i), ctx.clock.now()));
   const count = () => (ctx.db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
   const cleanup = () => {
     ctx.db.close();

@@ -2,7 +2,8 @@
 // of rows instead of counting a million-row index on every scrape (2-3 s of blocked event loop).
 import type { Migration } from './migration.ts';
 
-export const migration002: Migration = (db) => db.exec(`
+export const migration002: Migration = (db) =>
+  db.exec(`
   CREATE TABLE entry_counts (
     campaign_id TEXT NOT NULL,
     livemode    INTEGER NOT NULL,

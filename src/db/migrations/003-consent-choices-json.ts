@@ -5,7 +5,8 @@
 // booleans, as the LGPD export shows it; existing rows are copied in, ordered by consent_type.
 import type { Migration } from './migration.ts';
 
-export const migration003: Migration = (db) => db.exec(`
+export const migration003: Migration = (db) =>
+  db.exec(`
   ALTER TABLE consents ADD COLUMN choices TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(choices));
   UPDATE consents SET choices = (
     SELECT json_group_array(json_object(

@@ -8,8 +8,12 @@ import type { Migration } from './migration.ts';
 
 export const migration004: Migration = (db) => {
   db.exec('ALTER TABLE awards ADD COLUMN reassigned_from TEXT REFERENCES awards (id)');
-  const rows = db.prepare(`SELECT a.id, h.reason FROM awards a JOIN award_history h ON h.award_id = a.id AND h.from_status IS NULL
-    WHERE a.source = 'reassign' ORDER BY a.created_at, a.rowid`).all() as Array<{ id: string; reason: string | null }>;
+  const rows = db
+    .prepare(
+      `SELECT a.id, h.reason FROM awards a JOIN award_history h ON h.award_id = a.id AND h.from_status IS NULL
+    WHERE a.source = 'reassign' ORDER BY a.created_at, a.rowid`,
+    )
+    .all() as Array<{ id: string; reason: string | null }>;
   const link = db.prepare('UPDATE awards SET reassigned_from = ? WHERE id = ?');
   const linked = new Set<string>();
   for (const { id, reason } of rows) {

@@ -8,7 +8,8 @@
 // rejection is final, and the check ignores rejected entries).
 import type { Migration } from './migration.ts';
 
-export const migration005: Migration = (db) => db.exec(`
+export const migration005: Migration = (db) =>
+  db.exec(`
   CREATE TABLE receipts (
     campaign_id TEXT NOT NULL,
     livemode    INTEGER NOT NULL,

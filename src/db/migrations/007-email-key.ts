@@ -21,7 +21,10 @@ export const migration007: Migration = (db) => {
     UPDATE enrollments SET email_key = lower(email) WHERE email NOT GLOB '*[^ -~]*';
     CREATE UNIQUE INDEX enrollments_email_key ON enrollments (campaign_id, livemode, email_key) WHERE email_key IS NOT NULL;
   `);
-  const rows = db.prepare(`SELECT rowid, email FROM enrollments WHERE email GLOB '*[^ -~]*' ORDER BY created_at, rowid`).all() as Array<{ rowid: number; email: string }>;
+  const rows = db.prepare(`SELECT rowid, email FROM enrollments WHERE email GLOB '*[^ -~]*' ORDER BY created_at, rowid`).all() as Array<{
+    rowid: number;
+    email: string;
+  }>;
   const setKey = db.prepare('UPDATE OR IGNORE enrollments SET email_key = ? WHERE rowid = ?');
   for (const { rowid, email } of rows) setKey.run(foldEmail(email), rowid);
 };

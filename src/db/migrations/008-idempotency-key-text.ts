@@ -11,7 +11,10 @@ import type { Migration } from './migration.ts';
 const LATIN1 = /^[\x00-\xff]*$/;
 
 export const migration008: Migration = (db) => {
-  const rows = db.prepare(`SELECT rowid, idempotency_key AS key FROM entries WHERE idempotency_key GLOB '*[^ -~]*'`).all() as Array<{ rowid: number; key: string }>;
+  const rows = db.prepare(`SELECT rowid, idempotency_key AS key FROM entries WHERE idempotency_key GLOB '*[^ -~]*'`).all() as Array<{
+    rowid: number;
+    key: string;
+  }>;
   const setKey = db.prepare('UPDATE OR IGNORE entries SET idempotency_key = ? WHERE rowid = ?');
   for (const { rowid, key } of rows) {
     if (!LATIN1.test(key)) continue; // not a header as Node read it

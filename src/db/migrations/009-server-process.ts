@@ -2,7 +2,8 @@
 // (src/db/server-claim.ts): two servers would each lease and send the same webhooks.
 import type { Migration } from './migration.ts';
 
-export const migration009: Migration = (db) => db.exec(`
+export const migration009: Migration = (db) =>
+  db.exec(`
   CREATE TABLE server_process (
     id         INTEGER PRIMARY KEY CHECK (id = 1),
     pid        INTEGER NOT NULL,

@@ -3,7 +3,8 @@
 // without rejecting an event (src/webhooks/signing.ts). NULL both: one secret signs.
 import type { Migration } from './migration.ts';
 
-export const migration012: Migration = (db) => db.exec(`
+export const migration012: Migration = (db) =>
+  db.exec(`
   ALTER TABLE webhook_configs ADD COLUMN previous_secret TEXT;
   ALTER TABLE webhook_configs ADD COLUMN previous_secret_expires_at TEXT;
 `);

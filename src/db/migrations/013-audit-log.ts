@@ -6,7 +6,8 @@
 // (A `campaign:<id>` subject is a record the audit repo wrote while the file was still v1.)
 import type { Migration } from './migration.ts';
 
-export const migration013: Migration = (db) => db.exec(`
+export const migration013: Migration = (db) =>
+  db.exec(`
   CREATE TABLE audit_log_v13 (
     id          INTEGER PRIMARY KEY,
     at          TEXT NOT NULL,
