@@ -126,6 +126,24 @@ test('one campaign’s hanging verifier does not hold back another campaign’s 
   assert.equal(statusOf(t.ctx, ea.entry_id), 'PENDING');
 });
 
+test('a campaign has at most 64 verifier calls in flight: past that its jobs wait, and another campaign still gets its verdict', async () => {
+  const slow = await partner(hang);
+  const fast = await partner(valid);
+  const t = await startTestServer({ tick: true, env: { CES_TICK_MS: '50', CES_VERIFIER_TIMEOUT_MS: '60000', CES_RATE_LIMIT_RPS: '0' } });
+  cleanups.push(() => t.close());
+  const a = makeCampaign(t.ctx, { fiscalVerifierUrl: slow.url });
+  const b = makeCampaign(t.ctx, { fiscalVerifierUrl: fast.url });
+  for (let i = 0; i < 80; i++) await submitEntry(t, a.liveKey, entryBody({}, 100 + i), `h-${++idem}`);
+  const deadline = Date.now() + 10_000;
+  while (slow.calls() < 64 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  const eb = await submitEntry(t, b.liveKey, entryBody({}, 200), `h-${++idem}`);
+  while (statusOf(t.ctx, eb.entry_id) === 'PENDING' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  assert.equal(statusOf(t.ctx, eb.entry_id), 'APPROVED', 'B decided while A holds its 64 calls');
+  // A few more ticks: A's other 16 jobs are deferred, not called.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(slow.calls(), 64);
+});
+
 test('SIGTERM with a hanging verifier and a hanging webhook endpoint: ces serve exits 0 within CES_SHUTDOWN_TIMEOUT_MS; the next start calls both again', async () => {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
