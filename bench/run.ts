@@ -331,6 +331,8 @@ async function configureWebhook(ces: Child, campaign: BenchCampaign, receiver: R
 
 interface PipelineFigures {
   entriesPerS: number;
+  /** Server CPU time (all threads) over the idle drain, per entry drained: robust to a busy machine. */
+  cpuMsPerEntry: number;
   firstDrainComplete: boolean;
   backlog: number;
   drainSeconds: number;
@@ -378,9 +380,12 @@ async function measurePipeline(): Promise<PipelineFigures> {
   progress(`draining ${P.backlog} entries`);
   const ces = await startCes(dbPath, { tickMs: '200' });
   const t0 = Date.now();
+  const cpu0 = ces.cpuMs();
   let drained: boolean;
+  let drainCpuMs: number;
   try {
     drained = await pollUntil(async () => (await receiver.stats()).evaluatedEntries >= P.backlog, drainTimeoutMs);
+    drainCpuMs = ces.cpuMs() - cpu0;
   } finally {
     await stop(ces, 'drain');
   }
@@ -443,6 +448,7 @@ async function measurePipeline(): Promise<PipelineFigures> {
   }
   return {
     entriesPerS: drainedFirst / drainSeconds,
+    cpuMsPerEntry: drainCpuMs / drainedFirst,
     firstDrainComplete: drained,
     backlog: P.backlog,
     drainSeconds,
@@ -613,6 +619,7 @@ async function main(): Promise<void> {
   await attempt('pipeline', async () => {
     const pipeline = await measurePipeline();
     out.pipeline_entries_per_s = round(pipeline.entriesPerS);
+    out.pipeline_cpu_ms_per_entry = round(pipeline.cpuMsPerEntry, 3);
     out.pipeline_backlog = pipeline.backlog;
     out.pipeline_drain_s = round(pipeline.drainSeconds, 2);
     out.pipeline_backlog_drained_within_timeout = pipeline.firstDrainComplete;
