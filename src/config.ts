@@ -150,7 +150,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     rateLimitBurst: parseInteger('CES_RATE_LIMIT_BURST', env.CES_RATE_LIMIT_BURST ?? 1000, 1, 10_000_000),
     requestTimeoutMs: parseInteger('CES_REQUEST_TIMEOUT_MS', env.CES_REQUEST_TIMEOUT_MS ?? 30_000, 100, 600_000),
     deliveryConcurrency: parseInteger('CES_DELIVERY_CONCURRENCY', env.CES_DELIVERY_CONCURRENCY ?? 256, 1, 1000),
-    deliveryPerEndpoint: parseInteger('CES_DELIVERY_PER_ENDPOINT', env.CES_DELIVERY_PER_ENDPOINT ?? 100, 1, 1000),
+    deliveryPerEndpoint: parseInteger('CES_DELIVERY_PER_ENDPOINT', env.CES_DELIVERY_PER_ENDPOINT ?? 80, 1, 1000),
     retentionDays: parseInteger('CES_RETENTION_DAYS', env.CES_RETENTION_DAYS ?? 30, 0, 36_500),
     metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
     writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD, false),

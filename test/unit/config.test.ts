@@ -51,7 +51,7 @@ const DEFAULTS = {
   rateLimitBurst: 1000,
   requestTimeoutMs: 30000,
   deliveryConcurrency: 256,
-  deliveryPerEndpoint: 100,
+  deliveryPerEndpoint: 80,
   retentionDays: 30,
   metricsToken: '',
   writerThread: false,
