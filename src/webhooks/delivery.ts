@@ -12,8 +12,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { describeFetchError } from '../pipeline/verifier.ts';
 import type { Config } from '../config.ts';
+import { describeFetchError } from '../fetch-error.ts';
 import {
   claimDeliveries,
   HELD_UNTIL_REACTIVATED,
