@@ -18,7 +18,7 @@ import {
 } from './outbox.repo.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
 import { parseStatusOption } from '../status-option.ts';
-import { maskUrlCredentials } from './url-credentials.ts';
+import { maskUrlCredentials } from '../url-credentials.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 

@@ -33,7 +33,7 @@ import {
 } from './scheduler.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
-import { maskUrlCredentials } from './url-credentials.ts';
+import { maskUrlCredentials } from '../url-credentials.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export interface DeliveryStats {
