@@ -17,7 +17,7 @@ import { createAwardedAward, revokeAward, withdrawPendingAward } from './awards.
 import { findLatestAwardForEntry, findReassignmentOf, type AwardRow } from './awards.repo.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { nullable, optional, string, type } from 'superstruct';
-import { describedString, enforceStruct } from '../openapi/described.ts';
+import { describedString, enforceStruct } from '../validation/described.ts';
 
 /** Request bodies' shapes (also their OpenAPI schemas); the parsers below give the finer codes. */
 export const RevokeBodyStruct = type({

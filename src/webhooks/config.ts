@@ -25,7 +25,7 @@ import {
   type WebhookConfigRow,
 } from './webhook-config.repo.ts';
 import { boolean, optional, type } from 'superstruct';
-import { describedString, enforceStruct } from '../openapi/described.ts';
+import { describedString, enforceStruct } from '../validation/described.ts';
 
 export interface WebhookConfigView {
   endpoint_url: string;
