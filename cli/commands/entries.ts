@@ -4,7 +4,7 @@ import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import type { Ctx } from '../../src/context.ts';
 import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
 import { listEntries } from '../../src/entries/entries.repo.ts';
-import { enrollmentToView, entryToView, getEntry } from '../../src/entries/entry-view.ts';
+import { enrollmentToView, entryToView, getEntry } from '../../src/mechanics/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
 import { parseLivemode } from '../../src/keys/keys.ts';

@@ -3,7 +3,7 @@ import type { H3, H3Event, HTTPResponse } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { registrationClosedReason } from '../campaigns/campaigns.ts';
 import { AppError } from '../errors.ts';
-import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
+import { entryToView, getScopedEntry } from '../mechanics/entry-view.ts';
 import { parseIdempotencyKey } from '../entries/idempotency-key.ts';
 import { findReplay, type IntakeResult } from '../entries/intake.ts';
 import { writeRequest } from '../entries/writer.ts';
