@@ -1,5 +1,5 @@
 // Cost of intake's write stage alone, in process: the same requests the intake load sends, parsed
-// beforehand, written by performWrite (the code both writers run) in group-commit batches of 40
+// beforehand, written by performWrite (the code the intake writer runs) in group-commit batches of 40
 // on a real file with the service's pragmas (synchronous=FULL) and, as in `ces serve`, the WAL
 // checkpoint thread beside it. No HTTP, no validation, no thread:
 // what is left is what SQLite and the write's own JavaScript cost per entry, split into the

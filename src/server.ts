@@ -30,8 +30,6 @@ export interface StartOptions {
   clock?: Clock;
   random?: Random;
   groupCommit?: boolean;
-  /** Intake's writes on a worker thread; default config.writerThread (CES_WRITER_THREAD). */
-  writerThread?: boolean;
   /** Run the background tick on its timer (default true); tests drive it by hand instead. */
   tick?: boolean;
 }
@@ -66,7 +64,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const checkpointer: Checkpointer | null =
     config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
-  const service = createService(ctx, { groupCommit: options.groupCommit, writerThread: options.writerThread ?? config.writerThread });
+  const service = createService(ctx, { groupCommit: options.groupCommit });
   const app = createHttpApp(service);
   const handler = toNodeHandler(app);
   // What the server holds besides its listener, let go of when it stops or cannot start.

@@ -3,7 +3,6 @@
 // the tick last ran.
 import type { Ctx } from './context.ts';
 import { createInlineWriter, type EntryWriter } from './entries/writer.ts';
-import { createThreadWriter } from './entries/writer-thread.ts';
 import { monotonicMs } from './clock.ts';
 import { schedulerSettings } from './webhooks/delivery.ts';
 import { createUtilizationSampler, DeliveryScheduler } from './webhooks/scheduler.ts';
@@ -30,15 +29,13 @@ export interface TickState {
 export interface ServiceOptions {
   /** One transaction per request instead of group commit (the comparison the bench and tests make). */
   groupCommit?: boolean;
-  /** Run intake's writes on a worker thread with its own connection, or (default) on ctx.db. */
-  writerThread?: boolean;
 }
 
 export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
   const groupCommit = options.groupCommit ?? true;
   return {
     ctx,
-    writer: options.writerThread ? createThreadWriter(ctx.config, ctx.log, { groupCommit }) : createInlineWriter(ctx, { groupCommit }),
+    writer: createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
     deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs)),
