@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
-import type { EntryWriter } from '../src/entries/writer.ts';
+import type { EntryWriter } from '../src/intake/entry-writer.ts';
 import { createLogger } from '../src/log.ts';
 import { startServer } from '../src/server.ts';
 

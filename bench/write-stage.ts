@@ -21,7 +21,7 @@ import { loadConfig } from '../src/config.ts';
 import { startCheckpointer } from '../src/db/checkpointer.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
-import { performWrite, type WriteRequest } from '../src/entries/writer.ts';
+import { performWrite, type WriteRequest } from '../src/intake/entry-writer.ts';
 import type { Caller } from '../src/keys/keys.ts';
 import { createSilentLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';

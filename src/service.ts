@@ -2,7 +2,7 @@
 // intake writer, the set of Idempotency-Keys whose requests are being read right now, and when
 // the tick last ran.
 import type { Ctx } from './context.ts';
-import { createInlineWriter, type EntryWriter } from './entries/writer.ts';
+import { createInlineWriter, type EntryWriter } from './intake/entry-writer.ts';
 import { monotonicMs } from './clock.ts';
 import { schedulerSettings } from './webhooks/delivery.ts';
 import { createUtilizationSampler, DeliveryScheduler } from './webhooks/scheduler.ts';

@@ -54,7 +54,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { Ctx } from '../src/context.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { writeEntry } from '../src/entries/intake.ts';
+import { writeEntry } from '../src/intake/write-stage.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
 import { AppError } from '../src/errors.ts';
 import { issueKey, type Caller } from '../src/keys/keys.ts';

@@ -11,9 +11,9 @@ import type { Ctx } from '../context.ts';
 import type { Db } from '../db/open.ts';
 import { INVALID_KEY, type Caller } from '../keys/keys.ts';
 import { streamRandom } from '../random.ts';
-import { createDirectCommitter, createGroupCommitter, type Committer } from './committer.ts';
-import { writeEntry, type IntakeResult } from './intake.ts';
-import type { Submission } from './submission.ts';
+import type { Submission } from '../entries/submission.ts';
+import { createDirectCommitter, createGroupCommitter, type Committer } from './group-commit.ts';
+import { writeEntry, type IntakeResult } from './write-stage.ts';
 
 export interface WriteRequest {
   caller: Caller;
