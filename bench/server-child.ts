@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import type { EntryWriter } from '../src/intake/entry-writer.ts';
 import { createLogger } from '../src/log.ts';
-import { startServer } from '../src/server.ts';
+import { startServer } from '../src/http/server.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, 'tick-ms': { type: 'string' } } });
 const config = loadConfig({ db: values.db, port: 0, host: '127.0.0.1', tickMs: values['tick-ms'], logFormat: 'json' });

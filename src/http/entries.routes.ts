@@ -9,7 +9,7 @@ import { parseSubmission, type Submission } from '../entries/submission.ts';
 import { writeRequest } from '../intake/entry-writer.ts';
 import { findReplay, type IntakeResult } from '../intake/write-stage.ts';
 import { INVALID_KEY, type Caller } from '../keys/keys.ts';
-import type { Service } from '../service.ts';
+import type { Service } from './service.ts';
 import { nodeRequest, readJsonBody, requireJsonContentType } from './body.ts';
 import { json } from './respond.ts';
 

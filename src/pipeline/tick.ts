@@ -7,7 +7,6 @@
 // refills itself as attempts finish, see webhooks/delivery.ts).
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import type { TickState } from '../service.ts';
 import {
   createDeliveryPool,
   drainDeliveries,
@@ -111,6 +110,16 @@ export interface Ticker {
  */
 export function releaseStaleLeases(ctx: Ctx): { jobs: number; deliveries: number } {
   return ctx.db.transaction(() => ({ jobs: releaseJobLeases(ctx.db), deliveries: releaseDeliveryLeases(ctx.db) })).immediate();
+}
+
+/** How the tick is doing, for GET /healthz: the ticker updates it after every run. */
+export interface TickState {
+  /** When the service started: the tick is judged from here until its first run. */
+  startedAt: number;
+  /** When the last tick that completed without an error ended. */
+  lastTickAt: number | null;
+  /** The error of the last tick, if it failed; null once one completes. */
+  lastError: string | null;
 }
 
 /**

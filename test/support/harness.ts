@@ -16,7 +16,7 @@ import { issueKey } from '../../src/keys/keys.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { addPrize, type OperatorPrize } from '../../src/mechanics/prizes.ts';
 import { seededRandom } from '../../src/random.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/http/server.ts';
 import { nextJobDueAt } from '../../src/pipeline/jobs.repo.ts';
 import { tickDidWork, type TickReport } from '../../src/pipeline/tick.ts';
 import { nextDeliveryDueAt } from '../../src/webhooks/outbox.repo.ts';

@@ -1,11 +1,12 @@
 // The running service's state, shared by the HTTP app and the background tick: the context, the
 // intake writer, the set of Idempotency-Keys whose requests are being read right now, and when
 // the tick last ran.
-import type { Ctx } from './context.ts';
-import { createInlineWriter, type EntryWriter } from './intake/entry-writer.ts';
-import { monotonicMs } from './clock.ts';
-import { schedulerSettings } from './webhooks/delivery.ts';
-import { createUtilizationSampler, DeliveryScheduler } from './webhooks/scheduler.ts';
+import type { Ctx } from '../context.ts';
+import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
+import { monotonicMs } from '../clock.ts';
+import type { TickState } from '../pipeline/tick.ts';
+import { schedulerSettings } from '../webhooks/delivery.ts';
+import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
 
 export interface Service {
   ctx: Ctx;
@@ -15,15 +16,6 @@ export interface Service {
   tick: TickState;
   /** Which webhook attempts may start (the timer's delivery pool); read by GET /metrics. */
   deliveries: DeliveryScheduler;
-}
-
-export interface TickState {
-  /** When the service started: the tick is judged from here until its first run. */
-  startedAt: number;
-  /** When the last tick that completed without an error ended. */
-  lastTickAt: number | null;
-  /** The error of the last tick, if it failed; null once one completes. */
-  lastError: string | null;
 }
 
 export interface ServiceOptions {

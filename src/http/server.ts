@@ -5,17 +5,17 @@ import { toNodeHandler } from 'h3/node';
 import { listen, type Listener } from 'listhen';
 import type { ConsolaInstance } from 'consola';
 import { hostname } from 'node:os';
-import { monotonicMs, nowIso, systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import type { Ctx } from './context.ts';
-import { startCheckpointer, type Checkpointer } from './db/checkpointer.ts';
-import { openDatabase } from './db/open.ts';
-import { claimDatabase, releaseDatabase } from './db/server-claim.ts';
-import { createHttpApp } from './http/app.ts';
-import { closeTimedOutSocket } from './http/body.ts';
-import { trackRequests } from './http/graceful-close.ts';
-import { createTicker, finishesWithin, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
-import { cryptoRandom, type Random } from './random.ts';
+import { monotonicMs, nowIso, systemClock, type Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Ctx } from '../context.ts';
+import { startCheckpointer, type Checkpointer } from '../db/checkpointer.ts';
+import { openDatabase } from '../db/open.ts';
+import { claimDatabase, releaseDatabase } from '../db/server-claim.ts';
+import { createHttpApp } from './app.ts';
+import { closeTimedOutSocket } from './body.ts';
+import { trackRequests } from './graceful-close.ts';
+import { createTicker, finishesWithin, releaseStaleLeases, type TickReport } from '../pipeline/tick.ts';
+import { cryptoRandom, type Random } from '../random.ts';
 import { createService, type Service } from './service.ts';
 
 export interface RunningServer {
