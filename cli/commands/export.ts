@@ -10,7 +10,7 @@ import type { Ctx } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { AppError } from '../../src/errors.ts';
 import { countEntriesToExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
-import { createProgressBar } from '../../src/exports/progress.ts';
+import { createProgressBar } from '../progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
 import { cryptoRandom } from '../../src/random.ts';
