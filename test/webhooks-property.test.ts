@@ -64,7 +64,7 @@ import { releaseStaleLeases } from '../src/pipeline/tick.ts';
 import { seededRandom } from '../src/random.ts';
 import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/config.ts';
 import { redeliver, redeliverFailed } from '../src/webhooks/deliveries.ts';
-import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/delivery.ts';
+import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/sender.ts';
 import {
   claimDeliveries,
   HELD_UNTIL_REACTIVATED,

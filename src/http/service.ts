@@ -5,7 +5,7 @@ import type { Ctx } from '../context.ts';
 import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
 import { monotonicMs } from '../clock.ts';
 import type { TickState } from '../pipeline/tick.ts';
-import { schedulerSettings } from '../webhooks/delivery.ts';
+import { schedulerSettings } from '../webhooks/sender.ts';
 import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
 
 export interface Service {

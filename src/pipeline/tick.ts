@@ -4,7 +4,7 @@
 // ticks without holding up HTTP requests. The ticker runs it on a timer; ticks never overlap. When
 // a timer tick used its whole job budget (a backlog), the next one starts on the next event-loop
 // turn instead of tickMs later; webhook attempts are not bound to ticks at all (the delivery pool
-// refills itself as attempts finish, see webhooks/delivery.ts).
+// refills itself as attempts finish, see webhooks/sender.ts).
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import {
@@ -14,7 +14,7 @@ import {
   MAX_DELIVERIES_PER_CLAIM,
   type DeliveryPool,
   type DeliveryStats,
-} from '../webhooks/delivery.ts';
+} from '../webhooks/sender.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { forgetExpiredSecrets, pruneOutbox } from '../webhooks/retention.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';

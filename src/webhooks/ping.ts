@@ -7,7 +7,7 @@ import { toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { notFound } from '../errors.ts';
-import { attemptDelivery } from './delivery.ts';
+import { attemptDelivery } from './sender.ts';
 import { enqueueEvent } from './events.ts';
 import { findDeliveryById, insertAttempt, leaseDeliveryById, settleDelivery } from './outbox.repo.ts';
 import { maskUrlCredentials } from '../url-credentials.ts';
