@@ -62,7 +62,7 @@ import { createSilentLogger } from '../src/log.ts';
 import { drainJobs, emptyJobStats } from '../src/pipeline/jobs.ts';
 import { releaseStaleLeases } from '../src/pipeline/tick.ts';
 import { seededRandom } from '../src/random.ts';
-import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/config.ts';
+import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/webhook-config.ts';
 import { redeliver, redeliverFailed } from '../src/webhooks/deliveries.ts';
 import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/sender.ts';
 import {

@@ -8,7 +8,7 @@ import {
   rotateWebhookSecret,
   setWebhookConfig,
   toOperatorView,
-} from '../../src/webhooks/config.ts';
+} from '../../src/webhooks/webhook-config.ts';
 import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { parseMode } from '../../src/keys/keys.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
