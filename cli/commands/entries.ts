@@ -7,8 +7,7 @@ import { listEntries } from '../../src/entries/entries.repo.ts';
 import { enrollmentToView, entryToView, getEntry } from '../../src/mechanics/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
-import { parseLivemode } from '../../src/keys/keys.ts';
-import { parseLimit, parseStatus, parseUuid } from '../options.ts';
+import { parseLimit, parseModeFilter, parseStatus, parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
@@ -41,7 +40,7 @@ export function registerEntryCommands(program: Command): void {
         flags,
         (ctx) => {
           getCampaign(ctx, flags.campaign);
-          const livemode = parseLivemode(flags.mode);
+          const livemode = parseModeFilter(flags.mode);
           const status = parseStatus(flags.status);
           return listEntries(ctx.db, {
             campaignId: flags.campaign,
