@@ -18,7 +18,7 @@ const REQUIRE_SHIM = [
   'const require = __cesCreateRequire(import.meta.url);',
 ];
 
-/** esbuild options both bundles share: one ESM file for Node 20, better-sqlite3 left outside. */
+/** esbuild options: one ESM file for Node 20, better-sqlite3 left outside. */
 const common = (minify) => ({
   bundle: true,
   format: 'esm',
@@ -41,7 +41,6 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
   const initialSchemaText = readFileSync(`${ROOT}src/db/migrations/001-initial.sql`, 'utf8');
   const entryHasHashbang = readFileSync(entry, 'utf8').startsWith('#!');
   const banner = [...(entryHasHashbang ? [] : ['#!/usr/bin/env node']), ...REQUIRE_SHIM].join('\n');
-  const writer = await buildWriter(schemaText, initialSchemaText, minify);
   const result = await build({
     ...common(minify),
     entryPoints: [entry],
@@ -50,37 +49,11 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
     define: {
       __CES_SCHEMA__: JSON.stringify(schemaText),
       __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText),
-      __CES_WRITER_BUNDLE__: JSON.stringify(writer),
     },
     metafile: true,
   });
   const output = Object.values(result.metafile.outputs)[0];
   return { outfile, bytes: output.bytes };
-}
-
-/**
- * Intake's writer thread as its own small bundle (src/entries/writer-thread.ts and what it imports),
- * returned as text for the main bundle to embed and start from a data: URL. No require shim: a data:
- * URL has no file location, and nothing the writer bundles calls require(); `from "better-sqlite3"`
- * stays external and is pointed at the installed module when the thread starts.
- */
-async function buildWriter(schemaText, initialSchemaText, minify) {
-  const result = await build({
-    ...common(minify),
-    entryPoints: [`${ROOT}src/entries/writer-thread.ts`],
-    write: false,
-    outfile: 'writer.mjs',
-    define: {
-      __CES_SCHEMA__: JSON.stringify(schemaText),
-      __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText),
-      __CES_WRITER_BUNDLE__: 'undefined',
-    },
-  });
-  const text = result.outputFiles[0].text;
-  if (!text.includes('from "better-sqlite3"')) throw new Error('writer bundle: expected an external import of better-sqlite3');
-  if (/\b__require\(["'`]/.test(text))
-    throw new Error('writer bundle: a bundled module calls require(), which a data: URL worker cannot serve');
-  return text;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

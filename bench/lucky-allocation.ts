@@ -14,7 +14,7 @@ import { ManualClock, monotonicMs } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Ctx } from '../src/context.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { writeEntry } from '../src/entries/intake.ts';
+import { writeEntry } from '../src/intake/write-stage.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
 import { issueKey, type Caller } from '../src/keys/keys.ts';
 import { createSilentLogger } from '../src/log.ts';

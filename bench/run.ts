@@ -70,10 +70,7 @@ let rssPeak = 0;
 const rssByServer: Record<string, number> = {};
 const yymm = currentYymm(Date.now());
 
-async function startCes(
-  dbPath: string,
-  o: { tickMs?: string; groupCommit?: boolean; writerThread?: boolean; storage?: boolean } = {},
-): Promise<Child> {
+async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean; storage?: boolean } = {}): Promise<Child> {
   const child = await spawnChild({
     script: bundled.server,
     args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
@@ -85,7 +82,6 @@ async function startCes(
       CES_ALLOW_PRIVATE_WEBHOOKS: '1',
       NODE_EXTRA_CA_CERTS: join(process.cwd(), 'test/fixtures/tls/ca.pem'),
       BENCH_GROUP_COMMIT: o.groupCommit === false ? '0' : '1',
-      CES_WRITER_THREAD: o.writerThread ? '1' : '0',
       BENCH_WRITE: o.storage === false ? 'none' : '',
     },
   });
@@ -128,7 +124,7 @@ type WithCpu<T> = T & { cpuUsPerRequest: number; mainThreadCpuUsPerRequest: numb
 /**
  * Runs `load` and adds the CPU time per answered request of the server child (robust to a noisy
  * machine), of its main thread alone (the event loop, which bounds what one server can answer;
- * the rest is the checkpoint thread, the writer thread if any and V8's helpers) and of this
+ * the rest is the checkpoint thread and V8's helpers) and of this
  * process (the load generator, which shares the two cores with the server).
  */
 async function withCpu<T extends LoadResult>(child: Child, load: () => Promise<T>): Promise<WithCpu<T>> {
@@ -189,8 +185,6 @@ interface IntakeFigures {
 
 interface VariantFigures {
   unbatched: LoadResult;
-  threaded: WithCpu<LoadResult>;
-  threadedRssMb: number;
   noStorage: WithCpu<LoadResult>;
 }
 
@@ -245,20 +239,15 @@ async function measureFresh(
   }
 }
 
-/** The same load on other set-ups: one transaction per request, the writer thread, no storage. */
+/** The same load on other set-ups: one transaction per request, no storage. */
 async function measureVariants(): Promise<VariantFigures> {
   const unbatched = await measureFresh('unbatched.db', 'unbatched', 'unbatched intake', { groupCommit: false });
-  // CES_WRITER_THREAD=1 (off by default): its figures and memory are reported on their own rows,
-  // and its memory is not part of rss_mb_peak, which is the default setup's.
-  const threaded = await measureFresh('threaded.db', 'writer_thread', 'intake with the writer thread', { writerThread: true }, false);
   // The write left out (BENCH_WRITE=none, see bench/server-child.ts): what everything but storage
   // costs, so the gap between intake and the echo can be split in two.
   const noStorage = await measureFresh('no-storage.db', 'no_storage', 'intake without storage', { storage: false }, false);
   if (storedEntries(noStorage.dbPath) !== 0) throw new Error('intake without storage stored entries: BENCH_WRITE=none was not applied');
   return {
     unbatched: unbatched.figures,
-    threaded: threaded.figures,
-    threadedRssMb: rssByServer.writer_thread,
     noStorage: noStorage.figures,
   };
 }
@@ -599,18 +588,11 @@ async function main(): Promise<void> {
     });
   }
 
-  progress('unbatched intake, intake with the writer thread, intake without storage');
+  progress('unbatched intake, intake without storage');
   const variants = await measureVariants();
   out.unbatched_intake_rps = round(variants.unbatched.rps);
   out.unbatched_intake_p99_ms = variants.unbatched.p99;
   out.group_commit_gain = round(intake.intake.rps / variants.unbatched.rps, 2);
-  out.writer_thread_intake_rps = round(variants.threaded.rps);
-  out.writer_thread_intake_p50_ms = variants.threaded.p50;
-  out.writer_thread_intake_p99_ms = variants.threaded.p99;
-  out.writer_thread_intake_ratio = round(variants.threaded.rps / echo.rps, 3);
-  out.writer_thread_server_cpu_us_per_request = round(variants.threaded.cpuUsPerRequest);
-  out.writer_thread_main_thread_cpu_us_per_request = round(variants.threaded.mainThreadCpuUsPerRequest);
-  out.writer_thread_rss_mb_peak = round(variants.threadedRssMb, 1);
   out.no_storage_intake_rps = round(variants.noStorage.rps);
   out.no_storage_intake_ratio = round(variants.noStorage.rps / echo.rps, 3);
   out.no_storage_server_cpu_us_per_request = round(variants.noStorage.cpuUsPerRequest);

@@ -1,18 +1,17 @@
 // The ces server as the benchmark runs it: the same composition root as `ces serve` (loadConfig,
 // createLogger, startServer) in its own process, plus one switch `ces serve` does not expose:
 // BENCH_GROUP_COMMIT=0 selects the one-transaction-per-request committer, for the comparison row.
-// The writer thread is chosen as operators choose it, with CES_WRITER_THREAD. BENCH_WRITE=none is
-// an experiment, never a mode of ces: POST /v1/entries does everything but its write (no
-// transaction, no row) and answers in the next event-loop turn, as a group commit would. It
+// BENCH_WRITE=none is an experiment, never a mode of ces: POST /v1/entries does everything but its
+// write (no transaction, no row) and answers in the next event-loop turn, as a group commit would. It
 // measures what intake costs without storage, so that the storage's share is a figure of the run.
 // Usage: node --import tsx bench/server-child.ts --db PATH [--tick-ms N]
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
-import type { EntryWriter } from '../src/entries/writer.ts';
+import type { EntryWriter } from '../src/intake/entry-writer.ts';
 import { createLogger } from '../src/log.ts';
-import { startServer } from '../src/server.ts';
+import { startServer } from '../src/http/server.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, 'tick-ms': { type: 'string' } } });
 const config = loadConfig({ db: values.db, port: 0, host: '127.0.0.1', tickMs: values['tick-ms'], logFormat: 'json' });

@@ -1,5 +1,5 @@
 // Cost of intake's write stage alone, in process: the same requests the intake load sends, parsed
-// beforehand, written by performWrite (the code both writers run) in group-commit batches of 40
+// beforehand, written by performWrite (the code the intake writer runs) in group-commit batches of 40
 // on a real file with the service's pragmas (synchronous=FULL) and, as in `ces serve`, the WAL
 // checkpoint thread beside it. No HTTP, no validation, no thread:
 // what is left is what SQLite and the write's own JavaScript cost per entry, split into the
@@ -21,7 +21,7 @@ import { loadConfig } from '../src/config.ts';
 import { startCheckpointer } from '../src/db/checkpointer.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
-import { performWrite, type WriteRequest } from '../src/entries/writer.ts';
+import { performWrite, type WriteRequest } from '../src/intake/entry-writer.ts';
 import type { Caller } from '../src/keys/keys.ts';
 import { createSilentLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';

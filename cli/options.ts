@@ -1,20 +1,50 @@
-// Option parsers shared by the commands of exports, stats, listings and participant requests: bad
-// values are AppErrors with code invalid_option (invalid_mode for --mode, as in every command),
-// which the CLI prints as one line and exit 1. Also the reader of every id argument and option
-// that is a uuid.
-import { AppError } from '../src/errors.ts';
-import { parseLivemode } from '../src/keys/keys.ts';
-import { parseDecimal } from '../src/numbers.ts';
-import { parseStatusOption } from '../src/status-option.ts';
+// Option parsers shared by the commands: bad values are AppErrors with code invalid_option
+// (invalid_mode for --mode, as in every command), which the CLI prints as one line and exit 1.
+// The wording names the flag the operator typed; the domain functions check what they are handed
+// in their own words (src/keys/keys.ts toMode, src/status-filter.ts). Also the reader of every id
+// argument and option that is a uuid.
+import { AUDIT_ACTIONS, type AuditAction } from '../src/audit/audit.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../src/entries/entries.repo.ts';
+import { AppError } from '../src/errors.ts';
+import { MODES, type Mode } from '../src/keys/keys.ts';
+import { parseDecimal } from '../src/numbers.ts';
+
+/** --mode of every command that takes one: live or test, in any case; anything else is invalid_mode. */
+export function parseMode(value: string): Mode {
+  const mode = MODES.find((m) => m === value.toLowerCase());
+  if (mode === undefined) throw new AppError(422, 'invalid_mode', `--mode must be live or test, got "${value}"`);
+  return mode;
+}
+
+/** An optional --mode as livemode 1 (live) or 0 (test); undefined (both modes) when absent. */
+export function parseModeFilter(value: string | undefined): 0 | 1 | undefined {
+  if (value === undefined) return undefined;
+  return parseMode(value) === 'live' ? 1 : 0;
+}
 
 /** --mode for commands that act on one participant record: required to be one mode, default live. */
 export function parseSingleMode(mode: string | undefined): number {
-  return parseLivemode(mode ?? 'live')!;
+  return parseModeFilter(mode ?? 'live')!;
+}
+
+/** --status of the operator's listings: one of the statuses the listing knows, typed in any case. */
+export function parseStatusOption<S extends string>(value: string | undefined, statuses: readonly S[]): S | undefined {
+  if (value === undefined) return undefined;
+  const found = statuses.find((status) => status.toLowerCase() === value.toLowerCase());
+  if (found === undefined) throw new AppError(422, 'invalid_option', `--status must be one of ${statuses.join(', ')}, got "${value}"`);
+  return found;
 }
 
 export function parseStatus(status: string | undefined): EntryStatus | undefined {
   return parseStatusOption(status, ENTRY_STATUSES);
+}
+
+/** --action of `ces audit list`: an action's name, in any case. */
+export function parseAuditAction(value: string): AuditAction {
+  const action = AUDIT_ACTIONS.find((a) => a === value.toLowerCase());
+  if (action === undefined)
+    throw new AppError(422, 'invalid_option', `--action must be one of ${AUDIT_ACTIONS.join(', ')}, got "${value}"`);
+  return action;
 }
 
 /**

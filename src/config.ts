@@ -30,8 +30,6 @@ export interface Config {
   retentionDays: number;
   /** Bearer token for GET /metrics; empty = open; 'off' disables the endpoint. */
   metricsToken: string;
-  /** Intake's writes on a worker thread of their own (src/entries/writer-thread.ts). */
-  writerThread: boolean;
   /** WAL checkpoints on a thread of their own instead of inside commits (src/db/checkpointer.ts). */
   checkpointThread: boolean;
   /** After SIGTERM/SIGINT, longest wait for requests and outgoing calls in flight before they are abandoned. */
@@ -79,7 +77,6 @@ const SERVE_ONLY_VARIABLES = [
   'CES_RATE_LIMIT_BURST',
   'CES_REQUEST_TIMEOUT_MS',
   'CES_METRICS_TOKEN',
-  'CES_WRITER_THREAD',
   'CES_CHECKPOINT_THREAD',
   'CES_RETENTION_DAYS',
   'CES_SHUTDOWN_TIMEOUT_MS',
@@ -153,7 +150,6 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     deliveryPerEndpoint: parseInteger('CES_DELIVERY_PER_ENDPOINT', env.CES_DELIVERY_PER_ENDPOINT ?? 80, 1, 1000),
     retentionDays: parseInteger('CES_RETENTION_DAYS', env.CES_RETENTION_DAYS ?? 30, 0, 36_500),
     metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
-    writerThread: parseSwitch('CES_WRITER_THREAD', env.CES_WRITER_THREAD, false),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
     shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),

@@ -1,13 +1,15 @@
 // What every domain function receives: the database, the clock, the random source, the settings
-// and the logger. Built once by server.ts or the CLI; tests build it with fakes.
+// and the logger. Built once by src/http/server.ts or the CLI; tests build it with fakes. The
+// database is better-sqlite3's type itself (src/db/open.ts names it Db): files directly in src/
+// import no folder of src/, so that every folder may import them.
+import type Database from 'better-sqlite3';
 import type { ConsolaInstance } from 'consola';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/open.ts';
 import type { Random } from './random.ts';
 
 export interface Ctx {
-  db: Db;
+  db: Database.Database;
   clock: Clock;
   random: Random;
   config: Readonly<Config>;

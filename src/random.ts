@@ -67,9 +67,8 @@ function formatUuidV4(b: Buffer): string {
 /**
  * The random values of one unit of work, expanded from a 16-byte seed drawn from the service's
  * Random (xoshiro128**, seeded through splitmix32). The same seed gives the same values, so work
- * that is run again (a group-commit batch rolled back and re-run) or run on another thread (the
- * intake writer) draws exactly what it would have drawn, and a seeded test source still decides
- * everything. Every unit of work gets a fresh seed from node:crypto, so values of different
+ * that is run again (a group-commit batch rolled back and re-run) draws exactly what it would
+ * have drawn, and a seeded test source still decides everything. Every unit of work gets a fresh seed from node:crypto, so values of different
  * units are unrelated; values within one unit are not independent secrets. Use it for ids, never
  * for keys or tokens.
  */

@@ -33,7 +33,7 @@ import type { Ctx } from '../src/context.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { findEntryById } from '../src/entries/entries.repo.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { writeEntry } from '../src/entries/intake.ts';
+import { writeEntry } from '../src/intake/write-stage.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
 import { AppError } from '../src/errors.ts';
 import { issueKey, type Caller } from '../src/keys/keys.ts';

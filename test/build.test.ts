@@ -117,30 +117,26 @@ describe('one-file bundle', () => {
     );
   });
 
-  // With CES_WRITER_THREAD=1 the writes run in the writer bundle that build.mjs embeds, started from
-  // a data: URL with better-sqlite3 resolved beside the bundle.
-  for (const writerThread of ['0', '1']) {
-    test(`node <bundle> serve (CES_WRITER_THREAD=${writerThread}) answers the demo's curl command with 202 and stops with exit 0 on SIGTERM`, async () => {
-      const dbPath = join(dir, `serve-${writerThread}.db`);
-      const server = await startBundledServer(bundle, dbPath, { CES_WRITER_THREAD: writerThread });
-      try {
-        const { stdout } = await run(process.execPath, [bundle, 'demo', '--json', '--db', dbPath, '--url', server.url], { cwd: dir });
-        const demo = JSON.parse(stdout);
-        assert.ok(demo.curl.startsWith(`curl -i -X POST ${server.url}/v1/entries`));
-        const curl = await run('sh', ['-c', demo.curl], { cwd: dir });
-        assert.match(curl.stdout, /^HTTP\/1\.1 202/);
-        const body = JSON.parse(curl.stdout.slice(curl.stdout.indexOf('\r\n\r\n') + 4));
-        assert.equal(body.status, 'PENDING');
-        const { stdout: shown } = await run(process.execPath, [bundle, 'entries', 'show', body.entry_id, '--json', '--db', dbPath], {
-          cwd: dir,
-        });
-        assert.equal(JSON.parse(shown).entry_id, body.entry_id);
-      } finally {
-        server.child.kill('SIGTERM');
-      }
-      assert.equal(await waitForExit(server.child), 0, server.output());
-    });
-  }
+  test("node <bundle> serve answers the demo's curl command with 202 and stops with exit 0 on SIGTERM", async () => {
+    const dbPath = join(dir, 'serve.db');
+    const server = await startBundledServer(bundle, dbPath);
+    try {
+      const { stdout } = await run(process.execPath, [bundle, 'demo', '--json', '--db', dbPath, '--url', server.url], { cwd: dir });
+      const demo = JSON.parse(stdout);
+      assert.ok(demo.curl.startsWith(`curl -i -X POST ${server.url}/v1/entries`));
+      const curl = await run('sh', ['-c', demo.curl], { cwd: dir });
+      assert.match(curl.stdout, /^HTTP\/1\.1 202/);
+      const body = JSON.parse(curl.stdout.slice(curl.stdout.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.status, 'PENDING');
+      const { stdout: shown } = await run(process.execPath, [bundle, 'entries', 'show', body.entry_id, '--json', '--db', dbPath], {
+        cwd: dir,
+      });
+      assert.equal(JSON.parse(shown).entry_id, body.entry_id);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    assert.equal(await waitForExit(server.child), 0, server.output());
+  });
 });
 
 describe('npm pack', () => {

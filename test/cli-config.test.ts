@@ -66,7 +66,6 @@ test('a command other than ces serve ignores the variables only ces serve reads;
     CES_RATE_LIMIT_BURST: '0',
     CES_REQUEST_TIMEOUT_MS: '1',
     CES_METRICS_TOKEN: 'my token',
-    CES_WRITER_THREAD: 'maybe',
     CES_CHECKPOINT_THREAD: 'maybe',
   };
   const created = await runCli(['campaign', 'create', '--name', 'On a platform', '--json'], { dbPath, env: serveOnly });

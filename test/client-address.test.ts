@@ -9,7 +9,7 @@ import { ManualClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { seededRandom } from '../src/random.ts';
-import { isLoopbackHost, startServer } from '../src/server.ts';
+import { isLoopbackHost, startServer } from '../src/http/server.ts';
 import { parseTrustedProxies } from '../src/trusted-proxies.ts';
 import { makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
 

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { addWindows } from '../src/mechanics/windows.ts';
 import { seededRandom } from '../src/random.ts';
-import { patchWebhookConfig } from '../src/webhooks/config.ts';
+import { patchWebhookConfig } from '../src/webhooks/webhook-config.ts';
 import { entryBody, makeCampaign, makePrize, type World, OPERATOR } from './support/harness.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 import { killServe, openFileCtx, spawnServe, type ServeProcess } from './support/serve-process.ts';

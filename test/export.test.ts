@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Ctx } from '../src/context.ts';
 import { EXPORT_COLUMNS } from '../src/exports/entries-export.ts';
-import { renderProgress } from '../src/exports/progress.ts';
+import { renderProgress } from '../cli/progress.ts';
 import { entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, submitEntry } from './support/harness.ts';
 import { openTestCtx, seedEntries } from './support/seed-entries.ts';
 

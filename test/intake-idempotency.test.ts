@@ -413,17 +413,6 @@ describe('batched (group commit) and unbatched commits give identical results', 
       const b = await runScript(unbatched);
       assert.deepEqual(a.outcomes, b.outcomes);
       assert.deepEqual(a.rows, b.rows);
-      // The same with the writes on the writer thread (CES_WRITER_THREAD=1), batched and not.
-      for (const options of [{ writerThread: true }, { writerThread: true, groupCommit: false }]) {
-        const threaded = await startTestServer({ seed: 77, ...options });
-        try {
-          const c = await runScript(threaded);
-          assert.deepEqual(c.outcomes, a.outcomes, JSON.stringify(options));
-          assert.deepEqual(c.rows, a.rows, JSON.stringify(options));
-        } finally {
-          await threaded.close();
-        }
-      }
       // And the sequence itself means what the spec says.
       assert.deepEqual(a.outcomes.slice(0, 14), [
         '202 PENDING new',
@@ -452,30 +441,6 @@ describe('batched (group commit) and unbatched commits give identical results', 
     } finally {
       await batched.close();
       await unbatched.close();
-    }
-  });
-
-  test('the writer thread and the HTTP thread store the very same rows, ids and times included', async () => {
-    // One request at a time, so both servers draw their seeded random values in the same order.
-    const sequential = script.filter((block) => !block.parallel);
-    const dump = (server: TestServer) =>
-      ['entries', 'enrollments', 'consents', 'jobs', 'awards', 'award_history', 'webhook_deliveries'].map((t) =>
-        server.ctx.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all(),
-      );
-    const threaded = await startTestServer({ seed: 91, writerThread: true });
-    const inline = await startTestServer({ seed: 91 });
-    try {
-      const a = await runScript(threaded, sequential);
-      const b = await runScript(inline, sequential);
-      assert.deepEqual(a.outcomes, b.outcomes);
-      const rowsA = dump(threaded);
-      assert.deepEqual(rowsA, dump(inline));
-      const created = a.outcomes.filter((o) => o.endsWith(' new')).length;
-      assert.ok(created >= 7, `the script creates entries (${created})`);
-      assert.equal((rowsA[0] as unknown[]).length, created);
-    } finally {
-      await threaded.close();
-      await inline.close();
     }
   });
 });

@@ -13,7 +13,7 @@ import { ManualClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { seededRandom } from '../src/random.ts';
-import { startServer, type RunningServer } from '../src/server.ts';
+import { startServer, type RunningServer } from '../src/http/server.ts';
 import { entryBody, makeCampaign, rawRequest, request, type TestResponse } from './support/harness.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

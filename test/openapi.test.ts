@@ -99,7 +99,7 @@ describe('OpenAPI document', () => {
       'invalid_option',
       'invalid_prize',
       'invalid_window',
-      // `ces webhook set` (src/webhooks/config.ts setWebhookConfig): a URL no delivery could reach.
+      // `ces webhook set` (src/webhooks/webhook-config.ts setWebhookConfig): a URL no delivery could reach.
       'webhook_url_refused',
       // The status of a request whose client hung up mid-body, or stalled until the server closed
       // it, for the log and metrics: never answered.

@@ -6,7 +6,7 @@
 // idle p99, whichever is larger. Both figures are printed as test diagnostics.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { writeEntry } from '../src/entries/intake.ts';
+import { writeEntry } from '../src/intake/write-stage.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
 import { entryBody, makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
 

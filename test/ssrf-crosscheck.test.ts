@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { patchWebhookConfig } from '../src/webhooks/config.ts';
+import { patchWebhookConfig } from '../src/webhooks/webhook-config.ts';
 import { entryBody, makeCampaign, startTestServer, type TestServer, OPERATOR } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
 

@@ -54,7 +54,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { Ctx } from '../src/context.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { writeEntry } from '../src/entries/intake.ts';
+import { writeEntry } from '../src/intake/write-stage.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
 import { AppError } from '../src/errors.ts';
 import { issueKey, type Caller } from '../src/keys/keys.ts';
@@ -62,9 +62,9 @@ import { createSilentLogger } from '../src/log.ts';
 import { drainJobs, emptyJobStats } from '../src/pipeline/jobs.ts';
 import { releaseStaleLeases } from '../src/pipeline/tick.ts';
 import { seededRandom } from '../src/random.ts';
-import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/config.ts';
+import { patchWebhookConfig, rotateWebhookSecret } from '../src/webhooks/webhook-config.ts';
 import { redeliver, redeliverFailed } from '../src/webhooks/deliveries.ts';
-import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/delivery.ts';
+import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../src/webhooks/sender.ts';
 import {
   claimDeliveries,
   HELD_UNTIL_REACTIVATED,

@@ -489,7 +489,7 @@ describe('delivery', () => {
     const show = await runCli(['webhook', 'show', '--campaign', w.campaign.id, '--json'], { dbPath: t.dbPath });
     assert.deepEqual([show.code, show.json.error.code], [1, 'not_found']);
     assert.match(show.stderr, /^ces: Webhook configuration not found/);
-    assert.throws(() => listDeliveryViews(t.ctx, w.campaign.id, 'lost', 10), /--status must be one of/);
+    assert.throws(() => listDeliveryViews(t.ctx, w.campaign.id, 'lost', 10), { code: 'invalid_option', message: /^status must be one of/ });
   });
 });
 

@@ -1,8 +1,8 @@
 // ces audit list: who changed what (CONTRACT: Audit log), newest first.
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
-import { AUDIT_ACTIONS, listAuditRecords, parseAuditAction, type AuditRecord } from '../../src/audit/audit.ts';
-import { parseLimit, parseUuid } from '../options.ts';
+import { AUDIT_ACTIONS, listAuditRecords, type AuditRecord } from '../../src/audit/audit.ts';
+import { parseAuditAction, parseLimit, parseUuid } from '../options.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function registerAuditCommands(program: Command): void {

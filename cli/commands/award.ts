@@ -1,9 +1,11 @@
 // ces award list|revoke: the instant-prize ledger of a campaign (each award with its history), and the operator's revoke.
 import type { Command } from 'commander';
+import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { nowIso } from '../../src/clock.ts';
+import { AWARD_STATUSES } from '../../src/mechanics/awards.repo.ts';
 import { listOperatorAwards, type OperatorAward } from '../../src/mechanics/awards.ts';
 import { revokeAwardAsOperator } from '../../src/mechanics/instant-prize.ts';
-import { parseUuid } from '../options.ts';
+import { parseMode, parseStatusOption, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -17,7 +19,12 @@ export function registerAwardCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string; status?: string; mode?: string }) => {
       await runCommand(
         flags,
-        (ctx) => listOperatorAwards(ctx, { campaignId: flags.campaign, status: flags.status, mode: flags.mode }),
+        (ctx) => {
+          getCampaign(ctx, flags.campaign);
+          const status = parseStatusOption(flags.status, AWARD_STATUSES);
+          const mode = flags.mode === undefined ? undefined : parseMode(flags.mode);
+          return listOperatorAwards(ctx, { campaignId: flags.campaign, status, mode });
+        },
         (list: OperatorAward[]) =>
           table(
             list.map((a) => ({

@@ -4,11 +4,10 @@ import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import type { Ctx } from '../../src/context.ts';
 import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
 import { listEntries } from '../../src/entries/entries.repo.ts';
-import { enrollmentToView, entryToView, getEntry } from '../../src/entries/entry-view.ts';
+import { enrollmentToView, entryToView, getEntry } from '../../src/mechanics/entry-view.ts';
 import { listEntryAwards } from '../../src/mechanics/awards.ts';
 import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
-import { parseLivemode } from '../../src/keys/keys.ts';
-import { parseLimit, parseStatus, parseUuid } from '../options.ts';
+import { parseLimit, parseModeFilter, parseStatus, parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
@@ -41,7 +40,7 @@ export function registerEntryCommands(program: Command): void {
         flags,
         (ctx) => {
           getCampaign(ctx, flags.campaign);
-          const livemode = parseLivemode(flags.mode);
+          const livemode = parseModeFilter(flags.mode);
           const status = parseStatus(flags.status);
           return listEntries(ctx.db, {
             campaignId: flags.campaign,

@@ -10,13 +10,12 @@ import type { Ctx } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { AppError } from '../../src/errors.ts';
 import { countEntriesToExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
-import { createProgressBar } from '../../src/exports/progress.ts';
+import { createProgressBar } from '../progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
 import { cryptoRandom } from '../../src/random.ts';
 import { details, escapeControlCharacters, fail, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
-import { parseLivemode } from '../../src/keys/keys.ts';
-import { parseStatus, parseUuid } from '../options.ts';
+import { parseModeFilter, parseStatus, parseUuid } from '../options.ts';
 
 interface ExportFlags extends CommonOptions {
   campaign: string;
@@ -41,7 +40,7 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   if (flags.json && !flags.out)
     throw new AppError(422, 'invalid_option', '--json needs --out FILE: without it stdout carries the export itself');
   getCampaign(ctx, flags.campaign);
-  const filter = { campaignId: flags.campaign, livemode: parseLivemode(flags.mode), status: parseStatus(flags.status) };
+  const filter = { campaignId: flags.campaign, livemode: parseModeFilter(flags.mode), status: parseStatus(flags.status) };
   const started = ctx.clock.now();
   const showProgress = flags.progress !== false && process.stderr.isTTY === true;
   const bar = showProgress ? createProgressBar(process.stderr, countEntriesToExport(ctx, filter), () => ctx.clock.now()) : null;

@@ -1,7 +1,7 @@
 // ces key issue|list|revoke|rotate
 import type { Command } from 'commander';
 import { issueKey, listKeys, revokeKey, rotateKey, type ApiKey } from '../../src/keys/keys.ts';
-import { parseUuid } from '../options.ts';
+import { parseMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -16,7 +16,7 @@ export function registerKeyCommands(program: Command): void {
       await runCommand(
         flags,
         (ctx) => {
-          const issued = issueKey(ctx, { campaignId: flags.campaign, mode: flags.mode, label: flags.label }, cliOperator());
+          const issued = issueKey(ctx, { campaignId: flags.campaign, mode: parseMode(flags.mode), label: flags.label }, cliOperator());
           return {
             id: issued.id,
             campaign_id: issued.campaign_id,

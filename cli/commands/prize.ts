@@ -1,7 +1,7 @@
 // ces prize add|list: the prize pool of a campaign, per mode.
 import type { Command } from 'commander';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../src/mechanics/prizes.ts';
-import { parseUuid } from '../options.ts';
+import { parseMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -24,7 +24,7 @@ export function registerPrizeCommands(program: Command): void {
               ctx,
               {
                 campaignId: flags.campaign,
-                mode: flags.mode,
+                mode: parseMode(flags.mode),
                 name: flags.name,
                 type: flags.type,
                 unitValue: flags.unitValue,
@@ -43,7 +43,7 @@ export function registerPrizeCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string; mode: string }) => {
       await runCommand(
         flags,
-        (ctx) => listOperatorPrizes(ctx, flags.campaign, flags.mode),
+        (ctx) => listOperatorPrizes(ctx, flags.campaign, parseMode(flags.mode)),
         (list: OperatorPrize[]) =>
           table(list as unknown as Array<Record<string, unknown>>, [
             'id',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { AppError } from '../../src/errors.ts';
 import { createLogger, guardLogStream } from '../../src/log.ts';
-import { startServer } from '../../src/server.ts';
+import { startServer } from '../../src/http/server.ts';
 import { fail } from '../output.ts';
 
 interface ServeFlags {

@@ -8,11 +8,10 @@ import {
   rotateWebhookSecret,
   setWebhookConfig,
   toOperatorView,
-} from '../../src/webhooks/config.ts';
-import { listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
-import { parseMode } from '../../src/keys/keys.ts';
+} from '../../src/webhooks/webhook-config.ts';
+import { DELIVERY_STATUSES, listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
-import { parseLimit, parseUuid } from '../options.ts';
+import { parseLimit, parseMode, parseStatusOption, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, escapeControlCharacters, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -126,7 +125,8 @@ export function registerWebhookCommands(program: Command): void {
         flags,
         (ctx) => {
           getCampaign(ctx, flags.campaign);
-          return listDeliveryViews(ctx, flags.campaign, flags.status, parseLimit(flags.limit));
+          const limit = parseLimit(flags.limit);
+          return listDeliveryViews(ctx, flags.campaign, parseStatusOption(flags.status, DELIVERY_STATUSES), limit);
         },
         renderDeliveries,
       );

@@ -1,7 +1,8 @@
 // ces window add|list: time-gated prize windows of a WINDOW campaign (one prize unit each).
 import type { Command } from 'commander';
+import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { addWindows, listPrizeWindows, type PrizeWindow } from '../../src/mechanics/windows.ts';
-import { parseUuid } from '../options.ts';
+import { parseMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -39,7 +40,7 @@ export function registerWindowCommands(program: Command): void {
               ctx,
               {
                 campaignId: flags.campaign,
-                mode: flags.mode,
+                mode: parseMode(flags.mode),
                 prizeId: flags.prize,
                 opensAt: flags.opensAt,
                 count: flags.count,
@@ -60,7 +61,10 @@ export function registerWindowCommands(program: Command): void {
     .action(async (flags: CommonOptions & { campaign: string; mode?: string }) => {
       await runCommand(
         flags,
-        (ctx) => listPrizeWindows(ctx, flags.campaign, flags.mode),
+        (ctx) => {
+          getCampaign(ctx, flags.campaign);
+          return listPrizeWindows(ctx, flags.campaign, flags.mode === undefined ? undefined : parseMode(flags.mode));
+        },
         (list: PrizeWindow[]) =>
           table(
             list.map((w) => ({ ...w, mode: w.livemode ? 'live' : 'test' })),

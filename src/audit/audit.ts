@@ -6,7 +6,6 @@
 // document, name, email or phone.
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError } from '../errors.ts';
 import { actorName, type Actor } from './actor.ts';
 import { insertAuditRow, listAuditRows, type AuditRow } from './audit.repo.ts';
 
@@ -63,14 +62,6 @@ export function recordAudit(ctx: Pick<Ctx, 'db' | 'clock'>, input: AuditInput): 
     campaign_id: input.campaignId,
     details: JSON.stringify(details),
   });
-}
-
-/** The action named by an operator's filter; 422 invalid_option for a name that is not one. */
-export function parseAuditAction(value: string): AuditAction {
-  const action = AUDIT_ACTIONS.find((a) => a === value.toLowerCase());
-  if (action === undefined)
-    throw new AppError(422, 'invalid_option', `--action must be one of ${AUDIT_ACTIONS.join(', ')}, got "${value}"`);
-  return action;
 }
 
 export function listAuditRecords(ctx: Ctx, filter: { campaignId?: string; action?: AuditAction; limit: number }): AuditRecord[] {

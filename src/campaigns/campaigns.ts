@@ -2,7 +2,7 @@
 // reads. Created and updated only through the CLI; the API sees the campaign of its key.
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { maskUrlCredentials } from '../webhooks/url-credentials.ts';
+import { maskUrlCredentials } from '../url-credentials.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';

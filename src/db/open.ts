@@ -124,7 +124,7 @@ function configure(db: Db, path: string, options: OpenOptions): void {
   // skips zeroing whole freed pages (no extra writes); the anonymization turns that on too.
   if (!options.readonly) db.pragma('secure_delete = FAST');
   // Statement journals and savepoint sub-journals in memory instead of temp files: intake's group
-  // commit falls back to one savepoint per write when a write fails (src/entries/committer.ts).
+  // commit falls back to one savepoint per write when a write fails (src/intake/group-commit.ts).
   db.pragma('temp_store = MEMORY');
   // A commit checkpoints once the WAL holds 4000 pages (16 MiB) instead of 1000: index pages that
   // intake rewrites in every batch are copied back a quarter as often. In `ces serve` a thread of

@@ -1,6 +1,7 @@
 // The key that makes an email unique within a campaign and mode (enrollments.email_key; the email
-// itself is stored as sent). Intake, the repository and migration 7 fold with this one function,
-// so the check before a write, the unique index and keys made by the migration always agree.
+// itself is stored as sent). Intake and the repository fold with this one function, so the check
+// before a write and the unique index always agree. Migration 7 keeps a frozen copy of the fold it
+// ran with: changing this one means a new migration that re-keys the stored emails.
 //
 // SQLite's lower() folds only A-Z: `JOÃO@x.com` and `joão@x.com` were two emails. JavaScript's
 // toLowerCase() applies Unicode's case mapping, locale-independent (no Turkish dotless i

@@ -88,14 +88,6 @@ export function insertConsent(
   ).run({ ...row, choices: JSON.stringify(row.choices) });
 }
 
-export function insertJob(db: Db, row: { kind: 'process' | 'evaluate'; entry_id: string; run_at: string; created_at: string }): void {
-  prepare(
-    db,
-    `INSERT INTO jobs (kind, entry_id, run_at, created_at) VALUES (@kind, @entry_id, @run_at, @created_at)
-    ON CONFLICT (entry_id, kind) DO NOTHING`,
-  ).run(row);
-}
-
 export interface EntryListFilter {
   campaignId: string;
   livemode?: number;

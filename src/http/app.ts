@@ -3,7 +3,7 @@
 import { H3, type H3Event, type HTTPResponse } from 'h3';
 import { AppError } from '../errors.ts';
 import { authenticate, type Caller } from '../keys/keys.ts';
-import type { Service } from '../service.ts';
+import type { Service } from './service.ts';
 import { registerEntryRoutes } from './entries.routes.ts';
 import { registerMechanicsRoutes } from './mechanics.routes.ts';
 import { createServiceMetrics } from '../metrics/metrics.ts';

@@ -50,7 +50,7 @@ export function nodeRequest(event: H3Event): IncomingMessage | undefined {
   return (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 }
 
-/** Sockets the server closed because they sent nothing for CES_REQUEST_TIMEOUT_MS (src/server.ts). */
+/** Sockets the server closed because they sent nothing for CES_REQUEST_TIMEOUT_MS (./server.ts). */
 const timedOutSockets = new WeakSet<Socket>();
 
 /** Closes a socket that stalled mid-request; a body being read from it is then a 408, not a 499. */

@@ -3,13 +3,13 @@ import type { H3, H3Event, HTTPResponse } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { registrationClosedReason } from '../campaigns/campaigns.ts';
 import { AppError } from '../errors.ts';
-import { entryToView, getScopedEntry } from '../entries/entry-view.ts';
+import { entryToView, getScopedEntry } from '../mechanics/entry-view.ts';
 import { parseIdempotencyKey } from '../entries/idempotency-key.ts';
-import { findReplay, type IntakeResult } from '../entries/intake.ts';
-import { writeRequest } from '../entries/writer.ts';
 import { parseSubmission, type Submission } from '../entries/submission.ts';
+import { writeRequest } from '../intake/entry-writer.ts';
+import { findReplay, type IntakeResult } from '../intake/write-stage.ts';
 import { INVALID_KEY, type Caller } from '../keys/keys.ts';
-import type { Service } from '../service.ts';
+import type { Service } from './service.ts';
 import { nodeRequest, readJsonBody, requireJsonContentType } from './body.ts';
 import { json } from './respond.ts';
 

@@ -6,7 +6,7 @@ import { reassignInstantPrize, revokeInstantPrize } from '../mechanics/instant-p
 import { submitManualLuckyNumbers } from '../mechanics/manual-lucky-numbers.ts';
 import { rowToPrize } from '../mechanics/prizes.ts';
 import { listPrizes } from '../mechanics/prizes.repo.ts';
-import type { Service } from '../service.ts';
+import type { Service } from './service.ts';
 import { readJsonBody, readOptionalJsonBody, requireJsonContentType } from './body.ts';
 import { entryIdParam, type RouteWrapper } from './entries.routes.ts';
 import { json } from './respond.ts';

@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { checkHealth } from '../metrics/health.ts';
 import type { ServiceMetrics } from '../metrics/metrics.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
-import type { Service } from '../service.ts';
+import type { Service } from './service.ts';
 import { json, problem } from './respond.ts';
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -25,7 +25,7 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
   });
 
   app.get('/healthz', () => {
-    const health = checkHealth(service);
+    const health = checkHealth(service.ctx, service.tick);
     return json(health.status === 'ok' ? 200 : 503, health, { 'cache-control': 'no-store' });
   });
 

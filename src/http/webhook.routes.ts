@@ -4,8 +4,14 @@
 import type { H3 } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { INVALID_KEY } from '../keys/keys.ts';
-import type { Service } from '../service.ts';
-import { getWebhookConfig, parseWebhookPatch, patchWebhookConfigWithKey, requireWebhookApiAccess, toView } from '../webhooks/config.ts';
+import type { Service } from './service.ts';
+import {
+  getWebhookConfig,
+  parseWebhookPatch,
+  patchWebhookConfigWithKey,
+  requireWebhookApiAccess,
+  toView,
+} from '../webhooks/webhook-config.ts';
 import { readOptionalJsonBody } from './body.ts';
 import type { RouteWrapper } from './entries.routes.ts';
 import { json } from './respond.ts';

@@ -42,7 +42,7 @@ export function hashKey(key: string): Buffer {
 }
 
 export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; label?: string | null }, actor: Actor): IssuedKey {
-  const mode = parseMode(input.mode);
+  const mode = toMode(input.mode);
   return ctx.db
     .transaction(() => {
       const issued = insertNewKey(ctx, input.campaignId, mode, input.label ?? null);
@@ -171,17 +171,17 @@ export function authenticate(ctx: Ctx, authorization: string | null | undefined)
   return { keyId: row.id, campaignId: row.campaign_id, mode: row.mode, livemode: row.mode === 'live' };
 }
 
-/** --mode of every command that takes one: live or test, in any case; anything else is invalid_mode. */
-export function parseMode(value: string): Mode {
+/** `value` as a mode: live or test, in any case; anything else is 422 invalid_mode. */
+export function toMode(value: string): Mode {
   const mode = value.toLowerCase();
-  if (mode !== 'live' && mode !== 'test') throw new AppError(422, 'invalid_mode', `--mode must be live or test, got "${value}"`);
+  if (mode !== 'live' && mode !== 'test') throw new AppError(422, 'invalid_mode', `mode must be live or test, got "${value}"`);
   return mode;
 }
 
-/** An optional --mode as livemode 1 (live) or 0 (test); undefined (both modes) when absent. */
-export function parseLivemode(value: string | undefined): 0 | 1 | undefined {
+/** An optional mode as livemode 1 (live) or 0 (test); undefined (both modes) when absent. */
+export function toLivemode(value: string | undefined): 0 | 1 | undefined {
   if (value === undefined) return undefined;
-  return parseMode(value) === 'live' ? 1 : 0;
+  return toMode(value) === 'live' ? 1 : 0;
 }
 
 function rowToApiKey(row: ApiKeyRow): ApiKey {

@@ -7,7 +7,7 @@
 //   awarded_beyond_pool = max(0, awarded - initial_stock)
 import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
-import { parseLivemode } from '../keys/keys.ts';
+import { toLivemode } from '../keys/keys.ts';
 import {
   AWARD_STATUSES,
   findLiveAwardForEntry,
@@ -23,7 +23,7 @@ import {
   type AwardStatus,
 } from './awards.repo.ts';
 import { addBeyondPool, findPrizeById, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
-import { parseStatusOption } from '../status-option.ts';
+import { toStatusFilter } from '../status-filter.ts';
 
 /** Takes a unit of the prize for a confirmed win; returns the award's beyond_pool flag. */
 function takeUnit(ctx: Ctx, prizeId: string): 0 | 1 {
@@ -177,8 +177,8 @@ export function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
 
 export function listOperatorAwards(ctx: Ctx, input: { campaignId: string; status?: string; mode?: string }): OperatorAward[] {
   getCampaign(ctx, input.campaignId);
-  const status = parseStatusOption(input.status, AWARD_STATUSES);
-  return listAwards(ctx.db, { campaignId: input.campaignId, livemode: parseLivemode(input.mode), status }).map((r) =>
+  const status = toStatusFilter(input.status, AWARD_STATUSES);
+  return listAwards(ctx.db, { campaignId: input.campaignId, livemode: toLivemode(input.mode), status }).map((r) =>
     rowToOperatorAward(ctx, r),
   );
 }

@@ -10,14 +10,14 @@ import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { isUniqueViolation } from '../db/statements.ts';
 import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
-import { awardToView, type AwardView } from '../entries/entry-view.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { createAwardedAward, revokeAward, withdrawPendingAward } from './awards.ts';
 import { findLatestAwardForEntry, findReassignmentOf, type AwardRow } from './awards.repo.ts';
+import { awardToView, type AwardView } from './entry-view.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import { nullable, optional, string, type } from 'superstruct';
-import { describedString, enforceStruct } from '../openapi/described.ts';
+import { describedString, enforceStruct } from '../validation/described.ts';
 
 /** Request bodies' shapes (also their OpenAPI schemas); the parsers below give the finer codes. */
 export const RevokeBodyStruct = type({

@@ -3,6 +3,15 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
+/** The entry's lucky numbers in series and number order, as GET /v1/entries/{id} lists them. */
+export function listLuckyNumbersForEntryByPair(db: Db, entryId: string): Array<{ series: number; order_number: number }> {
+  return prepare<[string], { series: number; order_number: number }>(
+    db,
+    `SELECT series, order_number FROM lucky_numbers
+    WHERE entry_id = ? ORDER BY series, order_number`,
+  ).all(entryId);
+}
+
 export interface LuckyPoolRow {
   campaign_id: string;
   livemode: number;
@@ -83,6 +92,7 @@ export function insertLuckyNumber(db: Db, row: LuckyNumberRow): void {
   ).run(row);
 }
 
+/** The entry's lucky numbers in the order they were drawn or submitted. */
 export function listLuckyNumbersForEntry(db: Db, entryId: string): Array<{ series: number; order_number: number }> {
   return prepare<[string], { series: number; order_number: number }>(
     db,

@@ -10,7 +10,7 @@ import { AppError, notFound, validationFailed, type FieldError } from '../errors
 import type { Caller } from '../keys/keys.ts';
 import { countLuckyNumbersForEntry, insertLuckyNumber } from './lucky-numbers.repo.ts';
 import { array, type } from 'superstruct';
-import { describedString, enforceStruct } from '../openapi/described.ts';
+import { describedString, enforceStruct } from '../validation/described.ts';
 
 /** The request body's shape (also its OpenAPI schema); parseNumbers gives the finer error codes. */
 export const LuckyNumbersBodyStruct = type({

@@ -6,7 +6,7 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
-import { parseMode, type Mode } from '../keys/keys.ts';
+import { toMode, type Mode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
 
@@ -54,7 +54,7 @@ export function addPrize(
   input: { campaignId: string; mode: string; name: string; type: string; unitValue: string | number; stock: string | number },
   actor: Actor,
 ): OperatorPrize {
-  const mode: Mode = parseMode(input.mode);
+  const mode: Mode = toMode(input.mode);
   getCampaign(ctx, input.campaignId);
   const errors: FieldError[] = [];
   const unitValue = parseDecimal(input.unitValue);
@@ -93,7 +93,7 @@ export function addPrize(
 }
 
 export function listOperatorPrizes(ctx: Ctx, campaignId: string, mode: string): OperatorPrize[] {
-  const m = parseMode(mode);
+  const m = toMode(mode);
   getCampaign(ctx, campaignId);
   return listPrizes(ctx.db, campaignId, m === 'live' ? 1 : 0).map(rowToOperatorPrize);
 }

@@ -8,7 +8,7 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
-import { parseLivemode, parseMode } from '../keys/keys.ts';
+import { toLivemode, toMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
@@ -43,7 +43,7 @@ export interface AddWindowsInput {
 }
 
 export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): PrizeWindow[] {
-  const mode = parseMode(input.mode);
+  const mode = toMode(input.mode);
   const livemode = mode === 'live' ? 1 : 0;
   const campaign = getCampaign(ctx, input.campaignId);
   const errors: FieldError[] = [];
@@ -113,5 +113,5 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): Priz
 
 export function listPrizeWindows(ctx: Ctx, campaignId: string, mode?: string): PrizeWindow[] {
   getCampaign(ctx, campaignId);
-  return listWindows(ctx.db, campaignId, parseLivemode(mode) ?? null).map(rowToWindow);
+  return listWindows(ctx.db, campaignId, toLivemode(mode) ?? null).map(rowToWindow);
 }

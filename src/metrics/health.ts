@@ -2,7 +2,8 @@
 // background tick has run recently (it drains jobs and the webhook outbox; a stuck tick means
 // entries stay PENDING and webhooks stop, while intake still looks fine from outside).
 import { toIso } from '../clock.ts';
-import type { Service } from '../service.ts';
+import type { Ctx } from '../context.ts';
+import type { TickState } from '../pipeline/tick.ts';
 import { countJobs, countOutboxBacklog } from './metrics.repo.ts';
 
 /** The tick is considered dead after this many intervals without a run that completed. */
@@ -15,8 +16,7 @@ export interface Health {
   backlog: { jobs: number; deliveries_pending: number; deliveries_failed: number } | null;
 }
 
-export function checkHealth(service: Service): Health {
-  const { ctx } = service;
+export function checkHealth(ctx: Ctx, tick: TickState): Health {
   let backlog: Health['backlog'] = null;
   try {
     const outbox = countOutboxBacklog(ctx.db);
@@ -25,7 +25,7 @@ export function checkHealth(service: Service): Health {
     ctx.log.error('health check: database read failed', { error: error instanceof Error ? error.message : String(error) });
   }
   const intervalMs = ctx.config.tickMs;
-  const { startedAt, lastTickAt, lastError } = service.tick;
+  const { startedAt, lastTickAt, lastError } = tick;
   const alive = ctx.clock.now() - (lastTickAt ?? startedAt) <= TICK_STALE_INTERVALS * intervalMs;
   const db = backlog ? 'ok' : 'error';
   return {

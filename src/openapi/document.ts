@@ -6,7 +6,7 @@ import type { Struct } from 'superstruct';
 import { EntrySubmissionStruct } from '../entries/submission.ts';
 import { ReassignBodyStruct, RevokeBodyStruct } from '../mechanics/instant-prize.ts';
 import { LuckyNumbersBodyStruct } from '../mechanics/manual-lucky-numbers.ts';
-import { WebhookPatchStruct } from '../webhooks/config.ts';
+import { WebhookPatchStruct } from '../webhooks/webhook-config.ts';
 import { structToJsonSchema, type JsonSchema } from './json-schema.ts';
 import { annotate, ENTRY_SUBMISSION_NOTES } from './notes.ts';
 import {

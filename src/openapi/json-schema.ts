@@ -6,11 +6,11 @@
 // and `struct.schema` (properties, enum values, the element struct, a literal). What it hides:
 // optional() and nullable() keep the inner type and only wrap the validator, so they are detected
 // by asking the struct itself (`is(undefined, s)`, `is(null, s)`); refinements (size, pattern, min)
-// and union members leave no trace, so structs built with ./described.ts carry them in `schema`.
+// and union members leave no trace, so structs built with src/validation/described.ts carry them in `schema`.
 import { is, type Struct } from 'superstruct';
-import { DESCRIBED, type Described } from './described.ts';
+import { DESCRIBED, type Described, type JsonSchema } from '../validation/described.ts';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 
 type AnyStruct = Struct<any, any>;
 

@@ -3,7 +3,7 @@
 // the tests assert real responses and deliveries against them (object() refuses unknown keys, so
 // a field added to a response without documenting it fails the suite).
 import { array, boolean, enums, literal, nullable, number, object, optional, string, type Struct } from 'superstruct';
-import { describedInteger, describedString, describedUnion, uuidString } from './described.ts';
+import { describedInteger, describedString, describedUnion, uuidString } from '../validation/described.ts';
 import { ENTRY_STATUSES } from '../entries/entries.repo.ts';
 import { AWARD_STATUSES } from '../mechanics/awards.repo.ts';
 

@@ -13,8 +13,9 @@ import { AppError, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
-import { enrollmentToView, formatLuckyNumber } from '../entries/entry-view.ts';
+import { enrollmentToView } from '../mechanics/entry-view.ts';
 import { listAwardHistory } from '../mechanics/awards.repo.ts';
+import { formatPair } from '../mechanics/lucky-pairs.ts';
 import { storedTimestampInUtc } from '../timestamps.ts';
 import { VERIFIER_REJECTION_PREFIX } from '../pipeline/verifier.ts';
 import {
@@ -90,7 +91,7 @@ export function exportParticipant(ctx: Ctx, req: ParticipantRequest, actor: Acto
         })),
         lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).map((l) => ({
           entry_id: l.entry_id,
-          ...formatLuckyNumber(l.series, l.order_number),
+          ...formatPair(l.series, l.order_number),
           source: l.source,
           created_at: l.created_at,
         })),

@@ -18,7 +18,15 @@ export interface JobRow {
   created_at: string;
 }
 
-/** Claims up to `limit` due jobs, oldest first: lease until `lockedUntil`, attempts + 1. */
+/** Queues a job for the entry; a second one of the same kind for the same entry is dropped. */
+export function insertJob(db: Db, row: { kind: JobKind; entry_id: string; run_at: string; created_at: string }): void {
+  prepare(
+    db,
+    `INSERT INTO jobs (kind, entry_id, run_at, created_at) VALUES (@kind, @entry_id, @run_at, @created_at)
+    ON CONFLICT (entry_id, kind) DO NOTHING`,
+  ).run(row);
+}
+
 /** A job that has already failed once: it runs after `run_at` with its attempt and error kept. */
 export function insertFailedJob(
   db: Db,
@@ -31,6 +39,7 @@ export function insertFailedJob(
   ).run(row);
 }
 
+/** Claims up to `limit` due jobs, oldest first: lease until `lockedUntil`, attempts + 1. */
 export function claimJobs(db: Db, now: string, lockedUntil: string, limit: number): JobRow[] {
   return prepare<[string, string, string, number], JobRow>(
     db,

@@ -5,11 +5,12 @@
 // second, different result.
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
-import { insertJob, type EntryRow } from '../entries/entries.repo.ts';
+import type { EntryRow } from '../entries/entries.repo.ts';
 import { voidWinOfRejectedEntry } from '../mechanics/awards.ts';
 import { evaluateMechanics, type MechanicResult } from '../mechanics/evaluate.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import type { RejectionReason } from './checks.ts';
+import { insertJob } from './jobs.repo.ts';
 import { finishProcessing, recordEvaluation } from './processing.repo.ts';
 
 /**

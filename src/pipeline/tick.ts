@@ -4,10 +4,9 @@
 // ticks without holding up HTTP requests. The ticker runs it on a timer; ticks never overlap. When
 // a timer tick used its whole job budget (a backlog), the next one starts on the next event-loop
 // turn instead of tickMs later; webhook attempts are not bound to ticks at all (the delivery pool
-// refills itself as attempts finish, see webhooks/delivery.ts).
+// refills itself as attempts finish, see webhooks/sender.ts).
 import { monotonicMs } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import type { TickState } from '../service.ts';
 import {
   createDeliveryPool,
   drainDeliveries,
@@ -15,7 +14,7 @@ import {
   MAX_DELIVERIES_PER_CLAIM,
   type DeliveryPool,
   type DeliveryStats,
-} from '../webhooks/delivery.ts';
+} from '../webhooks/sender.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { forgetExpiredSecrets, pruneOutbox } from '../webhooks/retention.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
@@ -111,6 +110,16 @@ export interface Ticker {
  */
 export function releaseStaleLeases(ctx: Ctx): { jobs: number; deliveries: number } {
   return ctx.db.transaction(() => ({ jobs: releaseJobLeases(ctx.db), deliveries: releaseDeliveryLeases(ctx.db) })).immediate();
+}
+
+/** How the tick is doing, for GET /healthz: the ticker updates it after every run. */
+export interface TickState {
+  /** When the service started: the tick is judged from here until its first run. */
+  startedAt: number;
+  /** When the last tick that completed without an error ended. */
+  lastTickAt: number | null;
+  /** The error of the last tick, if it failed; null once one completes. */
+  lastError: string | null;
 }
 
 /**

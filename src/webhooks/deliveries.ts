@@ -17,8 +17,8 @@ import {
   type DeliveryStatus,
 } from './outbox.repo.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
-import { parseStatusOption } from '../status-option.ts';
-import { maskUrlCredentials } from './url-credentials.ts';
+import { toStatusFilter } from '../status-filter.ts';
+import { maskUrlCredentials } from '../url-credentials.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 
@@ -68,7 +68,7 @@ function toDeliveryView(row: DeliveryListRow): DeliveryView {
 }
 
 export function listDeliveryViews(ctx: Ctx, campaignId: string, status: string | undefined, limit: number): DeliveryView[] {
-  const wanted = parseStatusOption(status, DELIVERY_STATUSES);
+  const wanted = toStatusFilter(status, DELIVERY_STATUSES);
   return listDeliveries(ctx.db, campaignId, wanted ?? null, limit).map(toDeliveryView);
 }
 

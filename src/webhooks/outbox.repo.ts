@@ -164,7 +164,7 @@ export function releaseCampaignDeliveries(db: Db, campaignId: string, now: strin
 /**
  * At start-up no other server holds a lease on this file: leases of a killed process are stale.
  * Not a ping's: a `ces webhook test` may be waiting on it right now; one that was killed is
- * settled once its lease expires (delivery.ts, sendClaimed).
+ * settled once its lease expires (sender.ts, sendClaimed).
  */
 export function releaseDeliveryLeases(db: Db): number {
   return prepare(

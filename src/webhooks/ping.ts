@@ -7,15 +7,15 @@ import { toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { notFound } from '../errors.ts';
-import { attemptDelivery } from './delivery.ts';
+import { attemptDelivery } from './sender.ts';
 import { enqueueEvent } from './events.ts';
 import { findDeliveryById, insertAttempt, leaseDeliveryById, settleDelivery } from './outbox.repo.ts';
-import { maskUrlCredentials } from './url-credentials.ts';
+import { maskUrlCredentials } from '../url-credentials.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
 
 export interface PingResult {
   delivery_id: string;
-  /** Without its password (src/webhooks/url-credentials.ts): the result is printed. */
+  /** Without its password (src/url-credentials.ts): the result is printed. */
   url: string;
   /** delivered (2xx), failed (anything else; not retried) or skipped (configuration paused). */
   result: 'delivered' | 'failed' | 'skipped';

@@ -16,7 +16,7 @@ import { issueKey } from '../../src/keys/keys.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { addPrize, type OperatorPrize } from '../../src/mechanics/prizes.ts';
 import { seededRandom } from '../../src/random.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/http/server.ts';
 import { nextJobDueAt } from '../../src/pipeline/jobs.repo.ts';
 import { tickDidWork, type TickReport } from '../../src/pipeline/tick.ts';
 import { nextDeliveryDueAt } from '../../src/webhooks/outbox.repo.ts';
@@ -59,8 +59,6 @@ export interface StartTestServerOptions {
   env?: Record<string, string>;
   clock?: ManualClock;
   groupCommit?: boolean;
-  /** Intake's writes on the writer thread or on the HTTP thread (default: CES_WRITER_THREAD, off, as in `ces serve`). */
-  writerThread?: boolean;
   seed?: number;
   /** Run the background tick on its timer (config.tickMs) as `ces serve` does; default false. */
   tick?: boolean;
@@ -81,7 +79,6 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     clock,
     random: seededRandom(options.seed ?? seedCounter++),
     groupCommit: options.groupCommit,
-    writerThread: options.writerThread,
     tick: options.tick ?? false,
   });
   const url = server.url;

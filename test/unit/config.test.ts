@@ -1,23 +1,10 @@
 // Configuration (src/config.ts; CONTRACT: Configuration): every default, every variable, a flag over
 // its variable, CES_PORT over PORT, the TTY default of the log format, and the one-line refusals.
-// On/off settings: CES_WRITER_THREAD is off and CES_CHECKPOINT_THREAD on unless set; anything but 1 or 0 stops `ces serve`.
+// On/off settings: CES_CHECKPOINT_THREAD is on unless set; anything but 1 or 0 stops `ces serve`.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ConfigError, loadConfig, type ConfigFlags } from '../../src/config.ts';
-
-test('CES_WRITER_THREAD is off by default, on with 1, off with 0 or empty, refused otherwise', () => {
-  const writerThread = (value?: string) => loadConfig({}, value === undefined ? {} : { CES_WRITER_THREAD: value }, false).writerThread;
-  assert.equal(writerThread(), false);
-  assert.equal(writerThread('1'), true);
-  assert.equal(writerThread(' 1 '), true);
-  assert.equal(writerThread('0'), false);
-  assert.equal(writerThread(''), false);
-  assert.throws(
-    () => writerThread('yes'),
-    (e: unknown) => e instanceof ConfigError && /CES_WRITER_THREAD must be 1 or 0, got "yes"/.test(e.message),
-  );
-});
 
 test('CES_CHECKPOINT_THREAD is on by default, off with 0, refused unless 1 or 0', () => {
   const checkpointThread = (value?: string) =>
@@ -54,7 +41,6 @@ const DEFAULTS = {
   deliveryPerEndpoint: 80,
   retentionDays: 30,
   metricsToken: '',
-  writerThread: false,
   checkpointThread: true,
   shutdownTimeoutMs: 10000,
   trustedProxies: [],

@@ -1,10 +1,10 @@
-// The group committer (src/entries/committer.ts): writes of one event-loop turn share a transaction,
+// The group committer (src/intake/group-commit.ts): writes of one event-loop turn share a transaction,
 // a failing write never undoes its neighbours, leaves nothing of itself, and a batch that fell back
 // to savepoints stores exactly what a one-transaction-per-write committer stores.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createDirectCommitter, createGroupCommitter, type Committer } from '../../src/entries/committer.ts';
+import { createDirectCommitter, createGroupCommitter, type Committer } from '../../src/intake/group-commit.ts';
 import { seededRandom, streamRandom } from '../../src/random.ts';
 
 function world(seed: number) {

@@ -1,6 +1,6 @@
-// Schema version 7: emails are unique on enrollments.email_key, the email folded by src/entries/email-key.ts
-// (NFC, then JavaScript's toLowerCase), instead of on lower(email). SQLite's lower() folds only
-// A-Z, so `JOÃO@x.com` and `joão@x.com` could be held by two participants. An all-ASCII email
+// Schema version 7: emails are unique on enrollments.email_key, the email folded as
+// src/entries/email-key.ts folded it when this migration was written (NFC, then JavaScript's
+// toLowerCase), instead of on lower(email). SQLite's lower() folds only A-Z, so `JOÃO@x.com` and `joão@x.com` could be held by two participants. An all-ASCII email
 // folds to what lower() gives, so those are keyed in SQL, and the old index guarantees their keys
 // are distinct; the others (GLOB '*[^ -~]*': a character outside printable ASCII), few, are
 // folded here one by one in the order the enrollments were created. Where the database already
@@ -11,8 +11,15 @@
 // migration cannot fail on such data. (Keeping lower(email) as that row's key would not do:
 // lower('joão@x.com') is also the fold of an earlier 'JOÃO@x.com'.) An email without a key
 // blocks nobody; the one with the key still blocks every spelling of it.
-import { foldEmail } from '../../entries/email-key.ts';
 import type { Migration } from './migration.ts';
+
+/**
+ * The fold of version 7, frozen here: a migration is history and must key the rows it converts as
+ * intake keyed them then, whatever src/entries/email-key.ts does later.
+ */
+function foldEmailV7(email: string): string {
+  return email.normalize('NFC').toLowerCase();
+}
 
 export const migration007: Migration = (db) => {
   db.exec(`
@@ -26,5 +33,5 @@ export const migration007: Migration = (db) => {
     email: string;
   }>;
   const setKey = db.prepare('UPDATE OR IGNORE enrollments SET email_key = ? WHERE rowid = ?');
-  for (const { rowid, email } of rows) setKey.run(foldEmail(email), rowid);
+  for (const { rowid, email } of rows) setKey.run(foldEmailV7(email), rowid);
 };

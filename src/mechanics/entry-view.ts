@@ -1,11 +1,14 @@
-// The entry as GET /v1/entries/{id} and `ces entries show` present it (CONTRACT: read endpoints).
+// The entry as GET /v1/entries/{id} and `ces entries show` present it (CONTRACT: read endpoints):
+// its status with the outcome of its mechanics, its award and its lucky numbers. It reads what
+// mechanics/ stores, so it sits here, above entries/.
 import type { Ctx } from '../context.ts';
-import { prepare } from '../db/statements.ts';
+import type { EnrollmentRow } from '../entries/enrollments.repo.ts';
+import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
 import { notFound } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
-import { findLatestAwardForEntry, type AwardRow } from '../mechanics/awards.repo.ts';
-import type { EnrollmentRow } from './enrollments.repo.ts';
-import { findEntryById, findScopedEntry, type EntryRow } from './entries.repo.ts';
+import { findLatestAwardForEntry, type AwardRow } from './awards.repo.ts';
+import { listLuckyNumbersForEntryByPair } from './lucky-numbers.repo.ts';
+import { formatPair } from './lucky-pairs.ts';
 
 export interface AwardView {
   entry_id: string;
@@ -37,20 +40,6 @@ export function awardToView(award: AwardRow): AwardView {
   return { entry_id: award.entry_id, won: true, prize_definition_id: award.prize_id, status: award.status };
 }
 
-export function formatLuckyNumber(series: number, orderNumber: number): { series: string; order_number: string } {
-  return { series: String(series), order_number: String(orderNumber).padStart(5, '0') };
-}
-
-export function listLuckyNumbersOfEntry(ctx: Ctx, entryId: string): Array<{ series: string; order_number: string }> {
-  return prepare<[string], { series: number; order_number: number }>(
-    ctx.db,
-    `SELECT series, order_number FROM lucky_numbers
-    WHERE entry_id = ? ORDER BY series, order_number`,
-  )
-    .all(entryId)
-    .map((r) => formatLuckyNumber(r.series, r.order_number));
-}
-
 export function entryToView(ctx: Ctx, row: EntryRow): EntryView {
   const award = findLatestAwardForEntry(ctx.db, row.id);
   return {
@@ -61,7 +50,7 @@ export function entryToView(ctx: Ctx, row: EntryRow): EntryView {
     rejection_reasons: JSON.parse(row.rejection_reasons),
     mechanics: row.mechanics === null ? null : JSON.parse(row.mechanics),
     award: award ? awardToView(award) : null,
-    lucky_numbers: listLuckyNumbersOfEntry(ctx, row.id),
+    lucky_numbers: listLuckyNumbersForEntryByPair(ctx.db, row.id).map((r) => formatPair(r.series, r.order_number)),
     created_at: row.created_at,
     processed_at: row.processed_at,
     evaluated_at: row.evaluated_at,

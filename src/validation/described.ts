@@ -2,10 +2,13 @@
 // refinements (size, pattern, min/max) and union members leave no trace on the Struct, so these
 // helpers apply the refinement AND record the same numbers in `schema` (unused by scalar structs,
 // and carried through optional()/nullable()/refine(), which copy it). One source for both: a
-// changed limit changes validation and documentation together.
+// changed limit changes validation and documentation together. The domain validates with these;
+// src/openapi/ reads them to write the document, so this folder imports nothing from either.
 import { integer, max, min, pattern, refine, size, string, Struct, union, validate } from 'superstruct';
 import { validationFailed } from '../errors.ts';
-import type { JsonSchema } from './json-schema.ts';
+
+/** A JSON Schema object (draft 2020-12, OpenAPI 3.1's dialect), as src/openapi/ emits it. */
+export type JsonSchema = Record<string, unknown>;
 
 export const DESCRIBED = Symbol.for('ces.openapi.described');
 

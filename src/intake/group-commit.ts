@@ -9,8 +9,8 @@
 // with no savepoints; writes almost never fail at this stage (validation happened before), and
 // when one does, the whole transaction is rolled back and the batch is run again, each write in its
 // own savepoint, which is exactly the per-write isolation. Writes must therefore be re-runnable:
-// intake's writes draw every random value from their own seed (streamRandom, src/entries/writer.ts),
-// so a batch that fell back stores exactly what the savepoint-only committer would have stored.
+// intake's writes draw every random value from their own seed (streamRandom, ./entry-writer.ts), so
+// a batch that fell back stores exactly what the savepoint-only committer would have stored.
 import type { Db } from '../db/open.ts';
 import { revalidateRows } from '../db/row-cache.ts';
 

@@ -5,17 +5,17 @@ import { toNodeHandler } from 'h3/node';
 import { listen, type Listener } from 'listhen';
 import type { ConsolaInstance } from 'consola';
 import { hostname } from 'node:os';
-import { monotonicMs, nowIso, systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import type { Ctx } from './context.ts';
-import { startCheckpointer, type Checkpointer } from './db/checkpointer.ts';
-import { openDatabase } from './db/open.ts';
-import { claimDatabase, releaseDatabase } from './db/server-claim.ts';
-import { createHttpApp } from './http/app.ts';
-import { closeTimedOutSocket } from './http/body.ts';
-import { trackRequests } from './http/graceful-close.ts';
-import { createTicker, finishesWithin, releaseStaleLeases, type TickReport } from './pipeline/tick.ts';
-import { cryptoRandom, type Random } from './random.ts';
+import { monotonicMs, nowIso, systemClock, type Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Ctx } from '../context.ts';
+import { startCheckpointer, type Checkpointer } from '../db/checkpointer.ts';
+import { openDatabase } from '../db/open.ts';
+import { claimDatabase, releaseDatabase } from '../db/server-claim.ts';
+import { createHttpApp } from './app.ts';
+import { closeTimedOutSocket } from './body.ts';
+import { trackRequests } from './graceful-close.ts';
+import { createTicker, finishesWithin, releaseStaleLeases, type TickReport } from '../pipeline/tick.ts';
+import { cryptoRandom, type Random } from '../random.ts';
 import { createService, type Service } from './service.ts';
 
 export interface RunningServer {
@@ -30,8 +30,6 @@ export interface StartOptions {
   clock?: Clock;
   random?: Random;
   groupCommit?: boolean;
-  /** Intake's writes on a worker thread; default config.writerThread (CES_WRITER_THREAD). */
-  writerThread?: boolean;
   /** Run the background tick on its timer (default true); tests drive it by hand instead. */
   tick?: boolean;
 }
@@ -66,7 +64,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const checkpointer: Checkpointer | null =
     config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
-  const service = createService(ctx, { groupCommit: options.groupCommit, writerThread: options.writerThread ?? config.writerThread });
+  const service = createService(ctx, { groupCommit: options.groupCommit });
   const app = createHttpApp(service);
   const handler = toNodeHandler(app);
   // What the server holds besides its listener, let go of when it stops or cannot start.

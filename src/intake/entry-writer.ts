@@ -1,24 +1,19 @@
 // How the write stage of POST /v1/entries is run. The HTTP side decides everything that needs no
 // stored data (key, campaign window, body, validation) and hands the rest to an EntryWriter as a
 // plain WriteRequest; the writer runs writeEntry in a group-commit transaction and settles once
-// the COMMIT that holds it is on disk. Two writers share this code:
+// the COMMIT that holds it is on disk, on the HTTP thread's own connection.
 //
-// - the inline writer (the default) runs it on the HTTP thread's own connection;
-// - the thread writer (src/entries/writer-thread.ts, CES_WRITER_THREAD=1) runs it on a worker
-//   thread with its own connection, so that the next requests are read and validated while a
-//   batch is written and fsynced.
-//
-// A WriteRequest is plain JSON data. It carries its own "now" and a random seed drawn from the
+// A WriteRequest is plain data. It carries its own "now" and a random seed drawn from the
 // service's clock and random source when the request was accepted, so a batch that is rolled back
-// and run again draws the same ids, and both writers store the same rows for the same requests.
+// and run again draws the same ids.
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import type { Ctx } from '../context.ts';
 import type { Db } from '../db/open.ts';
 import { INVALID_KEY, type Caller } from '../keys/keys.ts';
 import { streamRandom } from '../random.ts';
-import { createDirectCommitter, createGroupCommitter, type Committer } from './committer.ts';
-import { writeEntry, type IntakeResult } from './intake.ts';
-import type { Submission } from './submission.ts';
+import type { Submission } from '../entries/submission.ts';
+import { createDirectCommitter, createGroupCommitter, type Committer } from './group-commit.ts';
+import { writeEntry, type IntakeResult } from './write-stage.ts';
 
 export interface WriteRequest {
   caller: Caller;
@@ -35,7 +30,7 @@ export interface EntryWriter {
   write(request: WriteRequest): Promise<IntakeResult>;
   /** Resolves when no write is pending. */
   drain(): Promise<void>;
-  /** Drains, then releases what the writer holds (its thread and connection). */
+  /** Drains, then releases what the writer holds. */
   close(): Promise<void>;
 }
 
@@ -59,7 +54,7 @@ export function createCommitter(db: Db, groupCommit: boolean): Committer {
   return groupCommit ? createGroupCommitter(db) : createDirectCommitter(db);
 }
 
-/** The write stage on the caller's own connection and thread (the default). */
+/** The write stage on the caller's own connection and thread. */
 export function createInlineWriter(base: WriteBase, options: { groupCommit: boolean }): EntryWriter {
   const committer = createCommitter(base.db, options.groupCommit);
   return {

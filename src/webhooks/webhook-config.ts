@@ -14,7 +14,7 @@ import { AppError, notFound, validationFailed, type FieldError } from '../errors
 import type { Caller } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { holdCampaignDeliveries, releaseCampaignDeliveries } from './outbox.repo.ts';
-import { maskUrlCredentials } from './url-credentials.ts';
+import { maskUrlCredentials } from '../url-credentials.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { refuseWebhookTarget } from './ssrf.ts';
 import {
@@ -25,7 +25,7 @@ import {
   type WebhookConfigRow,
 } from './webhook-config.repo.ts';
 import { boolean, optional, type } from 'superstruct';
-import { describedString, enforceStruct } from '../openapi/described.ts';
+import { describedString, enforceStruct } from '../validation/described.ts';
 
 export interface WebhookConfigView {
   endpoint_url: string;

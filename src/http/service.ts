@@ -1,12 +1,12 @@
 // The running service's state, shared by the HTTP app and the background tick: the context, the
 // intake writer, the set of Idempotency-Keys whose requests are being read right now, and when
 // the tick last ran.
-import type { Ctx } from './context.ts';
-import { createInlineWriter, type EntryWriter } from './entries/writer.ts';
-import { createThreadWriter } from './entries/writer-thread.ts';
-import { monotonicMs } from './clock.ts';
-import { schedulerSettings } from './webhooks/delivery.ts';
-import { createUtilizationSampler, DeliveryScheduler } from './webhooks/scheduler.ts';
+import type { Ctx } from '../context.ts';
+import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
+import { monotonicMs } from '../clock.ts';
+import type { TickState } from '../pipeline/tick.ts';
+import { schedulerSettings } from '../webhooks/sender.ts';
+import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
 
 export interface Service {
   ctx: Ctx;
@@ -18,27 +18,16 @@ export interface Service {
   deliveries: DeliveryScheduler;
 }
 
-export interface TickState {
-  /** When the service started: the tick is judged from here until its first run. */
-  startedAt: number;
-  /** When the last tick that completed without an error ended. */
-  lastTickAt: number | null;
-  /** The error of the last tick, if it failed; null once one completes. */
-  lastError: string | null;
-}
-
 export interface ServiceOptions {
   /** One transaction per request instead of group commit (the comparison the bench and tests make). */
   groupCommit?: boolean;
-  /** Run intake's writes on a worker thread with its own connection, or (default) on ctx.db. */
-  writerThread?: boolean;
 }
 
 export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
   const groupCommit = options.groupCommit ?? true;
   return {
     ctx,
-    writer: options.writerThread ? createThreadWriter(ctx.config, ctx.log, { groupCommit }) : createInlineWriter(ctx, { groupCommit }),
+    writer: createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
     deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs)),

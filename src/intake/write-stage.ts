@@ -9,10 +9,11 @@ import type { Caller } from '../keys/keys.ts';
 import { recordDeclaredWin } from '../mechanics/declared-win.ts';
 import { uuidv7 } from '../random.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
-import { upsertEnrollment } from './enrollment.ts';
-import { findEntryByIdempotencyKey, insertConsent, insertEntry, insertJob, type EntryStatus } from './entries.repo.ts';
-import { checkAccessKeyFailFast } from './fiscal-key.ts';
-import type { Submission } from './submission.ts';
+import { upsertEnrollment } from '../entries/enrollment.ts';
+import { findEntryByIdempotencyKey, insertConsent, insertEntry, type EntryStatus } from '../entries/entries.repo.ts';
+import { checkAccessKeyFailFast } from '../entries/fiscal-key.ts';
+import type { Submission } from '../entries/submission.ts';
+import { insertJob } from '../pipeline/jobs.repo.ts';
 
 export interface IntakeResult {
   entry_id: string;

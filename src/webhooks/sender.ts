@@ -12,8 +12,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { describeFetchError } from '../pipeline/verifier.ts';
 import type { Config } from '../config.ts';
+import { describeFetchError } from '../fetch-error.ts';
 import {
   claimDeliveries,
   HELD_UNTIL_REACTIVATED,
@@ -33,7 +33,7 @@ import {
 } from './scheduler.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
-import { maskUrlCredentials } from './url-credentials.ts';
+import { maskUrlCredentials } from '../url-credentials.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export interface DeliveryStats {

@@ -1,0 +1,34 @@
+// Operator-flag wording stays in the CLI (cli/options.ts): its parsers name the flag the operator
+// typed, while the domain's own checks of the same values (src/keys/keys.ts, src/status-filter.ts)
+// speak of the value, so a caller other than the CLI never reads about a flag it did not pass.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseAuditAction, parseMode, parseModeFilter, parseStatusOption } from '../../cli/options.ts';
+import { toLivemode, toMode } from '../../src/keys/keys.ts';
+import { toStatusFilter } from '../../src/status-filter.ts';
+
+const STATUSES = ['pending', 'delivered'] as const;
+
+test('the CLI reads --mode and --status in any case and names the flag when refusing', () => {
+  assert.equal(parseMode('LIVE'), 'live');
+  assert.equal(parseModeFilter('Test'), 0);
+  assert.equal(parseModeFilter(undefined), undefined);
+  assert.equal(parseStatusOption('DELIVERED', STATUSES), 'delivered');
+  assert.throws(() => parseMode('prod'), { code: 'invalid_mode', message: '--mode must be live or test, got "prod"' });
+  assert.throws(() => parseStatusOption('sent', STATUSES), {
+    code: 'invalid_option',
+    message: '--status must be one of pending, delivered, got "sent"',
+  });
+  assert.throws(() => parseAuditAction('key.lost'), { code: 'invalid_option', message: /^--action must be one of / });
+});
+
+test('the domain checks the same values with the same codes, in words that name no flag', () => {
+  assert.equal(toMode('Live'), 'live');
+  assert.equal(toLivemode('TEST'), 0);
+  assert.equal(toStatusFilter('Pending', STATUSES), 'pending');
+  assert.throws(() => toMode('prod'), { code: 'invalid_mode', message: 'mode must be live or test, got "prod"' });
+  assert.throws(() => toStatusFilter('sent', STATUSES), {
+    code: 'invalid_option',
+    message: 'status must be one of pending, delivered, got "sent"',
+  });
+});
