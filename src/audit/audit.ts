@@ -27,8 +27,12 @@ export const AUDIT_ACTIONS = [
   'participant.anonymized',
   'backup.created',
   'database.restored',
-  // Reserved for the dashboard's sign-in (CONTRACT: Dashboard); nothing records it yet.
+  // The dashboard (CONTRACT: Dashboard): a sign-in link made, a session started or ended by an
+  // operator, and every view of a participant's unmasked personal data.
+  'dashboard.link_created',
   'dashboard.signed_in',
+  'dashboard.session_revoked',
+  'participant.viewed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
