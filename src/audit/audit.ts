@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'award.revoked',
   'award.reassigned',
   'participant.exported',
+  // A campaign's entries downloaded from the dashboard (personal data of every participant).
+  'entries.exported',
   'participant.anonymized',
   'backup.created',
   'database.restored',
@@ -77,10 +79,17 @@ export function parseAuditAction(value: string): AuditAction {
   return action;
 }
 
-export function listAuditRecords(ctx: Ctx, filter: { campaignId?: string; action?: AuditAction; limit: number }): AuditRecord[] {
-  return listAuditRows(ctx.db, { campaignId: filter.campaignId ?? null, action: filter.action ?? null, limit: filter.limit }).map(
-    rowToAuditRecord,
-  );
+/** Newest first; with `beforeId`, only the records older than that one (the next page). */
+export function listAuditRecords(
+  ctx: Ctx,
+  filter: { campaignId?: string; action?: AuditAction; limit: number; beforeId?: number },
+): AuditRecord[] {
+  return listAuditRows(ctx.db, {
+    campaignId: filter.campaignId ?? null,
+    action: filter.action ?? null,
+    limit: filter.limit,
+    beforeId: filter.beforeId ?? null,
+  }).map(rowToAuditRecord);
 }
 
 export function rowToAuditRecord(row: AuditRow): AuditRecord {

@@ -94,4 +94,30 @@ export const DASHBOARD_JS = `
   }
   setInterval(refresh, every);
 })();
+(function () {
+  // Copy buttons beside a secret shown once (a new key, a new webhook secret): hidden without
+  // JavaScript, where the secret is still selectable text.
+  document.querySelectorAll('button[data-copy]').forEach(function (button) {
+    var source = document.getElementById(button.getAttribute('data-copy'));
+    if (!source) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var text = source.textContent.trim();
+      var done = function () { button.textContent = 'Copied'; };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(done, function () { select(source); });
+      } else {
+        select(source);
+        if (document.execCommand && document.execCommand('copy')) done();
+      }
+    });
+  });
+  function select(node) {
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+})();
 `;

@@ -19,6 +19,13 @@ import { registerEntriesRoutes } from './pages/entries.ts';
 import { registerEntryRoutes } from './pages/entry.ts';
 import { registerOverviewRoutes } from './pages/overview.ts';
 import { registerSignInRoutes } from './pages/signin.ts';
+import { registerAuditRoutes } from './pages/audit.ts';
+import { registerExportsRoutes } from './pages/exports.ts';
+import { registerKeysRoutes } from './pages/keys.ts';
+import { registerParticipantsRoutes } from './pages/participants.ts';
+import { registerPrizesRoutes } from './pages/prizes.ts';
+import { registerSettingsRoutes } from './pages/settings.ts';
+import { registerWebhookRoutes } from './pages/webhook.ts';
 import { csrfMatches, resolveSession, type DashboardSession } from './sessions.ts';
 
 export const SESSION_COOKIE = 'ces_session';
@@ -67,6 +74,13 @@ const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
   registerCampaignRoutes,
   registerEntriesRoutes,
   registerEntryRoutes,
+  registerKeysRoutes,
+  registerWebhookRoutes,
+  registerPrizesRoutes,
+  registerParticipantsRoutes,
+  registerExportsRoutes,
+  registerSettingsRoutes,
+  registerAuditRoutes,
 ];
 
 export function registerDashboardRoutes(app: H3, service: Service): void {

@@ -57,3 +57,30 @@ export function listWindows(db: Db, campaignId: string, livemode: number | null)
     WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) ORDER BY opens_at, id`,
   ).all(campaignId, livemode, livemode);
 }
+
+export interface WindowCountsRow {
+  prize_id: string;
+  windows: number;
+  claimed: number;
+  /** The earliest opening of a window still unclaimed; null when every window is claimed. */
+  next_opens_at: string | null;
+}
+
+/** Per prize of the campaign and mode: how many windows, how many claimed, the next unclaimed opening. */
+export function countWindowsByPrize(db: Db, campaignId: string, livemode: number): WindowCountsRow[] {
+  return prepare<[string, number], WindowCountsRow>(
+    db,
+    `SELECT prize_id, count(*) AS windows, count(claimed_by_entry_id) AS claimed,
+      min(CASE WHEN claimed_by_entry_id IS NULL THEN opens_at END) AS next_opens_at
+    FROM prize_windows WHERE campaign_id = ? AND livemode = ? GROUP BY prize_id`,
+  ).all(campaignId, livemode);
+}
+
+/** The first `limit` unclaimed windows in the order entries claim them (on the prize_windows_open index). */
+export function listUnclaimedWindows(db: Db, campaignId: string, livemode: number, limit: number): PrizeWindowRow[] {
+  return prepare<[string, number, number], PrizeWindowRow>(
+    db,
+    `SELECT ${COLUMNS} FROM prize_windows
+    WHERE campaign_id = ? AND livemode = ? AND claimed_by_entry_id IS NULL ORDER BY opens_at, id LIMIT ?`,
+  ).all(campaignId, livemode, limit);
+}

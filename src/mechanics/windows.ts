@@ -12,7 +12,14 @@ import { parseLivemode, parseMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
-import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
+import {
+  countWindowsByPrize,
+  insertWindow,
+  listUnclaimedWindows,
+  listWindows,
+  type PrizeWindowRow,
+  type WindowCountsRow,
+} from './windows.repo.ts';
 
 export interface PrizeWindow {
   id: number;
@@ -114,4 +121,23 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): Priz
 export function listPrizeWindows(ctx: Ctx, campaignId: string, mode?: string): PrizeWindow[] {
   getCampaign(ctx, campaignId);
   return listWindows(ctx.db, campaignId, parseLivemode(mode) ?? null).map(rowToWindow);
+}
+
+export interface WindowsOverview {
+  byPrize: WindowCountsRow[];
+  /** The next unclaimed windows, in the order entries claim them. */
+  next: PrizeWindow[];
+}
+
+/**
+ * A campaign's windows at a glance (the dashboard's prizes page): counts per prize and the next
+ * `limit` unclaimed ones, never the whole list (a campaign may hold a hundred thousand windows).
+ */
+export function summarizePrizeWindows(ctx: Ctx, campaignId: string, mode: string, limit: number): WindowsOverview {
+  const livemode = parseMode(mode) === 'live' ? 1 : 0;
+  getCampaign(ctx, campaignId);
+  return {
+    byPrize: countWindowsByPrize(ctx.db, campaignId, livemode),
+    next: listUnclaimedWindows(ctx.db, campaignId, livemode, limit).map(rowToWindow),
+  };
 }
