@@ -115,12 +115,14 @@ export interface RecentAttempt {
 /**
  * The campaign's attempts among the server's newest `window` (by id, the primary key): bounded
  * work whatever the history's length; a quiet campaign beside a busy one may have none in it.
+ * CROSS JOIN keeps the attempts first: left to choose, SQLite walks the campaign's deliveries
+ * (millions) and looks for recent attempts of each.
  */
 export function recentAttempts(db: Db, s: Scope & { window: number }): RecentAttempt[] {
   return prepare<[Scope & { window: number }], RecentAttempt>(
     db,
     `SELECT a.status_code, a.latency_ms, a.attempted_at, d.created_at AS event_created_at
-    FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
     WHERE a.id > (SELECT coalesce(max(id), 0) FROM webhook_attempts) - @window AND d.campaign_id = @campaign_id AND d.livemode = @livemode`,
   ).all(s);
 }
