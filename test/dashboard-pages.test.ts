@@ -146,6 +146,24 @@ describe("a campaign's live page", () => {
     assert.match(page, /<script src="\/dashboard\/assets\/dashboard\.js" defer><\/script>/);
   });
 
+  test('the current hour is counted on every view, earlier hours again once their counts are a minute old', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx, { name: 'Horas' });
+    await entry(t, w.liveKey);
+    t.clock.advance(2 * 3600_000);
+    const maria = await signIn(t);
+    const path = `/dashboard/campaigns/${w.campaign.id}`;
+    assert.deepEqual(rowStartingWith(await ok(maria, path), '2026-11-22 09:00:00'), ['2026-11-22 09:00:00', '0', '0', '1']);
+    await drainAll(t, { advance: false });
+    await entry(t, w.liveKey);
+    const next = await ok(maria, path);
+    assert.deepEqual(rowStartingWith(next, '2026-11-22 11:00:00'), ['2026-11-22 11:00:00', '0', '0', '1'], 'the current hour at once');
+    assert.deepEqual(rowStartingWith(next, '2026-11-22 09:00:00'), ['2026-11-22 09:00:00', '0', '0', '1'], 'an earlier hour as counted');
+    assert.equal(figureOf(next, 'Approved'), '1', 'the totals (entry_counts) are always current');
+    t.clock.advance(60_000);
+    assert.deepEqual(rowStartingWith(await ok(maria, path), '2026-11-22 09:00:00'), ['2026-11-22 09:00:00', '1', '0', '0']);
+  });
+
   test('?mode=test shows the test mode; an unknown mode is 400 and an unknown campaign 404, as pages', async () => {
     const t = await server();
     const w = await processedWorld(t);

@@ -17,16 +17,6 @@ export function entryCountsOf(db: Db, campaignId: string): Array<{ livemode: num
   ).all(campaignId);
 }
 
-/** Entries received since `since` by status: three ranges of entries_campaign_status. */
-export function countEntriesSince(db: Db, s: Scope & { since: string }): Array<{ status: string; n: number }> {
-  return prepare<[Scope & { since: string }], { status: string; n: number }>(
-    db,
-    `SELECT status, count(*) AS n FROM entries
-    WHERE campaign_id = @campaign_id AND livemode = @livemode AND status IN ('PENDING', 'APPROVED', 'REJECTED') AND created_at >= @since
-    GROUP BY status`,
-  ).all(s);
-}
-
 /** Pending webhook events of a campaign (both modes): a range of webhook_deliveries_campaign. */
 export function countPendingDeliveries(db: Db, campaignId: string): number {
   return prepare<[string], number>(db, `SELECT count(*) FROM webhook_deliveries WHERE campaign_id = ? AND status = 'pending'`)
@@ -52,14 +42,19 @@ export function lastSettledDeliveries(db: Db, campaignId: string): SettledDelive
     .filter((row): row is SettledDelivery => row !== undefined);
 }
 
-/** Entries since `since` per UTC hour ('2026-11-22T14') and status: one range of entries_campaign_status per status. */
-export function countEntriesByHour(db: Db, s: Scope & { since: string }): Array<{ hour: string; status: string; n: number }> {
-  return prepare<[Scope & { since: string }], { hour: string; status: string; n: number }>(
+/**
+ * Entries of one status received in [from, to): a count over one range of entries_campaign_status.
+ * The chart asks this once per hour and status rather than grouping a day of entries by an
+ * expression of created_at, which sorted every one of them (a launch day: tens of thousands).
+ */
+export function countEntriesBetween(db: Db, s: Scope & { status: string; from: string; to: string }): number {
+  return prepare<[Scope & { status: string; from: string; to: string }], number>(
     db,
-    `SELECT substr(created_at, 1, 13) AS hour, status, count(*) AS n FROM entries
-    WHERE campaign_id = @campaign_id AND livemode = @livemode AND status IN ('PENDING', 'APPROVED', 'REJECTED') AND created_at >= @since
-    GROUP BY hour, status`,
-  ).all(s);
+    `SELECT count(*) FROM entries
+    WHERE campaign_id = @campaign_id AND livemode = @livemode AND status = @status AND created_at >= @from AND created_at < @to`,
+  )
+    .pluck()
+    .get(s)!;
 }
 
 /**
@@ -115,12 +110,14 @@ export interface RecentAttempt {
 /**
  * The campaign's attempts among the server's newest `window` (by id, the primary key): bounded
  * work whatever the history's length; a quiet campaign beside a busy one may have none in it.
+ * CROSS JOIN keeps the attempts first: left to choose, SQLite walks the campaign's deliveries
+ * (millions) and looks for recent attempts of each.
  */
 export function recentAttempts(db: Db, s: Scope & { window: number }): RecentAttempt[] {
   return prepare<[Scope & { window: number }], RecentAttempt>(
     db,
     `SELECT a.status_code, a.latency_ms, a.attempted_at, d.created_at AS event_created_at
-    FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    FROM webhook_attempts a CROSS JOIN webhook_deliveries d ON d.id = a.delivery_id
     WHERE a.id > (SELECT coalesce(max(id), 0) FROM webhook_attempts) - @window AND d.campaign_id = @campaign_id AND d.livemode = @livemode`,
   ).all(s);
 }

@@ -2,15 +2,13 @@
 // statements of figures.repo.ts. Days are America/Sao_Paulo calendar days (fixed UTC-3, as
 // `ces stats`: Brazil has had no daylight-saving time since 2019).
 import { listCampaigns, registrationClosedReason, type Campaign } from '../campaigns/campaigns.ts';
-import { toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { Mode } from '../keys/keys.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { findWebhookConfig } from '../webhooks/webhook-config.repo.ts';
 import { PAIRS_PER_SERIES } from '../mechanics/lucky-pairs.ts';
+import { lastDayByHour, type HourBar, type StatusCounts } from './hourly.ts';
 import {
-  countEntriesByHour,
-  countEntriesSince,
   countLuckyPairs,
   countPendingDeliveries,
   entryCountsOf,
@@ -25,7 +23,7 @@ import {
 
 const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
 export const STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
-export type StatusCounts = Record<(typeof STATUSES)[number], number>;
+export type { HourBar, StatusCounts };
 
 /** The instant the Sao Paulo calendar day of `nowMs` began. */
 export function startOfDay(nowMs: number): number {
@@ -44,6 +42,8 @@ export function windowState(campaign: Campaign, nowMs: number): WindowState {
 
 export interface ModeFigures {
   mode: Mode;
+  /** Entries per hour and status over the last 24 hours, oldest first. */
+  hours: HourBar[];
   total: number;
   today: number;
   byStatus: StatusCounts;
@@ -93,17 +93,23 @@ export function summarizeCampaign(ctx: Ctx, campaign: Campaign, scheduler: Deliv
 
 function summarize(ctx: Ctx, campaign: Campaign, scheduler: DeliveryScheduler | null): CampaignSummary {
   const now = ctx.clock.now();
-  const since = toIso(startOfDay(now));
+  const dayStart = startOfDay(now);
   const counts = { live: emptyCounts(), test: emptyCounts() };
   for (const row of entryCountsOf(ctx.db, campaign.id))
     counts[row.livemode === 1 ? 'live' : 'test'][row.status as keyof StatusCounts] = row.n;
   const modes = (['live', 'test'] as const).map((mode): ModeFigures => {
     const byStatus = counts[mode];
-    const today = countEntriesSince(ctx.db, { campaign_id: campaign.id, livemode: mode === 'live' ? 1 : 0, since }).reduce(
-      (n, r) => n + r.n,
-      0,
-    );
-    return { mode, total: byStatus.PENDING + byStatus.APPROVED + byStatus.REJECTED, today, byStatus, approvalRate: approvalRate(byStatus) };
+    const hours = lastDayByHour(ctx, { campaign_id: campaign.id, livemode: mode === 'live' ? 1 : 0 });
+    // The Sao Paulo day starts on a whole UTC hour (03:00Z), less than 24 hours ago.
+    const today = hours.filter((h) => Date.parse(h.start) >= dayStart).reduce((n, h) => n + h.PENDING + h.APPROVED + h.REJECTED, 0);
+    return {
+      mode,
+      total: byStatus.PENDING + byStatus.APPROVED + byStatus.REJECTED,
+      today,
+      byStatus,
+      approvalRate: approvalRate(byStatus),
+      hours,
+    };
   });
   return {
     campaign,
@@ -138,13 +144,6 @@ function webhookHealth(ctx: Ctx, campaignId: string, scheduler: DeliverySchedule
 export const REJECTION_SAMPLE = 1000;
 /** Webhook success and lag are read from the server's newest attempts, this many. */
 export const ATTEMPT_WINDOW = 5000;
-const HOUR_MS = 3_600_000;
-
-export interface HourBar extends StatusCounts {
-  /** The hour's start (UTC ISO). */
-  start: string;
-}
-
 export interface LiveFigures {
   summary: CampaignSummary;
   mode: ModeFigures;
@@ -171,20 +170,15 @@ export function liveFigures(ctx: Ctx, campaign: Campaign, mode: Mode, scheduler:
     const summary = summarize(ctx, campaign, scheduler);
     const scope = { campaign_id: campaign.id, livemode: mode === 'live' ? 1 : 0 };
     const now = ctx.clock.now();
-    const first = Math.floor(now / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
-    const hours: HourBar[] = Array.from({ length: 24 }, (_, i) => ({ start: toIso(first + i * HOUR_MS), ...emptyCounts() }));
-    for (const row of countEntriesByHour(ctx.db, { ...scope, since: toIso(first) })) {
-      const at = Math.floor((Date.parse(`${row.hour}:00:00.000Z`) - first) / HOUR_MS);
-      if (at >= 0 && at < 24) hours[at][row.status as keyof StatusCounts] += row.n;
-    }
+    const modeFigures = summary.modes.find((m) => m.mode === mode)!;
     const attempts = recentAttempts(ctx.db, { ...scope, window: ATTEMPT_WINDOW });
     const ok = attempts.filter((a) => a.status_code !== null && a.status_code >= 200 && a.status_code < 300);
     const lags = ok.map((a) => Date.parse(a.attempted_at) - Date.parse(a.event_created_at));
     const oldest = oldestPendingDelivery(ctx.db, scope);
     return {
       summary,
-      mode: summary.modes.find((m) => m.mode === mode)!,
-      hours,
+      mode: modeFigures,
+      hours: modeFigures.hours,
       rejections: recentRejectionReasons(ctx.db, { ...scope, limit: REJECTION_SAMPLE }),
       prizes: listPrizeStock(ctx.db, scope),
       lucky: {
