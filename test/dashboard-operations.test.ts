@@ -352,8 +352,8 @@ describe('prizes and windows', () => {
     assert.equal(lastAudit(t, 'window.added', op).details.count, 3);
     const page = await op.get(campaignPath(w.campaign.id, '/prizes'));
     assert.ok(
-      tableRows(page.text).some((row) => row.join('|') === 'Voucher|3|0|2026-12-01 10:00:00'),
-      '3 windows, none claimed, the next opening in Sao Paulo time',
+      tableRows(page.text).some((row) => row.join('|') === 'Voucher|3|2026-12-01 10:00:00'),
+      '3 windows to win, the next opening in Sao Paulo time',
     );
     const bad = await op.post(campaignPath(w.campaign.id, '/prizes/windows'), { mode: 'live', prize: prize.id, opens_at: 'tomorrow' });
     assert.equal(bad.status, 422);

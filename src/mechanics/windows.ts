@@ -13,7 +13,7 @@ import { parseDecimal } from '../numbers.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import {
-  countWindowsByPrize,
+  countUnclaimedWindowsByPrize,
   insertWindow,
   listUnclaimedWindows,
   listWindows,
@@ -130,14 +130,14 @@ export interface WindowsOverview {
 }
 
 /**
- * A campaign's windows at a glance (the dashboard's prizes page): counts per prize and the next
- * `limit` unclaimed ones, never the whole list (a campaign may hold a hundred thousand windows).
+ * A campaign's windows still to be won at a glance (the dashboard's prizes page): per prize, and
+ * the next `limit` in claim order; never the whole list (a campaign may hold a hundred thousand).
  */
 export function summarizePrizeWindows(ctx: Ctx, campaignId: string, mode: string, limit: number): WindowsOverview {
   const livemode = parseMode(mode) === 'live' ? 1 : 0;
   getCampaign(ctx, campaignId);
   return {
-    byPrize: countWindowsByPrize(ctx.db, campaignId, livemode),
+    byPrize: countUnclaimedWindowsByPrize(ctx.db, campaignId, livemode),
     next: listUnclaimedWindows(ctx.db, campaignId, livemode, limit).map(rowToWindow),
   };
 }

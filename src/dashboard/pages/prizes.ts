@@ -221,28 +221,26 @@ function addPrizeForm(path: string, mode: Mode, session: DashboardSession, typed
 function windowsTables(w: WindowsOverview, prizeName: Map<string, string>): Html {
   return html`<table>
       <caption class="visually-hidden">
-        Windows per prize
+        Windows still to be won, per prize
       </caption>
       <thead>
         <tr>
           <th scope="col">Prize</th>
-          <th scope="col" class="num">Windows</th>
-          <th scope="col" class="num">Claimed</th>
-          <th scope="col">Next unclaimed opens</th>
+          <th scope="col" class="num">Windows not yet claimed</th>
+          <th scope="col">Next one opens</th>
         </tr>
       </thead>
       <tbody>
         ${
           w.byPrize.length === 0
             ? html`<tr>
-                <td colspan="4" class="muted">No windows yet.</td>
+                <td colspan="3" class="muted">No window left to win.</td>
               </tr>`
             : w.byPrize.map(
                 (p) =>
                   html`<tr>
                     <td>${prizeName.get(p.prize_id) ?? p.prize_id}</td>
-                    <td class="num">${count(p.windows)}</td>
-                    <td class="num">${count(p.claimed)}</td>
+                    <td class="num">${count(p.unclaimed)}</td>
                     <td>${time(p.next_opens_at)}</td>
                   </tr>`,
               )

@@ -17,7 +17,7 @@ import {
 import {
   DELIVERY_STATUSES,
   getDeliveryWithAttempts,
-  listDeliveryViews,
+  listRecentDeliveryViews,
   redeliver,
   redeliverFailed,
   type DeliveryView,
@@ -142,7 +142,7 @@ function webhookPage(r: DashboardRequest, secret: NewSecret | null): Html {
   const statusFilter = secret ? null : (query.get('status') ?? null);
   const status = statusFilter === null || statusFilter === '' ? undefined : statusFilter;
   const config = findOperatorWebhookConfig(ctx, campaign.id);
-  const deliveries = config ? listDeliveryViews(ctx, campaign.id, status, DELIVERY_LIMIT) : [];
+  const deliveries = config ? listRecentDeliveryViews(ctx, campaign.id, status, DELIVERY_LIMIT) : [];
   const pingId = secret ? null : query.get('ping');
   const ping = pingId ? getDeliveryOrNull(r, pingId.toLowerCase()) : null;
   const requeued = secret ? null : query.get('requeued');
