@@ -7,7 +7,7 @@ import type { Mode } from '../keys/keys.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { findWebhookConfig } from '../webhooks/webhook-config.repo.ts';
 import { PAIRS_PER_SERIES } from '../mechanics/lucky-pairs.ts';
-import { lastDayByHour, type HourBar, type StatusCounts } from './hourly.ts';
+import { countedLately, lastDayByHour, type HourBar, type StatusCounts } from './hourly.ts';
 import {
   countLuckyPairs,
   countPendingDeliveries,
@@ -183,7 +183,10 @@ export function liveFigures(ctx: Ctx, campaign: Campaign, mode: Mode, scheduler:
       prizes: listPrizeStock(ctx.db, scope),
       lucky: {
         mechanic: campaign.lucky_numbers,
-        used: campaign.lucky_numbers === 'none' ? 0 : countLuckyPairs(ctx.db, scope),
+        used:
+          campaign.lucky_numbers === 'none'
+            ? 0
+            : countedLately(ctx, `lucky|${campaign.id}|${scope.livemode}`, () => countLuckyPairs(ctx.db, scope)),
         capacity: campaign.series_count * PAIRS_PER_SERIES,
       },
       deliveries: {
