@@ -55,10 +55,23 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     await t?.close();
   });
 
-  /** A fresh browser context signed in through a one-time link. */
-  async function signedIn(name = 'maria'): Promise<Page> {
+  /** What the browser reported against the pages: script errors and Content-Security-Policy violations. */
+  const problems: string[] = [];
+
+  /** A fresh browser context (its own cookies), watched for script errors and CSP violations. */
+  async function openContext(): Promise<BrowserContext> {
     const context = await newContext(browser, t.url);
     contexts.push(context);
+    context.on('weberror', (error) => problems.push(`script error: ${error.error().message}`));
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) problems.push(`${message.page()?.url()}: ${message.text()}`);
+    });
+    return context;
+  }
+
+  /** A fresh browser context signed in through a one-time link. */
+  async function signedIn(name = 'maria'): Promise<Page> {
+    const context = await openContext();
     const page = await context.newPage();
     const link = createSignInLink(t.ctx, { name, ttlMinutes: 15 }, OPERATOR);
     await page.goto(`/dashboard/signin/${link.token}`);
@@ -70,9 +83,7 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
   const campaignUrl = (suffix = ''): string => `/dashboard/campaigns/${w.campaign.id}${suffix}`;
 
   test('Chromium launches and renders a page of the server', async () => {
-    const context = await newContext(browser, t.url);
-    contexts.push(context);
-    const page = await context.newPage();
+    const page = await (await openContext()).newPage();
     const res = await page.goto('/dashboard/signin');
     assert.equal(res?.status(), 200);
     assert.equal(await page.getByRole('heading', { level: 1 }).count(), 1);
@@ -82,18 +93,15 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     const cli = await runCli(['dashboard', 'link', '--as', 'ana', '--json'], { dbPath: t.dbPath, env: { CES_PUBLIC_URL: t.url } });
     assert.equal(cli.code, 0, cli.stderr);
     assert.ok(cli.json.url.startsWith(`${t.url}/dashboard/signin/`), cli.stdout);
-    const context = await newContext(browser, t.url);
-    contexts.push(context);
-    const page = await context.newPage();
+    const page = await (await openContext()).newPage();
     await page.goto(cli.json.url);
     await page.waitForURL(`${t.url}/dashboard/`);
     await page.getByText('Signed in as ana').waitFor();
     await page.getByRole('link', { name: 'Natal 2026' }).first().waitFor();
     // The link worked once: opened again, it starts nothing.
-    const again = await (await newContext(browser, t.url)).newPage();
+    const again = await (await openContext()).newPage();
     const res = await again.goto(cli.json.url);
     assert.equal(res?.status(), 410);
-    await again.context().close();
   });
 
   test('the campaign page shows entries arriving without a reload; entries and one entry', async () => {
@@ -223,5 +231,9 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal(findEnrollmentByDocument(t.ctx.db, w.campaign.id, 1, cpf(40)), undefined);
     const [record] = listAuditRecords(t.ctx, { action: 'participant.anonymized', limit: 1 });
     assert.deepEqual([record.actor, record.details.reason], ['dashboard:maria', 'LGPD-7']);
+  });
+
+  test('no page had a script error or broke its Content-Security-Policy', () => {
+    assert.deepEqual(problems, []);
   });
 });
