@@ -76,6 +76,15 @@ export async function measureDashboard(d: DashboardBenchDeps): Promise<Record<st
       entries_older_page: older,
       entries_by_cpf: `${c}/entries?q=${encodeURIComponent(`${doc.slice(0, 3)}.${doc.slice(3, 6)}.${doc.slice(6, 9)}-${doc.slice(9)}`)}`,
       entry: `/dashboard/entries/${entryId}`,
+      keys: `${c}/keys`,
+      webhook: `${c}/webhook`,
+      webhook_failed: `${c}/webhook?status=failed`,
+      prizes: `${c}/prizes`,
+      participants: `${c}/participants`,
+      exports: `${c}/exports`,
+      settings: `${c}/settings`,
+      audit: '/dashboard/audit',
+      audit_campaign: `/dashboard/audit?campaign=${d.campaign.campaignId}`,
     };
     const samples = d.quick ? 10 : 40;
     const figures: Record<string, unknown> = { recent_entries: recent, samples_per_page: samples };

@@ -522,6 +522,9 @@ describe('campaign create and settings', () => {
       fiscal_verifier_url: '',
       webhook_api: 'live',
     };
+    const blank = await op.get('/campaigns/new');
+    assert.equal(blank.status, 200, 'not taken for a campaign id');
+    assert.match(textOf(blank.text), /New campaign .* Create campaign/);
     const res = await op.post('/campaigns/new', form);
     assert.equal(res.status, 303, res.text);
     const id = /\/dashboard\/campaigns\/([0-9a-f-]{36})$/.exec(res.location ?? '')?.[1];
