@@ -191,7 +191,14 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     const delivery = receiver.requests.find((r) => r.json?.data?.entry_id === entry_id)!;
     assert.equal(delivery.signatureMatches, true, 'signed with the new secret');
     assert.equal(delivery.headers['webhook-signature'].split(' ').length, 1, 'and only with it (no grace)');
-    await page.goto(campaignUrl('/webhook'));
+    // The entry's three events delivered, so the picture shows a settled list.
+    await receiver.waitFor((reqs) => reqs.filter((r) => r.json?.data?.entry_id === entry_id && r.status === 200).length === 3, 10_000);
+    // Outcomes are recorded just after the receiver answers: reload until none is pending.
+    for (let tries = 0; tries < 50; tries++) {
+      await page.goto(campaignUrl('/webhook'));
+      if ((await page.locator('td span', { hasText: /^pending$/ }).count()) === 0) break;
+      await page.waitForTimeout(100);
+    }
     await screenshot(page, 'webhook');
   });
 

@@ -64,6 +64,11 @@ ol.timeline > li { position: relative; padding: 0 0 .9rem 1rem; }
 ol.timeline > li::before { content: ""; position: absolute; left: -.42rem; top: .35rem; width: .7rem; height: .7rem; border-radius: 50%; background: var(--accent); }
 .pager { display: flex; gap: 1rem; margin-top: .8rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.actions { display: grid; grid-template-columns: repeat(auto-fill, minmax(19rem, 1fr)); gap: .8rem; margin-bottom: 1rem; }
+.actions form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: 0; }
+.actions label { display: flex; flex-direction: column; font-size: .9rem; gap: .15rem; }
+ul.pager { list-style: none; padding: 0; margin: 0 0 .6rem; }
+.pager a[aria-current="page"] { font-weight: 700; color: var(--fg); text-decoration: none; }
 `;
 
 /**

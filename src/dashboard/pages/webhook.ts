@@ -154,8 +154,9 @@ function webhookPage(r: DashboardRequest, secret: NewSecret | null): Html {
     body: html`<h1>Webhook</h1>
       ${secret ? newSecretCard(secret) : null} ${ping && ping.campaign_id === campaign.id ? pingCard(ping) : null}
       ${requeued !== null && /^[0-9]+$/.test(requeued) ? html`<p class="notice success">${count(Number(requeued))} deliveries queued again.</p>` : null}
-      ${config ? configSection(campaign, config, r.session) : createSection(campaign, r.session)}
-      ${config ? deliveriesSection(campaign, deliveries, status, r.session) : null}`,
+      ${config ? configSection(campaign, config) : createSection(campaign, r.session)}
+      ${config ? deliveriesSection(campaign, deliveries, status, r.session) : null}
+      ${config ? changeForms(campaign, config, r.session) : null}`,
   });
 }
 
@@ -188,8 +189,7 @@ function createSection(campaign: Campaign, session: DashboardSession): Html {
     </form>`;
 }
 
-function configSection(campaign: Campaign, c: OperatorWebhookConfig, session: DashboardSession): Html {
-  const path = webhookPath(campaign.id);
+function configSection(campaign: Campaign, c: OperatorWebhookConfig): Html {
   return html`<h2>Configuration</h2>
     <table>
       <tbody>
@@ -216,38 +216,44 @@ function configSection(campaign: Campaign, c: OperatorWebhookConfig, session: Da
           <td>${time(c.updated_at)}</td>
         </tr>
       </tbody>
-    </table>
-    <h2>Change</h2>
-    <form class="filters" method="post" action="${path}/url">
-      ${csrfField(session)}
-      <label for="webhook-url">Endpoint URL <input id="webhook-url" name="url" type="url" required size="50" /></label>
-      <button type="submit">Set URL</button>
-    </form>
-    <form class="filters" method="post" action="${path}/active">
-      ${csrfField(session)}
-      <input type="hidden" name="active" value="${c.is_active ? 'off' : 'on'}" />
-      <button type="submit" class="${c.is_active ? 'danger' : ''}">${c.is_active ? 'Pause delivery' : 'Resume delivery'}</button>
-    </form>
-    <form class="filters" method="post" action="${path}/rotate-secret">
-      ${csrfField(session)}
-      <label for="secret-grace"
-        >Old secret keeps signing for (seconds)
-        <input id="secret-grace" name="grace" type="number" min="0" max="${MAX_SECRET_GRACE_SECONDS}" value="0"
-      /></label>
-      <button type="submit">Rotate secret</button>
-    </form>
-    <form class="filters" method="post" action="${path}/api-lock">
-      ${csrfField(session)}
-      <label for="webhook-api"
-        >API keys that may change the webhook ${select('webhook_api', WEBHOOK_API_ACCESS, campaign.webhook_api, 'webhook-api')}</label
-      >
-      <button type="submit" class="secondary">Save API lock</button>
-    </form>
-    <form class="filters" method="post" action="${path}/ping">
-      ${csrfField(session)}
-      <label for="ping-mode">Mode of the ping ${select('mode', MODES, 'test', 'ping-mode')}</label>
-      <button type="submit" class="secondary">Send test ping</button>
-    </form>`;
+    </table> `;
+}
+
+function changeForms(campaign: Campaign, c: OperatorWebhookConfig, session: DashboardSession): Html {
+  const path = webhookPath(campaign.id);
+  return html`<h2>Change</h2>
+    <div class="actions">
+      <form class="card" method="post" action="${path}/url">
+        ${csrfField(session)}
+        <label for="webhook-url">Endpoint URL <input id="webhook-url" name="url" type="url" required size="34" /></label>
+        <button type="submit">Set URL</button>
+      </form>
+      <form class="card" method="post" action="${path}/active">
+        ${csrfField(session)}
+        <input type="hidden" name="active" value="${c.is_active ? 'off' : 'on'}" />
+        <button type="submit" class="${c.is_active ? 'danger' : ''}">${c.is_active ? 'Pause delivery' : 'Resume delivery'}</button>
+      </form>
+      <form class="card" method="post" action="${path}/rotate-secret">
+        ${csrfField(session)}
+        <label for="secret-grace"
+          >Old secret keeps signing for (seconds)
+          <input id="secret-grace" name="grace" type="number" min="0" max="${MAX_SECRET_GRACE_SECONDS}" value="0"
+        /></label>
+        <button type="submit">Rotate secret</button>
+      </form>
+      <form class="card" method="post" action="${path}/api-lock">
+        ${csrfField(session)}
+        <label for="webhook-api"
+          >API keys that may change the webhook ${select('webhook_api', WEBHOOK_API_ACCESS, campaign.webhook_api, 'webhook-api')}</label
+        >
+        <button type="submit" class="secondary">Save API lock</button>
+      </form>
+      <form class="card" method="post" action="${path}/ping">
+        ${csrfField(session)}
+        <label for="ping-mode">Mode of the ping ${select('mode', MODES, 'test', 'ping-mode')}</label>
+        <button type="submit" class="secondary">Send test ping</button>
+      </form>
+    </div>`;
 }
 
 function deliveriesSection(campaign: Campaign, list: DeliveryView[], status: string | undefined, session: DashboardSession): Html {
