@@ -53,8 +53,10 @@ const progress = (line: string): void => {
 const work = mkdtempSync(join(tmpdir(), 'ces-bench-'));
 // The server and the echo run as esbuild bundles, as operators run ces (dist/ces.mjs), not through
 // tsx: tsx alone adds some 65 MB of resident memory to a process. The bundles live under
-// node_modules so that the bundled require() finds better-sqlite3.
-const BUNDLES = join(process.cwd(), 'node_modules/.cache/ces-bench');
+// node_modules so that the bundled require() finds better-sqlite3. BENCH_BUNDLE_DIR puts them
+// elsewhere (a folder whose parent has node_modules): worktrees that share one node_modules would
+// otherwise overwrite each other's bundles while both run a bench.
+const BUNDLES = process.env.BENCH_BUNDLE_DIR ?? join(process.cwd(), 'node_modules/.cache/ces-bench');
 const bundled = { server: join(BUNDLES, 'server-child.mjs'), echo: join(BUNDLES, 'echo-server.mjs') };
 
 async function buildBundles(): Promise<void> {
@@ -668,6 +670,23 @@ async function main(): Promise<void> {
     out.write_stage_statements_us_per_entry = stage.statements_us_per_entry;
     out.write_stage_commit_us_per_entry = stage.commit_us_per_entry;
     out.write_stage_commit_p99_ms = stage.commit_p99_ms;
+  });
+
+  await attempt('dashboard', async () => {
+    if (!large) throw new Error('the dashboard phase reads the seeded database: run it with the size phase (--only size,dashboard)');
+    const { measureDashboard } = await import('./dashboard.ts');
+    out.dashboard = await measureDashboard({
+      dbPath: large.dbPath,
+      campaign: large.campaign,
+      yymm,
+      quick,
+      durationS: P.durationS,
+      warmupS: P.warmupS,
+      progress,
+      startCes: (dbPath) => startCes(dbPath),
+      stop: (child, role) => stop(child, role, { countRss: false }),
+      intakeLoad: (child, campaign, o) => intakeLoad(child, campaign, o),
+    });
   });
 
   await attempt('lucky', async () => {

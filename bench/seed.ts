@@ -19,6 +19,12 @@ export interface SeedOptions {
   yymm: string;
   /** Participant numbers start here, away from those the load will send. */
   offset: number;
+  /** The first entry's time (one entry a second from there); default 2026-11-01T00:00:00Z. */
+  baseMs?: number;
+  /** Prefix of the idempotency keys, distinct for each seed into one campaign (default 'seed'). */
+  label?: string;
+  /** Every n-th entry is REJECTED (duplicate_receipt) instead of APPROVED; default none. */
+  rejectEvery?: number;
   onProgress?: (done: number) => void;
 }
 
@@ -38,7 +44,8 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
     const insertEntry =
       db.prepare(`INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, api_key_id, status, evidence_type,
       access_key, rejection_reasons, mechanics, created_at, processed_at, evaluated_at)
-      VALUES (?, ?, 1, ?, ?, ?, 'APPROVED', 'fiscal_key', ?, '[]', '[]', ?, ?, ?)`);
+      VALUES (?, ?, 1, ?, ?, ?, ?, 'fiscal_key', ?, ?, '[]', ?, ?, ?)`);
+    const rejected = JSON.stringify([{ code: 'duplicate_receipt', message: 'This access key was already used in this campaign.' }]);
     // What intake stores for the bench's bodies: marketing granted explicitly, the three implicit ones.
     const choices = JSON.stringify([
       { consent_type: 'marketing', granted: true, explicit: true },
@@ -51,7 +58,8 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
       db.prepare(`INSERT INTO webhook_deliveries (id, campaign_id, livemode, entry_id, event_type, payload, status, attempts, created_at, delivered_at)
       VALUES (?, ?, 1, ?, ?, ?, 'delivered', 1, ?, ?)`);
     const insertReceipt = db.prepare(`INSERT INTO receipts (campaign_id, livemode, access_key, entry_rowid) VALUES (?, 1, ?, ?)`);
-    const base = Date.parse('2026-11-01T00:00:00.000Z');
+    const base = o.baseMs ?? Date.parse('2026-11-01T00:00:00.000Z');
+    const label = o.label ?? 'seed';
     const batch = 20_000;
     let enrollmentId = '';
     for (let start = 0; start < o.entries; start += batch) {
@@ -66,13 +74,16 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
           }
           const entryId = uuidv7(cryptoRandom, atMs);
           const key = accessKey(i, o.yymm);
+          const reject = o.rejectEvery !== undefined && n % o.rejectEvery === o.rejectEvery - 1;
           const { lastInsertRowid } = insertEntry.run(
             entryId,
             o.campaignId,
-            labelUuid(`seed-${n}`),
+            labelUuid(`${label}-${n}`),
             enrollmentId,
             o.apiKeyId,
+            reject ? 'REJECTED' : 'APPROVED',
             key,
+            reject ? rejected : '[]',
             at,
             at,
             at,
@@ -81,7 +92,10 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
           insertConsent.run(entryId, enrollmentId, choices, at);
           for (const [eventType, data] of [
             ['entry.received', { entry_id: entryId, enrollment_id: enrollmentId, status: 'PENDING' }],
-            ['entry.completed', { entry_id: entryId, enrollment_id: enrollmentId, status: 'APPROVED', rejection_reasons: [] }],
+            [
+              'entry.completed',
+              { entry_id: entryId, enrollment_id: enrollmentId, status: reject ? 'REJECTED' : 'APPROVED', rejection_reasons: [] },
+            ],
             ['entry.evaluated', { entry_id: entryId, enrollment_id: enrollmentId, mechanics: [] }],
           ] as const) {
             const id = `evt_${uuidv7(cryptoRandom, atMs).replaceAll('-', '')}`;

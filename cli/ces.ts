@@ -19,6 +19,7 @@ import { registerPrizeCommands } from './commands/prize.ts';
 import { registerWindowCommands } from './commands/window.ts';
 import { registerAwardCommands } from './commands/award.ts';
 import { registerAuditCommands } from './commands/audit.ts';
+import { registerDashboardCommands } from './commands/dashboard.ts';
 
 const program = new Command('ces')
   .description('Campaign Entry Service: intake of promotional-campaign entries over HTTP')
@@ -50,6 +51,7 @@ registerPrizeCommands(program);
 registerWindowCommands(program);
 registerAwardCommands(program);
 registerAuditCommands(program);
+registerDashboardCommands(program);
 registerOpenApiCommand(program);
 
 // Before parsing: a usage error is written to stderr too.

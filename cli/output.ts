@@ -72,7 +72,7 @@ export async function runCommand<T>(
   action: (ctx: Ctx) => T | Promise<T>,
   render: (result: T) => string,
   open: OpenOptions = {},
-  settings: { delivers?: boolean; publicUrl?: boolean } = {},
+  settings: { delivers?: boolean; publicUrl?: boolean; serveAddress?: boolean } = {},
 ): Promise<void> {
   let ctx: Ctx | undefined;
   try {

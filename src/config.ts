@@ -40,6 +40,8 @@ export interface Config {
   authFailureLimit: number;
   /** The base URL clients reach ces at (behind a proxy, its https URL); null when unset (then http://HOST:PORT). */
   publicUrl: string | null;
+  /** The operator dashboard under /dashboard/ (CES_DASHBOARD, on unless `off`). */
+  dashboard: boolean;
 }
 
 export interface ConfigFlags {
@@ -82,6 +84,7 @@ const SERVE_ONLY_VARIABLES = [
   'CES_SHUTDOWN_TIMEOUT_MS',
   'CES_TRUSTED_PROXIES',
   'CES_AUTH_FAILURE_LIMIT',
+  'CES_DASHBOARD',
 ];
 
 /** What a command that sends a webhook itself (`ces webhook test`) reads besides CES_DB. */
@@ -100,10 +103,12 @@ const DELIVERY_VARIABLES = [
 export function loadCommandConfig(
   flags: { db?: string },
   rawEnv: Env = process.env,
-  options: { delivers?: boolean; publicUrl?: boolean } = {},
+  options: { delivers?: boolean; publicUrl?: boolean; serveAddress?: boolean } = {},
 ): Readonly<Config> {
   const env = { ...rawEnv };
-  for (const name of SERVE_ONLY_VARIABLES) delete env[name];
+  // `ces dashboard link` prints a URL of the server: without CES_PUBLIC_URL, http://HOST:PORT.
+  const kept = options.serveAddress ? ['CES_HOST', 'CES_PORT', 'PORT'] : [];
+  for (const name of SERVE_ONLY_VARIABLES) if (!kept.includes(name)) delete env[name];
   if (!options.delivers) for (const name of DELIVERY_VARIABLES) delete env[name];
   // Only a command that prints a URL for clients (`ces demo`) reads CES_PUBLIC_URL.
   if (!options.publicUrl) delete env.CES_PUBLIC_URL;
@@ -155,6 +160,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
     authFailureLimit: parseInteger('CES_AUTH_FAILURE_LIMIT', env.CES_AUTH_FAILURE_LIMIT ?? 20, 0, 1_000_000),
     publicUrl: parsePublicUrl(env.CES_PUBLIC_URL),
+    dashboard: parseOnOff('CES_DASHBOARD', env.CES_DASHBOARD, true),
   });
 }
 
@@ -229,6 +235,15 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
   if (value === '0') return false;
   if (value === '1') return true;
   throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
+}
+
+/** A feature switch: `on` or `1`, `off` or `0` (any case); unset is the default. */
+function parseOnOff(name: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '') return fallback;
+  if (value === 'on' || value === '1') return true;
+  if (value === 'off' || value === '0') return false;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
 }
 
 // RFC 7235 token68, what `Authorization: Bearer <token>` carries: letters, digits, -._~+/ and then

@@ -44,17 +44,24 @@ function hasDetailsColumn(db: Db): boolean {
 /**
  * Newest first (by id: the order of commits, whatever a clock did meanwhile). One statement per
  * combination of filters, so that each is planned on its index (audit_log_campaign for a campaign,
- * with or without an action; audit_log_action for an action alone).
+ * with or without an action; audit_log_action for an action alone). `beforeId` pages: the records
+ * older than the last one of the previous page (the dashboard's audit page).
  */
-export function listAuditRows(db: Db, filter: { campaignId: string | null; action: string | null; limit: number }): AuditRow[] {
+export function listAuditRows(
+  db: Db,
+  filter: { campaignId: string | null; action: string | null; limit: number; beforeId?: number | null },
+): AuditRow[] {
+  const beforeId = filter.beforeId ?? null;
   const where = [
     filter.campaignId === null ? null : 'campaign_id = @campaign_id',
     filter.action === null ? null : 'action = @action',
+    beforeId === null ? null : 'id < @before_id',
   ].filter((w) => w !== null);
   const sql = `SELECT id, at, actor, action, campaign_id, details FROM audit_log ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
   const params: Record<string, unknown> = { limit: filter.limit };
   if (filter.campaignId !== null) params.campaign_id = filter.campaignId;
   if (filter.action !== null) params.action = filter.action;
+  if (beforeId !== null) params.before_id = beforeId;
   return prepare<[Record<string, unknown>], AuditRow>(db, sql).all(params);
 }
 

@@ -5,6 +5,7 @@
 // holds ids, option names and non-personal values: never a secret, an API key, or a participant's
 // document, name, email or phone.
 import { nowIso } from '../clock.ts';
+import { AppError } from '../errors.ts';
 import type { Ctx } from '../context.ts';
 import { actorName, type Actor } from './actor.ts';
 import { insertAuditRow, listAuditRows, type AuditRow } from './audit.repo.ts';
@@ -23,11 +24,17 @@ export const AUDIT_ACTIONS = [
   'award.revoked',
   'award.reassigned',
   'participant.exported',
+  // A campaign's entries downloaded from the dashboard (personal data of every participant).
+  'entries.exported',
   'participant.anonymized',
   'backup.created',
   'database.restored',
-  // Reserved for the dashboard's sign-in (CONTRACT: Dashboard); nothing records it yet.
+  // The dashboard (CONTRACT: Dashboard): a sign-in link made, a session started or ended by an
+  // operator, and every view of a participant's unmasked personal data.
+  'dashboard.link_created',
   'dashboard.signed_in',
+  'dashboard.session_revoked',
+  'participant.viewed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -64,10 +71,24 @@ export function recordAudit(ctx: Pick<Ctx, 'db' | 'clock'>, input: AuditInput): 
   });
 }
 
-export function listAuditRecords(ctx: Ctx, filter: { campaignId?: string; action?: AuditAction; limit: number }): AuditRecord[] {
-  return listAuditRows(ctx.db, { campaignId: filter.campaignId ?? null, action: filter.action ?? null, limit: filter.limit }).map(
-    rowToAuditRecord,
-  );
+/** The action an operator filters by (the dashboard's audit page), in any case; 422 invalid_option otherwise. */
+export function toAuditAction(value: string): AuditAction {
+  const action = AUDIT_ACTIONS.find((a) => a === value.toLowerCase());
+  if (action === undefined) throw new AppError(422, 'invalid_option', `action must be one of ${AUDIT_ACTIONS.join(', ')}, got "${value}"`);
+  return action;
+}
+
+/** Newest first; with `beforeId`, only the records older than that one (the next page). */
+export function listAuditRecords(
+  ctx: Ctx,
+  filter: { campaignId?: string; action?: AuditAction; limit: number; beforeId?: number },
+): AuditRecord[] {
+  return listAuditRows(ctx.db, {
+    campaignId: filter.campaignId ?? null,
+    action: filter.action ?? null,
+    limit: filter.limit,
+    beforeId: filter.beforeId ?? null,
+  }).map(rowToAuditRecord);
 }
 
 export function rowToAuditRecord(row: AuditRow): AuditRecord {

@@ -13,6 +13,7 @@ import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { parseTrustedProxies } from '../trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
+import { registerDashboardRoutes } from '../dashboard/routes.ts';
 
 /**
  * Failed authentications per client address: CES_AUTH_FAILURE_LIMIT (20) at once, refilled over
@@ -81,6 +82,8 @@ export function createHttpApp(service: Service): H3 {
   registerEntryRoutes(app, service, route);
   registerMechanicsRoutes(app, service, route);
   registerWebhookRoutes(app, service, route);
+  // CES_DASHBOARD=off: nothing is registered, so /dashboard/… is a 404 problem like any unknown path.
+  if (ctx.config.dashboard) registerDashboardRoutes(app, service);
   return app;
 }
 

@@ -66,8 +66,11 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics, trusted: T
   };
 }
 
-/** A client that pastes a key or a webhook secret into a URL must not get it written to the log. */
-const SECRET_SEGMENT = /(service_(?:live|test)_|whsec_)[^/]*/gi;
+/**
+ * A client that pastes a key or a webhook secret into a URL must not get it written to the log,
+ * and a dashboard sign-in link's token (/dashboard/signin/<token>) never is.
+ */
+const SECRET_SEGMENT = /(service_(?:live|test)_|whsec_|^\/dashboard\/signin\/)[^/]*/gi;
 export function redactPath(pathname: string): string {
   return pathname.replace(SECRET_SEGMENT, '$1[redacted]');
 }

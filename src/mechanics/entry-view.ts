@@ -50,11 +50,16 @@ export function entryToView(ctx: Ctx, row: EntryRow): EntryView {
     rejection_reasons: JSON.parse(row.rejection_reasons),
     mechanics: row.mechanics === null ? null : JSON.parse(row.mechanics),
     award: award ? awardToView(award) : null,
-    lucky_numbers: listLuckyNumbersForEntryByPair(ctx.db, row.id).map((r) => formatPair(r.series, r.order_number)),
+    lucky_numbers: listLuckyNumbersOfEntry(ctx, row.id),
     created_at: row.created_at,
     processed_at: row.processed_at,
     evaluated_at: row.evaluated_at,
   };
+}
+
+/** An entry's lucky numbers as the API shows them (`series`, `order_number` as zero-padded strings), in pair order. */
+export function listLuckyNumbersOfEntry(ctx: Ctx, entryId: string): Array<{ series: string; order_number: string }> {
+  return listLuckyNumbersForEntryByPair(ctx.db, entryId).map((r) => formatPair(r.series, r.order_number));
 }
 
 /** The caller's entry, or 404 for an unknown id and for one of another campaign or mode. */

@@ -57,3 +57,37 @@ export function listWindows(db: Db, campaignId: string, livemode: number | null)
     WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) ORDER BY opens_at, id`,
   ).all(campaignId, livemode, livemode);
 }
+
+export interface WindowCountsRow {
+  prize_id: string;
+  /** Windows not claimed yet (opened or still to open). */
+  unclaimed: number;
+  /** The earliest opening among them. */
+  next_opens_at: string;
+}
+
+/**
+ * Per prize of the campaign and mode: the unclaimed windows and the earliest opening among them,
+ * read on prize_windows_open (claimed windows are not in that index, and no other one covers a
+ * campaign's windows: counting them would read the whole table).
+ */
+export function countUnclaimedWindowsByPrize(db: Db, campaignId: string, livemode: number): WindowCountsRow[] {
+  return prepare<[string, number], WindowCountsRow>(
+    db,
+    `SELECT prize_id, count(*) AS unclaimed, min(opens_at) AS next_opens_at
+    FROM prize_windows INDEXED BY prize_windows_open
+    WHERE campaign_id = ? AND livemode = ? AND claimed_by_entry_id IS NULL GROUP BY prize_id`,
+  ).all(campaignId, livemode);
+}
+
+/**
+ * The first `limit` unclaimed windows in the order entries claim them. INDEXED BY: left to itself,
+ * SQLite may read claimed_by_entry_id IS NULL on its unique index, every campaign's windows.
+ */
+export function listUnclaimedWindows(db: Db, campaignId: string, livemode: number, limit: number): PrizeWindowRow[] {
+  return prepare<[string, number, number], PrizeWindowRow>(
+    db,
+    `SELECT ${COLUMNS} FROM prize_windows INDEXED BY prize_windows_open
+    WHERE campaign_id = ? AND livemode = ? AND claimed_by_entry_id IS NULL ORDER BY opens_at, id LIMIT ?`,
+  ).all(campaignId, livemode, limit);
+}

@@ -12,7 +12,14 @@ import { toLivemode, toMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
-import { insertWindow, listWindows, type PrizeWindowRow } from './windows.repo.ts';
+import {
+  countUnclaimedWindowsByPrize,
+  insertWindow,
+  listUnclaimedWindows,
+  listWindows,
+  type PrizeWindowRow,
+  type WindowCountsRow,
+} from './windows.repo.ts';
 
 export interface PrizeWindow {
   id: number;
@@ -114,4 +121,23 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): Priz
 export function listPrizeWindows(ctx: Ctx, campaignId: string, mode?: string): PrizeWindow[] {
   getCampaign(ctx, campaignId);
   return listWindows(ctx.db, campaignId, toLivemode(mode) ?? null).map(rowToWindow);
+}
+
+export interface WindowsOverview {
+  byPrize: WindowCountsRow[];
+  /** The next unclaimed windows, in the order entries claim them. */
+  next: PrizeWindow[];
+}
+
+/**
+ * A campaign's windows still to be won at a glance (the dashboard's prizes page): per prize, and
+ * the next `limit` in claim order; never the whole list (a campaign may hold a hundred thousand).
+ */
+export function summarizePrizeWindows(ctx: Ctx, campaignId: string, mode: string, limit: number): WindowsOverview {
+  const livemode = toMode(mode) === 'live' ? 1 : 0;
+  getCampaign(ctx, campaignId);
+  return {
+    byPrize: countUnclaimedWindowsByPrize(ctx.db, campaignId, livemode),
+    next: listUnclaimedWindows(ctx.db, campaignId, livemode, limit).map(rowToWindow),
+  };
 }

@@ -49,6 +49,35 @@ function findParticipant(ctx: Ctx, req: ParticipantRequest): EnrollmentRow {
   return enrollment;
 }
 
+/** What an operator sees of a participant before exporting or anonymizing it (the dashboard shows the document masked). */
+export interface ParticipantSummary {
+  enrollment_id: string;
+  campaign_id: string;
+  livemode: boolean;
+  document_type: 'cpf' | 'cnpj';
+  document_number: string;
+  entries: number;
+  created_at: string;
+}
+
+/**
+ * The participant a document names in a campaign and mode, with its number of entries: enough to
+ * be sure of the person before an LGPD request. Reads only what the operator typed back (the
+ * document) and ids, so nothing is audited; 404 once anonymized, like the requests themselves.
+ */
+export function findParticipantSummary(ctx: Ctx, req: ParticipantRequest): ParticipantSummary {
+  const enrollment = findParticipant(ctx, req);
+  return {
+    enrollment_id: enrollment.id,
+    campaign_id: enrollment.campaign_id,
+    livemode: enrollment.livemode === 1,
+    document_type: enrollment.document_type,
+    document_number: enrollment.document_number,
+    entries: listEntriesOfEnrollment(ctx.db, enrollment.id).length,
+    created_at: enrollment.created_at,
+  };
+}
+
 /** Everything stored about the participant, as one JSON-ready object; logged as participant.exported. */
 export function exportParticipant(ctx: Ctx, req: ParticipantRequest, actor: Actor): Record<string, unknown> {
   return ctx.db

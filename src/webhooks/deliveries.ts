@@ -12,6 +12,7 @@ import {
   listDeliveries,
   listDeliveriesOfEntry,
   listFailedDeliveryIds,
+  listRecentDeliveries,
   requeueDelivery,
   type DeliveryListRow,
   type DeliveryStatus,
@@ -70,6 +71,12 @@ function toDeliveryView(row: DeliveryListRow): DeliveryView {
 export function listDeliveryViews(ctx: Ctx, campaignId: string, status: string | undefined, limit: number): DeliveryView[] {
   const wanted = toStatusFilter(status, DELIVERY_STATUSES);
   return listDeliveries(ctx.db, campaignId, wanted ?? null, limit).map(toDeliveryView);
+}
+
+/** The newest deliveries, of one status or all, read on the campaign's index (the dashboard's webhook page). */
+export function listRecentDeliveryViews(ctx: Ctx, campaignId: string, status: string | undefined, limit: number): DeliveryView[] {
+  const wanted = toStatusFilter(status, DELIVERY_STATUSES);
+  return listRecentDeliveries(ctx.db, campaignId, wanted ?? null, limit).map(toDeliveryView);
 }
 
 /** Every event queued about one entry, oldest first (`ces entries show`). */

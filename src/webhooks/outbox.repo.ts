@@ -205,6 +205,22 @@ export function listDeliveries(db: Db, campaignId: string, status: DeliveryStatu
   ).all(campaignId, status, status, limit);
 }
 
+/**
+ * The newest `limit` deliveries of a campaign, of one status or of all, each status walked on
+ * webhook_deliveries_campaign (campaign_id, status, seq) newest first and stopped at `limit`: a
+ * page view reads at most 4 × limit rows, never the campaign's whole history (listDeliveries
+ * sorts all of them, which suits a command run now and then, not a page).
+ */
+export function listRecentDeliveries(db: Db, campaignId: string, status: DeliveryStatus | null, limit: number): DeliveryListRow[] {
+  const statuses: readonly DeliveryStatus[] = status === null ? ['pending', 'delivered', 'failed', 'skipped'] : [status];
+  const one = `SELECT * FROM (SELECT ${DELIVERY_LIST_COLUMNS} FROM webhook_deliveries
+    WHERE campaign_id = @campaign_id AND status = ? ORDER BY seq DESC LIMIT @limit)`;
+  return prepare<[Record<string, unknown>, ...string[]], DeliveryListRow>(
+    db,
+    `${statuses.map(() => one).join(' UNION ALL ')} ORDER BY seq DESC LIMIT @limit`,
+  ).all({ campaign_id: campaignId, limit }, ...statuses);
+}
+
 /** The events about one entry, in the order they were queued (webhook_deliveries_entry). */
 export function listDeliveriesOfEntry(db: Db, entryId: string): DeliveryListRow[] {
   return prepare<[string], DeliveryListRow>(

@@ -211,6 +211,12 @@ export function toOperatorView(row: WebhookConfigRow, nowMs: number): OperatorWe
   };
 }
 
+/** The configuration as an operator sees it, or null when the campaign has none yet (the dashboard's webhook page). */
+export function findOperatorWebhookConfig(ctx: Ctx, campaignId: string): OperatorWebhookConfig | null {
+  const row = findWebhookConfig(ctx.db, campaignId);
+  return row ? toOperatorView(row, ctx.clock.now()) : null;
+}
+
 /**
  * `ces webhook set`: the operator creates or changes the configuration, whatever the campaign's
  * webhook_api. The URL passes the API's checks (https, length) and, before anything is written,

@@ -46,6 +46,7 @@ const DEFAULTS = {
   trustedProxies: [],
   authFailureLimit: 20,
   publicUrl: null,
+  dashboard: true,
 };
 
 test('with no flag and no variable every setting has its documented default, frozen', () => {
@@ -85,6 +86,10 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['metricsToken', 'CES_METRICS_TOKEN', 'scrape-me', 'scrape-me'],
   ['metricsToken', 'CES_METRICS_TOKEN', 'aZ09-._~+/==', 'aZ09-._~+/=='],
   ['metricsToken', 'CES_METRICS_TOKEN', 'off', 'off'],
+  ['dashboard', 'CES_DASHBOARD', 'off', false],
+  ['dashboard', 'CES_DASHBOARD', 'OFF', false],
+  ['dashboard', 'CES_DASHBOARD', '0', false],
+  ['dashboard', 'CES_DASHBOARD', 'on', true],
 ];
 for (const [setting, variable, value, expected] of FROM_ENV) {
   test(`${variable}=${value} sets ${setting} and nothing else`, () => {
@@ -240,6 +245,7 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
     { CES_METRICS_TOKEN: 'tokén' },
     'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 4 is "é"',
   ],
+  [{}, { CES_DASHBOARD: 'no' }, 'CES_DASHBOARD must be on or off, got "no"'],
 ];
 for (const [flags, env, message] of INVALID) {
   test(`refused: ${JSON.stringify({ ...flags, ...env })}`, () => {

@@ -16,6 +16,7 @@ import { migration010 } from './010-delivery-scheduling.ts';
 import { migration011 } from './011-campaign-webhook-api.ts';
 import { migration012 } from './012-webhook-previous-secret.ts';
 import { migration013 } from './013-audit-log.ts';
+import { migration014 } from './014-dashboard-sessions.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ];

@@ -1,0 +1,33 @@
+// How the dashboard writes numbers, rates and times. Times are shown in Sao Paulo time (UTC-3,
+// the campaigns' legal time, as `ces stats` counts days) inside <time datetime="…Z">.
+import { html, type Html } from './html.ts';
+
+const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A share from 0 to 1 as "87.5 %"; "–" when there is nothing to divide. */
+export function percent(share: number | null, decimals = 1): string {
+  return share === null ? '–' : `${(share * 100).toFixed(decimals)} %`;
+}
+
+/** `2026-11-22 09:00:00` in Sao Paulo time, in a <time> carrying the stored UTC instant. */
+export function time(iso: string | null | undefined): Html {
+  if (!iso) return html`<span class="muted">–</span>`;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return html`${iso}`;
+  const local = new Date(ms - SAO_PAULO_OFFSET_MS).toISOString().replace('T', ' ').slice(0, 19);
+  return html`<time datetime="${iso}" title="${iso}">${local}</time>`;
+}
+
+/** A duration in ms as "850 ms", "12 s", "3 min", "2 h 5 min". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.round((ms % 3_600_000) / 60_000);
+  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+}

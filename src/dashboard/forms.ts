@@ -1,0 +1,49 @@
+// What the operations pages' forms share: reading a field, a select and a secret shown once, and
+// an AppError's field errors placed beside the fields they are about.
+import { AppError } from '../errors.ts';
+import { html, type Html } from './html.ts';
+
+/** A form field as typed; absent is ''. */
+export function field(form: URLSearchParams, name: string): string {
+  return form.get(name) ?? '';
+}
+
+/** A field that must be one of `allowed`; 422 invalid_option naming the field otherwise. */
+export function choice<T extends string>(form: URLSearchParams, name: string, allowed: readonly T[]): T {
+  const value = field(form, name);
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw new AppError(422, 'invalid_option', `${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return found;
+}
+
+/** A <select> of `options`, `selected` marked. */
+export function select(name: string, options: readonly string[], selected: string, id = name): Html {
+  return html`<select id="${id}" name="${name}">
+    ${options.map((o) => html`<option value="${o}" ${o === selected ? html` selected` : null}>${o}</option>`)}
+  </select>`;
+}
+
+/**
+ * A secret shown once (a new API key, a new webhook secret): selectable text, and a copy button
+ * that the script reveals (it needs JavaScript; the text can always be selected and copied).
+ */
+export function secretOnce(id: string, secret: string): Html {
+  return html`<p><output id="${id}" class="secret" aria-label="the secret">${secret}</output></p>
+    <p>
+      <button type="button" class="secondary" data-copy="${id}" hidden>Copy</button>
+      <span class="muted">Store it now: it is shown only once.</span>
+    </p>`;
+}
+
+/** Field → message of a validation error (AppError.errors), for a form shown again with its errors. */
+export function fieldErrors(error: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (error instanceof AppError && error.errors) for (const e of error.errors) out.set(e.field, e.message);
+  return out;
+}
+
+/** The message under a field, if it has one. */
+export function errorFor(errors: Map<string, string>, name: string): Html | null {
+  const message = errors.get(name);
+  return message === undefined ? null : html`<span class="bad" id="${name}-error">${message}</span>`;
+}

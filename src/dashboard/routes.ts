@@ -1,0 +1,279 @@
+// The dashboard's routes under /dashboard/ (CONTRACT: Dashboard), registered by createHttpApp
+// unless CES_DASHBOARD=off. Every page goes through page() (GET) or action() (POST), which
+// resolve the session from its cookie (none: 303 to /dashboard/signin), check the CSRF token of
+// every POST (403 without it), render an AppError as an HTML page with its status, and set the
+// security headers on every answer. A handler gets { event, service, session, actor } and returns
+// Html (a 200 page) or an HTTPResponse (a redirect, a download). Page files live in pages/, one
+// per page, each with a register…Routes(router) listed in PAGES below.
+import { STATUS_CODES } from 'node:http';
+import { HTTPResponse, type H3, type H3Event } from 'h3';
+import type { Actor } from '../audit/actor.ts';
+import { AppError } from '../errors.ts';
+import type { Mode } from '../keys/keys.ts';
+import type { Ctx } from '../context.ts';
+import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
+import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.ts';
+import { html, type Html } from './html.ts';
+import { BASE, CSS_PATH, JS_PATH, csrfInput, layout } from './layout.ts';
+import { registerCampaignRoutes } from './pages/campaign.ts';
+import { registerEntriesRoutes } from './pages/entries.ts';
+import { registerEntryRoutes } from './pages/entry.ts';
+import { registerOverviewRoutes } from './pages/overview.ts';
+import { registerSignInRoutes } from './pages/signin.ts';
+import { registerAuditRoutes } from './pages/audit.ts';
+import { registerExportsRoutes } from './pages/exports.ts';
+import { registerKeysRoutes } from './pages/keys.ts';
+import { registerParticipantsRoutes } from './pages/participants.ts';
+import { registerPrizesRoutes } from './pages/prizes.ts';
+import { registerSettingsRoutes } from './pages/settings.ts';
+import { registerWebhookRoutes } from './pages/webhook.ts';
+import { csrfMatches, resolveSession, type DashboardSession } from './sessions.ts';
+
+/**
+ * What the dashboard reads of the running service (src/http/service.ts's Service has it): the
+ * context, and the delivery scheduler for the webhook health it shows. Named here so that the
+ * dashboard imports nothing from http/, which registers it.
+ */
+export interface Service {
+  ctx: Ctx;
+  deliveries: DeliveryScheduler;
+}
+
+export const SESSION_COOKIE = 'ces_session';
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};
+
+export interface DashboardRequest {
+  event: H3Event;
+  service: Service;
+  session: DashboardSession;
+  /** `dashboard:<name>` in the audit log. */
+  actor: Actor;
+}
+
+export interface ActionRequest extends DashboardRequest {
+  /** The POSTed form (application/x-www-form-urlencoded), its csrf field already checked. */
+  form: URLSearchParams;
+}
+
+export type Answer = Html | HTTPResponse;
+export type PageHandler = (request: DashboardRequest) => Answer | Promise<Answer>;
+export type ActionHandler = (request: ActionRequest) => Answer | Promise<Answer>;
+/** What page() and action() build: given the service, the h3 handler of the route. */
+export type DashboardRoute = (service: Service) => (event: H3Event) => Promise<HTTPResponse>;
+
+export interface DashboardRouter {
+  service: Service;
+  /** A GET route at /dashboard + path. */
+  get(path: string, route: DashboardRoute): void;
+  /** A POST route at /dashboard + path. */
+  post(path: string, route: DashboardRoute): void;
+}
+
+/** Every page file's registration, in nav order. Ops adds one line per page file. */
+const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
+  registerSignInRoutes,
+  registerOverviewRoutes,
+  registerCampaignRoutes,
+  registerEntriesRoutes,
+  registerEntryRoutes,
+  registerKeysRoutes,
+  registerWebhookRoutes,
+  registerPrizesRoutes,
+  registerParticipantsRoutes,
+  registerExportsRoutes,
+  registerSettingsRoutes,
+  registerAuditRoutes,
+];
+
+export function registerDashboardRoutes(app: H3, service: Service): void {
+  const router: DashboardRouter = {
+    service,
+    get: (path, route) => app.get(BASE + path, route(service)),
+    post: (path, route) => app.post(BASE + path, route(service)),
+  };
+  // The assets are public: they hold nothing but this file's strings.
+  app.get(CSS_PATH, () => asset(DASHBOARD_CSS, 'text/css; charset=utf-8'));
+  app.get(JS_PATH, () => asset(DASHBOARD_JS, 'text/javascript; charset=utf-8'));
+  for (const register of PAGES) register(router);
+}
+
+/** A GET page that needs a session. */
+export function page(handler: PageHandler): DashboardRoute {
+  return (service) => (event) =>
+    answer(service, event, async () => {
+      const session = sessionOf(service, event);
+      if (!session) return seeOther(`${BASE}/signin`);
+      return { session, answer: await handler({ event, service, session, actor: dashboardActor(session) }) };
+    });
+}
+
+/** A POST that changes something: needs a session and its CSRF token (403 page otherwise). */
+export function action(handler: ActionHandler): DashboardRoute {
+  return (service) => (event) =>
+    answer(service, event, async () => {
+      const session = sessionOf(service, event);
+      if (!session) return seeOther(`${BASE}/signin`);
+      const form = await readForm(event, service.ctx.config.bodyLimitBytes);
+      if (!csrfMatches(session, form.get('csrf')))
+        throw new AppError(
+          403,
+          'invalid_csrf_token',
+          'This form has expired or did not come from this dashboard. Reload the page and try again.',
+        );
+      return { session, answer: await handler({ event, service, session, actor: dashboardActor(session), form }) };
+    });
+}
+
+/** A page shown with or without a session (sign-in). */
+export function publicPage(
+  handler: (request: { event: H3Event; service: Service; session: DashboardSession | null }) => Answer | Promise<Answer>,
+): DashboardRoute {
+  return (service) => (event) =>
+    answer(service, event, async () => {
+      const session = sessionOf(service, event);
+      return { session, answer: await handler({ event, service, session }) };
+    });
+}
+
+/** The hidden input (name="csrf") every form of the dashboard includes. */
+export function csrfField(session: DashboardSession): Html {
+  return csrfInput(session);
+}
+
+export const dashboardActor = (session: DashboardSession): Actor => ({ kind: 'dashboard', name: session.name });
+
+/** 303 See Other: where a form's POST sends the browser to see the result. */
+export function seeOther(location: string, headers: Record<string, string> = {}): HTTPResponse {
+  return new HTTPResponse(null, { status: 303, statusText: STATUS_CODES[303], headers: { location, ...headers } });
+}
+
+export function htmlResponse(body: Html, status = 200, headers: Record<string, string> = {}): HTTPResponse {
+  return new HTTPResponse(body.value, {
+    status,
+    statusText: STATUS_CODES[status],
+    headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+  });
+}
+
+/** ?mode=live|test of a campaign's pages; live when absent. */
+export function queryMode(event: H3Event): Mode {
+  const mode = event.url.searchParams.get('mode') ?? 'live';
+  if (mode !== 'live' && mode !== 'test') throw new AppError(400, 'invalid_mode', `mode must be live or test, got "${mode}"`);
+  return mode;
+}
+
+/** A route parameter: a campaign or entry id, in lower case as uuids are stored, unless caseSensitive (a token). */
+export function routeParam(event: H3Event, name: string, options: { caseSensitive?: boolean } = {}): string {
+  const value = (event.context.params as Record<string, string> | undefined)?.[name] ?? '';
+  try {
+    const decoded = decodeURIComponent(value);
+    return options.caseSensitive ? decoded : decoded.toLowerCase();
+  } catch {
+    throw new AppError(400, 'bad_request', 'Malformed URL.');
+  }
+}
+
+/** The Set-Cookie of a session (or its removal): HttpOnly, SameSite=Strict, Path=/dashboard, Secure when served over https. */
+export function sessionCookie(service: Service, token: string | null): string {
+  const secure = service.ctx.config.publicUrl?.startsWith('https:') ? '; Secure' : '';
+  const value = token === null ? '; Max-Age=0' : '';
+  return `${SESSION_COOKIE}=${token ?? ''}; HttpOnly; SameSite=Strict; Path=${BASE}${secure}${value}`;
+}
+
+function sessionOf(service: Service, event: H3Event): DashboardSession | null {
+  return resolveSession(service.ctx, cookieValue(event.req.headers.get('cookie'), SESSION_COOKIE));
+}
+
+function cookieValue(header: string | null, name: string): string | undefined {
+  if (header === null) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+async function readForm(event: H3Event, limitBytes: number): Promise<URLSearchParams> {
+  const declared = Number(event.req.headers.get('content-length') ?? '0');
+  if (declared > limitBytes) throw new AppError(413, 'body_too_large', `The form is larger than ${limitBytes} bytes.`);
+  const text = await event.req.text();
+  if (Buffer.byteLength(text) > limitBytes) throw new AppError(413, 'body_too_large', `The form is larger than ${limitBytes} bytes.`);
+  return new URLSearchParams(text);
+}
+
+type Resolved = HTTPResponse | { session: DashboardSession | null; answer: Answer };
+
+/** Runs a handler and turns what it gives (or throws) into the answer, with the security headers. */
+async function answer(service: Service, event: H3Event, run: () => Promise<Resolved>): Promise<HTTPResponse> {
+  let response: HTTPResponse;
+  let session: DashboardSession | null = null;
+  try {
+    const resolved = await run();
+    if (resolved instanceof HTTPResponse) response = resolved;
+    else {
+      session = resolved.session;
+      response = resolved.answer instanceof HTTPResponse ? resolved.answer : htmlResponse(resolved.answer);
+    }
+  } catch (error) {
+    response = errorPage(service, error, session ?? safeSession(service, event));
+  }
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+  return response;
+}
+
+function safeSession(service: Service, event: H3Event): DashboardSession | null {
+  try {
+    return sessionOf(service, event);
+  } catch {
+    return null;
+  }
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Too large',
+  422: 'Cannot do that',
+  429: 'Too many requests',
+  503: 'Unavailable',
+};
+
+/** An AppError as a page with its status (4xx stays 4xx); anything else is logged and shown as 500. */
+export function errorPage(service: Service, error: unknown, session: DashboardSession | null): HTTPResponse {
+  let status = 500;
+  let message = 'An unexpected error occurred. It has been logged.';
+  if (error instanceof AppError) {
+    status = error.status;
+    message = error.message;
+  } else if (['SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR'].includes((error as { code?: string })?.code ?? '')) {
+    status = 503;
+    message = 'The database is busy or unavailable; try again in a moment.';
+  } else {
+    service.ctx.log.error(error);
+  }
+  const title = TITLES[status] ?? 'Error';
+  const body = html`<h1>${title}</h1>
+    <p class="notice error">${message}</p>
+    <p><a href="${session ? `${BASE}/` : `${BASE}/signin`}">${session ? 'Back to the campaigns' : 'How to sign in'}</a></p>`;
+  return htmlResponse(layout({ title, session, body }), status);
+}
+
+function asset(body: string, contentType: string): HTTPResponse {
+  return new HTTPResponse(body, {
+    status: 200,
+    headers: { ...SECURITY_HEADERS, 'content-type': contentType, 'cache-control': 'public, max-age=3600' },
+  });
+}

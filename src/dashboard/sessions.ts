@@ -1,0 +1,226 @@
+// Sign-in to the dashboard (CONTRACT: Dashboard). `ces dashboard link` makes a one-time link; the
+// first GET of it starts a session and marks it used; a used, expired or unknown link starts
+// nothing and the page says why. The link's token and the session's (the cookie) are 256 random
+// bits from ctx.random, stored only as SHA-256 digests. A session ends when its operator signs out,
+// when `ces dashboard revoke` ends it, or after 12 hours without a request. The CSRF token of a
+// session is derived from its secret token, so it is never stored and differs for every session.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { actorName, type Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { nowIso, toIso } from '../clock.ts';
+import type { Ctx } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import { parseDecimal } from '../numbers.ts';
+import {
+  endSessionRow,
+  findLinkByHash,
+  findSessionByHash,
+  findSessionById,
+  insertLink,
+  insertSession,
+  listOpenSessionIds,
+  listSessionRows,
+  markLinkUsed,
+  touchSession,
+  type SessionRow,
+} from './sessions.repo.ts';
+
+/** A session ends after this long without a request. */
+export const SESSION_IDLE_MS = 12 * 3600 * 1000;
+export const DEFAULT_LINK_TTL_MINUTES = 15;
+/** A link lives at most a day: it is a credential sent through chat or e-mail. */
+export const MAX_LINK_TTL_MINUTES = 1440;
+/** last_seen_at is written at most once a minute per session, not on every page view. */
+const TOUCH_EVERY_MS = 60_000;
+const TOKEN_BYTES = 32;
+
+/** What a page handler knows of its operator. */
+export interface DashboardSession {
+  id: string;
+  name: string;
+  /** The token every form posts back (name="csrf"). */
+  csrf: string;
+}
+
+export interface SignInLink {
+  id: string;
+  name: string;
+  /** The secret part of the URL; shown once, never stored. */
+  token: string;
+  expires_at: string;
+}
+
+export interface SessionView {
+  id: string;
+  name: string;
+  state: 'active' | 'signed_out' | 'revoked' | 'idle';
+  created_at: string;
+  last_seen_at: string;
+  ended_at: string | null;
+}
+
+export const hashToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
+const NAME_RE = /^[\p{L}\p{N}._@-][\p{L}\p{N} ._@-]{0,63}$/u;
+
+/** The operator's name as the audit log shows it (`dashboard:<name>`): 1 to 64 letters, digits, spaces and `._@-`. */
+export function parseOperatorName(value: string): string {
+  const name = value.trim();
+  if (!NAME_RE.test(name))
+    throw new AppError(
+      422,
+      'invalid_option',
+      `--as must be 1 to 64 letters, digits, spaces or ._@- (it names the operator in the audit log), got ${JSON.stringify(value)}`,
+    );
+  return name;
+}
+
+export function parseLinkTtl(value: string | number): number {
+  const n = parseDecimal(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LINK_TTL_MINUTES)
+    throw new AppError(422, 'invalid_option', `--ttl must be a whole number of minutes from 1 to ${MAX_LINK_TTL_MINUTES}, got "${value}"`);
+  return n;
+}
+
+/** A new one-time sign-in link for `name`, valid `ttlMinutes`; audited as dashboard.link_created. */
+export function createSignInLink(ctx: Ctx, input: { name: string; ttlMinutes: string | number }, actor: Actor): SignInLink {
+  const name = parseOperatorName(input.name);
+  const ttl = parseLinkTtl(input.ttlMinutes);
+  const token = ctx.random.bytes(TOKEN_BYTES).toString('base64url');
+  const now = ctx.clock.now();
+  const link = { id: ctx.random.uuid(), name, token, expires_at: toIso(now + ttl * 60_000) };
+  ctx.db
+    .transaction(() => {
+      insertLink(ctx.db, {
+        id: link.id,
+        token_hash: hashToken(token),
+        name,
+        created_by: actorName(actor),
+        created_at: toIso(now),
+        expires_at: link.expires_at,
+        used_at: null,
+        session_id: null,
+      });
+      recordAudit(ctx, {
+        actor,
+        action: 'dashboard.link_created',
+        campaignId: null,
+        details: { link_id: link.id, name, expires_at: link.expires_at },
+      });
+    })
+    .immediate();
+  return link;
+}
+
+/**
+ * Opens a link: a new session and its cookie token, the link marked used and the sign-in audited,
+ * in one transaction. A link that is unknown (another database, a typo), used or expired is a 4xx
+ * whose message says which.
+ */
+export function signInWithLink(ctx: Ctx, token: string): { session: DashboardSession; token: string } {
+  return ctx.db
+    .transaction(() => {
+      const link = findLinkByHash(ctx.db, hashToken(token));
+      if (!link)
+        throw new AppError(
+          404,
+          'link_not_found',
+          'This sign-in link is not one this server issued. Ask for a new one: ces dashboard link.',
+        );
+      if (link.used_at !== null)
+        throw new AppError(410, 'link_used', `This sign-in link was used at ${link.used_at}; a link works once. Ask for a new one.`);
+      const now = ctx.clock.now();
+      if (Date.parse(link.expires_at) <= now)
+        throw new AppError(410, 'link_expired', `This sign-in link expired at ${link.expires_at}. Ask for a new one.`);
+      const sessionToken = ctx.random.bytes(TOKEN_BYTES).toString('base64url');
+      const id = ctx.random.uuid();
+      const at = toIso(now);
+      insertSession(ctx.db, {
+        id,
+        token_hash: hashToken(sessionToken),
+        name: link.name,
+        link_id: link.id,
+        created_at: at,
+        last_seen_at: at,
+        ended_at: null,
+        end_reason: null,
+      });
+      markLinkUsed(ctx.db, link.id, at, id);
+      recordAudit(ctx, {
+        actor: { kind: 'dashboard', name: link.name },
+        action: 'dashboard.signed_in',
+        campaignId: null,
+        details: { session_id: id, link_id: link.id },
+      });
+      return { session: { id, name: link.name, csrf: csrfTokenOf(sessionToken) }, token: sessionToken };
+    })
+    .immediate();
+}
+
+/**
+ * The session a cookie token names, or null: unknown (another database), ended, or idle for 12
+ * hours (then ended now, reason idle). Its last use is recorded at most once a minute.
+ */
+export function resolveSession(ctx: Ctx, token: string | undefined): DashboardSession | null {
+  if (token === undefined || token === '' || token.length > 128) return null;
+  const row = findSessionByHash(ctx.db, hashToken(token));
+  if (!row || row.ended_at !== null) return null;
+  const now = ctx.clock.now();
+  const idle = now - Date.parse(row.last_seen_at);
+  if (idle >= SESSION_IDLE_MS) {
+    ctx.db.transaction(() => endSessionRow(ctx.db, row.id, toIso(Date.parse(row.last_seen_at) + SESSION_IDLE_MS), 'idle')).immediate();
+    return null;
+  }
+  if (idle >= TOUCH_EVERY_MS) ctx.db.transaction(() => touchSession(ctx.db, row.id, toIso(now))).immediate();
+  return { id: row.id, name: row.name, csrf: csrfTokenOf(token) };
+}
+
+/** The CSRF token of the session whose secret is `token`: a digest of it, never stored. */
+export function csrfTokenOf(token: string): string {
+  return createHash('sha256').update(`ces dashboard csrf\0${token}`, 'utf8').digest('base64url');
+}
+
+/** True when `presented` is the session's CSRF token (constant time). */
+export function csrfMatches(session: DashboardSession, presented: string | null | undefined): boolean {
+  if (typeof presented !== 'string' || presented === '') return false;
+  const a = createHash('sha256').update(presented, 'utf8').digest();
+  const b = createHash('sha256').update(session.csrf, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+export function signOut(ctx: Ctx, session: DashboardSession): void {
+  ctx.db.transaction(() => endSessionRow(ctx.db, session.id, nowIso(ctx.clock), 'signed_out')).immediate();
+}
+
+/**
+ * Ends one session (by id) or every open one; each session ended is audited as
+ * dashboard.session_revoked. A session that had ended already is left as it is (no record).
+ */
+export function revokeSessions(ctx: Ctx, target: { id: string } | { all: true }, actor: Actor): SessionView[] {
+  return ctx.db
+    .transaction(() => {
+      const ids = 'id' in target ? [target.id] : listOpenSessionIds(ctx.db);
+      const at = nowIso(ctx.clock);
+      return ids.map((id) => {
+        const row = findSessionById(ctx.db, id);
+        if (!row) throw notFound('Dashboard session');
+        if (endSessionRow(ctx.db, id, at, 'revoked'))
+          recordAudit(ctx, { actor, action: 'dashboard.session_revoked', campaignId: null, details: { session_id: id, name: row.name } });
+        return toSessionView(findSessionById(ctx.db, id)!, ctx.clock.now());
+      });
+    })
+    .immediate();
+}
+
+/** Sessions, newest first; a session idle for 12 hours shows as idle even before a request ends it. */
+export function listSessions(ctx: Ctx, limit = 1000): SessionView[] {
+  const now = ctx.clock.now();
+  return listSessionRows(ctx.db, limit).map((row) => toSessionView(row, now));
+}
+
+function toSessionView(row: SessionRow, now: number): SessionView {
+  const idleSince = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
+  const state = row.end_reason ?? (idleSince <= now ? 'idle' : 'active');
+  const ended_at = row.ended_at ?? (state === 'idle' ? toIso(idleSince) : null);
+  return { id: row.id, name: row.name, state, created_at: row.created_at, last_seen_at: row.last_seen_at, ended_at };
+}

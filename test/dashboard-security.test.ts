@@ -1,0 +1,345 @@
+// The dashboard's security (CONTRACT: Dashboard; issue 25), through the real server and the real
+// CLI on a real SQLite file: no page without a session; a sign-in link works once and expires;
+// a cookie from another database, a revoked session or one idle for 12 hours is refused; a POST
+// without the session's CSRF token is 403; values render as text; the CSP and frame-ancestors
+// headers are on every answer; CES_DASHBOARD=off serves nothing under /dashboard/; tokens are
+// stored only as digests.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { ManualClock } from '../src/clock.ts';
+import { createSignInLink } from '../src/dashboard/sessions.ts';
+import { redactPath } from '../src/http/request-log.ts';
+import { entryBody, makeCampaign, OPERATOR, runCli, startTestServer, submitEntry, type TestServer } from './support/harness.ts';
+import { dashboardRequest, openLink, sessionCookieOf, signIn } from './support/dashboard.ts';
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const cleanups: Array<() => Promise<void>> = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** A server; `realTime`: its ManualClock starts at the real time, for tests that read sessions through the CLI (system clock). */
+async function server(env: Record<string, string> = {}, o: { realTime?: boolean } = {}): Promise<TestServer> {
+  const t = await startTestServer({ env, clock: o.realTime ? new ManualClock(new Date().toISOString()) : undefined });
+  cleanups.push(() => t.close());
+  return t;
+}
+
+async function cli(t: TestServer, args: string[], env: Record<string, string> = {}): Promise<any> {
+  const res = await runCli([...args, '--json'], { dbPath: t.dbPath, env });
+  assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
+  return res.json;
+}
+
+function assertSecurityHeaders(res: { status: number; headers: Headers }, what: string): void {
+  assert.equal(res.headers.get('content-security-policy'), CSP, `${what}: CSP`);
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${what}: nosniff`);
+  assert.equal(res.headers.get('referrer-policy'), 'same-origin', `${what}: referrer policy`);
+}
+
+describe('no page without a session', () => {
+  test('every page redirects to /dashboard/signin; the sign-in page and the assets answer without one', async () => {
+    const t = await server();
+    const { campaign } = makeCampaign(t.ctx);
+    for (const path of [
+      '/dashboard/',
+      '/dashboard',
+      `/dashboard/campaigns/${campaign.id}`,
+      `/dashboard/campaigns/${campaign.id}/entries`,
+      '/dashboard/entries/0196a1b2-0000-7000-8000-000000000000',
+    ]) {
+      const res = await dashboardRequest(t.url, 'GET', path);
+      assert.equal(res.status, 303, path);
+      assert.equal(res.headers.get('location'), '/dashboard/signin', path);
+      assert.doesNotMatch(res.text, /Test campaign/, `${path}: nothing of the page`);
+      assertSecurityHeaders(res, path);
+    }
+    const signin = await dashboardRequest(t.url, 'GET', '/dashboard/signin');
+    assert.equal(signin.status, 200);
+    assert.match(signin.text, /ces dashboard link/);
+    const css = await dashboardRequest(t.url, 'GET', '/dashboard/assets/dashboard.css');
+    assert.equal(css.status, 200);
+    assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+    assert.match(css.headers.get('cache-control') ?? '', /max-age=\d+/);
+    const js = await dashboardRequest(t.url, 'GET', '/dashboard/assets/dashboard.js');
+    assert.equal(js.status, 200);
+    assert.match(js.headers.get('content-type') ?? '', /^text\/javascript/);
+  });
+
+  test('a POST without a session changes nothing and goes to the sign-in page', async () => {
+    const t = await server();
+    const maria = await signIn(t);
+    const res = await dashboardRequest(t.url, 'POST', '/dashboard/signout', { form: { csrf: maria.csrf } });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), '/dashboard/signin');
+    assert.equal((await maria.get('/dashboard/')).status, 200, 'the session was not ended');
+  });
+});
+
+describe('sign-in links', () => {
+  test('ces dashboard link prints a link that works once, starts a session named --as, and is audited', async () => {
+    const t = await server();
+    const link = await cli(t, ['dashboard', 'link', '--as', 'maria']);
+    assert.deepEqual(Object.keys(link).sort(), ['expires_at', 'url']);
+    const url = new URL(link.url);
+    assert.equal(url.origin, 'http://127.0.0.1:3000', 'no CES_PUBLIC_URL: http://HOST:PORT of the serve settings');
+    const maria = await openLink(t, url.pathname, 'maria');
+    const first = await maria.get('/dashboard/');
+    assert.equal(first.status, 200);
+    assert.match(first.text, /Signed in as <strong>maria<\/strong>/);
+
+    const again = await dashboardRequest(t.url, 'GET', url.pathname);
+    assert.equal(again.status, 410);
+    assert.match(again.text, /was used at/);
+    assert.equal(sessionCookieOf(again), null, 'a used link starts nothing');
+    assertSecurityHeaders(again, 'a used link');
+
+    const audit = await cli(t, ['audit', 'list', '--action', 'dashboard.signed_in']);
+    assert.equal(audit.length, 1);
+    assert.equal(audit[0].actor, 'dashboard:maria');
+    const made = await cli(t, ['audit', 'list', '--action', 'dashboard.link_created']);
+    assert.equal(made.length, 1);
+    assert.equal(made[0].details.name, 'maria');
+    assert.ok(!JSON.stringify([...audit, ...made]).includes(url.pathname.split('/').pop()!), 'the token is in no audit record');
+  });
+
+  test('the link is built on CES_PUBLIC_URL, else CES_HOST and CES_PORT; --ttl and --as are checked', async () => {
+    const t = await server();
+    const pub = await cli(t, ['dashboard', 'link', '--as', 'ana'], { CES_PUBLIC_URL: 'https://promo.example.com.br' });
+    assert.match(pub.url, /^https:\/\/promo\.example\.com\.br\/dashboard\/signin\/[A-Za-z0-9_-]{43}$/);
+    const hostPort = await cli(t, ['dashboard', 'link', '--as', 'ana'], { CES_HOST: '10.0.0.5', CES_PORT: '8080' });
+    assert.match(hostPort.url, /^http:\/\/10\.0\.0\.5:8080\/dashboard\/signin\//);
+    const ttl = await cli(t, ['dashboard', 'link', '--as', 'ana', '--ttl', '60']);
+    const minutes = (Date.parse(ttl.expires_at) - Date.now()) / 60_000;
+    assert.ok(minutes > 58 && minutes <= 60, `--ttl 60 gives a link of an hour, got ${minutes} min`);
+    for (const args of [
+      ['--ttl', '0'],
+      ['--ttl', '1441'],
+      ['--ttl', '1e3'],
+      ['--as', '<script>'],
+      ['--as', ''],
+    ]) {
+      const res = await runCli(['dashboard', 'link', ...args, '--json'], { dbPath: t.dbPath });
+      assert.equal(res.code, 1, args.join(' '));
+      assert.equal(res.json.error.code, 'invalid_option', args.join(' '));
+    }
+  });
+
+  test('a link expires after its TTL and then starts nothing; an unknown link is 404', async () => {
+    const t = await server();
+    const link = createSignInLink(t.ctx, { name: 'joao', ttlMinutes: 15 }, OPERATOR);
+    t.clock.advance(15 * 60_000);
+    const res = await dashboardRequest(t.url, 'GET', `/dashboard/signin/${link.token}`);
+    assert.equal(res.status, 410);
+    assert.match(res.text, /expired at/);
+    assert.equal(sessionCookieOf(res), null);
+    const unknown = await dashboardRequest(t.url, 'GET', `/dashboard/signin/${'A'.repeat(43)}`);
+    assert.equal(unknown.status, 404);
+    assert.equal(sessionCookieOf(unknown), null);
+    assert.match(unknown.headers.get('content-type') ?? '', /^text\/html/);
+  });
+
+  test('one second before it expires the link still works', async () => {
+    const t = await server();
+    const link = createSignInLink(t.ctx, { name: 'joao', ttlMinutes: 15 }, OPERATOR);
+    t.clock.advance(15 * 60_000 - 1000);
+    await openLink(t, `/dashboard/signin/${link.token}`, 'joao');
+  });
+
+  test('the cookie is HttpOnly, SameSite=Strict, Path=/dashboard; Secure when CES_PUBLIC_URL is https', async () => {
+    const plain = await server();
+    const a = await dashboardRequest(
+      plain.url,
+      'GET',
+      `/dashboard/signin/${createSignInLink(plain.ctx, { name: 'a', ttlMinutes: 5 }, OPERATOR).token}`,
+    );
+    assert.match(a.headers.get('set-cookie')!, /^ces_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/dashboard$/);
+    const https = await server({ CES_PUBLIC_URL: 'https://promo.example.com.br' });
+    const b = await dashboardRequest(
+      https.url,
+      'GET',
+      `/dashboard/signin/${createSignInLink(https.ctx, { name: 'b', ttlMinutes: 5 }, OPERATOR).token}`,
+    );
+    assert.match(b.headers.get('set-cookie')!, /^ces_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/dashboard; Secure$/);
+    // The page moves on to the dashboard by itself (a same-site navigation that carries the cookie).
+    assert.match(a.text, /<meta http-equiv="refresh" content="0; url=\/dashboard\/"\s*\/?>/);
+  });
+
+  test('only SHA-256 digests of link and session tokens are stored', async () => {
+    const t = await server();
+    const link = createSignInLink(t.ctx, { name: 'maria', ttlMinutes: 15 }, OPERATOR);
+    const maria = await openLink(t, `/dashboard/signin/${link.token}`, 'maria');
+    const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+    const links = t.ctx.db.prepare(`SELECT token_hash FROM dashboard_links`).pluck().all() as Buffer[];
+    const sessions = t.ctx.db.prepare(`SELECT token_hash FROM dashboard_sessions`).pluck().all() as Buffer[];
+    assert.deepEqual(links, [digest(link.token)]);
+    assert.deepEqual(sessions, [digest(maria.cookie)]);
+    t.ctx.db.pragma('wal_checkpoint(TRUNCATE)');
+    const file = readFileSync(t.dbPath).toString('latin1');
+    assert.ok(!file.includes(link.token) && !file.includes(maria.cookie), 'neither token is anywhere in the database file');
+    assert.equal(Buffer.from(link.token, 'base64url').length, 32, '256 bits');
+  });
+
+  test("the request log never shows a link's token", () => {
+    assert.equal(redactPath('/dashboard/signin/Xq3abc_-'), '/dashboard/signin/[redacted]');
+    assert.equal(redactPath('/dashboard/signin'), '/dashboard/signin');
+  });
+});
+
+describe('sessions end', () => {
+  test('a session cookie from another database is refused', async () => {
+    const a = await server();
+    const b = await server();
+    const maria = await signIn(a);
+    assert.equal((await maria.get('/dashboard/')).status, 200);
+    const res = await dashboardRequest(b.url, 'GET', '/dashboard/', { cookie: maria.cookie });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), '/dashboard/signin');
+  });
+
+  test('ces dashboard revoke ID ends that session; --all ends every open one', async () => {
+    const t = await server({}, { realTime: true });
+    const maria = await signIn(t, 'maria');
+    const joao = await signIn(t, 'joao');
+    const ana = await signIn(t, 'ana');
+    const listed = await cli(t, ['dashboard', 'sessions']);
+    assert.deepEqual(listed.map((s: any) => [s.name, s.state]).sort(), [
+      ['ana', 'active'],
+      ['joao', 'active'],
+      ['maria', 'active'],
+    ]);
+    const mariaId = listed.find((s: any) => s.name === 'maria').id;
+    const revoked = await cli(t, ['dashboard', 'revoke', mariaId]);
+    assert.equal(revoked[0].state, 'revoked');
+    assert.equal((await maria.get('/dashboard/')).status, 303);
+    assert.equal((await joao.get('/dashboard/')).status, 200, 'the other sessions go on');
+    await cli(t, ['dashboard', 'revoke', '--all']);
+    assert.equal((await joao.get('/dashboard/')).status, 303);
+    assert.equal((await ana.get('/dashboard/')).status, 303);
+    const audit = await cli(t, ['audit', 'list', '--action', 'dashboard.session_revoked']);
+    assert.equal(audit.length, 3, 'one record per session ended');
+    const none = await runCli(['dashboard', 'revoke', '--json'], { dbPath: t.dbPath });
+    assert.equal(none.code, 1);
+    assert.equal(none.json.error.code, 'invalid_usage');
+    const unknown = await runCli(['dashboard', 'revoke', '0196a1b2-0000-7000-8000-000000000000', '--json'], { dbPath: t.dbPath });
+    assert.equal(unknown.json.error.code, 'not_found');
+  });
+
+  test('a session ends after 12 hours without use, and lives on while used', async () => {
+    const t = await server();
+    const maria = await signIn(t);
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(11 * 3600_000);
+      assert.equal((await maria.get('/dashboard/')).status, 200, `used again after 11 h (${i + 1})`);
+    }
+    t.clock.advance(12 * 3600_000);
+    assert.equal((await maria.get('/dashboard/')).status, 303);
+    const [session] = await cli(t, ['dashboard', 'sessions']);
+    assert.equal(session.state, 'idle');
+  });
+
+  test('signing out ends the session and clears the cookie', async () => {
+    const t = await server();
+    const maria = await signIn(t);
+    const res = await maria.post('/dashboard/signout');
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), '/dashboard/signin');
+    assert.match(res.headers.get('set-cookie')!, /^ces_session=; HttpOnly; SameSite=Strict; Path=\/dashboard; Max-Age=0$/);
+    assert.equal((await maria.get('/dashboard/')).status, 303);
+  });
+});
+
+describe('CSRF', () => {
+  test("a POST without the CSRF token, or with another session's, is 403 and changes nothing", async () => {
+    const t = await server();
+    const maria = await signIn(t, 'maria');
+    const joao = await signIn(t, 'joao');
+    for (const form of [{}, { csrf: '' }, { csrf: joao.csrf }, { csrf: `${maria.csrf}x` }] as Array<Record<string, string>>) {
+      const res = await dashboardRequest(t.url, 'POST', '/dashboard/signout', { cookie: maria.cookie, form });
+      assert.equal(res.status, 403, JSON.stringify(form));
+      assert.match(res.text, /<h1>Forbidden<\/h1>/);
+      assertSecurityHeaders(res, 'the 403 page');
+    }
+    assert.equal((await maria.get('/dashboard/')).status, 200, 'still signed in');
+    assert.notEqual(maria.csrf, joao.csrf);
+    for (const path of ['/dashboard/entries/0196a1b2-0000-7000-8000-000000000000', '/dashboard/campaigns/x?mode=nope']) {
+      const res = await maria.get(path);
+      assert.ok(res.status >= 400 && res.status < 500, `${path}: ${res.status}`);
+      assertSecurityHeaders(res, `the ${res.status} page`);
+    }
+  });
+});
+
+describe('pages', () => {
+  test('values render as text: a campaign named <script>alert(1)</script>', async () => {
+    const t = await server();
+    makeCampaign(t.ctx, { name: '<script>alert(1)</script>' });
+    const maria = await signIn(t);
+    const res = await maria.get('/dashboard/');
+    assert.equal(res.status, 200);
+    assert.ok(!res.text.includes('<script>alert(1)</script>'));
+    assert.ok(res.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+    assert.equal([...res.text.matchAll(/<script\b/g)].length, 1, 'one script element: the dashboard.js one');
+    assert.doesNotMatch(res.text, /\sstyle=|\son[a-z]+=/i, 'no inline style or event handler');
+  });
+
+  test('values render as text: a participant named <script>alert(1)</script>, masked and shown', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    const { entry_id } = await submitEntry(t, w.liveKey, entryBody({ enrollment: { full_name: '<script>alert(1)</script>' } }, 0), 'xss-1');
+    const maria = await signIn(t);
+    for (const res of [
+      await maria.get(`/dashboard/entries/${entry_id}`),
+      await maria.post(`/dashboard/entries/${entry_id}/personal-data`),
+    ]) {
+      assert.equal(res.status, 200);
+      assert.equal([...res.text.matchAll(/<script\b/g)].length, 1, 'one script element: the dashboard.js one');
+      assert.ok(!res.text.includes('<script>alert'));
+    }
+    const shown = await maria.post(`/dashboard/entries/${entry_id}/personal-data`);
+    assert.ok(shown.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'the name is there, as text');
+  });
+
+  test('the CSP, frame-ancestors and no-store headers are on every page', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    const { entry_id } = await submitEntry(t, w.liveKey, entryBody({}, 0), 'csp-1');
+    const maria = await signIn(t);
+    const c = `/dashboard/campaigns/${w.campaign.id}`;
+    for (const path of ['/dashboard/', '/dashboard/signin', c, `${c}?mode=test`, `${c}/entries`, `/dashboard/entries/${entry_id}`]) {
+      const res = await maria.get(path);
+      assert.equal(res.status, 200, path);
+      assertSecurityHeaders(res, path);
+      assert.match(res.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
+      assert.equal(res.headers.get('cache-control'), 'no-store', path);
+      assert.match(res.headers.get('content-type')!, /^text\/html; charset=utf-8$/);
+      assert.equal([...res.text.matchAll(/<h1>/g)].length, 1, `${path}: one h1`);
+    }
+  });
+});
+
+describe('CES_DASHBOARD=off', () => {
+  test('nothing answers under /dashboard/: a 404 problem, as any unknown path', async () => {
+    const t = await server({ CES_DASHBOARD: 'off' });
+    const link = createSignInLink(t.ctx, { name: 'maria', ttlMinutes: 15 }, OPERATOR);
+    for (const [method, path] of [
+      ['GET', '/dashboard/'],
+      ['GET', '/dashboard'],
+      ['GET', '/dashboard/signin'],
+      ['GET', `/dashboard/signin/${link.token}`],
+      ['GET', '/dashboard/assets/dashboard.css'],
+      ['POST', '/dashboard/signout'],
+    ]) {
+      const res = await dashboardRequest(t.url, method, path);
+      assert.equal(res.status, 404, `${method} ${path}`);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      assert.equal(JSON.parse(res.text).code, 'not_found');
+    }
+    const used = t.ctx.db.prepare(`SELECT used_at FROM dashboard_links`).pluck().get();
+    assert.equal(used, null, 'the link was not consumed');
+  });
+});

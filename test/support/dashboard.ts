@@ -1,0 +1,108 @@
+// Driving the dashboard over real HTTP without a browser: GETs and form POSTs that do not follow
+// redirects (the tests look at each 303), a signed-in operator made through the real sign-in link,
+// and the CSRF token read from a page's form.
+import assert from 'node:assert/strict';
+import { createSignInLink } from '../../src/dashboard/sessions.ts';
+import { OPERATOR, type TestServer } from './harness.ts';
+
+export interface PageResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** One request to the server, redirects not followed; `cookie` is sent as the session cookie. */
+export async function dashboardRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  o: { cookie?: string | null; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<PageResponse> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.cookie) headers.cookie = `ces_session=${o.cookie}`;
+  let body: string | undefined;
+  if (o.form) {
+    body = new URLSearchParams(o.form).toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+export interface Operator {
+  name: string;
+  /** The session cookie's value. */
+  cookie: string;
+  csrf: string;
+  get(path: string): Promise<PageResponse>;
+  post(path: string, form?: Record<string, string>): Promise<PageResponse>;
+}
+
+/** The ces_session value of a Set-Cookie header, or null. */
+export function sessionCookieOf(res: PageResponse): string | null {
+  const match = /(?:^|,\s*)ces_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '');
+  return match ? match[1] : null;
+}
+
+/** The value of the first form's hidden csrf input. */
+export function csrfOf(pageHtml: string): string {
+  const match = /<input type="hidden" name="csrf" value="([^"]+)"\s*\/?>/.exec(pageHtml);
+  assert.ok(match, 'the page has a form with its csrf field');
+  return match[1];
+}
+
+/** Opens a sign-in link (its path) and returns the signed-in operator. */
+export async function openLink(t: Pick<TestServer, 'url'>, linkPath: string, name: string): Promise<Operator> {
+  const res = await dashboardRequest(t.url, 'GET', linkPath);
+  assert.equal(res.status, 200, res.text);
+  const cookie = sessionCookieOf(res);
+  assert.ok(cookie, 'the link sets the session cookie');
+  const csrf = csrfOf(res.text);
+  return {
+    name,
+    cookie,
+    csrf,
+    get: (path) => dashboardRequest(t.url, 'GET', path, { cookie }),
+    post: (path, form = {}) => dashboardRequest(t.url, 'POST', path, { cookie, form: { csrf, ...form } }),
+  };
+}
+
+/** A signed-in operator: a link made through the domain function (the test server's clock), then opened. */
+export async function signIn(t: TestServer, name = 'maria'): Promise<Operator> {
+  const link = createSignInLink(t.ctx, { name, ttlMinutes: 15 }, OPERATOR);
+  return openLink(t, `/dashboard/signin/${link.token}`, name);
+}
+
+/** The text of an HTML fragment: tags dropped, entities decoded, white space collapsed. */
+export function textOf(fragment: string): string {
+  return fragment
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Every table row of a page as its cells' text (th and td alike), in page order. */
+export function tableRows(page: string): string[][] {
+  return [...page.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...row[1].matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => textOf(c[1])),
+  );
+}
+
+/** The first table row whose first cell is `first`. */
+export function rowStartingWith(page: string, first: string): string[] {
+  const row = tableRows(page).find((r) => r[0] === first);
+  assert.ok(row, `a row starting with ${JSON.stringify(first)} in ${JSON.stringify(tableRows(page))}`);
+  return row;
+}
+
+/** The value of a <dt>label</dt><dd>value</dd> figure of a page. */
+export function figureOf(page: string, label: string): string {
+  const match = new RegExp(`<dt>${label}</dt>\\s*<dd>([\\s\\S]*?)</dd>`).exec(page);
+  assert.ok(match, `a figure "${label}"`);
+  return textOf(match[1]);
+}
