@@ -10,6 +10,7 @@ import { openDatabase, type OpenOptions } from '../src/db/open.ts';
 import { AppError } from '../src/errors.ts';
 import { createLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
+import { cliIo } from './io.ts';
 
 export interface CommonOptions {
   db?: string;
@@ -31,7 +32,7 @@ let stdoutWatched = false;
  * failed), as Unix filters do. What it committed stays committed (a participant export's audit
  * record, say): transactions are synchronous, so none is open when the event arrives, and the exit
  * releases the database. Any other write error on stdout (a full disk behind `>`) is a failure.
- * Installed once, before any command's action (cli/ces.ts); not for `ces serve`, whose stdout is its log.
+ * Installed once, before any command's action (cli/program.ts); not for `ces serve`, whose stdout is its log.
  */
 export function endQuietlyWhenReaderLeaves(): void {
   if (stdoutWatched) return;
@@ -74,20 +75,19 @@ export async function runCommand<T>(
   open: OpenOptions = {},
   settings: { delivers?: boolean; publicUrl?: boolean; serveAddress?: boolean } = {},
 ): Promise<void> {
+  const io = cliIo();
   let ctx: Ctx | undefined;
   try {
-    const config = loadCommandConfig({ db: opts.db }, process.env, settings);
+    const config = loadCommandConfig({ db: opts.db }, io.env, settings);
     ctx = {
       db: openDatabase(config.dbPath, open),
       clock: systemClock,
       random: cryptoRandom,
       config,
-      log: createLogger('pretty', process.stderr),
+      log: createLogger('pretty', io.stderr),
     };
     const result = await action(ctx);
-    process.stdout.write(
-      opts.json ? `${toJsonDocument(result)}\n` : `${escapeControlCharacters(render(result), { keepLineBreaks: true })}\n`,
-    );
+    io.stdout.write(opts.json ? `${toJsonDocument(result)}\n` : `${escapeControlCharacters(render(result), { keepLineBreaks: true })}\n`);
   } catch (error) {
     fail(opts, error);
   } finally {
@@ -97,11 +97,12 @@ export async function runCommand<T>(
 
 export function fail(opts: CommonOptions, error: unknown): void {
   const { code, message } = describeError(error);
-  if (opts.json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  const io = cliIo();
+  if (opts.json) io.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
   // One line (CONTRACT), even when the message quotes a value the operator typed with a line break,
   // and no control character raw: a message may quote a stored value that came from the API.
-  process.stderr.write(`ces: ${escapeControlCharacters(message.replace(/\r\n|\r|\n/g, '\\n'))}\n`);
-  process.exitCode = 1;
+  io.stderr.write(`ces: ${escapeControlCharacters(message.replace(/\r\n|\r|\n/g, '\\n'))}\n`);
+  io.exitCode = 1;
 }
 
 function describeError(error: unknown): { code: string; message: string } {

@@ -36,7 +36,8 @@ test('--db in folders that do not exist yet: they and the database are created',
 test('CES_DB names the database when --db is absent, and --db wins over it', async () => {
   const fromEnv = join(dir, 'env', 'c', 'ces.db');
   const fromFlag = join(dir, 'flag', 'ces.db');
-  const viaEnv = await runCli(['campaign', 'create', '--name', 'From env', '--json'], { env: { CES_DB: fromEnv } });
+  // Once through the binary: the variable read from the real process's environment.
+  const viaEnv = await runCli(['campaign', 'create', '--name', 'From env', '--json'], { env: { CES_DB: fromEnv }, process: true });
   assert.equal(viaEnv.code, 0, viaEnv.stderr);
   assert.ok(existsSync(fromEnv));
 
@@ -135,7 +136,7 @@ for (const [args, env, message] of REFUSED) {
     { timeout: 60_000 },
     async () => {
       const dbPath = join(dir, `refused-${REFUSED.findIndex((r) => r[2] === message)}`, 'ces.db');
-      const r = await runCli(['serve', ...args], { dbPath, env });
+      const r = await runCli(['serve', ...args], { dbPath, env, process: true });
       assert.equal(r.code, 1, r.stdout);
       assert.equal(r.stderr, `ces: ${message}\n`);
       assert.equal(r.stdout, '');
@@ -197,7 +198,7 @@ test(
     await new Promise<void>((resolve) => taken.once('error', () => resolve()).listen(3000, '127.0.0.1', () => resolve()));
     let r;
     try {
-      r = await runCli(['serve', '--port', '6667', '--json'], { dbPath });
+      r = await runCli(['serve', '--port', '6667', '--json'], { dbPath, process: true });
     } finally {
       if (taken.listening) await new Promise((resolve) => taken.close(resolve));
     }
@@ -210,7 +211,7 @@ test(
 );
 
 test('ces serve --json with a bad value prints the error document on stdout too', { timeout: 60_000 }, async () => {
-  const r = await runCli(['serve', '--port', 'abc', '--json'], { dbPath: join(dir, 'json-refused', 'ces.db') });
+  const r = await runCli(['serve', '--port', 'abc', '--json'], { dbPath: join(dir, 'json-refused', 'ces.db'), process: true });
   assert.equal(r.code, 1);
   assert.deepEqual(JSON.parse(r.stdout), {
     error: { code: 'invalid_config', message: '--port must be an integer from 0 to 65535, got "abc"' },

@@ -1,6 +1,7 @@
 // The operator CLI of issue 2 (CONTRACT: Operator CLI): campaign create|update|list|show, key
-// issue|list|revoke, entries list|show and demo, run as the real `ces` program on the same SQLite
-// file as a running server.
+// issue|list|revoke, entries list|show and demo, run as the `ces` program (in process; as a real
+// process where TZ or contention between processes is what is tested) on the same SQLite file as
+// a running server.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -291,7 +292,7 @@ describe('ces campaign', () => {
     const campaigns = (): unknown[] => s.ctx.db.prepare('SELECT * FROM campaigns ORDER BY id').all();
     const before = campaigns();
     const results = await Promise.all(
-      cases.map(([args]) => runCli([...args, '--json'], { dbPath: s.dbPath, env: { TZ: 'America/Sao_Paulo' } })),
+      cases.map(([args]) => runCli([...args, '--json'], { dbPath: s.dbPath, env: { TZ: 'America/Sao_Paulo' }, process: true })),
     );
     results.forEach((r, i) => {
       failed(r, 'invalid_campaign_options');
@@ -302,7 +303,7 @@ describe('ces campaign', () => {
     const ok = okJson(
       await runCli(
         ['campaign', 'update', c.id, '--starts-at', '2026-12-01T00:00:00-03:00', '--purchase-from', '0050-06-01T00:00:00Z', '--json'],
-        { dbPath: s.dbPath, env: { TZ: 'Asia/Tokyo' } },
+        { dbPath: s.dbPath, env: { TZ: 'Asia/Tokyo' }, process: true },
       ),
     );
     assert.deepEqual([ok.starts_at, ok.purchase_from], ['2026-12-01T03:00:00.000Z', '0050-06-01T00:00:00.000Z']);
@@ -574,38 +575,47 @@ describe('ces entries', () => {
 
 describe('ces demo', () => {
   test('prints a test key and a curl command whose request gets a 202', async () => {
-    const demo = okJson(await cli('demo', '--url', s.url, '--json'));
-    assert.equal(demo.key.mode, 'test');
-    assert.match(demo.key.key, /^service_test_[A-Za-z0-9_-]{43}$/);
-    assert.equal(demo.campaign.lucky_numbers, 'auto');
-    assert.equal(demo.campaign.instant_prize, 'INTEGRATOR_DECLARED');
-    assert.equal(demo.prize.livemode, false);
+    // The printed command is sent as a person would send it: to a server on a port.
+    const net = await startTestServer({ socket: true });
+    try {
+      const cli = (...args: string[]): Promise<CliResult> => runCli(args, { dbPath: net.dbPath });
+      const demo = okJson(await cli('demo', '--url', net.url, '--json'));
+      assert.equal(demo.key.mode, 'test');
+      assert.match(demo.key.key, /^service_test_[A-Za-z0-9_-]{43}$/);
+      assert.equal(demo.campaign.lucky_numbers, 'auto');
+      assert.equal(demo.campaign.instant_prize, 'INTEGRATOR_DECLARED');
+      assert.equal(demo.prize.livemode, false);
 
-    // Read the request back out of the printed curl command, as a person pasting it would send it.
-    const curl: string = demo.curl;
-    assert.ok(curl.startsWith(`curl -i -X POST ${s.url}/v1/entries`), curl);
-    const headers = Object.fromEntries([...curl.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1].toLowerCase(), m[2]]));
-    const body = /-d '([^']*)'/.exec(curl)?.[1];
-    assert.ok(body);
-    assert.equal(headers.authorization, `Bearer ${demo.key.key}`);
-    const send = () => fetch(`${s.url}/v1/entries`, { method: 'POST', headers, body });
-    const res = await send();
-    assert.equal(res.status, 202, await res.clone().text());
-    const accepted = (await res.json()) as { entry_id: string; status: string };
-    assert.equal(accepted.status, 'PENDING');
-    const again = (await (await send()).json()) as { entry_id: string; message: string };
-    assert.equal(again.entry_id, accepted.entry_id, 'pasting it twice is a replay');
-    assert.match(again.message, /replay/);
+      // Read the request back out of the printed curl command, as a person pasting it would send it.
+      const curl: string = demo.curl;
+      assert.ok(curl.startsWith(`curl -i -X POST ${net.url}/v1/entries`), curl);
+      const headers = Object.fromEntries([...curl.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1].toLowerCase(), m[2]]));
+      const body = /-d '([^']*)'/.exec(curl)?.[1];
+      assert.ok(body);
+      assert.equal(headers.authorization, `Bearer ${demo.key.key}`);
+      const send = () => fetch(`${net.url}/v1/entries`, { method: 'POST', headers, body });
+      const res = await send();
+      assert.equal(res.status, 202, await res.clone().text());
+      const accepted = (await res.json()) as { entry_id: string; status: string };
+      assert.equal(accepted.status, 'PENDING');
+      const again = (await (await send()).json()) as { entry_id: string; message: string };
+      assert.equal(again.entry_id, accepted.entry_id, 'pasting it twice is a replay');
+      assert.match(again.message, /replay/);
 
-    // The readable form prints the same kind of key and command.
-    const text = await cli('demo', '--url', s.url);
-    assert.equal(text.code, 0);
-    assert.match(text.stdout, /^Test key {2}service_test_[A-Za-z0-9_-]{43}$/m);
-    assert.match(text.stdout, /^curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/entries \\$/m);
+      // The readable form prints the same kind of key and command.
+      const text = await cli('demo', '--url', net.url);
+      assert.equal(text.code, 0);
+      assert.match(text.stdout, /^Test key {2}service_test_[A-Za-z0-9_-]{43}$/m);
+      assert.match(text.stdout, /^curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/entries \\$/m);
+    } finally {
+      await net.close();
+    }
   });
 });
 
 describe('server and CLI on one database file at the same time', () => {
+  // CLI processes beside the server's: SQLite's locks are what is tested, between processes.
+  const cli = (...args: string[]): Promise<CliResult> => runCli(args, { dbPath: s.dbPath, process: true });
   test('intake under load while CLI commands write and read: no "database is locked", no 5xx', async () => {
     const w = makeCampaign(s.ctx);
     const c = w.campaign;

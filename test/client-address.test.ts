@@ -23,7 +23,7 @@ const get = (t: TestServer, key: string, forwardedFor?: string) =>
   t.request('GET', '/v1/prizes', { key, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
 
 test('failed authentications from one address: 401 twenty times, then 429 before the key is looked at, until the bucket refills', async () => {
-  const t = await startTestServer();
+  const t = await startTestServer({ socket: true });
   cleanups.push(() => t.close());
   const w = makeCampaign(t.ctx);
   for (let i = 0; i < 20; i++) assert.equal((await get(t, BAD_KEY)).status, 401);
@@ -41,10 +41,20 @@ test('failed authentications from one address: 401 twenty times, then 429 before
 });
 
 test('X-Forwarded-For is ignored from a peer that is not a trusted proxy: a client cannot pick its address', async () => {
-  const t = await startTestServer();
+  const t = await startTestServer({ socket: true });
   cleanups.push(() => t.close());
   for (let i = 0; i < 20; i++) assert.equal((await get(t, BAD_KEY, `203.0.113.${i}`)).status, 401);
   assert.equal((await get(t, BAD_KEY, '198.51.100.7')).status, 429, 'every request counted against the real peer');
+});
+
+test('without a socket (a request handed to the app, as the in-process tests do) the peer is the request’s ip', async () => {
+  // The in-process harness gives 127.0.0.1: trusted here, so each forwarded client has its own
+  // bucket. Were the peer unknown, it would not be trusted and all of them would share one.
+  const t = await startTestServer({ env: { CES_TRUSTED_PROXIES: '127.0.0.1' } });
+  cleanups.push(() => t.close());
+  for (let i = 0; i < 20; i++) assert.equal((await get(t, BAD_KEY, '203.0.113.9')).status, 401);
+  assert.equal((await get(t, BAD_KEY, '203.0.113.9')).status, 429);
+  assert.equal((await get(t, BAD_KEY, '198.51.100.7')).status, 401, 'another client of the proxy');
 });
 
 test('behind CES_TRUSTED_PROXIES each forwarded client has its own bucket, and the log names it', async () => {

@@ -59,7 +59,7 @@ test('CLI writes during load never surface SQLITE_BUSY to API clients or operato
   let slowest = 0;
   const run = async (args: string[]): Promise<CliResult> => {
     const t = Date.now();
-    const result = await runCli([...args, '--json'], { dbPath });
+    const result = await runCli([...args, '--json'], { dbPath, process: true });
     slowest = Math.max(slowest, Date.now() - t);
     cli.push(result);
     assert.equal(result.code, 0, `ces ${args.join(' ')} exited ${result.code}: ${result.stderr}`);

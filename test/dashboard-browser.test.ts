@@ -41,7 +41,7 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
   before(async () => {
     // The tick runs on its timer (as in `ces serve`), so deliveries happen by themselves; the
     // clock stays the test's, fixed, so the screenshots are the same from run to run.
-    t = await startTestServer({ tick: true, env: { CES_TICK_MS: '50' } });
+    t = await startTestServer({ socket: true, tick: true, env: { CES_TICK_MS: '50' } });
     receiver = await startReceiver({ respond: () => answer });
     w = makeCampaign(t.ctx, { name: 'Natal 2026', require: 'full_name', instantPrize: 'INTEGRATOR_DECLARED', luckyNumbers: 'auto' });
     makePrize(t.ctx, w.campaign.id, 'live', 50, 'Voucher R$ 50');

@@ -52,20 +52,20 @@ describe('no page without a session', () => {
       `/dashboard/campaigns/${campaign.id}/entries`,
       '/dashboard/entries/0196a1b2-0000-7000-8000-000000000000',
     ]) {
-      const res = await dashboardRequest(t.url, 'GET', path);
+      const res = await dashboardRequest(t, 'GET', path);
       assert.equal(res.status, 303, path);
       assert.equal(res.headers.get('location'), '/dashboard/signin', path);
       assert.doesNotMatch(res.text, /Test campaign/, `${path}: nothing of the page`);
       assertSecurityHeaders(res, path);
     }
-    const signin = await dashboardRequest(t.url, 'GET', '/dashboard/signin');
+    const signin = await dashboardRequest(t, 'GET', '/dashboard/signin');
     assert.equal(signin.status, 200);
     assert.match(signin.text, /ces dashboard link/);
-    const css = await dashboardRequest(t.url, 'GET', '/dashboard/assets/dashboard.css');
+    const css = await dashboardRequest(t, 'GET', '/dashboard/assets/dashboard.css');
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
     assert.match(css.headers.get('cache-control') ?? '', /max-age=\d+/);
-    const js = await dashboardRequest(t.url, 'GET', '/dashboard/assets/dashboard.js');
+    const js = await dashboardRequest(t, 'GET', '/dashboard/assets/dashboard.js');
     assert.equal(js.status, 200);
     assert.match(js.headers.get('content-type') ?? '', /^text\/javascript/);
   });
@@ -73,7 +73,7 @@ describe('no page without a session', () => {
   test('a POST without a session changes nothing and goes to the sign-in page', async () => {
     const t = await server();
     const maria = await signIn(t);
-    const res = await dashboardRequest(t.url, 'POST', '/dashboard/signout', { form: { csrf: maria.csrf } });
+    const res = await dashboardRequest(t, 'POST', '/dashboard/signout', { form: { csrf: maria.csrf } });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), '/dashboard/signin');
     assert.equal((await maria.get('/dashboard/')).status, 200, 'the session was not ended');
@@ -92,7 +92,7 @@ describe('sign-in links', () => {
     assert.equal(first.status, 200);
     assert.match(first.text, /Signed in as <strong>maria<\/strong>/);
 
-    const again = await dashboardRequest(t.url, 'GET', url.pathname);
+    const again = await dashboardRequest(t, 'GET', url.pathname);
     assert.equal(again.status, 410);
     assert.match(again.text, /was used at/);
     assert.equal(sessionCookieOf(again), null, 'a used link starts nothing');
@@ -133,11 +133,11 @@ describe('sign-in links', () => {
     const t = await server();
     const link = createSignInLink(t.ctx, { name: 'joao', ttlMinutes: 15 }, OPERATOR);
     t.clock.advance(15 * 60_000);
-    const res = await dashboardRequest(t.url, 'GET', `/dashboard/signin/${link.token}`);
+    const res = await dashboardRequest(t, 'GET', `/dashboard/signin/${link.token}`);
     assert.equal(res.status, 410);
     assert.match(res.text, /expired at/);
     assert.equal(sessionCookieOf(res), null);
-    const unknown = await dashboardRequest(t.url, 'GET', `/dashboard/signin/${'A'.repeat(43)}`);
+    const unknown = await dashboardRequest(t, 'GET', `/dashboard/signin/${'A'.repeat(43)}`);
     assert.equal(unknown.status, 404);
     assert.equal(sessionCookieOf(unknown), null);
     assert.match(unknown.headers.get('content-type') ?? '', /^text\/html/);
@@ -153,14 +153,14 @@ describe('sign-in links', () => {
   test('the cookie is HttpOnly, SameSite=Strict, Path=/dashboard; Secure when CES_PUBLIC_URL is https', async () => {
     const plain = await server();
     const a = await dashboardRequest(
-      plain.url,
+      plain,
       'GET',
       `/dashboard/signin/${createSignInLink(plain.ctx, { name: 'a', ttlMinutes: 5 }, OPERATOR).token}`,
     );
     assert.match(a.headers.get('set-cookie')!, /^ces_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/dashboard$/);
     const https = await server({ CES_PUBLIC_URL: 'https://promo.example.com.br' });
     const b = await dashboardRequest(
-      https.url,
+      https,
       'GET',
       `/dashboard/signin/${createSignInLink(https.ctx, { name: 'b', ttlMinutes: 5 }, OPERATOR).token}`,
     );
@@ -196,7 +196,7 @@ describe('sessions end', () => {
     const b = await server();
     const maria = await signIn(a);
     assert.equal((await maria.get('/dashboard/')).status, 200);
-    const res = await dashboardRequest(b.url, 'GET', '/dashboard/', { cookie: maria.cookie });
+    const res = await dashboardRequest(b, 'GET', '/dashboard/', { cookie: maria.cookie });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), '/dashboard/signin');
   });
@@ -259,7 +259,7 @@ describe('CSRF', () => {
     const maria = await signIn(t, 'maria');
     const joao = await signIn(t, 'joao');
     for (const form of [{}, { csrf: '' }, { csrf: joao.csrf }, { csrf: `${maria.csrf}x` }] as Array<Record<string, string>>) {
-      const res = await dashboardRequest(t.url, 'POST', '/dashboard/signout', { cookie: maria.cookie, form });
+      const res = await dashboardRequest(t, 'POST', '/dashboard/signout', { cookie: maria.cookie, form });
       assert.equal(res.status, 403, JSON.stringify(form));
       assert.match(res.text, /<h1>Forbidden<\/h1>/);
       assertSecurityHeaders(res, 'the 403 page');
@@ -334,7 +334,7 @@ describe('CES_DASHBOARD=off', () => {
       ['GET', '/dashboard/assets/dashboard.css'],
       ['POST', '/dashboard/signout'],
     ]) {
-      const res = await dashboardRequest(t.url, method, path);
+      const res = await dashboardRequest(t, method, path);
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
       assert.equal(JSON.parse(res.text).code, 'not_found');

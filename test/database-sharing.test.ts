@@ -106,7 +106,7 @@ describe('a newer ces and a database another process has open', () => {
     const path = previousVersionDb('held.db');
     // This test process holds the file open, as an older ces serve would.
     const older = new Database(path);
-    const refused = await runCli(['campaign', 'list', '--json'], { dbPath: path });
+    const refused = await runCli(['campaign', 'list', '--json'], { dbPath: path, process: true });
     assert.equal(refused.code, 1);
     assert.equal(refused.json.error.code, 'database_in_use');
     assert.match(

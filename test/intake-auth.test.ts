@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import { entryBody, makeCampaign, runCli, startTestServer, type TestServer, type World, OPERATOR } from './support/harness.ts';
+import { assertProblem } from './support/assert.ts';
 
 let s: TestServer;
 before(async () => {
@@ -17,17 +18,6 @@ const post = async (key: string | null, body: unknown = entryBody({}, seq % 8), 
   const idempotencyKey = idem();
   return { ...(await s.request('POST', '/v1/entries', { key, body, idempotencyKey, headers })), idem: idempotencyKey };
 };
-
-function assertProblem(
-  res: { status: number; headers: Headers; body: { code?: string; status?: number } },
-  status: number,
-  code: string,
-): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
-  assert.equal(res.body.code, code);
-  assert.equal(res.body.status, status);
-}
 
 const countEntries = (): number => (s.ctx.db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
 

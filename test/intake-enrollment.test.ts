@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import { cpf, entryBody, makeCampaign, runCli, startTestServer, type TestResponse, type TestServer, OPERATOR } from './support/harness.ts';
+import { assertProblem } from './support/assert.ts';
 
 let s: TestServer;
 before(async () => {
@@ -29,15 +30,6 @@ function enrollmentOfEntry(entryId: string): Record<string, unknown> {
 }
 const count = (table: string): number => (s.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const counts = (): number[] => ['entries', 'enrollments', 'consents', 'jobs', 'webhook_deliveries'].map(count);
-
-function assertProblem(res: TestResponse, code: string, fields: Array<[string, string]>): void {
-  assert.equal(res.status, 422, res.text);
-  assert.equal(res.body.code, code);
-  assert.deepEqual(
-    res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
-    fields,
-  );
-}
 
 describe('enrollment merge', () => {
   test('the first entry for a document creates the enrollment; later entries reuse it', async () => {
@@ -138,7 +130,7 @@ describe('required fields (--require) are checked on the merged enrollment', () 
     const w = makeCampaign(s.ctx, { require: 'full_name,email,phone,birthdate,city,state' });
     const before = counts();
     const res = await submit(w.liveKey, entryBody({ enrollment: { full_name: 'Ana Souza', phone: '5511912345678' } }, 5));
-    assertProblem(res, 'missing_required_field', [
+    assertProblem(res, 422, 'missing_required_field', [
       ['enrollment.email', 'required'],
       ['enrollment.birthdate', 'required'],
       ['enrollment.address.city', 'required'],
@@ -156,14 +148,14 @@ describe('required fields (--require) are checked on the merged enrollment', () 
     await accepted(w.liveKey, entryBody({}, 6));
     // A field never stored still has to come with the submission that needs it.
     const other = await submit(w.liveKey, entryBody({ enrollment: { full_name: 'Bia Lima', email: 'bia@example.com' } }, 7));
-    assertProblem(other, 'missing_required_field', [['enrollment.address.city', 'required']]);
+    assertProblem(other, 422, 'missing_required_field', [['enrollment.address.city', 'required']]);
   });
 
   test('a required field missing from the first entry can be supplied by a later one', async () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { full_name: 'Caio Prado' } }, 8));
     updateCampaign(s.ctx, w.campaign.id, { require: 'full_name,phone' }, OPERATOR);
-    assertProblem(await submit(w.liveKey, entryBody({}, 8)), 'missing_required_field', [['enrollment.phone', 'required']]);
+    assertProblem(await submit(w.liveKey, entryBody({}, 8)), 422, 'missing_required_field', [['enrollment.phone', 'required']]);
     await accepted(w.liveKey, entryBody({ enrollment: { phone: '5521987654321' } }, 8));
     await accepted(w.liveKey, entryBody({}, 8));
   });
@@ -178,7 +170,7 @@ describe('required fields (--require) are checked on the merged enrollment', () 
   for (const [what, address] of emptyCities) {
     test(`${what} does not satisfy a city requirement`, async () => {
       const w = makeCampaign(s.ctx, { require: 'city' });
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { address } }, 9)), 'missing_required_field', [
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { address } }, 9)), 422, 'missing_required_field', [
         ['enrollment.address.city', 'required'],
       ]);
     });
@@ -188,6 +180,7 @@ describe('required fields (--require) are checked on the merged enrollment', () 
     const w = makeCampaign(s.ctx, { require: 'full_name,email,phone' });
     assertProblem(
       await submit(w.liveKey, entryBody({ enrollment: { full_name: ' ', email: '', phone: '\t' } }, 10)),
+      422,
       'missing_required_field',
       [
         ['enrollment.full_name', 'required'],
@@ -200,7 +193,7 @@ describe('required fields (--require) are checked on the merged enrollment', () 
   test('requirements apply per mode: a test enrollment does not satisfy a live submission', async () => {
     const w = makeCampaign(s.ctx, { require: 'email' });
     await accepted(w.testKey, entryBody({ enrollment: { email: 'test-mode@example.com' } }, 11));
-    assertProblem(await submit(w.liveKey, entryBody({}, 11)), 'missing_required_field', [['enrollment.email', 'required']]);
+    assertProblem(await submit(w.liveKey, entryBody({}, 11)), 422, 'missing_required_field', [['enrollment.email', 'required']]);
   });
 });
 
@@ -210,7 +203,7 @@ describe('email and phone are unique per campaign and mode', () => {
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'Maria@Example.com' } }, 12));
     for (const email of ['maria@example.com', 'MARIA@EXAMPLE.COM', ' Maria@Example.com ']) {
       const before = counts();
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 13)), 'email_taken', [
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 13)), 422, 'email_taken', [
         ['enrollment.email', 'email_taken'],
       ]);
       assert.deepEqual(counts(), before);
@@ -222,7 +215,7 @@ describe('email and phone are unique per campaign and mode', () => {
     await accepted(w.liveKey, entryBody({ enrollment: { phone: '5511987654321' } }, 14));
     for (const phone of ['5511987654321', '+55 (11) 98765-4321', '55 11 98765 4321']) {
       const before = counts();
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { phone } }, 15)), 'phone_taken', [
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { phone } }, 15)), 422, 'phone_taken', [
         ['enrollment.phone', 'phone_taken'],
       ]);
       assert.deepEqual(counts(), before);
@@ -257,7 +250,7 @@ describe('email and phone are unique per campaign and mode', () => {
     const w = makeCampaign(s.ctx);
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'taken@example.com' } }, 22));
     await accepted(w.liveKey, entryBody({}, 23));
-    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'taken@example.com' } }, 23)), 'email_taken', [
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'taken@example.com' } }, 23)), 422, 'email_taken', [
       ['enrollment.email', 'email_taken'],
     ]);
     const stored = s.ctx.db
@@ -275,7 +268,7 @@ describe('email case is folded beyond ASCII', () => {
     // Upper case, mixed case, and `ã` written as `a` followed by a combining tilde (U+0303).
     for (const email of ['JOÃO.SILVA@example.com', 'JOãO.SILVA@example.com', 'Joa\u0303o.Silva@Example.COM']) {
       const before = counts();
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 25)), 'email_taken', [
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 25)), 422, 'email_taken', [
         ['enrollment.email', 'email_taken'],
       ]);
       assert.deepEqual(counts(), before, email);
@@ -289,11 +282,11 @@ describe('email case is folded beyond ASCII', () => {
     await accepted(w.liveKey, entryBody({}, 26));
     const filled = await accepted(w.liveKey, entryBody({ enrollment: { email: 'ÉLODIE@example.com' } }, 26));
     assert.equal(enrollmentOfEntry(filled).email, 'ÉLODIE@example.com', 'stored as sent');
-    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'élodie@example.com' } }, 27)), 'email_taken', [
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'élodie@example.com' } }, 27)), 422, 'email_taken', [
       ['enrollment.email', 'email_taken'],
     ]);
     await accepted(w.liveKey, entryBody({}, 27));
-    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'Élodie@EXAMPLE.com' } }, 27)), 'email_taken', [
+    assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email: 'Élodie@EXAMPLE.com' } }, 27)), 422, 'email_taken', [
       ['enrollment.email', 'email_taken'],
     ]);
   });
@@ -303,7 +296,7 @@ describe('email case is folded beyond ASCII', () => {
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'Zoë.Araújo@example.com' } }, 28));
     await accepted(w.liveKey, entryBody({ enrollment: { email: 'Maria@Example.com' } }, 29));
     for (const email of ['ZOË.ARAÚJO@example.com', 'maria@example.com']) {
-      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 30)), 'email_taken', [
+      assertProblem(await submit(w.liveKey, entryBody({ enrollment: { email } }, 30)), 422, 'email_taken', [
         ['enrollment.email', 'email_taken'],
       ]);
     }

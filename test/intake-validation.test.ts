@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { after, before, describe, test } from 'node:test';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { entryBody, makeCampaign, makePrize, startTestServer, type TestResponse, type TestServer, type World } from './support/harness.ts';
+import { assertProblem } from './support/assert.ts';
 
 let s: TestServer;
 let plain: World; // no mechanics, no companies, nothing required
@@ -49,24 +50,6 @@ function patched(path: string, value: unknown, base: Record<string, unknown> = e
   if (value === DELETE) delete node[last];
   else node[last] = value;
   return body;
-}
-
-function assertProblem(res: TestResponse, status: number, code: string, fields?: Array<[string, string]>): void {
-  assert.equal(res.status, status, res.text);
-  assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
-  assert.equal(res.body.code, code, res.text);
-  assert.equal(res.body.status, status);
-  assert.equal(typeof res.body.title, 'string');
-  assert.equal(typeof res.body.detail, 'string');
-  assert.match(res.body.type, /^https:\/\//);
-  if (fields) {
-    assert.deepEqual(
-      res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
-      fields,
-      res.text,
-    );
-    for (const e of res.body.errors) assert.ok(typeof e.message === 'string' && e.message.length > 0);
-  }
 }
 
 interface RejectCase {
@@ -869,7 +852,7 @@ describe('refused submissions: status, code, errors[] and no row written', () =>
         else controller.close();
       },
     });
-    const res = await fetch(`${s.url}/v1/entries`, {
+    const res = await s.fetch('/v1/entries', {
       method: 'POST',
       headers: { authorization: `Bearer ${plain.liveKey}`, 'idempotency-key': nextKey(), 'content-type': 'application/json' },
       body: stream,
@@ -880,7 +863,7 @@ describe('refused submissions: status, code, errors[] and no row written', () =>
   });
 
   test('invalid UTF-8 in the body is 400 invalid_json', async () => {
-    const res = await fetch(`${s.url}/v1/entries`, {
+    const res = await s.fetch('/v1/entries', {
       method: 'POST',
       headers: { authorization: `Bearer ${plain.liveKey}`, 'idempotency-key': nextKey(), 'content-type': 'application/json' },
       body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),

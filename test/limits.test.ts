@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { entryBody, makeCampaign, startTestServer, type TestServer, type World } from './support/harness.ts';
+import { assertProblem } from './support/assert.ts';
 
 /** Sends raw bytes on a fresh TCP connection; resolves with everything the server sent before it closed (or after `waitMs`). */
 function rawExchange(
@@ -35,22 +36,12 @@ function rawExchange(
   });
 }
 
-function assertProblem(
-  res: { status: number; headers: Headers; body: { code?: string; status?: number } },
-  status: number,
-  code: string,
-): void {
-  assert.equal(res.status, status);
-  assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
-  assert.equal(res.body?.code, code);
-  assert.equal(res.body?.status, status);
-}
-
 describe('body size limit', () => {
   let s: TestServer;
   let w: World;
   before(async () => {
-    s = await startTestServer({ env: { CES_BODY_LIMIT_BYTES: '4096' } });
+    // Over a socket: the limit is enforced on what Node's HTTP server reads, with and without Content-Length.
+    s = await startTestServer({ socket: true, env: { CES_BODY_LIMIT_BYTES: '4096' } });
     w = makeCampaign(s.ctx);
   });
   after(() => s.close());
@@ -178,7 +169,7 @@ describe('Node header, URL and timeout limits', () => {
   let s: TestServer;
   let w: World;
   before(async () => {
-    s = await startTestServer({ env: { CES_REQUEST_TIMEOUT_MS: '300' } });
+    s = await startTestServer({ socket: true, env: { CES_REQUEST_TIMEOUT_MS: '300' } });
     w = makeCampaign(s.ctx);
   });
   after(() => s.close());

@@ -130,7 +130,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 describe('closing while a request is in flight', () => {
   test('the request that was mid-body is answered in full (202), with Connection: close', async () => {
-    const s = await startTestServer();
+    const s = await startTestServer({ socket: true });
     const w = makeCampaign(s.ctx);
     const body = JSON.stringify(entryBody({}, 1));
     const socket = connect(Number(new URL(s.url).port), '127.0.0.1');

@@ -35,8 +35,9 @@ describe('ces webhook test', () => {
   test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate checks off (CONTRACT): an untrusted receiver is refused, and the operator is told', async () => {
     const s = await setup(200);
     // The receiver's certificate is signed by the test CA; this CLI process is not given that CA.
+    // A real process: Node reads both variables when it starts.
     const env = { ...ENV, NODE_EXTRA_CA_CERTS: '', NODE_TLS_REJECT_UNAUTHORIZED: '0' };
-    const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env });
+    const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env, process: true });
     assert.equal(res.code, 1, res.stdout);
     assert.equal(res.json.attempt.result, 'failed');
     assert.match(res.json.attempt.error, /certificate|UNABLE_TO_VERIFY/i);

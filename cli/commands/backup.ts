@@ -5,6 +5,7 @@ import { systemClock } from '../../src/clock.ts';
 import { loadCommandConfig } from '../../src/config.ts';
 import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
 import { cryptoRandom } from '../../src/random.ts';
+import { cliIo } from '../io.ts';
 import { cliOperator } from '../operator.ts';
 import { details, fail, runCommand, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -40,7 +41,8 @@ export function registerBackupCommands(program: Command): void {
     .option('--force', 'replace an existing database (it is kept beside as <db>.pre-restore-<time>)')
     .action(async (src: string, flags: ForceFlags) => {
       try {
-        const config = loadCommandConfig({ db: flags.db });
+        const io = cliIo();
+        const config = loadCommandConfig({ db: flags.db }, io.env);
         const result = await restoreDatabase({
           source: src,
           dbPath: config.dbPath,
@@ -50,7 +52,7 @@ export function registerBackupCommands(program: Command): void {
           actor: cliOperator(),
           random: cryptoRandom,
         });
-        process.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
+        io.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {
         fail(flags, error);
       }

@@ -14,6 +14,7 @@ import { createProgressBar } from '../progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
 import { cryptoRandom } from '../../src/random.ts';
+import { cliIo, type CliOutput } from '../io.ts';
 import { details, escapeControlCharacters, fail, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 import { parseModeFilter, parseStatus, parseUuid } from '../options.ts';
 
@@ -42,14 +43,15 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   getCampaign(ctx, flags.campaign);
   const filter = { campaignId: flags.campaign, livemode: parseModeFilter(flags.mode), status: parseStatus(flags.status) };
   const started = ctx.clock.now();
-  const showProgress = flags.progress !== false && process.stderr.isTTY === true;
-  const bar = showProgress ? createProgressBar(process.stderr, countEntriesToExport(ctx, filter), () => ctx.clock.now()) : null;
+  const io = cliIo();
+  const showProgress = flags.progress !== false && io.stderr.isTTY === true;
+  const bar = showProgress ? createProgressBar(io.stderr, countEntriesToExport(ctx, filter), () => ctx.clock.now()) : null;
   // A file is written beside its destination and renamed into place when complete, so an
   // interrupted export never leaves a truncated file under the requested name. The temp file is
   // 0600 under a random name, created exclusively (src/private-files.ts): it holds personal data.
   const temp = flags.out ? tempPathBeside(flags.out, ctx.random) : null;
-  const screen = !temp && process.stdout.isTTY === true ? escapingForTerminal(process.stdout) : null;
-  const out: NodeJS.WritableStream = temp ? createWriteStream(temp, { fd: openPrivateFileExclusive(temp) }) : (screen ?? process.stdout);
+  const screen = !temp && io.stdout.isTTY === true ? escapingForTerminal(io.stdout) : null;
+  const out: NodeJS.WritableStream = temp ? createWriteStream(temp, { fd: openPrivateFileExclusive(temp) }) : (screen ?? io.stdout);
   let rows: number;
   try {
     rows = await writeEntriesExport(ctx, { filter, format, out, onProgress: bar ? (done) => bar.update(done) : undefined });
@@ -74,7 +76,7 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
  * API (an ESC sequence in a name) are shown escaped (CONTRACT), record line ends kept. A pipe or a
  * file gets the data exactly as exported. Each write is one whole record, so no character is split.
  */
-function escapingForTerminal(terminal: NodeJS.WriteStream): Transform {
+function escapingForTerminal(terminal: CliOutput): Transform {
   const screen = new Transform({
     decodeStrings: false,
     transform(chunk: string, _encoding, done) {
@@ -103,13 +105,14 @@ export function registerExportCommand(program: Command): void {
       // done, and the connection, busy with the export's row iterator, is released by the exit.
       let ctx: Ctx | undefined;
       try {
-        const config = loadCommandConfig({ db: flags.db });
+        const io = cliIo();
+        const config = loadCommandConfig({ db: flags.db }, io.env);
         ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createSilentLogger() };
         const summary = await exportEntries(ctx, flags);
         // stdout belongs to the data unless --out was given; the summary then goes there.
-        if (flags.json) process.stdout.write(`${toJsonDocument(summary)}\n`);
-        else if (flags.out) process.stdout.write(`${details(summary as unknown as Record<string, unknown>)}\n`);
-        else process.stderr.write(`exported ${summary.rows} entries in ${summary.elapsed_ms} ms\n`);
+        if (flags.json) io.stdout.write(`${toJsonDocument(summary)}\n`);
+        else if (flags.out) io.stdout.write(`${details(summary as unknown as Record<string, unknown>)}\n`);
+        else io.stderr.write(`exported ${summary.rows} entries in ${summary.elapsed_ms} ms\n`);
       } catch (error) {
         fail(flags, error);
       } finally {

@@ -2,6 +2,7 @@
 // integrator can generate a client without a running server (`ces openapi > ces.openapi.json`).
 import type { Command } from 'commander';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { cliIo } from '../io.ts';
 import { withCommonOptions } from '../output.ts';
 
 export function registerOpenApiCommand(program: Command): void {
@@ -9,6 +10,6 @@ export function registerOpenApiCommand(program: Command): void {
   withCommonOptions(
     program.command('openapi').description('print the OpenAPI 3.1 document of the HTTP API (the same as GET /openapi.json)'),
   ).action(() => {
-    process.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
+    cliIo().stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
   });
 }

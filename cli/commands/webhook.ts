@@ -12,6 +12,7 @@ import {
 import { DELIVERY_STATUSES, listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
 import { parseLimit, parseMode, parseStatusOption, parseUuid } from '../options.ts';
+import { cliIo } from '../io.ts';
 import { cliOperator } from '../operator.ts';
 import { details, escapeControlCharacters, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -144,8 +145,9 @@ export function registerWebhookCommands(program: Command): void {
           const attempt = await sendTestPing(ctx, flags.campaign, parseMode(flags.mode) === 'live');
           if (attempt.result === 'delivered') return attempt;
           const message = `ping ${attempt.result}: ${attempt.error ?? 'no 2xx answer'}`;
-          process.stderr.write(`ces: ${escapeControlCharacters(message)}\n`);
-          process.exitCode = 1;
+          const io = cliIo();
+          io.stderr.write(`ces: ${escapeControlCharacters(message)}\n`);
+          io.exitCode = 1;
           // A failure, so with --json the document is CONTRACT's {"error": {code, message}}; the
           // attempt goes beside it. Without --json the attempt is printed either way.
           return { error: { code: `ping_${attempt.result}`, message }, attempt };

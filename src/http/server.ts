@@ -1,6 +1,7 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
 import { isUnsafePort } from 'get-port-please';
+import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
 import { listen, type Listener } from 'listhen';
 import type { ConsolaInstance } from 'consola';
@@ -26,10 +27,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface StartOptions {
+export interface ServiceStartOptions {
   clock?: Clock;
   random?: Random;
   groupCommit?: boolean;
+}
+
+export interface StartOptions extends ServiceStartOptions {
   /** Run the background tick on its timer (default true); tests drive it by hand instead. */
   tick?: boolean;
 }
@@ -40,11 +44,21 @@ const refusedPort = (port: number): Error =>
 /** How long after its last request the server still counts as busy (see httpBusy). */
 const BUSY_LINGER_MS = 250;
 
-export async function startServer(config: Readonly<Config>, log: ConsolaInstance, options: StartOptions = {}): Promise<RunningServer> {
-  // get-port-please (under listhen) swaps a port it deems unsafe (those browsers block: 6667,
-  // 10080...) for 3000 without a word, or, with 3000 taken, says it found no free port. Asked
-  // first, with its own list, so the operator hears the real reason and no file is opened.
-  if (config.port !== 0 && isUnsafePort(config.port)) throw refusedPort(config.port);
+/** What `ces serve` holds besides its listener and its tick's timer (see openService). */
+export interface OpenedService {
+  service: Service;
+  app: H3;
+  /** Lets go of the writer, the checkpoint thread, this server's record in the database, the database. */
+  release(): Promise<void>;
+}
+
+/**
+ * Everything `ces serve` runs but the listener and the tick's timer: the database claimed for this
+ * process (src/db/server-claim.ts), stale leases released, the checkpoint thread (unless
+ * CES_CHECKPOINT_THREAD=0), the service and its HTTP app. startServer listens with it; tests drive
+ * the app in process (test/support/harness.ts).
+ */
+export function openService(config: Readonly<Config>, log: ConsolaInstance, options: ServiceStartOptions = {}): OpenedService {
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config.dbPath);
   const self = { pid: process.pid, host: hostname() };
@@ -65,20 +79,32 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit });
-  const app = createHttpApp(service);
-  const handler = toNodeHandler(app);
-  // What the server holds besides its listener, let go of when it stops or cannot start.
-  const release = async (): Promise<void> => {
-    await service.writer.close();
-    await checkpointer?.close();
-    try {
-      releaseDatabase(db, self);
-    } catch (error) {
-      // Harmless if left: the next server sees this process gone and takes the database.
-      log.warn({ message: `could not clear this server's record in the database: ${(error as Error).message}` });
-    }
-    db.close();
+  releaseStaleLeases(ctx);
+  return {
+    service,
+    app: createHttpApp(service),
+    release: async () => {
+      await service.writer.close();
+      await checkpointer?.close();
+      try {
+        releaseDatabase(db, self);
+      } catch (error) {
+        // Harmless if left: the next server sees this process gone and takes the database.
+        log.warn({ message: `could not clear this server's record in the database: ${(error as Error).message}` });
+      }
+      db.close();
+    },
   };
+}
+
+export async function startServer(config: Readonly<Config>, log: ConsolaInstance, options: StartOptions = {}): Promise<RunningServer> {
+  // get-port-please (under listhen) swaps a port it deems unsafe (those browsers block: 6667,
+  // 10080...) for 3000 without a word, or, with 3000 taken, says it found no free port. Asked
+  // first, with its own list, so the operator hears the real reason and no file is opened.
+  if (config.port !== 0 && isUnsafePort(config.port)) throw refusedPort(config.port);
+  const { service, app, release } = openService(config, log, options);
+  const { ctx } = service;
+  const handler = toNodeHandler(app);
   let listener: Listener;
   try {
     listener = await listen(handler, {
@@ -112,7 +138,6 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const port = boundPort ?? config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  releaseStaleLeases(ctx);
   if (!isLoopbackHost(config.host)) {
     log.warn({
       message: `serving plain HTTP on ${url}, reachable from other machines: API keys, CPFs and webhook secrets would cross the network in clear. Put a TLS-terminating proxy in front (docs: Deployment) and listen on 127.0.0.1 unless the proxy runs on another machine.`,

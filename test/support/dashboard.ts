@@ -1,4 +1,4 @@
-// Driving the dashboard over real HTTP without a browser: GETs and form POSTs that do not follow
+// Driving the dashboard without a browser (through the test server's fetch, in process unless it has a socket): GETs and form POSTs that do not follow
 // redirects (the tests look at each 303), a signed-in operator made through the real sign-in link,
 // and the CSRF token read from a page's form.
 import assert from 'node:assert/strict';
@@ -11,9 +11,9 @@ export interface PageResponse {
   text: string;
 }
 
-/** One request to the server, redirects not followed; `cookie` is sent as the session cookie. */
+/** One request to the test server (in process or over its socket), redirects not followed; `cookie` is sent as the session cookie. */
 export async function dashboardRequest(
-  baseUrl: string,
+  t: Pick<TestServer, 'fetch'>,
   method: string,
   path: string,
   o: { cookie?: string | null; form?: Record<string, string>; headers?: Record<string, string> } = {},
@@ -25,7 +25,7 @@ export async function dashboardRequest(
     body = new URLSearchParams(o.form).toString();
     headers['content-type'] = 'application/x-www-form-urlencoded';
   }
-  const res = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
+  const res = await t.fetch(path, { method, headers, body, redirect: 'manual' });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
@@ -52,8 +52,8 @@ export function csrfOf(pageHtml: string): string {
 }
 
 /** Opens a sign-in link (its path) and returns the signed-in operator. */
-export async function openLink(t: Pick<TestServer, 'url'>, linkPath: string, name: string): Promise<Operator> {
-  const res = await dashboardRequest(t.url, 'GET', linkPath);
+export async function openLink(t: Pick<TestServer, 'fetch'>, linkPath: string, name: string): Promise<Operator> {
+  const res = await dashboardRequest(t, 'GET', linkPath);
   assert.equal(res.status, 200, res.text);
   const cookie = sessionCookieOf(res);
   assert.ok(cookie, 'the link sets the session cookie');
@@ -62,8 +62,8 @@ export async function openLink(t: Pick<TestServer, 'url'>, linkPath: string, nam
     name,
     cookie,
     csrf,
-    get: (path) => dashboardRequest(t.url, 'GET', path, { cookie }),
-    post: (path, form = {}) => dashboardRequest(t.url, 'POST', path, { cookie, form: { csrf, ...form } }),
+    get: (path) => dashboardRequest(t, 'GET', path, { cookie }),
+    post: (path, form = {}) => dashboardRequest(t, 'POST', path, { cookie, form: { csrf, ...form } }),
   };
 }
 

@@ -1,11 +1,22 @@
-// Test harness: a real ces server (the production composition root, real HTTP on 127.0.0.1, a
-// real SQLite file in a fresh temp folder) driven by a ManualClock, plus the real CLI as a child
-// process on the same file. Every test builds its own world; nothing is shared between tests.
+// Test harness. Every test builds its own world (a real SQLite file in a fresh temp folder, a
+// ManualClock); nothing is shared between tests. Three ways in, cheapest first (docs/architecture.md,
+// Testing):
+// - the server in process (default): the production service and HTTP app (src/server.ts
+//   openService) driven through h3's app.request, without a port or a checkpoint thread;
+// - the server on a socket ({ socket: true }): the production startServer listening on
+//   127.0.0.1, for what only Node's HTTP server does (raw bytes, timeouts, keep-alive, client
+//   addresses, graceful close, a URL for another process);
+// - the CLI in process (runCli, default): the commander program of cli/program.ts with captured
+//   output; or as a real child process ({ process: true }, runCliIntoHead, runCliWithClosedStderr)
+//   for pipes, signals, terminals, the process's environment and the binary's own wiring.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { CliIo } from '../../cli/io.ts';
+import { runProgram } from '../../cli/program.ts';
 import { cliActor } from '../../src/audit/actor.ts';
 import { createCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
 import { ManualClock } from '../../src/clock.ts';
@@ -16,9 +27,9 @@ import { issueKey } from '../../src/keys/keys.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { addPrize, type OperatorPrize } from '../../src/mechanics/prizes.ts';
 import { seededRandom } from '../../src/random.ts';
-import { startServer, type RunningServer } from '../../src/http/server.ts';
+import { openService, startServer, type RunningServer } from '../../src/http/server.ts';
 import { nextJobDueAt } from '../../src/pipeline/jobs.repo.ts';
-import { tickDidWork, type TickReport } from '../../src/pipeline/tick.ts';
+import { createTicker, finishesWithin, tickDidWork, type TickReport } from '../../src/pipeline/tick.ts';
 import { nextDeliveryDueAt } from '../../src/webhooks/outbox.repo.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -27,6 +38,7 @@ export const ROOT = new URL('../../', import.meta.url).pathname;
 export const OPERATOR = cliActor('test-operator');
 
 export interface TestServer {
+  /** The server's base URL; only with { socket: true } (in process there is no port: it throws). */
   url: string;
   dir: string;
   dbPath: string;
@@ -34,6 +46,11 @@ export interface TestServer {
   ctx: Ctx;
   server: RunningServer;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /**
+   * fetch(url + path, init), for what `request` cannot say (bytes as the body, no Content-Type);
+   * in process the request goes to the app with the Content-Length fetch would send.
+   */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   /** One background tick now (jobs, then webhook deliveries); what it did. */
   tick(): Promise<TickReport>;
   close(): Promise<void>;
@@ -62,34 +79,52 @@ export interface StartTestServerOptions {
   seed?: number;
   /** Run the background tick on its timer (config.tickMs) as `ces serve` does; default false. */
   tick?: boolean;
+  /**
+   * Listen on a real port of 127.0.0.1 through the production startServer (listhen, Node's HTTP
+   * server, its timeouts and graceful close, the checkpoint thread) instead of calling the app in
+   * process. For raw bytes, limits Node enforces, keep-alive, shutdown, client addresses, and
+   * anything that hands `url` to another process or client.
+   */
+  socket?: boolean;
 }
+
+/**
+ * The peer address of in-process requests. A socket's peer is what the server believes (CES_TRUSTED_PROXIES
+ * decides whether X-Forwarded-For is read); in process the request carries this one, the address
+ * every socket test connects from, so per-address limits and the request log see the same.
+ */
+export const IN_PROCESS_PEER = '127.0.0.1';
 
 let seedCounter = 1;
 
 export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ces-test-'));
   const dbPath = join(dir, 'ces.db');
-  const config = loadConfig(
-    { db: dbPath, port: 0, host: '127.0.0.1', logFormat: 'json' },
-    { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env },
-    false,
-  );
+  // In process the checkpoint thread is off unless a test asks for it: commits checkpoint as
+  // they do without it (src/db/checkpointer.ts), and the thread is tested on its own and over sockets.
+  const defaults: Record<string, string> = { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...(options.socket ? {} : { CES_CHECKPOINT_THREAD: '0' }) };
+  const config = loadConfig({ db: dbPath, port: 0, host: '127.0.0.1', logFormat: 'json' }, { ...defaults, ...options.env }, false);
   const clock = options.clock ?? new ManualClock('2026-11-22T12:00:00.000Z');
-  const server = await startServer(config, createSilentLogger(), {
+  const serviceOptions = {
     clock,
     random: seededRandom(options.seed ?? seedCounter++),
     groupCommit: options.groupCommit,
-    tick: options.tick ?? false,
-  });
-  const url = server.url;
+  };
+  const server = options.socket
+    ? await startServer(config, createSilentLogger(), { ...serviceOptions, tick: options.tick ?? false })
+    : serveInProcess(openService(config, createSilentLogger(), serviceOptions), options.tick ?? false);
+  const fetchApp = (server as Partial<InProcessServer>).fetch;
   return {
-    url,
+    get url() {
+      return server.url;
+    },
     dir,
     dbPath,
     clock,
     ctx: server.service.ctx,
     server,
-    request: (method, path, o = {}) => request(url, method, path, o),
+    request: (method, path, o = {}) => (fetchApp ? requestInProcess(fetchApp, method, path, o) : request(server.url, method, path, o)),
+    fetch: (path, init) => (fetchApp ? fetchInProcess(fetchApp, path, init) : fetch(server.url + path, init)),
     tick: () => server.tick(),
     close: async () => {
       await server.close();
@@ -98,7 +133,51 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   };
 }
 
-export async function request(baseUrl: string, method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {
+interface InProcessServer extends RunningServer {
+  /** Hands a request to the app, as Node's adapter would, and returns its response. */
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
+ * The opened service with a ticker (on its timer with `tick`) and no listener. The tick counts the
+ * HTTP side busy while a request is in the app: no socket means no linger after the last one.
+ * close() waits for requests and the tick as startServer's does, for CES_SHUTDOWN_TIMEOUT_MS.
+ */
+function serveInProcess(opened: ReturnType<typeof openService>, tick: boolean): InProcessServer {
+  const { service, app, release } = opened;
+  const { config } = service.ctx;
+  const inFlight = new Set<Promise<Response>>();
+  const ticker = createTicker(service.ctx, service.tick, () => inFlight.size > 0, service.deliveries);
+  if (tick) ticker.start(config.tickMs);
+  let closing: Promise<void> | null = null;
+  return {
+    get url(): string {
+      throw new Error('this test server runs in process, without a port: start it with startTestServer({ socket: true })');
+    },
+    service,
+    tick: () => ticker.tick(),
+    fetch: (req) => {
+      // A request off a socket starts in an event-loop turn of its own; so does this one, so that
+      // what waits for the next turn has run (the row memo's check for another connection's
+      // commit, src/db/row-cache.ts: a key revoked by the CLI a moment ago).
+      const answered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => app.request(req));
+      inFlight.add(answered);
+      void answered.finally(() => inFlight.delete(answered)).catch(() => {});
+      return answered;
+    },
+    close: () => {
+      closing ??= (async () => {
+        const deadline = config.shutdownTimeoutMs;
+        await Promise.all([finishesWithin(Promise.allSettled([...inFlight]), deadline), ticker.stop(deadline)]);
+        await release();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The request line, headers and body of a test request, as fetch would send them. */
+function requestInit(method: string, o: RequestOptions): { method: string; headers: Record<string, string>; body: string | undefined } {
   const headers: Record<string, string> = { ...o.headers };
   if (o.key) headers.authorization = `Bearer ${o.key}`;
   if (o.idempotencyKey) headers['idempotency-key'] = o.idempotencyKey;
@@ -107,7 +186,10 @@ export async function request(baseUrl: string, method: string, path: string, o: 
   else if (o.body !== undefined) body = JSON.stringify(o.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
     headers['content-type'] = 'application/json';
-  const res = await fetch(baseUrl + path, { method, headers, body });
+  return { method, headers, body };
+}
+
+async function toTestResponse(res: Response): Promise<TestResponse> {
   const text = await res.text();
   let parsed: unknown = undefined;
   try {
@@ -116,6 +198,37 @@ export async function request(baseUrl: string, method: string, path: string, o: 
     parsed = undefined;
   }
   return { status: res.status, headers: res.headers, text, body: parsed };
+}
+
+export async function request(baseUrl: string, method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {
+  return toTestResponse(await fetch(baseUrl + path, requestInit(method, o)));
+}
+
+/** The same request handed to the app in process. */
+async function requestInProcess(
+  fetchApp: (request: Request) => Promise<Response>,
+  method: string,
+  path: string,
+  o: RequestOptions,
+): Promise<TestResponse> {
+  return toTestResponse(await fetchInProcess(fetchApp, path, requestInit(method, o)));
+}
+
+/**
+ * A request to the app in process, from IN_PROCESS_PEER. fetch over a socket sends Content-Length
+ * for a body it knows the size of; so does this, so that a declared length over the limit is
+ * answered as it is over a socket (a stream body stays without one: chunked).
+ */
+function fetchInProcess(fetchApp: (request: Request) => Promise<Response>, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const body = init.body;
+  if (!headers.has('content-length')) {
+    if (typeof body === 'string') headers.set('content-length', String(Buffer.byteLength(body)));
+    else if (body instanceof Uint8Array || body instanceof ArrayBuffer) headers.set('content-length', String(body.byteLength));
+  }
+  const req = new Request(`http://${IN_PROCESS_PEER}${path}`, { ...init, headers });
+  Object.defineProperty(req, 'ip', { value: IN_PROCESS_PEER });
+  return fetchApp(req);
 }
 
 export interface RawResponse {
@@ -254,23 +367,78 @@ function withDb(args: string[], dbPath: string | undefined): string[] {
   return dbPath ? [...args, '--db', dbPath] : args;
 }
 
-/** Runs the real `ces` CLI (from source, through tsx) against a database file. */
-export function runCli(args: string[], options: { dbPath?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export interface RunCliOptions {
+  dbPath?: string;
+  /** Added to this process's environment, as a child's would be. */
+  env?: Record<string, string>;
+  /**
+   * Run the real `ces` binary's source as a child process (through tsx) instead of the program in
+   * process: for the environment Node reads at start (NODE_*, TZ, locales), the process's file
+   * modes, signals and TTYs, `ces serve`, commands that must see another process holding the
+   * database, real concurrency with a server, and the binary's own wiring (cli/ces.ts).
+   */
+  process?: boolean;
+}
+
+/** Variables read when a process starts or by Node itself, not from the env a command is given. */
+const PROCESS_EDGE_VARIABLES = /^(NODE_|TZ$|LANG$|LC_)/;
+
+/**
+ * Runs `ces ARGS…` against a database file: in process by default (cli/program.ts runProgram, its
+ * stdout and stderr captured, its exit status returned, `env` on top of this process's, as a
+ * child's would be), or as a real child process with { process: true }.
+ */
+export async function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   const finalArgs = withDb(args, options.dbPath);
+  if (options.process) return runCliProcess(finalArgs, options.env);
+  if (finalArgs[0] === 'serve')
+    throw new Error('runCli: `ces serve` runs as a process (test/support/serve-process.ts, or { process: true })');
+  const atEdge = Object.keys(options.env ?? {}).filter((name) => PROCESS_EDGE_VARIABLES.test(name));
+  if (atEdge.length > 0) throw new Error(`runCli: ${atEdge.join(', ')} take effect when a process starts: pass { process: true }`);
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const io: CliIo = { stdout, stderr, env: { ...process.env, ...options.env }, exitCode: 0 };
+  let code: number;
+  try {
+    code = await runProgram(finalArgs, io);
+  } catch (error) {
+    // What the binary would do with it: an uncaught exception, its stack on stderr, status 1.
+    stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    code = 1;
+  }
+  return cliResult(code, stdout.text(), stderr.text());
+}
+
+/** Everything written to it, kept in memory: a command's stdout or stderr in process (not a TTY). */
+class Capture extends Writable {
+  private readonly chunks: Buffer[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.chunks.push(chunk);
+    done();
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+function cliResult(code: number, stdout: string, stderr: string): CliResult {
+  let json: unknown = undefined;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+}
+
+/** The real `ces` CLI (from source, through tsx) as a child process. */
+function runCliProcess(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...finalArgs],
-      { cwd: ROOT, env: { ...process.env, ...options.env } },
-      (error, stdout, stderr) => {
-        let json: unknown = undefined;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = undefined;
-        }
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
-      },
+      ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), ...args],
+      { cwd: ROOT, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve(cliResult(error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr)),
     );
   });
 }
