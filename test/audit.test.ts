@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { recordAudit } from '../src/audit/audit.ts';
-import { migrate, SCHEMA_VERSION } from '../src/db/migrate.ts';
+import { migrate } from '../src/db/migrate.ts';
 import {
   drainAll,
   entryBody,
@@ -437,7 +437,8 @@ describe('schema upgrade', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const db = new Database(join(dir, 'old.db'));
     try {
-      migrate(db, SCHEMA_VERSION - 1);
+      // Version 12: the audit_log of schema v1 (subject, detail), before 013-audit-log.ts.
+      migrate(db, 12);
       const insert = db.prepare('INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (?, ?, ?, ?, ?)');
       insert.run(
         '2026-11-01T10:00:00.000Z',

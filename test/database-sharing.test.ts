@@ -49,10 +49,10 @@ const version = (path: string): number => {
 };
 
 /** A ces database file at the schema version before this one, as the previous ces left it. */
-function previousVersionDb(name: string): string {
+function previousVersionDb(name: string, version = SCHEMA_VERSION - 1): string {
   const path = join(dir, name);
   const db = new Database(path);
-  migrate(db, SCHEMA_VERSION - 1);
+  migrate(db, version);
   db.close();
   return path;
 }
@@ -147,7 +147,18 @@ describe('ces backup copies the database as it is', () => {
     assert.equal(res.json.schema_version, SCHEMA_VERSION - 1);
     assert.equal(version(path), SCHEMA_VERSION - 1);
     assert.equal(version(dest), SCHEMA_VERSION - 1);
-    // Recorded in the audit_log the older schema has (subject, detail), under the current action name.
+    // Recorded in the audit_log the older schema has, under the current action name (a schema older
+    // than 13 keeps it in subject and detail: test/audit.test.ts, schema upgrade).
+    assert.equal(older.prepare("SELECT count(*) FROM audit_log WHERE action = 'backup.created'").pluck().get(), 1);
+    older.close();
+  });
+
+  test('a database from before version 13 gets its backup record in the audit_log it has (subject, detail)', async () => {
+    const path = previousVersionDb('v12.db', 12);
+    const res = await runCli(['backup', join(dir, 'v12-backup.db'), '--json'], { dbPath: path });
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(version(path), 12);
+    const older = new Database(path);
     assert.equal(older.prepare("SELECT count(*) FROM audit_log WHERE action = 'backup.created' AND json_valid(detail)").pluck().get(), 1);
     older.close();
   });
