@@ -175,6 +175,13 @@ describe('npm pack', () => {
       'docs/api.md',
       'docs/architecture.md',
       'docs/deploy.md',
+      // The dashboard's screenshots, which README.md and docs/operations.md show.
+      'docs/img/campaign.png',
+      'docs/img/entries.png',
+      'docs/img/entry.png',
+      'docs/img/keys.png',
+      'docs/img/overview.png',
+      'docs/img/webhook.png',
       'docs/operations.md',
       'package.json',
       'schema.sql',
