@@ -18,6 +18,7 @@ import { listOperatorPrizes } from '../../src/mechanics/prizes.ts';
 import { summarizePrizeWindows } from '../../src/mechanics/windows.ts';
 import { findParticipantSummary } from '../../src/participants/participants.ts';
 import { seededRandom } from '../../src/random.ts';
+import { queryPlan, reads, statementsPrepared } from '../support/query-plans.ts';
 import { findOperatorWebhookConfig } from '../../src/webhooks/webhook-config.ts';
 import { listRecentDeliveryViews } from '../../src/webhooks/deliveries.ts';
 
@@ -25,30 +26,23 @@ test("the operations pages' reads search indexes; none scans a table", () => {
   const db = openDatabase(':memory:');
   const ctx: Ctx = { db, clock: new ManualClock(), random: seededRandom(1), config: loadConfig({}, {}, false), log: createSilentLogger() };
   const campaign = createCampaign(ctx, { name: 'Plans', instantPrize: 'WINDOW' }, cliActor('test'));
-  const statements = new Set<string>();
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    statements.add(sql);
-    return prepare(sql);
-  }) as typeof db.prepare;
-  listKeys(ctx, campaign.id);
-  findOperatorWebhookConfig(ctx, campaign.id);
-  for (const status of [undefined, 'failed']) listRecentDeliveryViews(ctx, campaign.id, status, 50);
-  listOperatorPrizes(ctx, campaign.id, 'live');
-  summarizePrizeWindows(ctx, campaign.id, 'live', 20);
-  for (const livemode of [undefined, 1] as const) countEntriesOfExport(ctx, { campaignId: campaign.id, livemode, status: 'APPROVED' });
-  listAuditRecords(ctx, { limit: 51 });
-  listAuditRecords(ctx, { campaignId: campaign.id, limit: 51, beforeId: 100 });
-  listAuditRecords(ctx, { campaignId: campaign.id, action: 'key.issued', limit: 51 });
-  listAuditRecords(ctx, { action: 'key.issued', limit: 51, beforeId: 100 });
-  assert.throws(() => findParticipantSummary(ctx, { campaignId: campaign.id, livemode: 1, document: '529.982.247-25' }), /not found/i);
-  db.prepare = prepare;
+  const statements = statementsPrepared(db, () => {
+    listKeys(ctx, campaign.id);
+    findOperatorWebhookConfig(ctx, campaign.id);
+    for (const status of [undefined, 'failed']) listRecentDeliveryViews(ctx, campaign.id, status, 50);
+    listOperatorPrizes(ctx, campaign.id, 'live');
+    summarizePrizeWindows(ctx, campaign.id, 'live', 20);
+    for (const livemode of [undefined, 1] as const) countEntriesOfExport(ctx, { campaignId: campaign.id, livemode, status: 'APPROVED' });
+    listAuditRecords(ctx, { limit: 51 });
+    listAuditRecords(ctx, { campaignId: campaign.id, limit: 51, beforeId: 100 });
+    listAuditRecords(ctx, { campaignId: campaign.id, action: 'key.issued', limit: 51 });
+    listAuditRecords(ctx, { action: 'key.issued', limit: 51, beforeId: 100 });
+    assert.throws(() => findParticipantSummary(ctx, { campaignId: campaign.id, livemode: 1, document: '529.982.247-25' }), /not found/i);
+  });
   assert.ok(statements.size >= 10, `caught ${statements.size} statements`);
   const scans: string[] = [];
-  for (const sql of statements) {
-    if (/^\s*(INSERT|UPDATE|DELETE|BEGIN|COMMIT|SAVEPOINT|RELEASE|PRAGMA)/i.test(sql)) continue;
-    const literal = sql.replace(/LIMIT (@\w+|\?)/g, 'LIMIT 50').replace(/@\w+|\?/g, "'x'");
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${literal}`).all() as Array<{ detail: string }>).map((r) => r.detail);
+  for (const sql of reads(statements)) {
+    const plan = queryPlan(db, sql);
     // A subquery's rows (the per-status lists merged) are not a table read whole; the audit log
     // unfiltered is read newest first on its primary key and stops at the page's size.
     const bad = plan.filter((step) => step.startsWith('SCAN ') && !/^SCAN \(subquery|^SCAN audit_log$|pragma_table_info/.test(step));
