@@ -29,15 +29,21 @@ interface Counted {
   at: number;
 }
 
-const memo = new WeakMap<Db, Map<string, Counted>>();
+/** The memo of one database connection in `store`, made on first use. */
+function memoOf<V>(store: WeakMap<Db, Map<string, V>>, db: Db): Map<string, V> {
+  let memo = store.get(db);
+  if (!memo) {
+    memo = new Map();
+    store.set(db, memo);
+  }
+  return memo;
+}
+
+const hours = new WeakMap<Db, Map<string, Counted>>();
 
 /** The 24 hours up to now, oldest first, the current hour last. */
 export function lastDayByHour(ctx: Ctx, scope: Scope): HourBar[] {
-  let counted = memo.get(ctx.db);
-  if (!counted) {
-    counted = new Map();
-    memo.set(ctx.db, counted);
-  }
+  const counted = memoOf(hours, ctx.db);
   const now = ctx.clock.now();
   const first = Math.floor(now / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
   // Forget hours that have left the window.
@@ -65,11 +71,7 @@ const slow = new WeakMap<Db, Map<string, { value: number; at: number }>>();
  * or more), computed again once it is a minute old rather than on every 5 s refresh.
  */
 export function countedLately(ctx: Ctx, key: string, count: () => number): number {
-  let values = slow.get(ctx.db);
-  if (!values) {
-    values = new Map();
-    slow.set(ctx.db, values);
-  }
+  const values = memoOf(slow, ctx.db);
   const now = ctx.clock.now();
   const known = values.get(key);
   if (known && now - known.at < RECOUNT_AFTER_MS && now >= known.at) return known.value;
