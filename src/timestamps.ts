@@ -72,3 +72,24 @@ function daysInMonth(year: number, month: number): number {
   date.setUTCFullYear(year, month, 0);
   return date.getUTCDate();
 }
+
+/**
+ * São Paulo time (UTC-3, no daylight saving since 2019): the campaigns' legal time, in which days
+ * and months are counted (issue month, per-day limits, birthdates, `ces stats`, the dashboard).
+ * Local wall-clock ms = UTC ms + this.
+ */
+export const SAO_PAULO_OFFSET_MS = -3 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** [start, end) of the São Paulo calendar day holding `ms`, as UTC instants. */
+export function saoPauloDay(ms: number): { start: number; end: number } {
+  const local = ms + SAO_PAULO_OFFSET_MS;
+  const start = Math.floor(local / DAY_MS) * DAY_MS - SAO_PAULO_OFFSET_MS;
+  return { start, end: start + DAY_MS };
+}
+
+/** Year * 12 + (month - 1) of an instant, in São Paulo time. */
+export function saoPauloMonthIndex(ms: number): number {
+  const d = new Date(ms + SAO_PAULO_OFFSET_MS);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}

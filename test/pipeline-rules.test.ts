@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import type { Campaign } from '../src/campaigns/campaigns.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { JOB_RETRY_CAP_MS, jobRetryDelayMs } from '../src/pipeline/backoff.ts';
-import { checkIssueMonth, saoPauloDay, saoPauloMonthIndex } from '../src/pipeline/checks.ts';
+import { checkIssueMonth } from '../src/pipeline/checks.ts';
+import { saoPauloDay, saoPauloMonthIndex } from '../src/timestamps.ts';
 import { seededRandom } from '../src/random.ts';
 
 test('job backoff: between half and all of base * 2^(n-1), capped at one hour', () => {

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.ts';
 import type { Mode } from '../keys/keys.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { findWebhookConfig } from '../webhooks/webhook-config.repo.ts';
+import { saoPauloDay } from '../timestamps.ts';
 import { PAIRS_PER_SERIES } from '../mechanics/lucky-pairs.ts';
 import { countedLately, lastDayByHour, type HourBar, type StatusCounts } from './hourly.ts';
 import {
@@ -21,15 +22,8 @@ import {
   type SettledDelivery,
 } from './figures.repo.ts';
 
-const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
 export const STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 export type { HourBar, StatusCounts };
-
-/** The instant the Sao Paulo calendar day of `nowMs` began. */
-export function startOfDay(nowMs: number): number {
-  const local = nowMs - SAO_PAULO_OFFSET_MS;
-  return local - (((local % 86_400_000) + 86_400_000) % 86_400_000) + SAO_PAULO_OFFSET_MS;
-}
 
 export type WindowState = 'open' | 'not_started' | 'ended';
 
@@ -93,7 +87,7 @@ export function summarizeCampaign(ctx: Ctx, campaign: Campaign, scheduler: Deliv
 
 function summarize(ctx: Ctx, campaign: Campaign, scheduler: DeliveryScheduler | null): CampaignSummary {
   const now = ctx.clock.now();
-  const dayStart = startOfDay(now);
+  const dayStart = saoPauloDay(now).start;
   const counts = { live: emptyCounts(), test: emptyCounts() };
   for (const row of entryCountsOf(ctx.db, campaign.id))
     counts[row.livemode === 1 ? 'live' : 'test'][row.status as keyof StatusCounts] = row.n;

@@ -1,8 +1,7 @@
 // How the dashboard writes numbers, rates and times. Times are shown in Sao Paulo time (UTC-3,
 // the campaigns' legal time, as `ces stats` counts days) inside <time datetime="…Z">.
+import { SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
 import { html, type Html } from './html.ts';
-
-const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
 
 export function count(n: number): string {
   return n.toLocaleString('en-US');
@@ -18,7 +17,7 @@ export function time(iso: string | null | undefined): Html {
   if (!iso) return html`<span class="muted">–</span>`;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return html`${iso}`;
-  const local = new Date(ms - SAO_PAULO_OFFSET_MS).toISOString().replace('T', ' ').slice(0, 19);
+  const local = new Date(ms + SAO_PAULO_OFFSET_MS).toISOString().replace('T', ' ').slice(0, 19);
   return html`<time datetime="${iso}" title="${iso}">${local}</time>`;
 }
 

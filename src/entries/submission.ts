@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { array, boolean, enums, nullable, optional, string, type, validate, type Infer } from 'superstruct';
 import { AppError, type FieldError } from '../errors.ts';
 import { makePrintable } from '../printable.ts';
-import { DATE_TIME_WITH_ZONE } from '../timestamps.ts';
+import { DATE_TIME_WITH_ZONE, SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
 import { parseDocument, type DocumentType } from './documents.ts';
 import { isAccessKeyFormat } from './fiscal-key.ts';
 import { normalizePhone } from './phone.ts';
@@ -382,7 +382,7 @@ function checkBirthdate(value: string, nowMs: number): { code: string; message: 
   const invalid = { code: 'invalid_date', message: 'birthdate must be a real date formatted YYYY-MM-DD' };
   if (!isCalendarDate(value) || Number(value.slice(0, 4)) < 1900) return invalid;
   // "In the past" is judged on the calendar date in Brazil (UTC-3): today itself is not past.
-  const today = new Date(nowMs - 3 * 3600_000).toISOString().slice(0, 10);
+  const today = new Date(nowMs + SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
   if (value >= today) return { code: 'not_in_past', message: 'birthdate must be a date in the past' };
   return null;
 }

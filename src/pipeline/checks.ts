@@ -10,14 +10,12 @@ import type { Db } from '../db/open.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 import { accessKeyIssueMonth, accessKeyTestTrigger } from '../entries/fiscal-key.ts';
 import { countEarlierEntriesOfEnrollment, findEarlierEntryWithAccessKey } from './processing.repo.ts';
+import { SAO_PAULO_OFFSET_MS, saoPauloDay, saoPauloMonthIndex } from '../timestamps.ts';
 
 export interface RejectionReason {
   code: string;
   message: string;
 }
-
-const SAO_PAULO_OFFSET_MS = -3 * 3_600_000;
-const DAY_MS = 86_400_000;
 
 /** Test-mode cNF values (the 8 digits before the check digit) that force a rejection. Ignored in live mode. */
 export const TEST_TRIGGERS: Readonly<Record<string, RejectionReason>> = {
@@ -30,19 +28,6 @@ export const TEST_TRIGGERS: Readonly<Record<string, RejectionReason>> = {
     message: 'Test mode: the access key uses the trigger cNF 99999902, which simulates a fraud check failure.',
   },
 };
-
-/** Year * 12 + (month - 1) of an instant, in São Paulo time. */
-export function saoPauloMonthIndex(ms: number): number {
-  const d = new Date(ms + SAO_PAULO_OFFSET_MS);
-  return d.getUTCFullYear() * 12 + d.getUTCMonth();
-}
-
-/** [start, end) of the São Paulo calendar day holding `ms`, as UTC instants. */
-export function saoPauloDay(ms: number): { start: number; end: number } {
-  const local = ms + SAO_PAULO_OFFSET_MS;
-  const start = Math.floor(local / DAY_MS) * DAY_MS - SAO_PAULO_OFFSET_MS;
-  return { start, end: start + DAY_MS };
-}
 
 const monthName = (index: number): string => `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
 
