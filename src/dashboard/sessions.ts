@@ -4,7 +4,7 @@
 // bits from ctx.random, stored only as SHA-256 digests. A session ends when its operator signs out,
 // when `ces dashboard revoke` ends it, or after 12 hours without a request. The CSRF token of a
 // session is derived from its secret token, so it is never stored and differs for every session.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret, sha256 } from '../digests.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { nowIso, toIso } from '../clock.ts';
@@ -59,7 +59,7 @@ export interface SessionView {
   ended_at: string | null;
 }
 
-export const hashToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+export const hashToken = (token: string): Buffer => sha256(token);
 
 const NAME_RE = /^[\p{L}\p{N}._@-][\p{L}\p{N} ._@-]{0,63}$/u;
 
@@ -177,15 +177,13 @@ export function resolveSession(ctx: Ctx, token: string | undefined): DashboardSe
 
 /** The CSRF token of the session whose secret is `token`: a digest of it, never stored. */
 export function csrfTokenOf(token: string): string {
-  return createHash('sha256').update(`ces dashboard csrf\0${token}`, 'utf8').digest('base64url');
+  return sha256(`ces dashboard csrf\0${token}`).toString('base64url');
 }
 
 /** True when `presented` is the session's CSRF token (constant time). */
 export function csrfMatches(session: DashboardSession, presented: string | null | undefined): boolean {
   if (typeof presented !== 'string' || presented === '') return false;
-  const a = createHash('sha256').update(presented, 'utf8').digest();
-  const b = createHash('sha256').update(session.csrf, 'utf8').digest();
-  return timingSafeEqual(a, b);
+  return sameSecret(presented, session.csrf);
 }
 
 export function signOut(ctx: Ctx, session: DashboardSession): void {

@@ -1,7 +1,7 @@
 // Operational endpoints, outside API-key authentication: GET /openapi.json (the integrator's
 // contract), GET /healthz (for load balancers and supervisors) and GET /metrics (Prometheus).
 // /metrics is open, protected by its own bearer token, or absent, per CES_METRICS_TOKEN.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../digests.ts';
 import { HTTPResponse, type H3, type H3Event } from 'h3';
 import { AppError } from '../errors.ts';
 import { checkHealth } from '../metrics/health.ts';
@@ -56,7 +56,5 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
 function presentsToken(event: H3Event, token: string): boolean {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(event.req.headers.get('authorization') ?? '');
   if (!match) return false;
-  // Compare digests so the comparison is constant-time whatever the presented length.
-  const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-  return timingSafeEqual(digest(match[1]), digest(token));
+  return sameSecret(match[1], token);
 }

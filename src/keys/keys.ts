@@ -1,6 +1,7 @@
 // API keys: issued by the operator, scoped to one campaign and one mode. The secret is shown once;
 // only its SHA-256 is stored. A request's campaign and mode come from its key and nothing else.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../digests.ts';
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { nowIso, toIso } from '../clock.ts';
@@ -38,7 +39,7 @@ export interface Caller {
 }
 
 export function hashKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  return sha256(key);
 }
 
 export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; label?: string | null }, actor: Actor): IssuedKey {
