@@ -272,6 +272,18 @@ describe('CSRF', () => {
       assertSecurityHeaders(res, `the ${res.status} page`);
     }
   });
+
+  test('a form larger than CES_BODY_LIMIT_BYTES is 413, read no further, and changes nothing', async () => {
+    const t = await server();
+    const maria = await signIn(t, 'maria');
+    const res = await dashboardRequest(t, 'POST', '/dashboard/signout', {
+      cookie: maria.cookie,
+      form: { csrf: maria.csrf, padding: 'x'.repeat(t.ctx.config.bodyLimitBytes) },
+    });
+    assert.equal(res.status, 413);
+    assertSecurityHeaders(res, 'the 413 page');
+    assert.equal((await maria.get('/dashboard/')).status, 200, 'still signed in');
+  });
 });
 
 describe('pages', () => {

@@ -37,6 +37,8 @@ import { csrfMatches, resolveSession, type DashboardSession } from './sessions.t
 export interface Service {
   ctx: Ctx;
   deliveries: DeliveryScheduler;
+  /** The request body as text, its size bounded while it streams (http/body.ts, handed in by the app). */
+  readText(event: H3Event, limitBytes: number): Promise<string>;
 }
 
 export const SESSION_COOKIE = 'ces_session';
@@ -122,7 +124,7 @@ export function action(handler: ActionHandler): DashboardRoute {
     answer(service, event, async () => {
       const session = sessionOf(service, event);
       if (!session) return seeOther(`${BASE}/signin`);
-      const form = await readForm(event, service.ctx.config.bodyLimitBytes);
+      const form = new URLSearchParams(await service.readText(event, service.ctx.config.bodyLimitBytes));
       if (!csrfMatches(session, form.get('csrf')))
         throw new AppError(
           403,
@@ -200,14 +202,6 @@ function cookieValue(header: string | null, name: string): string | undefined {
     if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
   }
   return undefined;
-}
-
-async function readForm(event: H3Event, limitBytes: number): Promise<URLSearchParams> {
-  const declared = Number(event.req.headers.get('content-length') ?? '0');
-  if (declared > limitBytes) throw new AppError(413, 'body_too_large', `The form is larger than ${limitBytes} bytes.`);
-  const text = await event.req.text();
-  if (Buffer.byteLength(text) > limitBytes) throw new AppError(413, 'body_too_large', `The form is larger than ${limitBytes} bytes.`);
-  return new URLSearchParams(text);
 }
 
 type Resolved = HTTPResponse | { session: DashboardSession | null; answer: Answer };

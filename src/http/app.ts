@@ -14,6 +14,7 @@ import { createRateLimiter } from './rate-limit.ts';
 import { parseTrustedProxies } from '../trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
+import { readTextBody } from './body.ts';
 
 /**
  * Failed authentications per client address: CES_AUTH_FAILURE_LIMIT (20) at once, refilled over
@@ -83,7 +84,7 @@ export function createHttpApp(service: Service): H3 {
   registerMechanicsRoutes(app, service, route);
   registerWebhookRoutes(app, service, route);
   // CES_DASHBOARD=off: nothing is registered, so /dashboard/… is a 404 problem like any unknown path.
-  if (ctx.config.dashboard) registerDashboardRoutes(app, service);
+  if (ctx.config.dashboard) registerDashboardRoutes(app, { ...service, readText: readTextBody });
   return app;
 }
 

@@ -61,7 +61,8 @@ export function closeTimedOutSocket(socket: Socket): void {
 
 const tooLarge = (limit: number): AppError => new AppError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
 
-async function readTextBody(event: H3Event, limitBytes: number): Promise<string> {
+/** The body as UTF-8 text, at most `limitBytes` (413 past it, counted while it streams). */
+export async function readTextBody(event: H3Event, limitBytes: number): Promise<string> {
   const header = event.req.headers.get('content-length');
   const declared = Number(header);
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
