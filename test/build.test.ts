@@ -24,6 +24,7 @@ async function assertBinRunsCommands(bin: string, cwd: string): Promise<void> {
 
 interface BuildModule {
   buildBundle(options: { outfile: string }): Promise<{ outfile: string; bytes: number }>;
+  asciiOnly(text: string): string;
 }
 
 /** A folder with node_modules/better-sqlite3 only (linked to the checkout's, as npm would install it). */
@@ -102,6 +103,26 @@ describe('one-file bundle', () => {
           ].includes(spec),
       );
     assert.deepEqual([...new Set(bareImports)], ['better-sqlite3']);
+  });
+
+  test('is ASCII only, so that V8 holds its source at one byte a character', () => {
+    const text = readFileSync(bundle, 'utf8');
+    const others = [...new Set(text.match(/[^\x00-\x7f]/g) ?? [])];
+    assert.deepEqual(others, []);
+  });
+
+  test('asciiOnly escapes a character to the same meaning in a template, a string, a regular expression and a comment', async () => {
+    const { asciiOnly } = (await import(join(ROOT, 'build.mjs') as string)) as BuildModule;
+    const source = [
+      'const tag = (strings, ...values) => strings.map((s, i) => s + (values[i] ?? "")).join("");',
+      '// a comment with a dash – and an ellipsis …',
+      'const name = "São Paulo ’";',
+      'return [tag`<td>–</td>${name}…`, /^[\\w$\\x80-\ufffc]+$/.test("ação"), `${name.length} 😀`];',
+    ].join('\n');
+    const escaped = asciiOnly(source);
+    assert.match(escaped, /^[\x00-\x7f]*$/);
+    assert.deepEqual(new Function(escaped)(), new Function(source)());
+    assert.deepEqual(new Function(source)(), ['<td>–</td>São Paulo ’…', true, '11 😀']);
   });
 
   test('node <bundle> demo --json prints one JSON document and creates the campaign in a new database', async () => {
