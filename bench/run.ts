@@ -77,7 +77,10 @@ async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: bool
     script: bundled.server,
     args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
     // BENCH_CPU_PROF=DIR profiles every server child (node --cpu-prof), for finding hot spots.
-    nodeFlags: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    nodeFlags: [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: {
       // Intake capacity is what is measured, not the per-key limiter: one key sends all the load.
       CES_RATE_LIMIT_RPS: '0',

@@ -1,5 +1,5 @@
 // The ces server as the benchmark runs it: the same composition root as `ces serve` (loadConfig,
-// createLogger, startServer) in its own process, plus one switch `ces serve` does not expose:
+// createLogger, limitHeapGrowth, startServer) in its own process, plus one switch `ces serve` does not expose:
 // BENCH_GROUP_COMMIT=0 selects the one-transaction-per-request committer, for the comparison row.
 // BENCH_WRITE=none is an experiment, never a mode of ces: POST /v1/entries does everything but its
 // write (no transaction, no row) and answers in the next event-loop turn, as a group commit would. It
@@ -7,15 +7,18 @@
 // Usage: node --import tsx bench/server-child.ts --db PATH [--tick-ms N]
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import type { EntryWriter } from '../src/intake/entry-writer.ts';
+import { limitHeapGrowth } from '../src/heap-growth.ts';
 import { createLogger } from '../src/log.ts';
 import { startServer } from '../src/http/server.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, 'tick-ms': { type: 'string' } } });
 const config = loadConfig({ db: values.db, port: 0, host: '127.0.0.1', tickMs: values['tick-ms'], logFormat: 'json' });
 const log = createLogger('json', process.stderr, { batched: true });
+limitHeapGrowth(process.execArgv, process.env.NODE_OPTIONS);
 const server = await startServer(config, log, { groupCommit: process.env.BENCH_GROUP_COMMIT !== '0' });
 if (process.env.BENCH_WRITE === 'none') server.service.writer = storageFreeWriter(server.service.writer);
 process.stdout.write(`listening on ${server.url}\n`);
@@ -23,6 +26,26 @@ process.stdout.write(`listening on ${server.url}\n`);
 // BENCH_LOOP_DELAY=FILE: the event loop's delay percentiles, appended to FILE when the server stops.
 const loopDelay = process.env.BENCH_LOOP_DELAY ? monitorEventLoopDelay({ resolution: 5 }) : null;
 loopDelay?.enable();
+
+// BENCH_MEMORY=FILE: where the resident set goes, sampled every 100 ms; the sample with the largest
+// RSS (V8's heap by space, external memory, the rest native) is appended to FILE when the server stops.
+let memoryPeak: Record<string, number> | null = null;
+const memorySampler = process.env.BENCH_MEMORY
+  ? setInterval(() => {
+      const m = process.memoryUsage();
+      if (memoryPeak && m.rss <= memoryPeak.rss * 1024 * 1024) return;
+      const mb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
+      const sample: Record<string, number> = {
+        rss: mb(m.rss),
+        heapTotal: mb(m.heapTotal),
+        heapUsed: mb(m.heapUsed),
+        external: mb(m.external),
+      };
+      for (const space of getHeapSpaceStatistics()) sample[space.space_name] = mb(space.physical_space_size);
+      sample.outsideHeap = Math.round((sample.rss - sample.heapTotal) * 10) / 10;
+      memoryPeak = sample;
+    }, 100).unref()
+  : null;
 
 /** Answers every write in the next turn with an id that is never stored; closes the real writer. */
 function storageFreeWriter(real: EntryWriter): EntryWriter {
@@ -41,6 +64,14 @@ let stopping = false;
 process.on('SIGTERM', () => {
   if (stopping) return;
   stopping = true;
+  if (memorySampler) {
+    clearInterval(memorySampler);
+    // Under --expose-gc, also what stays live: the heap after a full collection.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const live = gc ? { liveHeapAfterGc: Math.round(process.memoryUsage().heapUsed / 104_857.6) / 10 } : {};
+    appendFileSync(process.env.BENCH_MEMORY!, `${JSON.stringify({ pid: process.pid, ...memoryPeak, ...live })}\n`);
+  }
   if (loopDelay) {
     loopDelay.disable();
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;

@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { AppError } from '../../src/errors.ts';
 import { createLogger, guardLogStream } from '../../src/log.ts';
+import { limitHeapGrowth } from '../../src/heap-growth.ts';
 import { startServer } from '../../src/http/server.ts';
+import { cliIo } from '../io.ts';
 import { fail } from '../output.ts';
 
 interface ServeFlags {
@@ -48,6 +50,8 @@ export function registerServeCommand(program: Command): void {
         );
       });
       const log = createLogger(config.logFormat, output, { batched: true });
+      // A long-running process: collect garbage before the heap grows to four times what is live.
+      limitHeapGrowth(process.execArgv, cliIo().env.NODE_OPTIONS);
       let server;
       try {
         server = await startServer(config, log);
