@@ -8,8 +8,9 @@
 //
 // The flag is set after V8 has started (node:v8 setFlagsFromString), which Node documents as
 // possibly doing nothing: V8 reads this one each time it sets the next limit, and the test
-// test/heap-growth.test.ts fails if a Node upgrade stops honouring it. An operator who gives
-// node the flag themselves (`node --heap-growing-percent=…`, or NODE_OPTIONS) keeps theirs.
+// test/heap-growth.test.ts fails if a Node upgrade stops honouring it. An operator who starts
+// node with the flag themselves (`node --heap-growing-percent=… dist/ces.mjs serve`; Node refuses
+// it in NODE_OPTIONS) keeps theirs.
 import { setFlagsFromString } from 'node:v8';
 
 /** The old generation may grow to 1.5 times what the last full collection found live. */
@@ -17,14 +18,14 @@ export const HEAP_GROWING_PERCENT = 50;
 
 const FLAG = /^--heap[-_]growing[-_]percent(=|$)/;
 
-/** Whether node was started with its own --heap-growing-percent, on its command line or in NODE_OPTIONS. */
-export function operatorSetHeapGrowth(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((flag) => FLAG.test(flag));
+/** Whether node was started with its own --heap-growing-percent (`process.execArgv`). */
+export function operatorSetHeapGrowth(execArgv: readonly string[]): boolean {
+  return execArgv.some((flag) => FLAG.test(flag));
 }
 
 /** Sets HEAP_GROWING_PERCENT unless the operator set their own; returns the percent set, or null. */
-export function limitHeapGrowth(execArgv: readonly string[], nodeOptions: string | undefined): number | null {
-  if (operatorSetHeapGrowth(execArgv, nodeOptions)) return null;
+export function limitHeapGrowth(execArgv: readonly string[]): number | null {
+  if (operatorSetHeapGrowth(execArgv)) return null;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return HEAP_GROWING_PERCENT;
 }

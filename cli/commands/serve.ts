@@ -5,7 +5,6 @@ import { AppError } from '../../src/errors.ts';
 import { createLogger, guardLogStream } from '../../src/log.ts';
 import { limitHeapGrowth } from '../../src/heap-growth.ts';
 import { startServer } from '../../src/http/server.ts';
-import { cliIo } from '../io.ts';
 import { fail } from '../output.ts';
 
 interface ServeFlags {
@@ -51,7 +50,7 @@ export function registerServeCommand(program: Command): void {
       });
       const log = createLogger(config.logFormat, output, { batched: true });
       // A long-running process: collect garbage before the heap grows to four times what is live.
-      limitHeapGrowth(process.execArgv, cliIo().env.NODE_OPTIONS);
+      const heapGrowingPercent = limitHeapGrowth(process.execArgv);
       let server;
       try {
         server = await startServer(config, log);
@@ -59,7 +58,13 @@ export function registerServeCommand(program: Command): void {
         fail({ json: flags.json }, new AppError(500, 'cannot_start', `cannot start: ${(error as Error).message}`));
         return;
       }
-      log.info({ message: `ces listening on ${server.url}`, url: server.url, db: config.dbPath });
+      log.info({
+        message: `ces listening on ${server.url}`,
+        url: server.url,
+        db: config.dbPath,
+        // Absent when node was started with its own.
+        ...(heapGrowingPercent === null ? {} : { heap_growing_percent: heapGrowingPercent }),
+      });
       let stopping = false;
       const stop = (signal: string): void => {
         if (stopping) return;

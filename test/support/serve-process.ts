@@ -24,6 +24,8 @@ export interface SpawnServeOptions {
   npmStart?: boolean;
   /** --log-format; default json. */
   logFormat?: 'json' | 'pretty';
+  /** Flags for node itself, before the script (not with npmStart). */
+  nodeFlags?: string[];
 }
 
 export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
@@ -39,7 +41,7 @@ export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
   ];
   const [command, args] = options.npmStart
     ? ['npm', ['start', '--silent', '--', ...serveArgs]]
-    : [process.execPath, ['--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
+    : [process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env },
