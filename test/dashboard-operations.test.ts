@@ -281,9 +281,19 @@ describe('webhook', () => {
     await drainAll(t);
     assert.equal(r.requests.length, 4);
     assert.equal(r.requests[3].json.id, pings[0]);
+    assert.deepEqual(lastAudit(t, 'webhook.redelivered', op).details, {
+      delivery_id: pings[0],
+      event_type: 'ping',
+      entry_id: null,
+      mode: 'test',
+    });
     const all = await op.post(campaignPath(w.campaign.id, '/webhook/redeliver-failed'));
     assert.equal(all.status, 303);
     assert.match(all.location ?? '', /requeued=2$/);
+    assert.deepEqual(lastAudit(t, 'webhook.redelivered', op).details, { failed: 2 });
+    // With none failed, nothing is queued and nothing recorded.
+    await op.post(campaignPath(w.campaign.id, '/webhook/redeliver-failed'));
+    assert.equal(audits(t, 'webhook.redelivered').length, 2);
     await drainAll(t);
     assert.deepEqual(
       listDeliveryViews(t.ctx, w.campaign.id, 'delivered', 10)

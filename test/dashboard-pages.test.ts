@@ -327,6 +327,20 @@ describe('one entry', () => {
     assert.equal(res.headers.get('location'), `/dashboard/entries/${id}?redelivered=${deliveries[0].id}`);
     assert.equal(t.ctx.db.prepare(`SELECT status FROM webhook_deliveries WHERE id = ?`).pluck().get(deliveries[0].id), 'pending');
     assert.match(await ok(maria, res.headers.get('location')!), /queued again/);
+    // Audited under the operator's name: the participant's data goes to the partner again.
+    const audited = t.ctx.db.prepare(`SELECT actor, details FROM audit_log WHERE action = 'webhook.redelivered'`).all() as Array<{
+      actor: string;
+      details: string;
+    }>;
+    assert.deepEqual(
+      audited.map((a) => ({ actor: a.actor, details: JSON.parse(a.details) })),
+      [
+        {
+          actor: 'dashboard:maria',
+          details: { delivery_id: deliveries[0].id, event_type: deliveries[0].event_type, entry_id: id, mode: 'live' },
+        },
+      ],
+    );
     // Pending now: a second redeliver is a 409 page, and the CLI says the same.
     const again = await maria.post(`/dashboard/entries/${id}/deliveries/${deliveries[0].id}/redeliver`);
     assert.equal(again.status, 409);

@@ -486,7 +486,7 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
         if (!id) return trace?.('no delivery of that status');
         const was = w.ctx.db.prepare('SELECT status, campaign_id FROM webhook_deliveries WHERE id = ?').get(id) as
           { status: string; campaign_id: string } | undefined;
-        const view = redeliver(w.cli, id);
+        const view = redeliver(w.cli, id, OPERATOR);
         assert.ok(
           was && (was.status === 'failed' || was.status === 'delivered'),
           `redeliver of a ${was?.status ?? 'unknown'} delivery was not refused`,
@@ -502,7 +502,7 @@ function applyNested(w: World, op: Nested, trace?: (s: string) => void): void {
             .prepare(`SELECT id FROM webhook_deliveries WHERE campaign_id = ? AND status = 'failed' ORDER BY seq`)
             .all(m.id) as Array<{ id: string }>
         ).map((r) => r.id);
-        const views = redeliverFailed(w.cli, m.id);
+        const views = redeliverFailed(w.cli, m.id, OPERATOR);
         assert.deepEqual(
           views.map((v) => v.id),
           failed,

@@ -220,6 +220,19 @@ describe('delivery', () => {
     assert.equal(delivered.find((r) => r.json.event_type === 'entry.received')!.headers['webhook-id'], received.id);
     const unknown = await runCli(['webhook', 'redeliver', 'evt_nope', '--json'], { dbPath: s.t.dbPath });
     assert.deepEqual([unknown.code, unknown.json.error.code], [1, 'not_found']);
+    // Each redelivery is audited under the operator's name; a refused one records nothing.
+    const audit = await runCli(['audit', 'list', '--action', 'webhook.redelivered', '--json'], { dbPath: s.t.dbPath });
+    assert.deepEqual(
+      audit.json.map((r: { actor: string; campaign_id: string; details: unknown }) => [
+        r.actor.startsWith('cli:'),
+        r.campaign_id,
+        r.details,
+      ]),
+      [
+        [true, s.w.campaign.id, { failed: 2 }],
+        [true, s.w.campaign.id, { delivery_id: received.id, event_type: 'entry.received', entry_id: received.entry_id, mode: 'live' }],
+      ],
+    );
   });
 
   test('a delivered event sent again that then fails shows failed without its earlier delivered_at; the attempt log keeps that success', async () => {

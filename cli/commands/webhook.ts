@@ -173,13 +173,13 @@ export function registerWebhookCommands(program: Command): void {
           if (deliveryId !== undefined && (flags.campaign !== undefined || flags.failed))
             throw new AppError(422, 'invalid_option', 'give either DELIVERY_ID or --campaign ID --failed, not both');
           if (deliveryId !== undefined) {
-            const { attempt_log: _log, ...view } = redeliver(ctx, deliveryId) as DeliveryView & { attempt_log: unknown };
+            const { attempt_log: _log, ...view } = redeliver(ctx, deliveryId, cliOperator()) as DeliveryView & { attempt_log: unknown };
             return [view];
           }
           if (flags.campaign === undefined || !flags.failed)
             throw new AppError(422, 'invalid_option', 'give DELIVERY_ID, or --campaign ID --failed');
           getCampaign(ctx, flags.campaign);
-          return redeliverFailed(ctx, flags.campaign);
+          return redeliverFailed(ctx, flags.campaign, cliOperator());
         },
         (list) => `${list.length} deliver${list.length === 1 ? 'y' : 'ies'} queued again\n${renderDeliveries(list)}`,
       );

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'webhook.created',
   'webhook.updated',
   'webhook.secret_rotated',
+  'webhook.redelivered',
   'prize.added',
   'window.added',
   'award.revoked',

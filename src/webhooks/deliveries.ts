@@ -2,6 +2,8 @@
 // attempt history, and re-queueing. A `failed` or `delivered` delivery can be sent again, with its
 // attempts reset and the same event id; a `skipped` one never is (CONTRACT: events queued while
 // delivery was paused are never sent, not even after reactivation).
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -98,8 +100,11 @@ function requeueAt(ctx: Ctx, campaignId: string): string {
   return findWebhookConfig(ctx.db, campaignId)?.is_active === 0 ? HELD_UNTIL_REACTIVATED : nowIso(ctx.clock);
 }
 
-/** Re-queues one delivery, due now (or held while delivery is paused). */
-export function redeliver(ctx: Ctx, id: string): DeliveryView {
+/**
+ * Re-queues one delivery, due now (or held while delivery is paused). Audited as
+ * `webhook.redelivered`: it sends a participant's data to a third party again.
+ */
+export function redeliver(ctx: Ctx, id: string, actor: Actor): DeliveryView {
   return ctx.db
     .transaction(() => {
       const row = findDeliveryById(ctx.db, id);
@@ -112,21 +117,30 @@ export function redeliver(ctx: Ctx, id: string): DeliveryView {
         );
       if (row.status === 'pending') throw new AppError(409, 'delivery_pending', `Delivery ${id} is already queued.`);
       requeueDelivery(ctx.db, id, requeueAt(ctx, row.campaign_id));
+      recordAudit(ctx, {
+        actor,
+        action: 'webhook.redelivered',
+        campaignId: row.campaign_id,
+        details: { delivery_id: id, event_type: row.event_type, entry_id: row.entry_id, mode: row.livemode === 1 ? 'live' : 'test' },
+      });
       return getDeliveryWithAttempts(ctx, id);
     })
     .immediate();
 }
 
-/** Re-queues every failed delivery of the campaign. */
-export function redeliverFailed(ctx: Ctx, campaignId: string): DeliveryView[] {
+/** Re-queues every failed delivery of the campaign: one `webhook.redelivered` record, none when there were none. */
+export function redeliverFailed(ctx: Ctx, campaignId: string, actor: Actor): DeliveryView[] {
   return ctx.db
     .transaction(() => {
       const at = requeueAt(ctx, campaignId);
-      return listFailedDeliveryIds(ctx.db, campaignId).map((id) => {
+      const ids = listFailedDeliveryIds(ctx.db, campaignId);
+      const views = ids.map((id) => {
         requeueDelivery(ctx.db, id, at);
         const { attempt_log: _log, ...view } = getDeliveryWithAttempts(ctx, id);
         return view;
       });
+      if (ids.length > 0) recordAudit(ctx, { actor, action: 'webhook.redelivered', campaignId, details: { failed: ids.length } });
+      return views;
     })
     .immediate();
 }

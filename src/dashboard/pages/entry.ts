@@ -36,13 +36,13 @@ export function registerEntryRoutes(router: DashboardRouter): void {
 
   router.post(
     '/entries/:entryId/deliveries/:deliveryId/redeliver',
-    action(({ event, service }) => {
+    action(({ event, service, actor }) => {
       const entryId = routeParam(event, 'entryId');
       const deliveryId = routeParam(event, 'deliveryId', { caseSensitive: true });
       const timeline = entryTimeline(service.ctx, entryId);
       if (!timeline.deliveries.some((d) => d.id === deliveryId))
         throw new AppError(404, 'not_found', 'That webhook event is not one of this entry.');
-      redeliver(service.ctx, deliveryId);
+      redeliver(service.ctx, deliveryId, actor);
       return seeOther(`${BASE}/entries/${entryId}?redelivered=${encodeURIComponent(deliveryId)}`);
     }),
   );

@@ -102,7 +102,7 @@ export function registerWebhookRoutes(router: DashboardRouter): void {
       const deliveryId = routeParam(r.event, 'deliveryId');
       // Only a delivery of this campaign: an id of another campaign's is not found here.
       if (getDeliveryOrNull(r, deliveryId)?.campaign_id !== campaignId) throw notFound('Delivery');
-      redeliver(r.service.ctx, deliveryId);
+      redeliver(r.service.ctx, deliveryId, r.actor);
       return seeOther(`${webhookPath(campaignId)}?requeued=1`);
     }),
   );
@@ -111,7 +111,7 @@ export function registerWebhookRoutes(router: DashboardRouter): void {
     action((r) => {
       const campaignId = routeParam(r.event, 'id');
       getCampaign(r.service.ctx, campaignId);
-      const requeued = redeliverFailed(r.service.ctx, campaignId);
+      const requeued = redeliverFailed(r.service.ctx, campaignId, r.actor);
       return seeOther(`${webhookPath(campaignId)}?requeued=${requeued.length}`);
     }),
   );
