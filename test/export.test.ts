@@ -148,6 +148,19 @@ describe('entries export: format and filters', () => {
       { code: 'fiscal_key_invalid', message: 'x' },
       { code: 'duplicate_access_key', message: 'y, z' },
     ]);
+    // Each export is audited, as the dashboard's download is: who took which rows, in what format.
+    const audit = await runCli(['audit', 'list', '--action', 'entries.exported', '--limit', '2', '--json'], { dbPath });
+    assert.deepEqual(
+      audit.json.map((r: { actor: string; campaign_id: string; details: unknown }) => [
+        r.actor.startsWith('cli:'),
+        r.campaign_id,
+        r.details,
+      ]),
+      [
+        [true, campaignId, { format: 'jsonl', mode: 'both', status: 'REJECTED', rows: 5 }],
+        [true, campaignId, { format: 'jsonl', mode: 'live', status: 'APPROVED', rows: 10 }],
+      ],
+    );
   });
 
   test('bad options and unknown campaigns fail with one line and exit 1, and leave no file', async () => {
@@ -159,6 +172,9 @@ describe('entries export: format and filters', () => {
       [['--campaign', '00000000-0000-4000-8000-000000000000', '--out', out], 'not_found'],
       [['--campaign', campaignId], 'invalid_option'], // --json without --out: stdout would mix data and summary
     ];
+    const exportsRecorded = async (): Promise<number> =>
+      (await runCli(['audit', 'list', '--action', 'entries.exported', '--limit', '1000', '--json'], { dbPath })).json.length;
+    const recordedBefore = await exportsRecorded();
     for (const [args, code] of cases) {
       const res = await runCli(['entries', 'export', ...args, '--json'], { dbPath });
       assert.equal(res.code, 1, args.join(' '));
@@ -166,6 +182,7 @@ describe('entries export: format and filters', () => {
       assert.equal(res.stderr.split('\n').filter(Boolean).length, 1);
     }
     assert.equal(existsSync(out), false);
+    assert.equal(await exportsRecorded(), recordedBefore, 'a refused export records nothing');
   });
 
   test('the progress bar shows percent, counts, rate and ETA', () => {

@@ -9,12 +9,13 @@ import { loadCommandConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { AppError } from '../../src/errors.ts';
-import { countEntriesToExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
+import { countEntriesToExport, recordEntriesExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
 import { createProgressBar } from '../progress.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
 import { cryptoRandom } from '../../src/random.ts';
 import { cliIo, type CliOutput } from '../io.ts';
+import { cliOperator } from '../operator.ts';
 import { details, escapeControlCharacters, fail, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 import { parseModeFilter, parseStatus, parseUuid } from '../options.ts';
 
@@ -42,6 +43,8 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
     throw new AppError(422, 'invalid_option', '--json needs --out FILE: without it stdout carries the export itself');
   getCampaign(ctx, flags.campaign);
   const filter = { campaignId: flags.campaign, livemode: parseModeFilter(flags.mode), status: parseStatus(flags.status) };
+  // Recorded before the first row, as the dashboard's download is: the data leaves from here on.
+  recordEntriesExport(ctx, filter, format, cliOperator());
   const started = ctx.clock.now();
   const io = cliIo();
   const showProgress = flags.progress !== false && io.stderr.isTTY === true;

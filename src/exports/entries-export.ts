@@ -1,10 +1,12 @@
 // `ces entries export`: every entry of a campaign as CSV or JSON Lines, streamed from a cursor to a
 // writable with backpressure, so memory stays flat whatever the number of rows. The columns are the
 // entry, its enrollment, its consent record, its latest award and its lucky numbers (README, Exports).
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
 import type { Ctx } from '../context.ts';
 import { storedTimestampInUtc } from '../timestamps.ts';
 import { csvRecord } from './csv.ts';
-import { countExportRows, iterateExportRows, type ExportFilter, type ExportRow } from './exports.repo.ts';
+import { countExportRows, iterateExportRows, sumEntryCounts, type ExportFilter, type ExportRow } from './exports.repo.ts';
 
 export type ExportFormat = 'csv' | 'jsonl';
 
@@ -51,6 +53,28 @@ export interface ExportOptions {
 
 export function countEntriesToExport(ctx: Ctx, filter: ExportFilter): number {
   return countExportRows(ctx.db, filter);
+}
+
+/**
+ * Records `entries.exported` as an export starts: every participant's personal data leaves the
+ * service (who took it, which rows, in what format). Returns the rows the export holds now, from
+ * the counts the schema keeps, so a campaign's million entries are never counted one by one. The
+ * dashboard's download and `ces entries export` both record it before their first row.
+ */
+export function recordEntriesExport(ctx: Ctx, filter: ExportFilter, format: ExportFormat, actor: Actor): number {
+  return ctx.db
+    .transaction(() => {
+      const rows = sumEntryCounts(ctx.db, filter);
+      const mode = filter.livemode === undefined ? 'both' : filter.livemode === 1 ? 'live' : 'test';
+      recordAudit(ctx, {
+        actor,
+        action: 'entries.exported',
+        campaignId: filter.campaignId,
+        details: { format, mode, status: filter.status ?? null, rows },
+      });
+      return rows;
+    })
+    .immediate();
 }
 
 /** Writes the header (CSV) and one record per entry; resolves with the number of rows written. */

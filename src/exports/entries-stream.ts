@@ -6,11 +6,10 @@
 // its first row to its last, and is closed when the export ends, fails or the client goes away.
 import { PassThrough, Readable } from 'node:stream';
 import type { Actor } from '../audit/actor.ts';
-import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
-import { writeEntriesExport, type ExportFormat } from './entries-export.ts';
+import { recordEntriesExport, writeEntriesExport, type ExportFormat } from './entries-export.ts';
 import { sumEntryCounts, type ExportFilter } from './exports.repo.ts';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -30,19 +29,7 @@ export interface ExportDownload {
  */
 export function downloadEntriesExport(ctx: Ctx, filter: ExportFilter, format: ExportFormat, actor: Actor): ExportDownload {
   getCampaign(ctx, filter.campaignId);
-  const rows = ctx.db
-    .transaction(() => {
-      const n = countEntriesOfExport(ctx, filter);
-      const mode = filter.livemode === undefined ? 'both' : filter.livemode === 1 ? 'live' : 'test';
-      recordAudit(ctx, {
-        actor,
-        action: 'entries.exported',
-        campaignId: filter.campaignId,
-        details: { format, mode, status: filter.status ?? null, rows: n },
-      });
-      return n;
-    })
-    .immediate();
+  const rows = recordEntriesExport(ctx, filter, format, actor);
   return { rows, stream: streamEntriesExport(ctx, filter, format) };
 }
 
