@@ -3,7 +3,7 @@
 // driven headless by playwright-core. One browser per suite (a launch costs about 2.5 s), a fresh
 // context per test (its own cookies, so no test signs in for another). Screenshots are taken at one
 // fixed viewport, so the pictures in docs/img keep their size from run to run.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sparticuz from '@sparticuz/chromium';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -55,11 +55,17 @@ export function newContext(browser: Browser, baseURL: string): Promise<BrowserCo
   return browser.newContext({ viewport: VIEWPORT, baseURL, reducedMotion: 'reduce', locale: 'en-US', timezoneId: 'UTC' });
 }
 
-/** Writes the page as it is now to docs/img/<name>.png (the viewport only: a fixed 1280×800 picture). */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Takes the page as it is now (the viewport only: a fixed 1280×800 picture). With
+ * CES_SCREENSHOTS=1 (`npm run screenshots`) it is written to docs/img/<name>.png, the pictures the
+ * docs show; a plain `npm test` leaves those tracked files as they are.
+ */
+export async function screenshot(page: Page, name: string): Promise<Buffer> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`screenshot name must be kebab-case, got "${name}"`);
-  mkdirSync(IMG_DIR, { recursive: true });
-  const path = join(IMG_DIR, `${name}.png`);
-  await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
-  return path;
+  const png = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+  if (process.env.CES_SCREENSHOTS === '1') {
+    mkdirSync(IMG_DIR, { recursive: true });
+    writeFileSync(join(IMG_DIR, `${name}.png`), png);
+  }
+  return png;
 }
