@@ -171,6 +171,7 @@ describe('entries export: format and filters', () => {
       [['--campaign', campaignId, '--status', 'DONE', '--out', out], 'invalid_option'],
       [['--campaign', '00000000-0000-4000-8000-000000000000', '--out', out], 'not_found'],
       [['--campaign', campaignId], 'invalid_option'], // --json without --out: stdout would mix data and summary
+      [['--campaign', campaignId, '--out', join(dir, 'no-such-folder', 'x.csv')], 'cannot_write_file'],
     ];
     const exportsRecorded = async (): Promise<number> =>
       (await runCli(['audit', 'list', '--action', 'entries.exported', '--limit', '1000', '--json'], { dbPath })).json.length;

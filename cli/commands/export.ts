@@ -43,8 +43,6 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
     throw new AppError(422, 'invalid_option', '--json needs --out FILE: without it stdout carries the export itself');
   getCampaign(ctx, flags.campaign);
   const filter = { campaignId: flags.campaign, livemode: parseModeFilter(flags.mode), status: parseStatus(flags.status) };
-  // Recorded before the first row, as the dashboard's download is: the data leaves from here on.
-  recordEntriesExport(ctx, filter, format, cliOperator());
   const started = ctx.clock.now();
   const io = cliIo();
   const showProgress = flags.progress !== false && io.stderr.isTTY === true;
@@ -57,6 +55,10 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   const out: NodeJS.WritableStream = temp ? createWriteStream(temp, { fd: openPrivateFileExclusive(temp) }) : (screen ?? io.stdout);
   let rows: number;
   try {
+    // Recorded once the output is open and before the first row, as the dashboard's download is:
+    // the data leaves from here on. An export refused before (a bad option, a folder that does not
+    // exist) records nothing.
+    recordEntriesExport(ctx, filter, format, cliOperator());
     rows = await writeEntriesExport(ctx, { filter, format, out, onProgress: bar ? (done) => bar.update(done) : undefined });
     if (temp) {
       await new Promise<void>((resolve, reject) => {

@@ -10,7 +10,7 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
 import { recordEntriesExport, writeEntriesExport, type ExportFormat } from './entries-export.ts';
-import { sumEntryCounts, type ExportFilter } from './exports.repo.ts';
+import type { ExportFilter } from './exports.repo.ts';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -31,14 +31,6 @@ export function downloadEntriesExport(ctx: Ctx, filter: ExportFilter, format: Ex
   getCampaign(ctx, filter.campaignId);
   const rows = recordEntriesExport(ctx, filter, format, actor);
   return { rows, stream: streamEntriesExport(ctx, filter, format) };
-}
-
-/**
- * How many rows an export of `filter` holds now, from the counts the schema keeps: a page view or
- * the audit record of a download never counts a campaign's million entries one by one.
- */
-export function countEntriesOfExport(ctx: Ctx, filter: ExportFilter): number {
-  return sumEntryCounts(ctx.db, filter);
 }
 
 /** The export as a web stream of UTF-8 bytes; backpressure reaches the cursor (the next row waits). */

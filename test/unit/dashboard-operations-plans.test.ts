@@ -11,7 +11,7 @@ import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { countEntriesOfExport } from '../../src/exports/entries-stream.ts';
+import { countEntriesFromTotals } from '../../src/exports/entries-export.ts';
 import { listKeys } from '../../src/keys/keys.ts';
 import { createSilentLogger } from '../../src/log.ts';
 import { listOperatorPrizes } from '../../src/mechanics/prizes.ts';
@@ -32,7 +32,7 @@ test("the operations pages' reads search indexes; none scans a table", () => {
     for (const status of [undefined, 'failed']) listRecentDeliveryViews(ctx, campaign.id, status, 50);
     listOperatorPrizes(ctx, campaign.id, 'live');
     summarizePrizeWindows(ctx, campaign.id, 'live', 20);
-    for (const livemode of [undefined, 1] as const) countEntriesOfExport(ctx, { campaignId: campaign.id, livemode, status: 'APPROVED' });
+    for (const livemode of [undefined, 1] as const) countEntriesFromTotals(ctx, { campaignId: campaign.id, livemode, status: 'APPROVED' });
     listAuditRecords(ctx, { limit: 51 });
     listAuditRecords(ctx, { campaignId: campaign.id, limit: 51, beforeId: 100 });
     listAuditRecords(ctx, { campaignId: campaign.id, action: 'key.issued', limit: 51 });

@@ -8,7 +8,8 @@ import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import type { ExportFormat } from '../../exports/entries-export.ts';
-import { countEntriesOfExport, downloadEntriesExport, EXPORT_CONTENT_TYPES } from '../../exports/entries-stream.ts';
+import { countEntriesFromTotals } from '../../exports/entries-export.ts';
+import { downloadEntriesExport, EXPORT_CONTENT_TYPES } from '../../exports/entries-stream.ts';
 import type { ExportFilter } from '../../exports/exports.repo.ts';
 import { choice, select } from '../forms.ts';
 import { count } from '../format.ts';
@@ -27,7 +28,7 @@ export function registerExportsRoutes(router: DashboardRouter): void {
       const campaign = getCampaign(service.ctx, routeParam(event, 'id'));
       const mode = queryMode(event);
       const path = campaignPath(campaign.id, '/exports');
-      const total = (livemode: 0 | 1): number => countEntriesOfExport(service.ctx, { campaignId: campaign.id, livemode });
+      const total = (livemode: 0 | 1): number => countEntriesFromTotals(service.ctx, { campaignId: campaign.id, livemode });
       return layout({
         title: `Exports · ${campaign.name}`,
         session,
