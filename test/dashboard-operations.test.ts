@@ -290,9 +290,11 @@ describe('webhook', () => {
     const all = await op.post(campaignPath(w.campaign.id, '/webhook/redeliver-failed'));
     assert.equal(all.status, 303);
     assert.match(all.location ?? '', /requeued=2$/);
-    assert.deepEqual(lastAudit(t, 'webhook.redelivered', op).details, { failed: 2 });
+    assert.deepEqual(lastAudit(t, 'webhook.redelivered', op).details, { all_failed: true, count: 2 });
     // With none failed, nothing is queued and nothing recorded.
-    await op.post(campaignPath(w.campaign.id, '/webhook/redeliver-failed'));
+    const none = await op.post(campaignPath(w.campaign.id, '/webhook/redeliver-failed'));
+    assert.equal(none.status, 303);
+    assert.match(none.location ?? '', /requeued=0$/);
     assert.equal(audits(t, 'webhook.redelivered').length, 2);
     await drainAll(t);
     assert.deepEqual(

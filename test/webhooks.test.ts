@@ -229,7 +229,7 @@ describe('delivery', () => {
         r.details,
       ]),
       [
-        [true, s.w.campaign.id, { failed: 2 }],
+        [true, s.w.campaign.id, { all_failed: true, count: 2 }],
         [true, s.w.campaign.id, { delivery_id: received.id, event_type: 'entry.received', entry_id: received.entry_id, mode: 'live' }],
       ],
     );

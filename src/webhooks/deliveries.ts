@@ -139,7 +139,8 @@ export function redeliverFailed(ctx: Ctx, campaignId: string, actor: Actor): Del
         const { attempt_log: _log, ...view } = getDeliveryWithAttempts(ctx, id);
         return view;
       });
-      if (ids.length > 0) recordAudit(ctx, { actor, action: 'webhook.redelivered', campaignId, details: { failed: ids.length } });
+      if (ids.length > 0)
+        recordAudit(ctx, { actor, action: 'webhook.redelivered', campaignId, details: { all_failed: true, count: ids.length } });
       return views;
     })
     .immediate();
