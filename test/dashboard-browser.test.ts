@@ -30,6 +30,8 @@ import {
 import { startReceiver, type Receiver } from './support/receiver.ts';
 
 const launched = await launchBrowser();
+// `npm run screenshots` exists to write them: there, a browser that cannot start is a failure.
+if (launched.skip && process.env.CES_SCREENSHOTS === '1') throw new Error(`no screenshots written: ${launched.skip}`);
 
 describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
   const browser = launched.browser as Browser;
