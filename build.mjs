@@ -65,13 +65,25 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
  * byte a character only if every character fits in one: esbuild escapes non-ASCII characters in
  * strings, but not in template literals (the dashboard's "–" and "…"), comments or regular
  * expressions, so the whole 1.9 MB bundle was held at two bytes a character. Those 1.9 MB more of
- * live heap cost some 10 MB of peak RSS under intake (V8 lets the old generation grow to about four
+ * live heap cost some 10 MB of peak RSS under intake (V8 lets the old generation grow to several
  * times what is live before it collects). An escape means the same character in each of those
- * places: a comment, a cooked template string, a string, a regular expression, an identifier. No
- * template of ces reads its raw strings, where an escape would stay six characters.
+ * places: a comment, a cooked template string, a string, a regular expression. Not everywhere:
+ * after a backslash (`\–` would become `\\u2013`, a backslash and five letters) the build stops
+ * rather than guess; a template's raw strings (`String.raw`) keep an escape as six characters, and
+ * no template of ces reads them (what the bundle's dependencies leave non-ASCII is a comment and a
+ * regular expression); a character beyond U+FFFF becomes two escapes, valid everywhere but in an
+ * identifier.
  */
 export function asciiOnly(text) {
-  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[^\x00-\x7f]/g, (c, offset) => {
+    if (text[offset - 1] === '\\') {
+      const line = text.slice(0, offset).split('\n').length;
+      throw new Error(
+        `bundle line ${line}: a non-ASCII character right after a backslash cannot be escaped safely; write it as a \\u escape in the source`,
+      );
+    }
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

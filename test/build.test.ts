@@ -123,6 +123,8 @@ describe('one-file bundle', () => {
     assert.match(escaped, /^[\x00-\x7f]*$/);
     assert.deepEqual(new Function(escaped)(), new Function(source)());
     assert.deepEqual(new Function(source)(), ['<td>–</td>São Paulo ’…', true, '11 😀']);
+    // After a backslash an escape would mean something else: the build stops instead.
+    assert.throws(() => asciiOnly('const s = `a\\–b`;'), /line 1: a non-ASCII character right after a backslash/);
   });
 
   test('node <bundle> demo --json prints one JSON document and creates the campaign in a new database', async () => {
