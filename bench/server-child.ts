@@ -18,7 +18,7 @@ import { startServer } from '../src/http/server.ts';
 const { values } = parseArgs({ options: { db: { type: 'string' }, 'tick-ms': { type: 'string' } } });
 const config = loadConfig({ db: values.db, port: 0, host: '127.0.0.1', tickMs: values['tick-ms'], logFormat: 'json' });
 const log = createLogger('json', process.stderr, { batched: true });
-limitHeapGrowth(process.execArgv);
+limitHeapGrowth(config.heapGrowingPercent, process.execArgv);
 const server = await startServer(config, log, { groupCommit: process.env.BENCH_GROUP_COMMIT !== '0' });
 if (process.env.BENCH_WRITE === 'none') server.service.writer = storageFreeWriter(server.service.writer);
 process.stdout.write(`listening on ${server.url}\n`);

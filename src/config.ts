@@ -32,6 +32,8 @@ export interface Config {
   metricsToken: string;
   /** WAL checkpoints on a thread of their own instead of inside commits (src/db/checkpointer.ts). */
   checkpointThread: boolean;
+  /** V8's --heap-growing-percent for `ces serve` (src/heap-growth.ts); 0 leaves V8's own factor. */
+  heapGrowingPercent: number;
   /** After SIGTERM/SIGINT, longest wait for requests and outgoing calls in flight before they are abandoned. */
   shutdownTimeoutMs: number;
   /** Peers whose X-Forwarded-For is believed (addresses and CIDRs, validated). */
@@ -80,6 +82,7 @@ const SERVE_ONLY_VARIABLES = [
   'CES_REQUEST_TIMEOUT_MS',
   'CES_METRICS_TOKEN',
   'CES_CHECKPOINT_THREAD',
+  'CES_HEAP_GROWING_PERCENT',
   'CES_RETENTION_DAYS',
   'CES_SHUTDOWN_TIMEOUT_MS',
   'CES_TRUSTED_PROXIES',
@@ -156,6 +159,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     retentionDays: parseInteger('CES_RETENTION_DAYS', env.CES_RETENTION_DAYS ?? 30, 0, 36_500),
     metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
+    heapGrowingPercent: parseInteger('CES_HEAP_GROWING_PERCENT', env.CES_HEAP_GROWING_PERCENT ?? 50, 0, 1000),
     shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
     authFailureLimit: parseInteger('CES_AUTH_FAILURE_LIMIT', env.CES_AUTH_FAILURE_LIMIT ?? 20, 0, 1_000_000),

@@ -50,7 +50,7 @@ export function registerServeCommand(program: Command): void {
       });
       const log = createLogger(config.logFormat, output, { batched: true });
       // A long-running process: collect garbage before the heap grows to four times what is live.
-      const heapGrowingPercent = limitHeapGrowth(process.execArgv);
+      const heapGrowingPercent = limitHeapGrowth(config.heapGrowingPercent, process.execArgv);
       let server;
       try {
         server = await startServer(config, log);
@@ -62,7 +62,7 @@ export function registerServeCommand(program: Command): void {
         message: `ces listening on ${server.url}`,
         url: server.url,
         db: config.dbPath,
-        // Absent when node was started with its own.
+        // Absent when V8's own factor or node's own flag is in charge.
         ...(heapGrowingPercent === null ? {} : { heap_growing_percent: heapGrowingPercent }),
       });
       let stopping = false;
