@@ -159,7 +159,7 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     retentionDays: parseInteger('CES_RETENTION_DAYS', env.CES_RETENTION_DAYS ?? 30, 0, 36_500),
     metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
-    heapGrowingPercent: parseInteger('CES_HEAP_GROWING_PERCENT', env.CES_HEAP_GROWING_PERCENT ?? 50, 0, 1000),
+    heapGrowingPercent: parseInteger('CES_HEAP_GROWING_PERCENT', env.CES_HEAP_GROWING_PERCENT ?? 100, 0, 1000),
     shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
     authFailureLimit: parseInteger('CES_AUTH_FAILURE_LIMIT', env.CES_AUTH_FAILURE_LIMIT ?? 20, 0, 1_000_000),

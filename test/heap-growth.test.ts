@@ -79,12 +79,12 @@ async function listeningLine(env: Record<string, string>, nodeFlags: string[] = 
 test('ces serve sets the limit from CES_HEAP_GROWING_PERCENT and says so when it starts; not with 0, nor over node’s own flag', async () => {
   const [byDefault, chosen, off, operators] = await Promise.all([
     listeningLine({}),
-    listeningLine({ CES_HEAP_GROWING_PERCENT: '100' }),
+    listeningLine({ CES_HEAP_GROWING_PERCENT: '50' }),
     listeningLine({ CES_HEAP_GROWING_PERCENT: '0' }),
     listeningLine({}, ['--heap-growing-percent=80']),
   ]);
-  assert.equal(byDefault.heap_growing_percent, 50);
-  assert.equal(chosen.heap_growing_percent, 100);
+  assert.equal(byDefault.heap_growing_percent, 100);
+  assert.equal(chosen.heap_growing_percent, 50);
   assert.equal('heap_growing_percent' in off, false);
   assert.equal('heap_growing_percent' in operators, false);
 });
