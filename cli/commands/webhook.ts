@@ -2,13 +2,8 @@
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { AppError } from '../../src/errors.ts';
-import {
-  getWebhookConfig,
-  MAX_SECRET_GRACE_SECONDS,
-  rotateWebhookSecret,
-  setWebhookConfig,
-  toOperatorView,
-} from '../../src/webhooks/webhook-config.ts';
+import { MAX_GRACE_SECONDS } from '../../src/numbers.ts';
+import { getWebhookConfig, rotateWebhookSecret, setWebhookConfig, toOperatorView } from '../../src/webhooks/webhook-config.ts';
 import { DELIVERY_STATUSES, listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
 import { parseLimit, parseMode, parseStatusOption, parseUuid } from '../options.ts';
@@ -94,11 +89,7 @@ export function registerWebhookCommands(program: Command): void {
 
   withCommonOptions(webhook.command('rotate-secret').description('replace the signing secret (printed only now); later attempts use it'))
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
-    .option(
-      '--grace <seconds>',
-      `the old secret signs too, beside the new one, this long (at most ${MAX_SECRET_GRACE_SECONDS}, 30 days)`,
-      '0',
-    )
+    .option('--grace <seconds>', `the old secret signs too, beside the new one, this long (at most ${MAX_GRACE_SECONDS}, 30 days)`, '0')
     .action(async (flags: CommonOptions & { campaign: string; grace: string }) => {
       await runCommand(
         flags,

@@ -8,7 +8,7 @@ import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { parseDecimal } from '../numbers.ts';
+import { parseGraceSeconds } from '../numbers.ts';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, listApiKeys, setApiKeyRevokedAt, type ApiKeyRow } from './keys.repo.ts';
 
 export type Mode = 'live' | 'test';
@@ -103,23 +103,9 @@ function setRevokedAt(ctx: Ctx, keyId: string, graceSeconds: number): ApiKey {
   return rowToApiKey(findApiKeyById(ctx.db, keyId)!);
 }
 
-/**
- * The longest grace period of a rotation: 30 days, as long as the longest wait between two webhook
- * attempts. Unbounded, a typo such as 99999999999999 made revoked_at an invalid date: a crash
- * (internal_error) instead of a refusal.
- */
-export const MAX_GRACE_SECONDS = 30 * 24 * 3600;
-
 /** Issues a new key of the same campaign and mode and revokes the old one after the grace period. */
 export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number, actor: Actor): { issued: IssuedKey; revoked: ApiKey } {
-  const grace = parseDecimal(graceSeconds);
-  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
-    throw new AppError(
-      422,
-      'invalid_option',
-      `--grace must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days), got "${graceSeconds}"`,
-    );
-  }
+  const grace = parseGraceSeconds(graceSeconds);
   return ctx.db
     .transaction(() => {
       const old = findApiKeyById(ctx.db, keyId);

@@ -7,9 +7,9 @@ import { toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { notFound } from '../errors.ts';
-import { attemptDelivery } from './sender.ts';
+import { attemptDelivery, recordAttempt } from './sender.ts';
 import { enqueueEvent } from './events.ts';
-import { findDeliveryById, insertAttempt, leaseDeliveryById, settleDelivery } from './outbox.repo.ts';
+import { findDeliveryById, leaseDeliveryById, settleDelivery } from './outbox.repo.ts';
 import { maskUrlCredentials } from '../url-credentials.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
 
@@ -79,15 +79,7 @@ export async function sendTestPing(ctx: Ctx, campaignId: string, livemode: boole
           attempted_at: null,
         };
       }
-      insertAttempt(ctx.db, {
-        delivery_id: queued.id,
-        attempted_at: outcome.attemptedAt,
-        url: outcome.url,
-        status_code: outcome.statusCode,
-        latency_ms: outcome.latencyMs,
-        error: outcome.error,
-        response_excerpt: outcome.excerpt,
-      });
+      recordAttempt(ctx.db, queued.id, outcome);
       const result = outcome.ok ? 'delivered' : 'failed';
       settleDelivery(ctx.db, {
         id: queued.id,

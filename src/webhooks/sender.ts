@@ -14,6 +14,7 @@ import { monotonicMs, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { Config } from '../config.ts';
 import { describeFetchError } from '../fetch-error.ts';
+import type { Db } from '../db/open.ts';
 import {
   claimDeliveries,
   HELD_UNTIL_REACTIVATED,
@@ -69,6 +70,22 @@ export type Outcome =
       error: string | null;
       excerpt: string | null;
     };
+
+/** An attempt that reached (or tried to reach) the endpoint. */
+export type Attempt = Extract<Outcome, { kind: 'attempt' }>;
+
+/** Records one attempt of a delivery, as `ces webhook deliveries` and the metrics read it; in the caller's transaction. */
+export function recordAttempt(db: Db, deliveryId: string, attempt: Attempt): void {
+  insertAttempt(db, {
+    delivery_id: deliveryId,
+    attempted_at: attempt.attemptedAt,
+    url: attempt.url,
+    status_code: attempt.statusCode,
+    latency_ms: attempt.latencyMs,
+    error: attempt.error,
+    response_excerpt: attempt.excerpt,
+  });
+}
 
 /** What the tick records: an Outcome, or a ping sent before whose outcome was never recorded (not sent again). */
 export type ClaimedOutcome = Outcome | { kind: 'interrupted' };
@@ -526,15 +543,7 @@ function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: 
     return;
   }
   stats.deliveriesAttempted++;
-  insertAttempt(ctx.db, {
-    delivery_id: delivery.id,
-    attempted_at: outcome.attemptedAt,
-    url: outcome.url,
-    status_code: outcome.statusCode,
-    latency_ms: outcome.latencyMs,
-    error: outcome.error,
-    response_excerpt: outcome.excerpt,
-  });
+  recordAttempt(ctx.db, delivery.id, outcome);
   const nowMs = ctx.clock.now();
   if (outcome.ok) {
     if (

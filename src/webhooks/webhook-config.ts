@@ -12,7 +12,7 @@ import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
-import { parseDecimal } from '../numbers.ts';
+import { parseGraceSeconds } from '../numbers.ts';
 import { holdCampaignDeliveries, releaseCampaignDeliveries } from './outbox.repo.ts';
 import { maskUrlCredentials } from '../url-credentials.ts';
 import { generateWebhookSecret } from './signing.ts';
@@ -261,9 +261,6 @@ export async function setWebhookConfig(
   return result.created ? { ...view, hmac_secret: result.hmac_secret } : view;
 }
 
-/** The longest grace period of a secret rotation: 30 days, as for API keys (`ces key rotate`). */
-export const MAX_SECRET_GRACE_SECONDS = 30 * 24 * 3600;
-
 /**
  * Replaces the signing secret; every delivery attempt from now on is signed with the new one and,
  * for `graceSeconds` (0: not at all), with the replaced one too (signing.ts). A rotation during
@@ -275,14 +272,7 @@ export function rotateWebhookSecret(
   graceSeconds: string | number,
   actor: Actor,
 ): { hmac_secret: string; previous_secret_expires_at: string | null } {
-  const grace = parseDecimal(graceSeconds);
-  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_SECRET_GRACE_SECONDS) {
-    throw new AppError(
-      422,
-      'invalid_option',
-      `--grace must be a whole number of seconds from 0 to ${MAX_SECRET_GRACE_SECONDS} (30 days), got "${graceSeconds}"`,
-    );
-  }
+  const grace = parseGraceSeconds(graceSeconds);
   return ctx.db
     .transaction(() => {
       getWebhookConfig(ctx, campaignId);

@@ -4,7 +4,8 @@
 // rotating shows the replacing key the same way; revoking redirects back to the list.
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
 import { notFound } from '../../errors.ts';
-import { issueKey, listKeys, MAX_GRACE_SECONDS, MODES, revokeKey, rotateKey, type ApiKey, type IssuedKey } from '../../keys/keys.ts';
+import { issueKey, listKeys, MODES, revokeKey, rotateKey, type ApiKey, type IssuedKey } from '../../keys/keys.ts';
+import { MAX_GRACE_SECONDS } from '../../numbers.ts';
 import { field, secretOnce, select } from '../forms.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../html.ts';

@@ -7,9 +7,9 @@
 import { getCampaign, updateCampaign, WEBHOOK_API_ACCESS, type Campaign } from '../../campaigns/campaigns.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { MODES } from '../../keys/keys.ts';
+import { MAX_GRACE_SECONDS } from '../../numbers.ts';
 import {
   findOperatorWebhookConfig,
-  MAX_SECRET_GRACE_SECONDS,
   rotateWebhookSecret,
   setWebhookConfig,
   type OperatorWebhookConfig,
@@ -237,7 +237,7 @@ function changeForms(campaign: Campaign, c: OperatorWebhookConfig, session: Dash
         ${csrfField(session)}
         <label for="secret-grace"
           >Old secret keeps signing for (seconds)
-          <input id="secret-grace" name="grace" type="number" min="0" max="${MAX_SECRET_GRACE_SECONDS}" value="0"
+          <input id="secret-grace" name="grace" type="number" min="0" max="${MAX_GRACE_SECONDS}" value="0"
         /></label>
         <button type="submit">Rotate secret</button>
       </form>
