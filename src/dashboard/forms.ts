@@ -35,6 +35,11 @@ export function secretOnce(id: string, secret: string): Html {
     </p>`;
 }
 
+/** A 422 of the domain's validation: the form is shown again with it; anything else goes to the error page. */
+export function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && error.status === 422;
+}
+
 /** Field → message of a validation error (AppError.errors), for a form shown again with its errors. */
 export function fieldErrors(error: unknown): Map<string, string> {
   const out = new Map<string, string>();

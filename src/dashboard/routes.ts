@@ -166,11 +166,15 @@ export function htmlResponse(body: Html, status = 200, headers: Record<string, s
   });
 }
 
+/** A mode from a URL or a form: live or test; anything else (a hand-made request) is 400 invalid_mode. */
+export function toMode(value: string): Mode {
+  if (value !== 'live' && value !== 'test') throw new AppError(400, 'invalid_mode', `mode must be live or test, got "${value}"`);
+  return value;
+}
+
 /** ?mode=live|test of a campaign's pages; live when absent. */
 export function queryMode(event: H3Event): Mode {
-  const mode = event.url.searchParams.get('mode') ?? 'live';
-  if (mode !== 'live' && mode !== 'test') throw new AppError(400, 'invalid_mode', `mode must be live or test, got "${mode}"`);
-  return mode;
+  return toMode(event.url.searchParams.get('mode') ?? 'live');
 }
 
 /** A route parameter: a campaign or entry id, in lower case as uuids are stored, unless caseSensitive (a token). */

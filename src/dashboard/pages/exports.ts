@@ -7,8 +7,7 @@
 import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
-import type { ExportFormat } from '../../exports/entries-export.ts';
-import { countEntriesFromTotals } from '../../exports/entries-export.ts';
+import { countEntriesFromTotals, type ExportFormat } from '../../exports/entries-export.ts';
 import { downloadEntriesExport, EXPORT_CONTENT_TYPES } from '../../exports/entries-stream.ts';
 import type { ExportFilter } from '../../exports/exports.repo.ts';
 import { choice, select } from '../forms.ts';

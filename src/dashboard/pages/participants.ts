@@ -7,7 +7,6 @@
 import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { parseDocument } from '../../entries/documents.ts';
-import { AppError } from '../../errors.ts';
 import type { Mode } from '../../keys/keys.ts';
 import {
   anonymizeParticipant,
@@ -28,6 +27,7 @@ import {
   queryMode,
   routeParam,
   seeOther,
+  toMode,
   type DashboardRequest,
   type DashboardRouter,
 } from '../routes.ts';
@@ -83,9 +83,7 @@ export function registerParticipantsRoutes(router: DashboardRouter): void {
 }
 
 function formMode(form: URLSearchParams): Mode {
-  const mode = field(form, 'mode') || 'live';
-  if (mode !== 'live' && mode !== 'test') throw new AppError(400, 'invalid_mode', `mode must be live or test, got "${mode}"`);
-  return mode;
+  return toMode(field(form, 'mode') || 'live');
 }
 
 function request(r: DashboardRequest & { form: URLSearchParams }, mode: Mode): { campaignId: string; livemode: number; document: string } {

@@ -4,15 +4,24 @@
 // dashboard:<name>). A refused form comes back with the domain's messages beside its fields (422).
 import type { HTTPResponse } from 'h3';
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
-import { AppError } from '../../errors.ts';
 import type { Mode } from '../../keys/keys.ts';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../mechanics/prizes.ts';
 import { addWindows, summarizePrizeWindows, type WindowsOverview } from '../../mechanics/windows.ts';
-import { errorFor, field, fieldErrors } from '../forms.ts';
+import { errorFor, field, fieldErrors, isRefusal } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { campaignPath, layout } from '../layout.ts';
-import { action, csrfField, htmlResponse, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../routes.ts';
+import {
+  action,
+  csrfField,
+  htmlResponse,
+  page,
+  routeParam,
+  seeOther,
+  toMode,
+  type DashboardRequest,
+  type DashboardRouter,
+} from '../routes.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 /** Unclaimed windows listed (the counts cover them all). */
@@ -74,12 +83,8 @@ export function registerPrizesRoutes(router: DashboardRouter): void {
 const prizesPath = (campaignId: string, mode: Mode): string =>
   `${campaignPath(campaignId, '/prizes')}${mode === 'test' ? '?mode=test' : ''}`;
 
-/** live or test; anything else (a hand-made URL) is 400 as on every campaign page. */
-function formMode(value: string | null): Mode {
-  const mode = value === null || value === '' ? 'live' : value;
-  if (mode !== 'live' && mode !== 'test') throw new AppError(400, 'invalid_mode', `mode must be live or test, got "${mode}"`);
-  return mode;
-}
+/** The mode of the URL or the form; live when absent or empty. */
+const formMode = (value: string | null): Mode => toMode(value === null || value === '' ? 'live' : value);
 
 interface Refused {
   form: 'prize' | 'window';
@@ -98,7 +103,7 @@ function refusedAsForm(
   try {
     return change();
   } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 422) throw error;
+    if (!isRefusal(error)) throw error;
     const refused: Refused = { form: which, values: r.form, errors: fieldErrors(error), message: error.message };
     return htmlResponse(prizesPage(r, mode, refused), 422);
   }

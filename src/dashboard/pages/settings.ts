@@ -15,9 +15,8 @@ import {
   type Campaign,
   type CampaignOptions,
 } from '../../campaigns/campaigns.ts';
-import { AppError } from '../../errors.ts';
 import { maskUrlCredentials } from '../../url-credentials.ts';
-import { errorFor, field, fieldErrors, select } from '../forms.ts';
+import { errorFor, field, fieldErrors, isRefusal, select } from '../forms.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
@@ -62,11 +61,6 @@ export function registerSettingsRoutes(router: DashboardRouter): void {
       }
     }),
   );
-}
-
-/** A 4xx of the domain's validation: shown on the form; anything else goes to the error page. */
-function isRefusal(error: unknown): error is AppError {
-  return error instanceof AppError && error.status === 422;
 }
 
 /** The form's fields as CampaignOptions: '' clears an optional setting; an absent box is off. */
