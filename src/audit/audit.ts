@@ -36,6 +36,13 @@ export const AUDIT_ACTIONS = [
   'dashboard.signed_in',
   'dashboard.session_revoked',
   'participant.viewed',
+  // Draws (CONTRACT: Draws): every step from creation to publication.
+  'draw.created',
+  'draw.frozen',
+  'draw.results_recorded',
+  'draw.run',
+  'draw.winner_disqualified',
+  'draw.published',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -7,7 +7,7 @@ import { uuidv7 } from '../random.ts';
 import { insertDelivery } from './outbox.repo.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
-export type EventType = 'entry.received' | 'entry.completed' | 'entry.evaluated' | 'ping';
+export type EventType = 'entry.received' | 'entry.completed' | 'entry.evaluated' | 'draw.published' | 'ping';
 
 export interface EventEnvelope<D = Record<string, unknown>> {
   id: string;

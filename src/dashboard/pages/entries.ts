@@ -9,7 +9,7 @@ import { encodeCursor, listCampaignEntries, parseEntryFilter, type EntryFilter, 
 import { time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
-import { maskDocument, maskName } from '../mask.ts';
+import { maskDocument, maskName } from '../../masking.ts';
 import { htmlResponse, page, queryMode, routeParam, type DashboardRouter } from '../routes.ts';
 
 export function registerEntriesRoutes(router: DashboardRouter): void {

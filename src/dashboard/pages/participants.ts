@@ -15,7 +15,7 @@ import {
   type ParticipantSummary,
 } from '../../participants/participants.ts';
 import { field } from '../forms.ts';
-import { maskDocument } from '../mask.ts';
+import { maskDocument } from '../../masking.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';

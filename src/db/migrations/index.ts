@@ -17,6 +17,7 @@ import { migration011 } from './011-campaign-webhook-api.ts';
 import { migration012 } from './012-webhook-previous-secret.ts';
 import { migration013 } from './013-audit-log.ts';
 import { migration014 } from './014-dashboard-sessions.ts';
+import { migration015 } from './015-draws.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];

@@ -2,6 +2,7 @@
 // records that view): enough to tell participants apart, not enough to identify one.
 // CPF 529.982.247-25 → ***.982.247-**; CNPJ 12.ABC.345/01DE-35 → **.ABC.345/****-**;
 // Maria da Silva → M*** d*** S***; maria@example.com → m***@e***.com; 5511987654321 → +55 *******4321.
+// Shared by the dashboard and the apuração record (src/draws/report.ts).
 
 export function formatDocument(type: string, number: string): string {
   if (type === 'cpf' && number.length === 11) return `${number.slice(0, 3)}.${number.slice(3, 6)}.${number.slice(6, 9)}-${number.slice(9)}`;

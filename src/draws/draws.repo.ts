@@ -1,0 +1,212 @@
+// SQL of draws, their frozen sets and their winners, and the two reads a draw makes of the rest
+// of the database: the eligible numbers at the cut-off (the freeze) and the holder of a number.
+import type { Db } from '../db/open.ts';
+import { prepare } from '../db/statements.ts';
+import type { EncodedSeries } from './number-set.ts';
+
+export type DrawStatus = 'created' | 'frozen' | 'drawn' | 'published';
+
+export interface DrawRow {
+  id: string;
+  campaign_id: string;
+  livemode: number;
+  name: string;
+  cutoff: string;
+  extraction_date: string | null;
+  status: DrawStatus;
+  winners_count: number;
+  series_count: number;
+  series_digits: string;
+  element_digits: string;
+  approximation: 'scpc' | 'up-wrap';
+  one_win_per_document: number;
+  eligible_count: number | null;
+  numbers_sha256: string | null;
+  frozen_at: string | null;
+  extraction_number: number | null;
+  extraction_held_on: string | null;
+  extraction_prizes: string | null;
+  extraction_source: 'typed' | 'caixa' | null;
+  results_recorded_at: string | null;
+  formed: string | null;
+  drawn_at: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DrawWinnerRow {
+  id: number;
+  draw_id: string;
+  position: number;
+  series: number;
+  element: number;
+  entry_id: string;
+  enrollment_id: string;
+  steps: string;
+  picked_at: string;
+  disqualified_at: string | null;
+  disqualified_reason: string | null;
+}
+
+export function insertDraw(db: Db, row: DrawRow): void {
+  prepare(
+    db,
+    `INSERT INTO draws (id, campaign_id, livemode, name, cutoff, extraction_date, status, winners_count, series_count, series_digits,
+      element_digits, approximation, one_win_per_document, eligible_count, numbers_sha256, frozen_at, extraction_number,
+      extraction_held_on, extraction_prizes, extraction_source, results_recorded_at, formed, drawn_at, published_at, created_at, updated_at)
+    VALUES (@id, @campaign_id, @livemode, @name, @cutoff, @extraction_date, @status, @winners_count, @series_count, @series_digits,
+      @element_digits, @approximation, @one_win_per_document, @eligible_count, @numbers_sha256, @frozen_at, @extraction_number,
+      @extraction_held_on, @extraction_prizes, @extraction_source, @results_recorded_at, @formed, @drawn_at, @published_at, @created_at, @updated_at)`,
+  ).run(row);
+}
+
+export function findDrawRow(db: Db, id: string): DrawRow | undefined {
+  return prepare<[string], DrawRow>(db, `SELECT * FROM draws WHERE id = ?`).get(id);
+}
+
+export function listDrawRows(db: Db, campaignId: string): DrawRow[] {
+  return prepare<[string], DrawRow>(db, `SELECT * FROM draws WHERE campaign_id = ? ORDER BY created_at DESC, id DESC`).all(campaignId);
+}
+
+/** Records the frozen set; false when the draw was frozen meanwhile (by another process). */
+export function saveFrozenSet(
+  db: Db,
+  drawId: string,
+  parts: readonly EncodedSeries[],
+  summary: { eligible_count: number; numbers_sha256: string; frozen_at: string },
+): boolean {
+  const changed = prepare(
+    db,
+    `UPDATE draws SET status = 'frozen', eligible_count = @eligible_count, numbers_sha256 = @numbers_sha256, frozen_at = @frozen_at,
+      updated_at = @frozen_at
+    WHERE id = @id AND status = 'created'`,
+  ).run({ id: drawId, ...summary }).changes;
+  if (changed === 0) return false;
+  const insert = prepare(db, `INSERT INTO draw_numbers (draw_id, series, encoding, count, data) VALUES (?, ?, ?, ?, ?)`);
+  for (const p of parts)
+    insert.run(drawId, p.series, p.encoding, p.count, Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength));
+  return true;
+}
+
+export function listFrozenSeries(db: Db, drawId: string): EncodedSeries[] {
+  return prepare<[string], { series: number; encoding: 0 | 1; count: number; data: Buffer }>(
+    db,
+    `SELECT series, encoding, count, data FROM draw_numbers WHERE draw_id = ? ORDER BY series`,
+  )
+    .all(drawId)
+    .map((r) => ({ series: r.series, encoding: r.encoding, count: r.count, data: r.data }));
+}
+
+/** Bytes the frozen set takes in draw_numbers (its blobs). */
+export function frozenSetBytes(db: Db, drawId: string): number {
+  return (
+    prepare<[string], { n: number | null }>(db, `SELECT sum(length(data)) AS n FROM draw_numbers WHERE draw_id = ?`).get(drawId)?.n ?? 0
+  );
+}
+
+export function saveResults(
+  db: Db,
+  row: Pick<DrawRow, 'id' | 'extraction_number' | 'extraction_held_on' | 'extraction_prizes' | 'extraction_source' | 'results_recorded_at'>,
+): boolean {
+  return (
+    prepare(
+      db,
+      `UPDATE draws SET extraction_number = @extraction_number, extraction_held_on = @extraction_held_on,
+        extraction_prizes = @extraction_prizes, extraction_source = @extraction_source, results_recorded_at = @results_recorded_at,
+        updated_at = @results_recorded_at
+      WHERE id = @id AND status IN ('created', 'frozen')`,
+    ).run(row).changes === 1
+  );
+}
+
+export function saveRun(db: Db, drawId: string, formed: string, drawnAt: string): boolean {
+  return (
+    prepare(db, `UPDATE draws SET status = 'drawn', formed = ?, drawn_at = ?, updated_at = ? WHERE id = ? AND status = 'frozen'`).run(
+      formed,
+      drawnAt,
+      drawnAt,
+      drawId,
+    ).changes === 1
+  );
+}
+
+export function savePublished(db: Db, drawId: string, at: string): boolean {
+  return (
+    prepare(db, `UPDATE draws SET status = 'published', published_at = ?, updated_at = ? WHERE id = ? AND status = 'drawn'`).run(
+      at,
+      at,
+      drawId,
+    ).changes === 1
+  );
+}
+
+export function touchDraw(db: Db, drawId: string, at: string): void {
+  prepare(db, `UPDATE draws SET updated_at = ? WHERE id = ?`).run(at, drawId);
+}
+
+export function insertWinner(db: Db, row: Omit<DrawWinnerRow, 'id' | 'disqualified_at' | 'disqualified_reason'>): void {
+  prepare(
+    db,
+    `INSERT INTO draw_winners (draw_id, position, series, element, entry_id, enrollment_id, steps, picked_at)
+    VALUES (@draw_id, @position, @series, @element, @entry_id, @enrollment_id, @steps, @picked_at)`,
+  ).run(row);
+}
+
+/** Every winner row of the draw, disqualified ones included, in the order they were picked. */
+export function listWinnerRows(db: Db, drawId: string): DrawWinnerRow[] {
+  return prepare<[string], DrawWinnerRow>(db, `SELECT * FROM draw_winners WHERE draw_id = ? ORDER BY id`).all(drawId);
+}
+
+export function markWinnerDisqualified(db: Db, drawId: string, position: number, reason: string, at: string): boolean {
+  return (
+    prepare(
+      db,
+      `UPDATE draw_winners SET disqualified_at = ?, disqualified_reason = ?
+      WHERE draw_id = ? AND position = ? AND disqualified_at IS NULL`,
+    ).run(at, reason, drawId, position).changes === 1
+  );
+}
+
+/** Who holds a lucky number: its entry and the entry's participant. Lucky numbers are never deleted or moved. */
+export function findNumberHolder(
+  db: Db,
+  campaignId: string,
+  livemode: number,
+  series: number,
+  element: number,
+): { entry_id: string; enrollment_id: string } | undefined {
+  return prepare<[string, number, number, number], { entry_id: string; enrollment_id: string }>(
+    db,
+    `SELECT ln.entry_id, e.enrollment_id FROM lucky_numbers ln JOIN entries e ON e.id = ln.entry_id
+    WHERE ln.campaign_id = ? AND ln.livemode = ? AND ln.series = ? AND ln.order_number = ?`,
+  ).get(campaignId, livemode, series, element);
+}
+
+/**
+ * The numbers eligible at the cut-off (CONTRACT: Draws, Eligible): held by an entry of the
+ * campaign and mode that is APPROVED, whose participant is not anonymised, allocated at or
+ * before the cut-off. Raw rows [series, order_number], in no particular order.
+ */
+export function iterateEligibleNumbers(db: Db, campaignId: string, livemode: number, cutoff: string): IterableIterator<[number, number]> {
+  return prepare<[string, number, string], [number, number]>(
+    db,
+    `SELECT ln.series, ln.order_number FROM lucky_numbers ln
+      JOIN entries e ON e.id = ln.entry_id
+      JOIN enrollments en ON en.id = e.enrollment_id
+    WHERE ln.campaign_id = ? AND ln.livemode = ? AND ln.created_at <= ? AND e.status = 'APPROVED' AND en.anonymized_at IS NULL`,
+  )
+    .raw(true)
+    .iterate(campaignId, livemode, cutoff) as IterableIterator<[number, number]>;
+}
+
+/** What the apuração record shows of a winner: the participant's document and name (masked by the caller). */
+export function findWinnerParticipant(
+  db: Db,
+  enrollmentId: string,
+): { document_type: string; document_number: string; full_name: string | null; anonymized_at: string | null } | undefined {
+  return prepare<[string], { document_type: string; document_number: string; full_name: string | null; anonymized_at: string | null }>(
+    db,
+    `SELECT document_type, document_number, full_name, anonymized_at FROM enrollments WHERE id = ?`,
+  ).get(enrollmentId);
+}

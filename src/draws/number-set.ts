@@ -1,0 +1,228 @@
+// The frozen set of a draw's eligible numbers: one bitmap of 100,000 bits per series that holds
+// any, addressed by n = series * 100,000 + element. Stored per series as whichever is smaller,
+// the bitmap itself (12,500 bytes) or the ascending elements as LEB128 gaps, so a dense series
+// costs 1 bit a number and a sparse one 1 to 3 bytes. The canonical list (CONTRACT: Freeze) and
+// its SHA-256 are computed from the set, never stored beside it.
+import { createHash } from 'node:crypto';
+import { ELEMENTS_PER_SERIES } from './formation.ts';
+
+const BITMAP_BYTES = ELEMENTS_PER_SERIES / 8;
+export const ENCODING_BITMAP = 0;
+export const ENCODING_GAPS = 1;
+
+export interface EncodedSeries {
+  series: number;
+  encoding: typeof ENCODING_BITMAP | typeof ENCODING_GAPS;
+  count: number;
+  data: Uint8Array;
+}
+
+export class NumberSet {
+  readonly seriesCount: number;
+  readonly #bitmaps = new Map<number, Uint8Array>();
+  #sortedSeries: number[] | null = null;
+  #count = 0;
+
+  constructor(seriesCount: number) {
+    this.seriesCount = seriesCount;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The series that hold at least one number, ascending. */
+  series(): number[] {
+    this.#sortedSeries ??= [...this.#bitmaps.keys()].sort((a, b) => a - b);
+    return this.#sortedSeries;
+  }
+
+  add(series: number, element: number): void {
+    if (!Number.isInteger(series) || series < 0 || series >= this.seriesCount)
+      throw new RangeError(`series ${series} is outside 0..${this.seriesCount - 1}`);
+    if (!Number.isInteger(element) || element < 0 || element >= ELEMENTS_PER_SERIES)
+      throw new RangeError(`element ${element} is outside 0..99999`);
+    let bits = this.#bitmaps.get(series);
+    if (bits === undefined) {
+      bits = new Uint8Array(BITMAP_BYTES);
+      this.#bitmaps.set(series, bits);
+      this.#sortedSeries = null;
+    }
+    const mask = 1 << (element & 7);
+    if ((bits[element >> 3]! & mask) === 0) {
+      bits[element >> 3]! |= mask;
+      this.#count++;
+    }
+  }
+
+  has(series: number, element: number): boolean {
+    const bits = this.#bitmaps.get(series);
+    return bits !== undefined && (bits[element >> 3]! & (1 << (element & 7))) !== 0;
+  }
+
+  hasSeries(series: number): boolean {
+    return this.#bitmaps.has(series);
+  }
+
+  /** The smallest element >= from in the series, or -1. */
+  nextInSeries(series: number, from: number): number {
+    const bits = this.#bitmaps.get(series);
+    if (bits === undefined || from >= ELEMENTS_PER_SERIES) return -1;
+    let e = Math.max(from, 0);
+    let byte = e >> 3;
+    let b = bits[byte]! >> (e & 7);
+    if (b !== 0) return e + ctz8(b);
+    for (byte++; byte < BITMAP_BYTES; byte++) {
+      b = bits[byte]!;
+      if (b !== 0) return byte * 8 + ctz8(b);
+    }
+    return -1;
+  }
+
+  /** The largest element <= from in the series, or -1. */
+  prevInSeries(series: number, from: number): number {
+    const bits = this.#bitmaps.get(series);
+    if (bits === undefined || from < 0) return -1;
+    const e = Math.min(from, ELEMENTS_PER_SERIES - 1);
+    let byte = e >> 3;
+    let b = bits[byte]! & ((2 << (e & 7)) - 1);
+    if (b !== 0) return byte * 8 + 31 - Math.clz32(b);
+    for (byte--; byte >= 0; byte--) {
+      b = bits[byte]!;
+      if (b !== 0) return byte * 8 + 31 - Math.clz32(b);
+    }
+    return -1;
+  }
+
+  /** Every number in ascending (series, element) order. */
+  *numbers(): Generator<[series: number, element: number]> {
+    for (const s of this.series()) {
+      for (let e = this.nextInSeries(s, 0); e !== -1; e = this.nextInSeries(s, e + 1)) yield [s, e];
+    }
+  }
+
+  /** Series by series, as stored: the bitmap or the gaps, whichever is smaller. */
+  encode(): EncodedSeries[] {
+    return this.series().map((s) => encodeSeries(s, this.#bitmaps.get(s)!));
+  }
+
+  static decode(seriesCount: number, parts: readonly EncodedSeries[]): NumberSet {
+    const set = new NumberSet(seriesCount);
+    for (const part of parts) {
+      if (part.encoding === ENCODING_BITMAP) {
+        if (part.data.length !== BITMAP_BYTES) throw new Error(`series ${part.series}: a bitmap of ${part.data.length} bytes`);
+        set.#bitmaps.set(part.series, Uint8Array.from(part.data));
+        set.#count += popcount(part.data);
+      } else {
+        let e = -1;
+        let i = 0;
+        while (i < part.data.length) {
+          let gap = 0;
+          let shift = 0;
+          let byte: number;
+          do {
+            byte = part.data[i++]!;
+            gap |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte & 0x80);
+          e += gap;
+          set.add(part.series, e);
+        }
+      }
+      if (set.#bitmaps.has(part.series) && popcount(set.#bitmaps.get(part.series)!) !== part.count)
+        throw new Error(`series ${part.series}: stored count ${part.count} does not match its numbers`);
+    }
+    return set;
+  }
+}
+
+function encodeSeries(series: number, bits: Uint8Array): EncodedSeries {
+  const count = popcount(bits);
+  // At most 3 bytes a gap (gaps < 2^17): decide from an upper bound first, then measure.
+  const gaps: number[] = [];
+  let previous = -1;
+  let size = 0;
+  for (let byte = 0; byte < BITMAP_BYTES && size < BITMAP_BYTES; byte++) {
+    let b = bits[byte]!;
+    while (b !== 0) {
+      const e = byte * 8 + ctz8(b);
+      b &= b - 1;
+      const gap = e - previous;
+      previous = e;
+      gaps.push(gap);
+      size += gap < 0x80 ? 1 : gap < 0x4000 ? 2 : 3;
+    }
+  }
+  if (size >= BITMAP_BYTES) return { series, encoding: ENCODING_BITMAP, count, data: Uint8Array.from(bits) };
+  const data = new Uint8Array(size);
+  let i = 0;
+  for (let gap of gaps) {
+    while (gap >= 0x80) {
+      data[i++] = (gap & 0x7f) | 0x80;
+      gap >>>= 7;
+    }
+    data[i++] = gap;
+  }
+  return { series, encoding: ENCODING_GAPS, count, data };
+}
+
+function ctz8(b: number): number {
+  return 31 - Math.clz32(b & -b);
+}
+
+function popcount(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) n += BYTE_BITS[bytes[i]!]!;
+  return n;
+}
+
+const BYTE_BITS = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let x = b; x !== 0; x &= x - 1) n++;
+  return n;
+});
+
+/** Width of the series in the canonical list: the digits of series_count - 1, at least 1. */
+export function canonicalSeriesWidth(seriesCount: number): number {
+  return Math.max(1, String(seriesCount - 1).length);
+}
+
+/** One number as the canonical list writes it: `S/EEEEE`, the series zero-padded. */
+export function formatNumber(series: number, element: number, seriesCount: number): string {
+  return `${String(series).padStart(canonicalSeriesWidth(seriesCount), '0')}/${String(element).padStart(5, '0')}`;
+}
+
+/**
+ * The canonical list in chunks (one per series): one line per number, `S/EEEEE\n`, ascending.
+ * Written into bytes directly: 20 million numbers are 160 MB of text.
+ */
+export function* canonicalChunks(set: NumberSet): Generator<Buffer> {
+  const width = canonicalSeriesWidth(set.seriesCount);
+  const line = width + 7;
+  for (const s of set.series()) {
+    let n = 0;
+    for (let e = set.nextInSeries(s, 0); e !== -1; e = set.nextInSeries(s, e + 1)) n++;
+    const out = Buffer.allocUnsafe(n * line);
+    const prefix = Buffer.from(`${String(s).padStart(width, '0')}/`, 'latin1');
+    let at = 0;
+    for (let e = set.nextInSeries(s, 0); e !== -1; e = set.nextInSeries(s, e + 1)) {
+      prefix.copy(out, at);
+      at += prefix.length;
+      let v = e;
+      for (let k = 4; k >= 0; k--) {
+        out[at + k] = 48 + (v % 10);
+        v = Math.floor(v / 10);
+      }
+      out[at + 5] = 10;
+      at += 6;
+    }
+    yield out;
+  }
+}
+
+/** SHA-256 (hex) of the canonical list. */
+export function canonicalSha256(set: NumberSet): string {
+  const hash = createHash('sha256');
+  for (const chunk of canonicalChunks(set)) hash.update(chunk);
+  return hash.digest('hex');
+}
