@@ -41,7 +41,7 @@ import {
   type Formed,
 } from './formation.ts';
 import { freezeDrawSet } from './freeze.ts';
-import { canonicalSha256, formatNumber, NumberSet } from './number-set.ts';
+import { canonicalChunks, canonicalSha256, formatNumber, NumberSet } from './number-set.ts';
 import {
   APPROXIMATIONS,
   drawWinners,
@@ -614,4 +614,11 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
       return rowToDraw(findDraw(ctx, id));
     })
     .immediate();
+}
+
+/** The frozen canonical list (CONTRACT: Freeze), in chunks: what numbers_sha256 is the SHA-256 of. */
+export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
+  const row = findDraw(ctx, id);
+  if (row.status === 'created') throw new AppError(409, 'draw_not_frozen', 'The draw is not frozen yet: ces draw freeze DRAW_ID');
+  return canonicalChunks(loadFrozenSet(ctx, row));
 }
