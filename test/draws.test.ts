@@ -7,7 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import { anonymizeParticipant } from '../src/participants/participants.ts';
 import { createDraw, disqualifyWinner, freezeDraw, frozenNumbersText, publishDraw, recordResults, runDraw } from '../src/draws/draws.ts';
 import { renderDrawClause, renderDrawReport } from '../src/draws/report.ts';
-import { makeCampaign, OPERATOR, startTestServer, type TestServer, type World } from './support/harness.ts';
+import { assert as assertStruct } from 'superstruct';
+import { DrawPublishedEventStruct } from '../src/openapi/schemas.ts';
+import { startReceiver } from './support/receiver.ts';
+import { configureWebhook, drainAll, makeCampaign, OPERATOR, startTestServer, type TestServer, type World } from './support/harness.ts';
 import { settle, submitEntry } from './support/mechanics.ts';
 
 const CUTOFF = '2026-11-25T23:59:59-03:00';
@@ -133,6 +136,7 @@ describe('a draw from entries to publication', () => {
     const event = s.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE event_type = 'draw.published'`).get() as {
       payload: string;
     };
+    assertStruct(JSON.parse(event.payload), DrawPublishedEventStruct);
     assert.deepEqual(JSON.parse(event.payload).data, {
       draw_id: draw.id,
       name: 'Sorteio 1',
@@ -151,5 +155,96 @@ describe('a draw from entries to publication', () => {
     assert.match(clause, /O número formado é 3\/57698/);
     assert.match(clause, /1º contemplado: 3\/57696/);
     assert.match(clause, /2º contemplado: 3\/57701/);
+  });
+
+  test('nothing done to entries after the freeze changes the draw: an anonymisation and new numbers come too late', async () => {
+    s.clock.set('2026-11-22T12:00:00Z');
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
+    const first = await holdNumbers(s, w, [[0, 50000]]);
+    await holdNumbers(s, w, [[0, 10]]);
+    const draw = createDraw(
+      s.ctx,
+      { campaignId: w.campaign.id, mode: 'live', name: 'Semanal', cutoff: '2026-11-23T00:00:00Z', winners: 5 },
+      OPERATOR,
+    );
+    assert.equal(draw.series_digits, '', 'one series: no series digits');
+    s.clock.set('2026-11-23T00:00:01Z');
+    const frozen = await freezeDraw(s.ctx, draw.id, OPERATOR);
+    assert.equal(frozen.eligible_count, 2);
+    const { document_number: document } = s.ctx.db
+      .prepare('SELECT en.document_number FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?')
+      .get(first) as { document_number: string };
+    anonymizeParticipant(s.ctx, { campaignId: w.campaign.id, livemode: 1, document }, OPERATOR);
+    await holdNumbers(s, w, [[0, 50001]]);
+    assert.deepEqual((await freezeDraw(s.ctx, draw.id, OPERATOR)).numbers_sha256, frozen.numbers_sha256, 'a second freeze changes nothing');
+    await assert.rejects(runDraw(s.ctx, draw.id, OPERATOR), { code: 'draw_results_missing' });
+    await assert.rejects(
+      recordResults(s.ctx, draw.id, { extraction: 5731, date: '2026-11-21', prizes: PRIZES }, OPERATOR),
+      { code: 'invalid_results' },
+      'an extraction held before the cut-off cannot decide the draw',
+    );
+    await assert.rejects(
+      recordResults(s.ctx, draw.id, { extraction: 5732, date: '2026-11-25', prizes: ['050366', '33514', '45504', '94365'] }, OPERATOR),
+      {
+        code: 'invalid_results',
+        message: /exactly 5 prizes/,
+      },
+    );
+    await assert.rejects(
+      recordResults(
+        s.ctx,
+        draw.id,
+        { extraction: 5732, date: '2026-11-25', prizes: ['050366', '33514', '145504', '94365', '51105'] },
+        OPERATOR,
+      ),
+      { code: 'invalid_results', message: /prize 3 \("145504"\)/ },
+    );
+    // Concurso 5732 of the Loteria Federal (18/01/2023): 050366, 033514, 045504, 094365, 051105 -> element 64455.
+    await recordResults(
+      s.ctx,
+      draw.id,
+      { extraction: 5732, date: '2026-11-25', prizes: ['050366', '033514', '045504', '094365', '051105'] },
+      OPERATOR,
+    );
+    const outcome = await runDraw(s.ctx, draw.id, OPERATOR);
+    assert.equal(outcome.formed.number, '0/64455');
+    assert.deepEqual(
+      outcome.winners.map((x) => [x.position, x.number, x.entry_id]),
+      [
+        [1, '0/50000', first],
+        [2, '0/00010', outcome.winners[1]!.entry_id],
+      ],
+      'the anonymised participant still wins: eligibility was fixed at the freeze',
+    );
+    assert.deepEqual(outcome.unfilled_positions, [3, 4, 5], 'two eligible numbers: two winners of five');
+    assert.match(renderDrawReport(s.ctx, draw.id, 'md'), /\| 1º \| 0\/50000 \| anonimizado \|/);
+  });
+
+  test('publishing sends draw.published to the webhook, signed like every event', async () => {
+    const receiver = await startReceiver();
+    try {
+      s.clock.set('2026-11-22T12:00:00Z');
+      const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
+      receiver.setSecret(await configureWebhook(s, w.liveKey, receiver.url));
+      const holder = await holdNumbers(s, w, [[0, 64455]]);
+      const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Final', cutoff: '2026-11-23T00:00:00Z' }, OPERATOR);
+      s.clock.set('2026-11-24T00:00:00Z');
+      await recordResults(
+        s.ctx,
+        draw.id,
+        { extraction: 5732, date: '2026-11-25', prizes: ['050366', '033514', '045504', '094365', '051105'] },
+        OPERATOR,
+      );
+      await runDraw(s.ctx, draw.id, OPERATOR);
+      publishDraw(s.ctx, draw.id, OPERATOR);
+      await drainAll(s);
+      await receiver.waitFor((reqs) => reqs.some((r) => r.json?.event_type === 'draw.published'));
+      const delivered = receiver.requests.find((r) => r.json?.event_type === 'draw.published')!;
+      assert.equal(delivered.signatureMatches, true);
+      assertStruct(delivered.json, DrawPublishedEventStruct);
+      assert.deepEqual(delivered.json.data.winners, [{ position: 1, series: 0, element: 64455, entry_id: holder }]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
