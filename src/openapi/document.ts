@@ -50,7 +50,7 @@ export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['n
 // Errors any authenticated endpoint can give, merged into each operation's own list.
 const AUTHENTICATED: ErrorCodes = {
   401: ['invalid_api_key'],
-  429: ['rate_limited'],
+  429: ['rate_limited', 'auth_rate_limited'],
   500: ['internal_error'],
   503: ['service_unavailable'],
 };
