@@ -111,6 +111,21 @@ test('a sparse series is stored as LEB128 gaps: 1 byte below 128, 2 below 16,384
   assert.deepEqual(part, { series: 0, encoding: ENCODING_GAPS, count: 3, data: Uint8Array.from([0x01, 0xc8, 0x01, 0xd7, 0x8b, 0x06]) });
 });
 
+test('gaps at the byte boundaries (127/128, 16,383/16,384) take 1, 2, 2 and 3 bytes and decode back', () => {
+  // Elements 126, 254, 16,637 and 33,021: gaps 127, 128, 16,383 and 16,384 from -1.
+  const set = setOf(1, [
+    [0, 126],
+    [0, 254],
+    [0, 16_637],
+    [0, 33_021],
+  ]);
+  const parts = set.encode();
+  assert.deepEqual(parts, [
+    { series: 0, encoding: ENCODING_GAPS, count: 4, data: Uint8Array.from([0x7f, 0x80, 0x01, 0xff, 0x7f, 0x80, 0x80, 0x01]) },
+  ]);
+  assert.deepEqual([...NumberSet.decode(1, parts).numbers()], [...set.numbers()]);
+});
+
 test('a series is stored as whichever is smaller: 12,499 one-byte gaps as gaps, 12,500 as the 12,500-byte bitmap', () => {
   const gaps = setOf(
     1,
