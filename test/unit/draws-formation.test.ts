@@ -186,6 +186,12 @@ test('the digit lists must fit the campaign: 5 element items, series items for s
   assert.throws(() => checkDigitLists(series(''), ELEMENT, 10), refusal('invalid_option', /--series must have at least one item/));
   assert.throws(() => checkDigitLists(series('1d'), ELEMENT, 1), refusal('invalid_option', /--series must be empty/));
   assert.throws(() => checkDigitLists(series('1d,2d,3d,4d,5d,1u,2u'), ELEMENT, 100), refusal('invalid_option', /at most 6 items, got 7/));
+  // Series 10..199 could never be formed from one digit: their holders would never be drawn directly.
+  assert.throws(
+    () => checkDigitLists(series('1d'), ELEMENT, 200),
+    refusal('invalid_option', /at least 3 items to reach every one of the 200 series, got 1/),
+  );
+  assert.throws(() => checkDigitLists(series('1d'), ELEMENT, 11), refusal('invalid_option', /at least 2 items/));
 });
 
 test("Caixa's 6-character form with a leading 0 is read as the 5-digit ticket", () => {

@@ -194,6 +194,11 @@ test('decode refuses a series whose stored count does not match its numbers', ()
   assert.equal(gaps.encoding, ENCODING_GAPS);
   assert.equal(bitmap.encoding, ENCODING_BITMAP);
   assert.throws(() => NumberSet.decode(10, [{ ...gaps, count: 3 }]), /series 2: stored count 3 does not match/);
+  assert.throws(
+    () => NumberSet.decode(10, [{ ...gaps, data: new Uint8Array(0) }]),
+    /series 2: stored count \d+ does not match/,
+    'a series whose data is gone',
+  );
   assert.throws(() => NumberSet.decode(10, [{ ...bitmap, count: 49_999 }]), /series 5: stored count 49999 does not match/);
   assert.throws(() => NumberSet.decode(10, [{ ...bitmap, data: bitmap.data.subarray(1) }]), /series 5: a bitmap of 12499 bytes/);
 });
