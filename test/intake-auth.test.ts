@@ -167,7 +167,7 @@ describe('the campaign and mode of a request come from the key', () => {
         ['livemode', 'unknown_field'],
       ],
     );
-    assert.equal(s.ctx.db.prepare('SELECT count(*) AS n FROM entries WHERE campaign_id = ?').get(b.campaign.id)!.n, 0);
+    assert.equal((s.ctx.db.prepare('SELECT count(*) AS n FROM entries WHERE campaign_id = ?').get(b.campaign.id) as { n: number }).n, 0);
   });
 
   test('an unknown entry id and a non-uuid id are 404', async () => {

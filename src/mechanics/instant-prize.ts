@@ -3,6 +3,7 @@
 // Revoke takes back a confirmed win: a pending one (declared, entry not yet evaluated) is refused
 // with 422 `award_not_final`. Reassign acts on any existing award (SPEC), pending included. A
 // voided one (entry rejected) is refused by both with 422 `award_not_revocable`.
+import { enqueueEvent } from '../webhooks/events.ts';
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { apiKeyActor, actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -59,7 +60,19 @@ export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string 
     .transaction(() => {
       const entry = findEntryById(ctx.db, entryId);
       if (!entry) throw notFound('Entry');
-      return awardObject(revokeFinalAward(ctx, requireFinalAward(ctx, entry.id), now, 'cli', parsed, actor));
+      const award = requireFinalAward(ctx, entry.id);
+      const revoked = revokeFinalAward(ctx, award, now, 'cli', parsed, actor);
+      // CONTRACT "award.updated": an operator's change reaches the integrator, whose last word was
+      // entry.evaluated's outcome. The API's own revoke answers with the award and sends nothing.
+      if (revoked.status !== award.status)
+        enqueueEvent(ctx, {
+          campaignId: entry.campaign_id,
+          livemode: entry.livemode === 1,
+          entryId: entry.id,
+          eventType: 'award.updated',
+          data: { entry_id: entry.id, enrollment_id: entry.enrollment_id, award: awardToView(revoked) },
+        });
+      return awardObject(revoked);
     })
     .immediate();
 }
