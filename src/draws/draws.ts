@@ -432,7 +432,7 @@ function holderLookup(ctx: Ctx, row: DrawRow): (n: DrawNumber) => Holder {
   };
 }
 
-function formationSteps(formed: Formed, seriesCount: number): FormationStep[] {
+export function formationSteps(formed: Formed, seriesCount: number): FormationStep[] {
   const steps: FormationStep[] = [
     ...formed.series_digits.map((d) => ({ kind: 'digit' as const, target: 'series' as const, ...d })),
     ...formed.element_digits.map((d) => ({ kind: 'digit' as const, target: 'element' as const, ...d })),
@@ -446,6 +446,14 @@ function formationSteps(formed: Formed, seriesCount: number): FormationStep[] {
       times: formed.series_reductions,
     });
   return steps;
+}
+
+/** The outcome of a draw that has run, as `ces draw run` prints it; 409 draw_not_run before. */
+export function getRunOutcome(ctx: Ctx, id: string): RunOutcome {
+  const row = findDraw(ctx, id);
+  if (row.status !== 'drawn' && row.status !== 'published')
+    throw new AppError(409, 'draw_not_run', 'The draw has not run yet: ces draw run DRAW_ID');
+  return outcomeOf(ctx, id);
 }
 
 function outcomeOf(ctx: Ctx, id: string): RunOutcome {
