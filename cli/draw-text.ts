@@ -1,13 +1,11 @@
 // How a draw reads at the terminal (`ces draw …` without --json): the draw's settings and state,
 // the extraction, the formed number with every digit it was read from, and each winner with the
-// steps that led to it, one line a step, in words an auditor can follow against the regulation.
-import type { DisqualifiedWinner, Draw, DrawDetail, DrawWinner, FormationStep, RunOutcome } from '../src/draws/draws.ts';
-import { formatNumber } from '../src/draws/number-set.ts';
-import type { WinnerStep } from '../src/draws/winners.ts';
+// steps that led to it, one line a step (the sentences of src/draws/steps.ts, as the dashboard's).
+import type { DisqualifiedWinner, Draw, DrawDetail, DrawWinner, RunOutcome } from '../src/draws/draws.ts';
+import { describeFormationStep, describeWinnerStep } from '../src/draws/steps.ts';
 import { details } from './output.ts';
 
 const ORDINALS = ['1st', '2nd', '3rd', '4th', '5th'];
-const PLACES: Record<string, string> = { u: 'units', d: 'tens', c: 'hundreds', m: 'thousands', dm: 'ten-thousands' };
 
 function describeExtraction(d: Draw): string | null {
   if (d.extraction === null) return null;
@@ -43,52 +41,10 @@ export function renderDraw(d: Draw): string {
   });
 }
 
-/** Where a digit of the formed number came from: "1d = 6, the tens of the 1st prize 50366". */
-function describeDigit(step: Extract<FormationStep, { kind: 'digit' }>): string {
-  const prize = /^([1-5])(u|d|c|m|dm)$/.exec(step.item);
-  const origin = prize ? `the ${PLACES[prize[2]!]} of the ${ORDINALS[Number(prize[1]) - 1]} prize ${step.ticket}` : 'a fixed digit';
-  return `${step.target} digit ${step.item} = ${step.digit}, ${origin}`;
-}
-
-export function describeFormationStep(step: FormationStep): string {
-  if (step.kind === 'digit') return describeDigit(step);
-  const times = step.times === 1 ? 'once' : `${step.times} times`;
-  return `series ${step.from} is not one of 0..${step.series_count - 1}: ${step.series_count} subtracted ${times} gives series ${step.to}`;
-}
-
-const SKIP_REASONS = {
-  already_won: 'it already won in this draw',
-  document_already_won: "its participant's document already won in this draw",
-  disqualified: 'it was disqualified',
-} as const;
-
-export function describeWinnerStep(step: WinnerStep, seriesCount: number): string {
-  const n = (series: number, element: number): string => formatNumber(series, element, seriesCount);
-  const e = (element: number | null): string => (element === null ? 'none' : String(element).padStart(5, '0'));
-  switch (step.kind) {
-    case 'formed':
-      return `the formed number ${n(step.series, step.element)} is ${step.eligible ? 'eligible' : 'not eligible'}`;
-    case 'series_search':
-      return `series ${step.series}, nearest eligible elements to ${e(step.from)}: above ${e(step.above)}, below ${e(step.below)}; ${
-        step.chosen === null ? 'none' : `${e(step.chosen)} chosen`
-      }`;
-    case 'series_empty':
-      return `series ${step.series.join(', ')} ${step.series.length === 1 ? 'holds' : 'hold'} no eligible number`;
-    case 'next_upwards':
-      return `${step.inclusive ? 'first eligible number upwards from' : 'next eligible number after'} ${n(step.after.series, step.after.element)}: ${n(step.series, step.element)}${
-        step.wrapped ? ' (past the last series, from the first again)' : ''
-      }`;
-    case 'skipped':
-      return `${n(step.series, step.element)} passed over: ${SKIP_REASONS[step.reason]}`;
-    case 'exhausted':
-      return 'no eligible number left';
-  }
-}
-
 function renderWinner(w: DrawWinner, seriesCount: number, indent = '  '): string[] {
   return [
     `${indent}${String(w.position).padStart(2)}. ${w.number}  entry ${w.entry_id}`,
-    ...w.steps.map((s) => `${indent}      ${describeWinnerStep(s, seriesCount)}`),
+    ...w.steps.map((s) => `${indent}      ${describeWinnerStep(s, seriesCount, 'en')}`),
   ];
 }
 
@@ -105,7 +61,7 @@ function renderUnfilled(positions: number[]): string[] {
 function renderOutcome(draw: Draw, formed: RunOutcome['formed'], winners: DrawWinner[], unfilled: number[]): string[] {
   return [
     `formed number ${formed.number}`,
-    ...formed.steps.map((s) => `  ${describeFormationStep(s)}`),
+    ...formed.steps.map((s) => `  ${describeFormationStep(s, 'en')}`),
     `winners (${winners.length} of ${draw.winners_count})`,
     ...winners.flatMap((w) => renderWinner(w, draw.series_count)),
     ...renderUnfilled(unfilled),

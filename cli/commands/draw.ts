@@ -1,6 +1,6 @@
-// ces draw create|list|show|freeze|numbers|results|run|disqualify|publish: the apuração of a
-// campaign's lucky numbers from a Loteria Federal extraction (CONTRACT: Draws). Every rule lives in
-// src/draws/; this file reads flags, asks for confirmation where a person must look first, prints.
+// ces draw create|list|show|freeze|numbers|results|run|disqualify|publish|report|clause: the
+// apuração of a campaign's lucky numbers from a Loteria Federal extraction (CONTRACT: Draws). Every
+// rule lives in src/draws/; this file reads flags and prints (results: cli/draw-results.ts).
 import type { Command } from 'commander';
 import { once } from 'node:events';
 import { closeSync, rmSync, writeSync } from 'node:fs';
@@ -9,35 +9,23 @@ import { AppError } from '../../src/errors.ts';
 import {
   createDraw,
   disqualifyWinner,
-  findRunOutcome,
   freezeDraw,
   frozenNumbersText,
   getDraw,
+  getRunOutcome,
   listDraws,
   publishDraw,
-  recordResults,
   runDraw,
-  type Draw,
   type RunOutcome,
 } from '../../src/draws/draws.ts';
-import { fetchFederalResult, type FetchedExtraction } from '../../src/draws/loteria.ts';
-import { parseDecimal } from '../../src/numbers.ts';
+import { renderDrawClause, renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
 import { openPrivateFileExclusive, publishFileExclusive, tempPathBeside } from '../../src/private-files.ts';
-import { askYesNo } from '../confirm.ts';
-import { drawRows, renderDraw, renderDrawDetail, renderFetchedExtraction, renderRun } from '../draw-text.ts';
+import { recordDrawResults, type ResultsFlags } from '../draw-results.ts';
+import { drawRows, renderDraw, renderDrawDetail, renderRun } from '../draw-text.ts';
 import { cliIo } from '../io.ts';
 import { parseMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
-import {
-  details,
-  escapeControlCharacters,
-  fail,
-  openCommandContext,
-  runCommand,
-  table,
-  withCommonOptions,
-  type CommonOptions,
-} from '../output.ts';
+import { details, fail, openCommandContext, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface CreateFlags extends CommonOptions {
   campaign: string;
@@ -52,14 +40,6 @@ interface CreateFlags extends CommonOptions {
   oneWinPerDocument: boolean;
 }
 
-interface ResultsFlags extends CommonOptions {
-  extraction?: string;
-  date?: string;
-  prizes?: string;
-  fetch?: boolean;
-  yes?: boolean;
-}
-
 /** What `ces draw numbers --out` prints: where the list went and what it is. */
 interface NumbersFile {
   draw_id: string;
@@ -69,65 +49,20 @@ interface NumbersFile {
   bytes: number;
 }
 
-/** --extraction with --fetch: the extraction number, or undefined for Caixa's latest. */
-function parseExtractionOption(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const n = parseDecimal(value);
-  if (!Number.isInteger(n) || n < 1 || n > 999_999)
-    throw new AppError(422, 'invalid_option', `--extraction must be a whole number from 1 to 999999, got "${value}"`);
-  return n;
+/** A document a command prints as text; with --json, inside one JSON object. */
+interface DrawDocument {
+  draw_id: string;
+  format: ReportFormat | 'text';
+  text: string;
 }
 
-/**
- * Shows what was read from Caixa on stderr and records nothing until a person says so: at a
- * terminal, the answer to "Record these results? [y/N]"; elsewhere (a script, a pipe) --yes, given
- * by someone who has checked the result beforehand.
- */
-async function confirmFetched(fetched: FetchedExtraction, yes: boolean): Promise<void> {
-  const io = cliIo();
-  io.stderr.write(`${escapeControlCharacters(renderFetchedExtraction(fetched), { keepLineBreaks: true })}\n`);
-  if (yes) return;
-  if (io.stdin?.isTTY !== true)
-    throw new AppError(
-      409,
-      'confirmation_required',
-      'Not recorded: without a terminal nobody can confirm what was read. Check the extraction above against Caixa and run again with --yes.',
-    );
-  if (!(await askYesNo(io.stdin, io.stderr, 'Record these results? [y/N] ')))
-    throw new AppError(409, 'not_confirmed', 'Not recorded: the results were not confirmed.');
-}
+/** The document as printed: its own text, without the line break runCommand adds. */
+const renderDocument = (d: DrawDocument): string => d.text.replace(/\n$/, '');
 
-async function recordDrawResults(ctx: Ctx, drawId: string, flags: ResultsFlags): Promise<Draw> {
-  if (!flags.fetch) {
-    const missing = (['extraction', 'date', 'prizes'] as const).filter((f) => flags[f] === undefined).map((f) => `--${f}`);
-    if (missing.length > 0)
-      throw new AppError(422, 'invalid_option', `give ${missing.join(', ')} (or --fetch to read the results from Caixa)`);
-    return recordResults(
-      ctx,
-      drawId,
-      { extraction: flags.extraction!, date: flags.date!, prizes: flags.prizes!.split(','), source: 'typed' },
-      cliOperator(),
-    );
-  }
-  if (flags.prizes !== undefined) throw new AppError(422, 'invalid_option', 'give --prizes or --fetch, not both');
-  if (flags.date !== undefined) throw new AppError(422, 'invalid_option', "--date goes with --prizes: with --fetch the date is Caixa's");
-  const extraction = parseExtractionOption(flags.extraction);
-  // Refused before the network is asked and the operator shown anything: a draw that has run.
-  const draw = getDraw(ctx, drawId);
-  if (draw.status === 'drawn' || draw.status === 'published')
-    throw new AppError(
-      409,
-      'draw_already_run',
-      'The draw has run: its results can no longer change. Create a new draw to use another extraction.',
-    );
-  const fetched = await fetchFederalResult({ baseUrl: ctx.config.loteriaUrl, timeoutMs: ctx.config.loteriaTimeoutMs, extraction });
-  await confirmFetched(fetched, flags.yes === true);
-  return recordResults(
-    ctx,
-    drawId,
-    { extraction: fetched.number, date: fetched.date, prizes: fetched.prizes, source: 'caixa' },
-    cliOperator(),
-  );
+function parseReportFormat(value: string): ReportFormat {
+  const format = value.toLowerCase();
+  if (format !== 'md' && format !== 'html') throw new AppError(422, 'invalid_option', `--format must be md or html, got "${value}"`);
+  return format;
 }
 
 /**
@@ -227,8 +162,9 @@ export function registerDrawCommands(program: Command): void {
     await runCommand(
       flags,
       (ctx) => {
-        outcome = findRunOutcome(ctx, id);
-        return getDraw(ctx, id);
+        const detail = getDraw(ctx, id);
+        outcome = detail.formed === null ? null : getRunOutcome(ctx, id);
+        return detail;
       },
       (detail) => renderDrawDetail(detail, outcome),
     );
@@ -304,12 +240,38 @@ export function registerDrawCommands(program: Command): void {
         flags,
         (ctx) => {
           const detail = disqualifyWinner(ctx, id, { position: flags.position, reason: flags.reason }, cliOperator());
-          outcome = findRunOutcome(ctx, id);
+          outcome = getRunOutcome(ctx, id);
           return detail;
         },
         (detail) => renderDrawDetail(detail, outcome),
       );
     });
+
+  withCommonOptions(
+    draw.command('report').description('the apuração record, in Portuguese: Markdown, or HTML to print and sign').argument('<draw_id>'),
+  )
+    .option('--format <format>', 'md | html', 'md')
+    .action(async (drawId: string, flags: CommonOptions & { format: string }) => {
+      const id = parseUuid(drawId);
+      await runCommand(
+        flags,
+        (ctx): DrawDocument => {
+          const format = parseReportFormat(flags.format);
+          return { draw_id: id, format, text: renderDrawReport(ctx, id, format) };
+        },
+        renderDocument,
+      );
+    });
+
+  withCommonOptions(
+    draw
+      .command('clause')
+      .description("the regulation clause for the draw's rules, in Portuguese, with a worked example")
+      .argument('<draw_id>'),
+  ).action(async (drawId: string, flags: CommonOptions) => {
+    const id = parseUuid(drawId);
+    await runCommand(flags, (ctx): DrawDocument => ({ draw_id: id, format: 'text', text: renderDrawClause(ctx, id) }), renderDocument);
+  });
 
   withCommonOptions(
     draw

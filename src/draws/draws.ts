@@ -469,11 +469,6 @@ function outcomeOf(ctx: Ctx, id: string): RunOutcome {
   };
 }
 
-/** The outcome of a draw that has run, as runDraw gave it (formation steps included); null before it runs. */
-export function findRunOutcome(ctx: Ctx, id: string): RunOutcome | null {
-  return findDraw(ctx, id).formed === null ? null : outcomeOf(ctx, id);
-}
-
 /** Runs the draw (freezing it first if needed). A draw that has run gives its recorded outcome. */
 export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOutcome> {
   let row = findDraw(ctx, id);
