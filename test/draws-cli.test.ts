@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, test } from 'node:test';
 import type { CliInput } from '../cli/io.ts';
+import { renderDrawClause, renderDrawReport } from '../src/draws/report.ts';
 import {
   configureWebhook,
   drainAll,
@@ -438,14 +439,14 @@ describe('the worked example: run, show, disqualify, publish', () => {
     const text = (await dw.ces(['draw', 'run', id])).stdout;
     for (const line of [
       'formed number 6/65012',
-      '  series digit 1d = 6, the tens of the 1st prize 50366',
-      '  element digit 5u = 2, the units of the 5th prize 22222',
+      '  series: 6, the tens digit of the 1st prize (ticket 50366)',
+      '  element: 2, the units digit of the 5th prize (ticket 22222)',
       'winners (4 of 4)',
       `   1. 6/65010  entry ${holders.get('6/65010')}`,
-      '        the formed number 6/65012 is not eligible',
-      '        series 6, nearest eligible elements to 65012: above 65015, below 65010; 65010 chosen',
+      '        formed number 6/65012: not eligible (not distributed or not valid)',
+      '        series 6 from element 65012: nearest eligible above 65015, below 65010: nearest 6/65010',
       `   4. 0/00007  entry ${holders.get('0/00007')}`,
-      '        next eligible number after 9/99999: 0/00007 (past the last series, from the first again)',
+      '        next eligible number upwards from 9/99999, wrapping to the first series: 0/00007',
     ])
       assert.ok(text.split('\n').includes(line), `missing line ${JSON.stringify(line)} in:\n${text}`);
   });
@@ -480,7 +481,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     assert.match(text, /^status +drawn$/m);
     assert.match(text, /^extraction +5787 of 2026-11-25: 1st 50366, 2nd 12345, 3rd 67890, 4th 11111, 5th 22222 \(typed\)$/m);
     assert.match(text, /^ {3}2\. 6\/65015 {2}entry /m);
-    assert.match(text, /^ {8}next eligible number after 6\/65010: 6\/65015$/m);
+    assert.match(text, /^ {8}next eligible number upwards from 6\/65010: 6\/65015$/m);
   });
 
   test('more winners than eligible numbers: the positions left are unfilled, and said so', async () => {
@@ -619,6 +620,29 @@ describe('the worked example: run, show, disqualify, publish', () => {
     const text = (await dw.ces(['draw', 'list', '--campaign', dw.w.campaign.id])).stdout;
     assert.match(text, /^ID +NAME +MODE +STATUS +CUTOFF +WINNERS +ELIGIBLE +EXTRACTION +FORMED +CREATED_AT$/m);
     assert.match(text, new RegExp(`^${id} +Sorteio de Natal +live +frozen +${CUTOFF_UTC} +4 +5 +5787 +- `, 'm'));
+  });
+
+  test('report prints the apuração record (Markdown or HTML) and clause the regulation clause, as text; --json wraps the text', async () => {
+    const { dw, id } = await example();
+    await refused(dw, ['draw', 'report', id], 'draw_not_run', /has not run yet/);
+    const clause = await dw.ces(['draw', 'clause', id]);
+    assert.equal(clause.code, 0, clause.stderr);
+    assert.equal(clause.stdout, `${renderDrawClause(dw.s.ctx, id).replace(/\n$/, '')}\n`);
+    assert.match(clause.stdout, /^CLÁUSULA — DA APURAÇÃO \(Sorteio de Natal\)$/m);
+
+    const run = (await dw.ces(['draw', 'run', id, '--json'])).json;
+    const md = await dw.ces(['draw', 'report', id]);
+    assert.equal(md.code, 0, md.stderr);
+    assert.equal(md.stdout, `${renderDrawReport(dw.s.ctx, id, 'md').replace(/\n$/, '')}\n`);
+    assert.match(md.stdout, /^# Ata de apuração: Sorteio de Natal$/m);
+    for (const shown of [run.draw.numbers_sha256, '50366', '6/65010', '0/00007'])
+      assert.ok(md.stdout.includes(shown), `the record shows ${shown}`);
+    const html = await dw.ces(['draw', 'report', id, '--format', 'HTML']);
+    assert.equal(html.stdout, `${renderDrawReport(dw.s.ctx, id, 'html').replace(/\n$/, '')}\n`);
+    assert.match(html.stdout, /^<!doctype html>/i);
+    const json = await dw.ces(['draw', 'report', id, '--format', 'html', '--json']);
+    assert.deepEqual(json.json, { draw_id: id, format: 'html', text: renderDrawReport(dw.s.ctx, id, 'html') });
+    await refused(dw, ['draw', 'report', id, '--format', 'pdf'], 'invalid_option', /^--format must be md or html, got "pdf"$/);
   });
 
   test('a draw that does not exist, or has no results yet, is refused with its code', async () => {
