@@ -25,6 +25,11 @@ export interface CliIo {
    * that a rule of time (a draw's cut-off) is crossed by advancing it rather than by waiting.
    */
   readonly clock?: Clock;
+  /**
+   * Ends a command that runs until it is stopped (`ces webhook listen`): the binary's is SIGINT or
+   * SIGTERM; a test that runs the program in process aborts its own.
+   */
+  readonly stop?: AbortSignal;
   /** The status the command ends with: 1 once it has failed, else what commander set (help: 0). */
   exitCode: number;
 }

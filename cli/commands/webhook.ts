@@ -1,4 +1,5 @@
 // ces webhook show|set|rotate-secret|deliveries|redeliver|test
+import { registerWebhookListenCommand } from './webhook-listen.ts';
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { AppError } from '../../src/errors.ts';
@@ -47,6 +48,7 @@ const renderPing = (r: PingResult): string =>
 
 export function registerWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('webhook configuration and deliveries');
+  registerWebhookListenCommand(webhook);
 
   withCommonOptions(webhook.command('show').description("the campaign's webhook configuration (never the secret)"))
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)

@@ -375,6 +375,8 @@ export interface RunCliOptions {
   clock?: Clock;
   /** In process: what the command reads as the operator's answers (a TTY when it says isTTY); else nothing. */
   stdin?: CliInput;
+  /** In process: aborting it stops a command that runs until stopped (`ces webhook listen`), as SIGINT would. */
+  stop?: AbortSignal;
   /**
    * Run the real `ces` binary's source as a child process (through tsx) instead of the program in
    * process: for the environment Node reads at start (NODE_*, TZ, locales), the process's file
@@ -395,7 +397,8 @@ const PROCESS_EDGE_VARIABLES = /^(NODE_|TZ$|LANG$|LC_)/;
 export async function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   const finalArgs = withDb(args, options.dbPath);
   if (options.process) {
-    if (options.clock || options.stdin) throw new Error('runCli: a clock or stdin is given to the program in process only');
+    if (options.clock || options.stdin || options.stop)
+      throw new Error('runCli: a clock, stdin or stop signal is given to the program in process only');
     return runCliProcess(finalArgs, options.env);
   }
   if (finalArgs[0] === 'serve')
@@ -404,7 +407,15 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
   if (atEdge.length > 0) throw new Error(`runCli: ${atEdge.join(', ')} take effect when a process starts: pass { process: true }`);
   const stdout = new Capture();
   const stderr = new Capture();
-  const io: CliIo = { stdout, stderr, env: { ...process.env, ...options.env }, stdin: options.stdin, clock: options.clock, exitCode: 0 };
+  const io: CliIo = {
+    stdout,
+    stderr,
+    env: { ...process.env, ...options.env },
+    stdin: options.stdin,
+    clock: options.clock,
+    stop: options.stop,
+    exitCode: 0,
+  };
   let code: number;
   try {
     code = await runProgram(finalArgs, io);
