@@ -16,6 +16,8 @@ import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.ts';
 import { html, type Html } from './html.ts';
 import { BASE, CSS_PATH, JS_PATH, csrfInput, layout } from './layout.ts';
 import { registerCampaignRoutes } from './pages/campaign.ts';
+import { registerDrawRoutes } from './pages/draw.ts';
+import { registerDrawsRoutes } from './pages/draws.ts';
 import { registerEntriesRoutes } from './pages/entries.ts';
 import { registerEntryRoutes } from './pages/entry.ts';
 import { registerOverviewRoutes } from './pages/overview.ts';
@@ -90,6 +92,8 @@ const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
   registerKeysRoutes,
   registerWebhookRoutes,
   registerPrizesRoutes,
+  registerDrawsRoutes,
+  registerDrawRoutes,
   registerParticipantsRoutes,
   registerExportsRoutes,
   registerSettingsRoutes,
