@@ -104,7 +104,12 @@ export function outcomeSections(
             </tbody>
           </table>`
     }
-    ${draw.status === 'drawn' ? finalForms(draw, session, refusal) : html`<p>Published ${time(draw.published_at)}: the winners are final.</p>`}`;
+    ${
+      draw.status === 'drawn'
+        ? finalForms(draw, session, refusal)
+        : html`<h2>Publish</h2>
+            <p>Published ${time(draw.published_at)}: the winners are final.</p>`
+    }`;
 }
 
 function finalForms(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null): Html {
