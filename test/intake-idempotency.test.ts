@@ -34,8 +34,10 @@ describe('replays', () => {
     assert.equal(first.status, 202);
     assert.equal(first.body.status, 'PENDING');
     assert.doesNotMatch(first.body.message, /replay/i);
+    assert.equal(first.headers.get('idempotent-replayed'), null, 'a new entry is not marked');
     const replay = await post(w.liveKey, 'order-1', entryBody({}, 0));
     assert.equal(replay.status, 202);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true', 'CONTRACT: replays are marked');
     assert.deepEqual(Object.keys(replay.body).sort(), ['entry_id', 'message', 'status']);
     assert.equal(replay.body.entry_id, first.body.entry_id);
     assert.equal(replay.body.status, 'PENDING');
@@ -210,14 +212,21 @@ describe('concurrent requests with one key', () => {
   function assertOneEntry(w: World, key: string, responses: TestResponse[]): string {
     const ids = new Set<string>();
     for (const r of responses) {
-      if (r.status === 202) ids.add(r.body.entry_id);
-      else {
+      if (r.status === 202) {
+        ids.add(r.body.entry_id);
+        // The one request that created the entry is unmarked; every 202 that reported it is marked.
+        assert.equal(r.headers.get('idempotent-replayed') === 'true', /replay/.test(r.body.message), r.text);
+      } else {
         assert.equal(r.status, 409, r.text);
         assert.equal(r.body.code, 'idempotency_conflict');
         assert.equal(r.headers.get('retry-after'), '1');
       }
     }
     assert.equal(ids.size, 1, `all 202s carry one entry_id: ${[...ids].join(', ')}`);
+    assert.ok(
+      responses.filter((r) => r.status === 202 && r.headers.get('idempotent-replayed') === null).length <= 1,
+      'at most one answer created the entry',
+    );
     assert.equal(count('entries WHERE campaign_id = ? AND idempotency_key = ?', w.campaign.id, key), 1);
     return [...ids][0];
   }

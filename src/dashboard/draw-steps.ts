@@ -8,7 +8,7 @@ import type { DisqualifiedWinner, DrawDetail, DrawWinner, FormationStep } from '
 import { formatNumber } from '../draws/number-set.ts';
 import type { WinnerStep } from '../draws/winners.ts';
 import { count, time } from './format.ts';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../html.ts';
 
 const PLACE_NAMES: Record<string, string> = { u: 'units', d: 'tens', c: 'hundreds', m: 'thousands', dm: 'ten-thousands' };
 

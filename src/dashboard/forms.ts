@@ -1,7 +1,7 @@
 // What the operations pages' forms share: reading a field, a select and a secret shown once, and
 // an AppError's field errors placed beside the fields they are about.
 import { AppError } from '../errors.ts';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../html.ts';
 
 /** A form field as typed; absent is ''. */
 export function field(form: URLSearchParams, name: string): string {

@@ -13,7 +13,7 @@ import type { Mode } from '../keys/keys.ts';
 import type { Ctx } from '../context.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.ts';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../html.ts';
 import { BASE, CSS_PATH, JS_PATH, csrfInput, layout } from './layout.ts';
 import { registerCampaignRoutes } from './pages/campaign.ts';
 import { registerDrawRoutes } from './pages/draw.ts';

@@ -201,12 +201,13 @@ export function iterateEligibleNumbers(db: Db, campaignId: string, livemode: num
 }
 
 /** What the apuração record shows of a winner: the participant's document and name (masked by the caller). */
-export function findWinnerParticipant(
+export function findEntryParticipant(
   db: Db,
-  enrollmentId: string,
+  entryId: string,
 ): { document_type: string; document_number: string; full_name: string | null; anonymized_at: string | null } | undefined {
   return prepare<[string], { document_type: string; document_number: string; full_name: string | null; anonymized_at: string | null }>(
     db,
-    `SELECT document_type, document_number, full_name, anonymized_at FROM enrollments WHERE id = ?`,
-  ).get(enrollmentId);
+    `SELECT en.document_type, en.document_number, en.full_name, en.anonymized_at
+    FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?`,
+  ).get(entryId);
 }

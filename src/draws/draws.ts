@@ -17,7 +17,7 @@ import { enqueueEvent } from '../webhooks/events.ts';
 import {
   findDrawRow,
   findNumberHolder,
-  findWinnerParticipant,
+  findEntryParticipant,
   insertDraw,
   insertWinner,
   listDrawRows,
@@ -434,7 +434,7 @@ function holderLookup(ctx: Ctx, row: DrawRow): (n: DrawNumber) => Holder {
   };
 }
 
-function formationSteps(formed: Formed, seriesCount: number): FormationStep[] {
+export function formationSteps(formed: Formed, seriesCount: number): FormationStep[] {
   const steps: FormationStep[] = [
     ...formed.series_digits.map((d) => ({ kind: 'digit' as const, target: 'series' as const, ...d })),
     ...formed.element_digits.map((d) => ({ kind: 'digit' as const, target: 'element' as const, ...d })),
@@ -448,6 +448,14 @@ function formationSteps(formed: Formed, seriesCount: number): FormationStep[] {
       times: formed.series_reductions,
     });
   return steps;
+}
+
+/** The outcome of a draw that has run, as `ces draw run` prints it; 409 draw_not_run before. */
+export function getRunOutcome(ctx: Ctx, id: string): RunOutcome {
+  const row = findDraw(ctx, id);
+  if (row.status !== 'drawn' && row.status !== 'published')
+    throw new AppError(409, 'draw_not_run', 'The draw has not run yet: ces draw run DRAW_ID');
+  return outcomeOf(ctx, id);
 }
 
 function outcomeOf(ctx: Ctx, id: string): RunOutcome {
@@ -625,23 +633,16 @@ export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
   return canonicalChunks(loadFrozenSet(ctx, row));
 }
 
-/** The recorded outcome of a draw that has run (its formation step by step, its winners): what `run` printed. */
-export function getDrawOutcome(ctx: Ctx, id: string): RunOutcome {
-  const row = findDraw(ctx, id);
-  if (row.formed === null) throw new AppError(409, 'draw_not_run', 'The draw has not run yet: there is no outcome to show.');
-  return outcomeOf(ctx, id);
-}
-
 /**
  * The masked document of every winner's participant, current and disqualified, by entry id
- * ("anonymised" once the participant was anonymised): what a page may show of who won.
+ * ("anonymized" once the participant was): what a page may show of who won.
  */
 export function listWinnerDocuments(ctx: Ctx, id: string): Map<string, string> {
   findDraw(ctx, id);
   const out = new Map<string, string>();
   for (const row of listWinnerRows(ctx.db, id)) {
-    const p = findWinnerParticipant(ctx.db, row.enrollment_id);
-    out.set(row.entry_id, p === undefined || p.anonymized_at !== null ? 'anonymised' : maskDocument(p.document_type, p.document_number));
+    const p = findEntryParticipant(ctx.db, row.entry_id);
+    out.set(row.entry_id, p === undefined || p.anonymized_at !== null ? 'anonymized' : maskDocument(p.document_type, p.document_number));
   }
   return out;
 }

@@ -78,6 +78,14 @@ export function checkDigitLists(series: DigitSource[], element: DigitSource[], s
   if (seriesCount === 1 && series.length > 0)
     throw new AppError(422, 'invalid_option', '--series must be empty: the campaign has a single series (0)');
   if (series.length > 6) throw new AppError(422, 'invalid_option', `--series may have at most 6 items, got ${series.length}`);
+  // Fewer digits than the largest series has would leave the upper series out of every formed
+  // number: their holders could never be drawn directly (Decreto 70.951/1972 art. 16).
+  if (series.length < seriesWidth(seriesCount))
+    throw new AppError(
+      422,
+      'invalid_option',
+      `--series must have at least ${seriesWidth(seriesCount)} items to reach every one of the ${seriesCount} series, got ${series.length}`,
+    );
 }
 
 /**

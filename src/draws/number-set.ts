@@ -129,7 +129,8 @@ export class NumberSet {
           set.add(part.series, e);
         }
       }
-      if (set.#bitmaps.has(part.series) && popcount(set.#bitmaps.get(part.series)!) !== part.count)
+      const bits = set.#bitmaps.get(part.series);
+      if ((bits === undefined ? 0 : popcount(bits)) !== part.count)
         throw new Error(`series ${part.series}: stored count ${part.count} does not match its numbers`);
     }
     return set;

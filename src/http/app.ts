@@ -18,8 +18,10 @@ import { readTextBody } from './body.ts';
 
 /**
  * Failed authentications per client address: CES_AUTH_FAILURE_LIMIT (20) at once, refilled over
- * this many seconds (one every 2 s at the default); past that 429 rate_limited, before the key is
- * even looked at. A partner with a wrong key sees its 401s first.
+ * this many seconds (one every 2 s at the default); past that a missing or wrong key gets 429
+ * auth_rate_limited instead of 401. A valid key from that address is served all the same
+ * (CONTRACT "Two 429s"): one terminal with a revoked key behind a shop's NAT must not lock out
+ * every other terminal there.
  */
 const AUTH_FAILURE_REFILL_S = 40;
 
@@ -57,18 +59,17 @@ export function createHttpApp(service: Service): H3 {
     ctx.config.authFailureLimit / AUTH_FAILURE_REFILL_S,
     ctx.config.authFailureLimit,
     'this address after failed authentications',
+    'auth_rate_limited',
   );
   const route =
     (handler: (event: H3Event, caller: Caller) => Promise<HTTPResponse>) =>
     async (event: H3Event): Promise<HTTPResponse> => {
       try {
-        const address = clientAddressOf(event);
-        failedAuth.check(address);
         let caller: Caller;
         try {
           caller = authenticate(ctx, event.req.headers.get('authorization'));
         } catch (error) {
-          failedAuth.take(address);
+          failedAuth.take(clientAddressOf(event));
           throw error;
         }
         setCaller(event, caller);

@@ -1,8 +1,9 @@
 // Token buckets, refilled at `ratePerSecond` up to `burst` tokens, read from ctx.clock (so tests
 // advance a ManualClock instead of sleeping). Two uses (src/http/app.ts):
 // - per API key, after authentication, so one partner's burst never slows another's;
-// - per client address, for failed authentications only, so that guessing keys or a partner's
-//   misconfigured retry loop gets 429 after a few tries instead of costing a key lookup each.
+// - per client address, for failed authentications only (`auth_rate_limited`), so that guessing
+//   keys or a partner's misconfigured retry loop gets 429 after a few tries; a valid key is never
+//   refused because its neighbours behind the same address (a shop's NAT, a proxy) failed.
 // The state is in memory: a restart refills every bucket, which errs on the side of serving. At
 // most MAX_BUCKETS buckets are kept, least recently used dropped first, so requests from many
 // addresses cannot grow the table. A rate of 0 disables a limiter.
@@ -10,10 +11,8 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 
 export interface RateLimiter {
-  /** Takes one token for `key`, or throws 429 `rate_limited` with Retry-After in seconds. */
+  /** Takes one token for `key`, or throws 429 (`rate_limited`, or the limiter's code) with Retry-After in seconds. */
   take(key: string): void;
-  /** Throws that same 429 when `key` has no token left, without taking one. */
-  check(key: string): void;
 }
 
 interface Bucket {
@@ -23,9 +22,15 @@ interface Bucket {
 
 const MAX_BUCKETS = 10_000;
 
-/** `what` names the limited thing in the 429's message ("this API key", "this address"). */
-export function createRateLimiter(clock: Clock, ratePerSecond: number, burst: number, what = 'this API key'): RateLimiter {
-  if (ratePerSecond <= 0) return { take: () => {}, check: () => {} };
+/** `what` names the limited thing in the 429's message ("this API key", "this address"); `code` is the 429's problem code. */
+export function createRateLimiter(
+  clock: Clock,
+  ratePerSecond: number,
+  burst: number,
+  what = 'this API key',
+  code = 'rate_limited',
+): RateLimiter {
+  if (ratePerSecond <= 0) return { take: () => {} };
   const capacity = Math.max(1, burst);
   const buckets = new Map<string, Bucket>();
   const refilled = (key: string): Bucket => {
@@ -45,7 +50,7 @@ export function createRateLimiter(clock: Clock, ratePerSecond: number, burst: nu
   const refuse = (bucket: Bucket): never => {
     // Whole seconds (RFC 9110 delay-seconds) until one token is back, never 0.
     const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
-    throw new AppError(429, 'rate_limited', `Too many requests for ${what}; retry after ${retryAfter} s.`, undefined, {
+    throw new AppError(429, code, `Too many requests for ${what}; retry after ${retryAfter} s.`, undefined, {
       'retry-after': String(retryAfter),
     });
   };
@@ -54,10 +59,6 @@ export function createRateLimiter(clock: Clock, ratePerSecond: number, burst: nu
       const bucket = refilled(key);
       if (bucket.tokens < 1) refuse(bucket);
       bucket.tokens -= 1;
-    },
-    check(key) {
-      const bucket = refilled(key);
-      if (bucket.tokens < 1) refuse(bucket);
     },
   };
 }

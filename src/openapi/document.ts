@@ -14,6 +14,7 @@ import {
   EntryAcceptedStruct,
   EntryCompletedEventStruct,
   EntryEvaluatedEventStruct,
+  DrawPublishedEventStruct,
   EntryReceivedEventStruct,
   EntryStruct,
   HealthStruct,
@@ -49,7 +50,7 @@ export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['n
 // Errors any authenticated endpoint can give, merged into each operation's own list.
 const AUTHENTICATED: ErrorCodes = {
   401: ['invalid_api_key'],
-  429: ['rate_limited'],
+  429: ['rate_limited', 'auth_rate_limited'],
   500: ['internal_error'],
   503: ['service_unavailable'],
 };
@@ -251,6 +252,7 @@ const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
   EntryReceivedEvent: EntryReceivedEventStruct,
   EntryCompletedEvent: EntryCompletedEventStruct,
   EntryEvaluatedEvent: EntryEvaluatedEventStruct,
+  DrawPublishedEvent: DrawPublishedEventStruct,
   PingEvent: PingEventStruct,
 };
 
@@ -266,6 +268,12 @@ const EVENTS: Array<{ name: string; schema: string; summary: string }> = [
     summary: 'Sent when fiscal validation and fraud checks finish: APPROVED or REJECTED with reasons.',
   },
   { name: 'entry.evaluated', schema: 'EntryEvaluatedEvent', summary: 'Sent after the mechanics are evaluated; approved entries only.' },
+  {
+    name: 'draw.published',
+    schema: 'DrawPublishedEvent',
+    summary:
+      "Sent when the operator publishes a draw (apuração) of the campaign's lucky numbers: the extraction used and the winners, final. Not tied to an entry.",
+  },
   {
     name: 'ping',
     schema: 'PingEvent',

@@ -185,6 +185,27 @@ export const EntryEvaluatedEventStruct = envelope(
   }),
 );
 
+export const DrawPublishedEventStruct = envelope(
+  'draw.published',
+  object({
+    draw_id: uuidString('The draw (apuração), as the operator CLI and dashboard name it.'),
+    name: string(),
+    extraction: object({
+      number: describedInteger({ minimum: 1, description: 'The Loteria Federal extraction (concurso) whose results were used.' }),
+      date: describedString({ format: 'date', description: 'The day of that extraction.' }),
+      prizes: array(describedString({ pattern: /^[0-9]{5}$/, description: 'The 1st to 5th prizes, in order, as 5 digits.' })),
+    }),
+    winners: array(
+      object({
+        position: describedInteger({ minimum: 1 }),
+        series: describedInteger({ minimum: 0, maximum: 99_999 }),
+        element: describedInteger({ minimum: 0, maximum: 99_999, description: "The lucky number's order_number." }),
+        entry_id: uuidString('The entry that holds the winning lucky number.'),
+      }),
+    ),
+  }),
+);
+
 export const PingEventStruct = envelope(
   'ping',
   object({

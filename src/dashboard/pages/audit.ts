@@ -6,7 +6,7 @@ import { getCampaign, listCampaigns } from '../../campaigns/campaigns.ts';
 import { AppError } from '../../errors.ts';
 import { AUDIT_ACTIONS, listAuditRecords, toAuditAction, type AuditRecord } from '../../audit/audit.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { page, type DashboardRouter } from '../routes.ts';
 

@@ -7,7 +7,7 @@ import { nowIso } from '../../clock.ts';
 import { stackedBarChart } from '../chart.ts';
 import { ATTEMPT_WINDOW, liveFigures, REJECTION_SAMPLE, type LiveFigures } from '../figures.ts';
 import { count, duration, percent, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import { page, queryMode, routeParam, type DashboardRouter } from '../routes.ts';
 import { endpointNow } from './overview.ts';

@@ -12,7 +12,7 @@ import {
   disqualifyWinner,
   freezeDraw,
   getDraw,
-  getDrawOutcome,
+  getRunOutcome,
   listWinnerDocuments,
   publishDraw,
   recordResults,
@@ -23,7 +23,7 @@ import { AppError } from '../../errors.ts';
 import { ordinal } from '../draw-steps.ts';
 import { field } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import {
   action,
@@ -132,7 +132,7 @@ function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null): Htm
   const draw = getDraw(ctx, id);
   const campaign = getCampaign(ctx, draw.campaign_id);
   const mode = draw.livemode ? 'live' : 'test';
-  const outcome = draw.formed === null ? null : getDrawOutcome(ctx, id);
+  const outcome = draw.formed === null ? null : getRunOutcome(ctx, id);
   const documents = draw.formed === null ? new Map<string, string>() : listWinnerDocuments(ctx, id);
   const done = refusal ? undefined : DONE[r.event.url.searchParams.get('done') ?? ''];
   const cutoffPassed = ctx.clock.now() >= Date.parse(draw.cutoff);

@@ -12,7 +12,7 @@ import { APPROXIMATIONS } from '../../draws/winners.ts';
 import type { Mode } from '../../keys/keys.ts';
 import { field, isRefusal, select } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import {
   action,

@@ -7,7 +7,7 @@ import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import type { ListedEntry } from '../entries.repo.ts';
 import { encodeCursor, listCampaignEntries, parseEntryFilter, type EntryFilter, type EntryListing } from '../entries.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { maskDocument, maskName } from '../../masking.ts';
 import { htmlResponse, page, queryMode, routeParam, type DashboardRouter } from '../routes.ts';

@@ -9,7 +9,7 @@ import { viewParticipantOfEntry } from '../../participants/participant-view.ts';
 import { maskUrlCredentials } from '../../url-credentials.ts';
 import { redeliver } from '../../webhooks/deliveries.ts';
 import { duration, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { formatDocument, maskDocument, maskEmail, maskName, maskOther, maskPhone } from '../../masking.ts';
 import { action, csrfField, page, routeParam, seeOther, type DashboardRouter } from '../routes.ts';

@@ -12,7 +12,7 @@ import { downloadEntriesExport, EXPORT_CONTENT_TYPES } from '../../exports/entri
 import type { ExportFilter } from '../../exports/exports.repo.ts';
 import { choice, select } from '../forms.ts';
 import { count } from '../format.ts';
-import { html } from '../html.ts';
+import { html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import { action, csrfField, page, queryMode, routeParam, type DashboardRouter } from '../routes.ts';
 

@@ -8,7 +8,7 @@ import { issueKey, listKeys, MODES, revokeKey, rotateKey, type ApiKey, type Issu
 import { MAX_GRACE_SECONDS } from '../../numbers.ts';
 import { field, secretOnce, select } from '../forms.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../routes.ts';
 import type { DashboardSession } from '../sessions.ts';

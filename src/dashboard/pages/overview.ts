@@ -4,7 +4,7 @@ import { nowIso } from '../../clock.ts';
 import type { CampaignSummary, WebhookHealth } from '../figures.ts';
 import { summarizeCampaigns, windowState } from '../figures.ts';
 import { count, duration, percent, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { page, type DashboardRouter } from '../routes.ts';
 

@@ -17,7 +17,7 @@ import {
 import { field } from '../forms.ts';
 import { maskDocument } from '../../masking.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import {
   action,

@@ -9,7 +9,7 @@ import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../mechanic
 import { addWindows, summarizePrizeWindows, type WindowsOverview } from '../../mechanics/windows.ts';
 import { errorFor, field, fieldErrors, isRefusal } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import {
   action,

@@ -18,7 +18,7 @@ import {
 import { maskUrlCredentials } from '../../url-credentials.ts';
 import { errorFor, field, fieldErrors, isRefusal, select } from '../forms.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { action, csrfField, htmlResponse, page, routeParam, seeOther, type ActionRequest, type DashboardRouter } from '../routes.ts';
 import type { DashboardSession } from '../sessions.ts';

@@ -6,7 +6,7 @@
 // navigation from another site, and browsers withhold a SameSite=Strict cookie on the redirect
 // that follows such a navigation, so a 303 would land on the sign-in page. The refresh is a
 // navigation of this site, which carries the cookie.
-import { html } from '../html.ts';
+import { html } from '../../html.ts';
 import { BASE, layout } from '../layout.ts';
 import { action, htmlResponse, publicPage, routeParam, seeOther, sessionCookie, type DashboardRouter } from '../routes.ts';
 import { signInWithLink, signOut } from '../sessions.ts';

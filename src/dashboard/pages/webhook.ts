@@ -25,7 +25,7 @@ import {
 import { sendTestPing } from '../../webhooks/ping.ts';
 import { choice, field, secretOnce, select } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../routes.ts';
 import type { DashboardSession } from '../sessions.ts';

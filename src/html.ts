@@ -1,6 +1,7 @@
 // HTML built from tagged templates: every interpolated value is escaped (`&<>"'`) unless it is
 // itself Html (a fragment built here, or markup passed through raw() on purpose). Arrays are
 // joined, null, undefined and false render nothing. Nothing reaches a dashboard page unescaped.
+// Shared by the dashboard and the printable apuração record (src/draws/report.ts).
 
 /** Markup that is already safe to place in a page. */
 export class Html {
