@@ -116,9 +116,9 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal(drawn.winners.length, 3);
     // The derivation, sentence by sentence: 1st prize's tens (4) brought into 2 series, the five units.
     for (const sentence of [
-      'Series digit 1 (1d): the tens digit of the 1st prize, 12345, is 4.',
-      'The series read, 4, is past the last series, 1: 2 (the number of series) subtracted twice gives series 0.',
-      'Element digit 5 (5u): the units digit of the 5th prize, 56789, is 9.',
+      'Series: 4, the tens digit of the 1st prize (ticket 12345).',
+      'Series 4 is beyond the 2 series: 4 − 2 × 2 = 0.',
+      'Element: 9, the units digit of the 5th prize (ticket 56789).',
       'The formed number is 0/56789.',
     ])
       await page.getByText(sentence, { exact: true }).waitFor();

@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import { listAuditRecords, type AuditAction, type AuditRecord } from '../src/audit/audit.ts';
 import { createDraw, getDraw, listDraws, type DrawDetail } from '../src/draws/draws.ts';
 import { maskDocument } from '../src/masking.ts';
+import type { WinnerStep } from '../src/draws/winners.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
 import { findEnrollmentById } from '../src/entries/enrollments.repo.ts';
 import { getEntry } from '../src/mechanics/entry-view.ts';
@@ -335,26 +336,46 @@ describe('one draw', () => {
 
     const derivation = textOf(section(page, 'Derivation, step by step'));
     // The 1st prize's tens (4) past the last of 2 series: 2 subtracted twice gives series 0; the units make 56789.
-    for (const sentence of [
-      'Series digit 1 (1d): the tens digit of the 1st prize, 12345, is 4.',
-      'The series read, 4, is past the last series, 1: 2 (the number of series) subtracted twice gives series 0.',
-      'Element digit 1 (1u): the units digit of the 1st prize, 12345, is 5.',
-      'Element digit 2 (2u): the units digit of the 2nd prize, 23456, is 6.',
-      'Element digit 5 (5u): the units digit of the 5th prize, 56789, is 9.',
+    const formation = [
+      'Series: 4, the tens digit of the 1st prize (ticket 12345).',
+      'Series 4 is beyond the 2 series: 4 − 2 × 2 = 0.',
+      'Element: 5, the units digit of the 1st prize (ticket 12345).',
+      'Element: 6, the units digit of the 2nd prize (ticket 23456).',
+      'Element: 7, the units digit of the 3rd prize (ticket 34567).',
+      'Element: 8, the units digit of the 4th prize (ticket 45678).',
+      'Element: 9, the units digit of the 5th prize (ticket 56789).',
       'The formed number is 0/56789.',
-    ])
-      assert.ok(derivation.includes(sentence), `"${sentence}" in ${derivation}`);
-    const first = draw.winners[0];
-    const formedStep = first.steps[0];
-    assert.equal(formedStep.kind, 'formed');
-    assert.ok(
-      derivation.includes(formedStep.eligible ? 'The formed number 0/56789 is eligible' : 'The formed number 0/56789 is not eligible'),
+    ];
+    assert.ok(derivation.includes(formation.join(' ')), `the formation, in order, in ${derivation}`);
+    // Winner 1 by SCPC from 0/56789; winners 2 and 3 each the next number upwards after the one before,
+    // passing over a number whose participant already won (each participant holds 2 numbers).
+    const num = (series: number, element: number): string => `${series}/${String(element).padStart(5, '0')}`;
+    const el = (e: number | null): string => (e === null ? 'none' : String(e).padStart(5, '0'));
+    const said = (step: WinnerStep): string => {
+      switch (step.kind) {
+        case 'formed':
+          return `Formed number ${num(step.series, step.element)}: ${step.eligible ? 'eligible' : 'not eligible (not distributed or not valid)'}.`;
+        case 'series_search':
+          return `Series ${step.series} from element ${el(step.from)}: nearest eligible above ${el(step.above)}, below ${el(step.below)}: nearest ${num(step.series, step.chosen!)}.`;
+        case 'next_upwards':
+          return `Next eligible number upwards from ${num(step.after.series, step.after.element)}${step.wrapped ? ', wrapping to the first series' : ''}: ${num(step.series, step.element)}.`;
+        case 'skipped':
+          assert.equal(step.reason, 'document_already_won');
+          return `${num(step.series, step.element)} passed over: its participant already won in this draw.`;
+        default:
+          assert.fail(`no ${step.kind} step expected here`);
+      }
+    };
+    assert.deepEqual(
+      draw.winners[0].steps.map((step) => step.kind),
+      ['formed', 'series_search'],
+      '0/56789 is not among 12 numbers; series 0 holds some of them',
     );
-    for (const step of first.steps.filter((s) => s.kind === 'series_search'))
-      assert.ok(derivation.includes(`In series ${step.series}, from element 56789, the nearest eligible elements are`), derivation);
-    assert.ok(derivation.includes(`${first.number} is chosen`) || formedStep.eligible, 'the approximation ends at winner 1');
-    for (const x of draw.winners.slice(1))
-      assert.ok(derivation.includes(`upwards, is ${x.number}.`) || derivation.includes(`first, is ${x.number}.`), `winner ${x.position}`);
+    for (const x of draw.winners)
+      assert.ok(
+        derivation.includes(`${x.position} ${x.number} ${x.steps.map(said).join(' ')} winner`),
+        `winner ${x.position} in ${derivation}`,
+      );
     const positions = tableRows(section(page, 'Derivation, step by step')).filter((r) => /^\d+$/.test(r[0]));
     assert.deepEqual(
       positions.map((r) => [r[0], r[1], r[3]]),
