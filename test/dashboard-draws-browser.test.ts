@@ -181,6 +181,18 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
       ],
     );
 
+    // The printable record: the record's own page, its print stylesheet applied, no dashboard around it.
+    await page.getByRole('link', { name: 'Print the record' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Ata de apuração: Sorteio de Natal' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/dashboard/draws/${draw.id}/print`);
+    assert.match(await page.evaluate(() => getComputedStyle(document.body).fontFamily), /Georgia/, 'its own stylesheet applies');
+    assert.equal(await page.getByText('Sign out').count(), 0, 'no dashboard chrome');
+    for (const x of replaced.winners) await page.getByRole('cell', { name: x.number, exact: true }).first().waitFor();
+    await page.emulateMedia({ media: 'print' });
+    assert.match(await page.evaluate(() => getComputedStyle(document.body).margin), /^0px$/, 'the print rules apply when printing');
+    await page.emulateMedia({ media: 'screen' });
+    await page.goBack();
+
     // A winner's entry link leads to the entry's page.
     await page.locator('h2:text-is("Winners") + table').getByRole('link').first().click();
     await page.getByRole('heading', { level: 1, name: /Entry/ }).waitFor();

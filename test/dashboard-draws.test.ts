@@ -11,6 +11,8 @@ import { after, describe, test } from 'node:test';
 import { listAuditRecords, type AuditAction, type AuditRecord } from '../src/audit/audit.ts';
 import { createDraw, getDraw, listDraws, type DrawDetail } from '../src/draws/draws.ts';
 import { maskDocument } from '../src/masking.ts';
+import { renderDrawClause, renderDrawReport } from '../src/draws/report.ts';
+import { escapeHtml } from '../src/html.ts';
 import type { WinnerStep } from '../src/draws/winners.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
 import { findEnrollmentById } from '../src/entries/enrollments.repo.ts';
@@ -467,6 +469,68 @@ describe('one draw', () => {
     assert.match(textOf(late.text), /The draw is published: its winners are final\./);
     assert.deepEqual(getDraw(t.ctx, id).disqualified, []);
     assert.deepEqual(audits(t, 'draw.winner_disqualified'), []);
+  });
+
+  test('the record: refused before the run (409); then Markdown and HTML downloads, and a print view without the dashboard around it', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t);
+    const op = await signIn(t);
+    const id = makeDraw(t, w, { name: 'Sorteio do ata', winners: 2 });
+    for (const path of ['/report.md', '/report.html', '/print']) assert.equal((await op.get(drawUrl(id, path))).status, 409, path);
+    assert.doesNotMatch((await op.get(drawUrl(id))).text, /Print the record/);
+
+    const draw = await runThroughPages(t, op, id);
+    const page = (await op.get(drawUrl(id))).text;
+    assert.match(page, new RegExp(`<a href="/dashboard/draws/${id}/print">Print the record</a>`));
+    assert.match(textOf(section(page, 'Apuração record')), /Until the draw is published it is marked as a draft\./);
+
+    const md = await op.get(drawUrl(id, '/report.md'));
+    assert.equal(md.status, 200);
+    assert.equal(md.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.equal(md.headers.get('content-disposition'), `attachment; filename="draw-${id}-ata.md"`);
+    assert.equal(md.text, renderDrawReport(t.ctx, id, 'md'));
+    assert.ok(md.text.includes(draw.numbers_sha256!));
+    for (const x of draw.winners) assert.ok(md.text.includes(`| ${x.position}º | ${x.number} |`), `winner ${x.position} in the record`);
+
+    const file = await op.get(drawUrl(id, '/report.html'));
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-disposition'), `attachment; filename="draw-${id}-ata.html"`);
+    assert.equal(file.text, renderDrawReport(t.ctx, id, 'html'));
+
+    const print = await op.get(drawUrl(id, '/print'));
+    assert.equal(print.status, 200);
+    assert.equal(print.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(print.headers.get('content-disposition'), null, 'shown, not downloaded');
+    assert.equal(print.text, renderDrawReport(t.ctx, id, 'html'));
+    assert.equal([...print.text.matchAll(/<h1>/g)].length, 1);
+    assert.doesNotMatch(print.text, /ces dashboard|Sign out|<nav|<script|<form/, 'no dashboard chrome, no script, no form');
+    // Its policy allows its own stylesheet (by hash) and nothing else.
+    const [, style] = /<style>([\s\S]*?)<\/style>/.exec(print.text)!;
+    const hash = createHash('sha256').update(style).digest('base64');
+    assert.equal(
+      print.headers.get('content-security-policy'),
+      `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
+    );
+    assert.equal(print.headers.get('x-frame-options'), 'DENY');
+    assert.equal(print.headers.get('cache-control'), 'no-store');
+    const anonymous = await dashboardRequest(t, 'GET', drawUrl(id, '/print'));
+    assert.equal(anonymous.status, 303, 'the record needs a session too');
+  });
+
+  test('the regulation clause is on the page from the start, and downloads as text', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t, 1);
+    const op = await signIn(t);
+    const id = makeDraw(t, w, { winners: 2 });
+    const clause = renderDrawClause(t.ctx, id);
+    assert.match(clause, /^CLÁUSULA/);
+    const page = (await op.get(drawUrl(id))).text;
+    assert.ok(page.includes(`<pre class="clause">${escapeHtml(clause)}</pre>`), 'the clause, as text, on the page');
+    const res = await op.get(drawUrl(id, '/clause.txt'));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(res.headers.get('content-disposition'), `attachment; filename="draw-${id}-clausula.txt"`);
+    assert.equal(res.text, clause);
   });
 
   test('every action needs the session’s CSRF token: without it 403, and nothing changes', async () => {

@@ -38,7 +38,7 @@ import {
   type DashboardRouter,
 } from '../routes.ts';
 import type { DashboardSession } from '../sessions.ts';
-import { registerDrawFileRoutes } from './draw-files.ts';
+import { clauseSection, registerDrawFileRoutes, reportLinks } from './draw-files.ts';
 import { outcomeSections, refusalNotice, type FormName, type Refusal } from './draw-outcome.ts';
 import { drawPath, drawsPath, STATUS_TEXT } from './draws.ts';
 
@@ -150,7 +150,8 @@ function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null): Htm
       ${frozenSection(draw, cutoffPassed, r.session, refusal)}
       <h2>Loteria Federal results</h2>
       ${resultsSection(draw, r.session, refusal)} ${runSection(draw, r.session, refusal)}
-      ${outcome ? outcomeSections(draw, outcome, documents, r.session, refusal) : null}`,
+      ${outcome ? outcomeSections(draw, outcome, documents, r.session, refusal) : null} ${outcome ? reportLinks(draw) : null}
+      ${clauseSection(ctx, draw)}`,
   });
 }
 
