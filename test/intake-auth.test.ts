@@ -155,13 +155,19 @@ describe('the campaign and mode of a request come from the key', () => {
     }
   });
 
-  test('a body that names another campaign changes nothing: the key decides', async () => {
+  test('a body that names another campaign is refused, and changes nothing: the key decides', async () => {
     const a = makeCampaign(s.ctx);
     const b = makeCampaign(s.ctx);
     const res = await post(a.liveKey, { ...entryBody(), campaign_id: b.campaign.id, livemode: false });
-    assert.equal(res.status, 202);
-    const row = s.ctx.db.prepare('SELECT campaign_id, livemode FROM entries WHERE id = ?').get(res.body.entry_id);
-    assert.deepEqual(row, { campaign_id: a.campaign.id, livemode: 1 });
+    assert.equal(res.status, 422);
+    assert.deepEqual(
+      res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
+      [
+        ['campaign_id', 'unknown_field'],
+        ['livemode', 'unknown_field'],
+      ],
+    );
+    assert.equal((s.ctx.db.prepare('SELECT count(*) AS n FROM entries WHERE campaign_id = ?').get(b.campaign.id) as { n: number }).n, 0);
   });
 
   test('an unknown entry id and a non-uuid id are 404', async () => {

@@ -110,7 +110,7 @@ describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilia
       const res = await t.request('POST', '/v1/entries', {
         key: w.liveKey,
         idempotencyKey: 'bd-3',
-        body: entryBody({ enrollment: { birthdate: '2026-11-21' } }, 45),
+        body: entryBody({ enrollment: { birthdate: '2026-11-21' }, consent: { granted_at: '2026-11-21T23:00:00-03:00' } }, 45),
       });
       assertFieldError(res, 422, 'validation_failed', 'enrollment.birthdate', 'not_in_past');
     } finally {

@@ -70,6 +70,60 @@ const CNPJ_CLASSIC = '11.222.333/0001-81';
 const CNPJ_ALPHA = '12.ABC.345/01DE-35';
 
 const rejects: RejectCase[] = [
+  // CONTRACT "Unknown fields are refused": at any depth, one error per field, beside the others.
+  {
+    name: 'a typo in an enrollment field (emial) is refused, not stored without the e-mail',
+    body: entryBody({ enrollment: { emial: 'maria@example.com' } }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['enrollment.emial', 'unknown_field']],
+  },
+  {
+    name: 'unknown fields at the top, in the address, in a consent item and in evidence, all listed with another violation',
+    body: () => {
+      const body = entryBody({
+        enrollment: { nickname: 'Mari', address: { city: 'Recife', street: 'x' }, email: 'not-an-email' },
+        consent: { consents: [{ consent_type: 'marketing', granted: true, channel: 'sms' }] },
+        evidence: { kind: 'nfe' },
+      });
+      return { ...body, campaign: 'x' };
+    },
+    status: 422,
+    code: 'validation_failed',
+    fields: [
+      ['enrollment.email', 'invalid_email'],
+      ['enrollment.nickname', 'unknown_field'],
+      ['enrollment.address.street', 'unknown_field'],
+      ['consent.consents.0.channel', 'unknown_field'],
+      ['evidence.kind', 'unknown_field'],
+      ['campaign', 'unknown_field'],
+    ],
+  },
+  {
+    name: 'a consent granted more than 5 minutes ahead of the server clock',
+    body: entryBody({ consent: { granted_at: '2099-01-01T00:00:00Z' } }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [['consent.granted_at', 'in_future']],
+  },
+  {
+    name: 'a duplicate consent_type is listed beside another consent item that is invalid',
+    body: entryBody({
+      consent: {
+        consents: [
+          { consent_type: 'marketing', granted: true },
+          { consent_type: 'marketing', granted: false },
+          { consent_type: 'marketing', granted: 'yes' },
+        ],
+      },
+    }),
+    status: 422,
+    code: 'validation_failed',
+    fields: [
+      ['consent.consents.2.granted', 'invalid_type'],
+      ['consent.consents.1.consent_type', 'duplicate'],
+    ],
+  },
   // headers
   {
     name: 'Idempotency-Key missing',
@@ -949,10 +1003,8 @@ describe('accepted submissions and their normalisation', () => {
     assert.deepEqual(events, [{ event_type: 'entry.received' }]);
   });
 
-  test('unknown top-level (and nested) fields are ignored', async () => {
-    const body: Record<string, unknown> = { ...fresh(), campaign: 'x', extra: { deep: [1, 2] } };
-    (body.enrollment as Record<string, unknown>).nickname = 'Mari';
-    await accept(body);
+  test('a consent granted up to 5 minutes ahead of the server clock is accepted (a partner clock a little fast)', async () => {
+    await accept(fresh({ consent: { granted_at: '2026-11-22T09:04:59-03:00' } }));
   });
 
   test('null optional fields are treated as omitted', async () => {

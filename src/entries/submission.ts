@@ -1,6 +1,7 @@
 // The POST /v1/entries body: its shape (superstruct, also the source of the OpenAPI schema), the
 // field rules of SPEC.md that need no database, and the normalised Submission that the write stage
 // stores. Every violation is reported with its field path; none stops the others from being found.
+import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { isIP } from 'node:net';
 import { array, boolean, enums, nullable, optional, string, type, validate, type Infer } from 'superstruct';
 import { AppError, type FieldError } from '../errors.ts';
@@ -78,7 +79,10 @@ export const EvidenceStruct = type({ type: string(), access_key: string() });
 
 export const InstantWinStruct = type({ won: boolean(), prize_definition_id: optionalString() });
 
-/** Unknown top-level fields are ignored (`type`, not `object`). */
+/**
+ * `type`, not `object`: superstruct would stop at an unknown field with a message of its own;
+ * unknown fields at any depth are reported by unknownFieldErrors instead, as `unknown_field`.
+ */
 export const EntrySubmissionStruct = type({
   enrollment: EnrollmentStruct,
   consent: ConsentStruct,
@@ -128,6 +132,9 @@ export function isUuid(value: string): boolean {
 
 /** Error codes that are reported as the top-level `code` when they are the only kind of violation. */
 const PROMOTED_CODES = new Set(['invalid_document']);
+
+/** How far ahead of the server's clock a consent's granted_at may be (CONTRACT "Consent from the future"). */
+export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Validates and normalises a parsed JSON body. Throws AppError 422 listing every violation.
@@ -238,6 +245,9 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
         'invalid_date_time',
         'granted_at must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T14:03:00-03:00)',
       );
+    } else if (ok('consent.granted_at') && Date.parse(c.granted_at) > nowMs + CONSENT_CLOCK_SKEW_MS) {
+      // A consent cannot have been given after it was sent; five minutes allow for a partner's clock.
+      add('consent.granted_at', 'in_future', 'granted_at must not be more than 5 minutes ahead of the server clock');
     }
     if (ok('consent.ip_address') && isIP(c.ip_address.trim()) === 0)
       add('consent.ip_address', 'invalid_ip', 'ip_address must be an IPv4 or IPv6 address');
@@ -246,7 +256,10 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
     else if (ok('consent.term_version')) tooLong('consent.term_version', c.term_version.trim(), add);
     const choices: ConsentChoice[] = [];
     const seen = new Set<string>();
-    (okTree('consent.consents') ? (c.consents ?? []) : []).forEach((item, i) => {
+    // Every item whose own shape passed is checked, so a duplicate is reported beside another
+    // item's shape error (every 422 lists every violation at once).
+    (ok('consent.consents') && Array.isArray(c.consents) ? c.consents : []).forEach((item, i) => {
+      if (!okTree(`consent.consents.${i}`)) return;
       if (seen.has(item.consent_type))
         add(`consent.consents.${i}.consent_type`, 'duplicate', `consent_type ${item.consent_type} appears more than once`);
       seen.add(item.consent_type);
@@ -291,6 +304,7 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
     instantWin = { won: b.instant_win.won, prize_definition_id: prizeId === null ? null : prizeId.toLowerCase() };
   }
 
+  errors.push(...unknownFieldErrors(body, EntrySubmissionStruct));
   if (errors.length > 0) throw submissionError(errors);
   return {
     document: document!,

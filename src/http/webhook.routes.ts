@@ -1,4 +1,5 @@
-// GET and PATCH /v1/webhook: the campaign of the key's webhook configuration (SPEC: Endpoints).
+// GET and PATCH /v1/webhook: the campaign of the key's webhook configuration (SPEC: Endpoints); GET
+// /v1/events, the events it sends (CONTRACT: Integrator API additions).
 // GET is open to every key of the campaign; PATCH to the keys its webhook_api allows (403
 // webhook_config_locked otherwise, before the body is read).
 import type { H3 } from 'h3';
@@ -12,6 +13,7 @@ import {
   requireWebhookApiAccess,
   toView,
 } from '../webhooks/webhook-config.ts';
+import { listEvents } from '../webhooks/events-list.ts';
 import { readOptionalJsonBody } from './body.ts';
 import type { RouteWrapper } from './entries.routes.ts';
 import { json } from './respond.ts';
@@ -22,6 +24,11 @@ export function registerWebhookRoutes(app: H3, service: Service, route: RouteWra
   app.get(
     '/v1/webhook',
     route(async (_event, caller) => json(200, toView(getWebhookConfig(ctx, caller.campaignId)))),
+  );
+
+  app.get(
+    '/v1/events',
+    route(async (event, caller) => json(200, listEvents(ctx, caller, event.url.searchParams))),
   );
 
   app.patch(

@@ -3,6 +3,8 @@
 // Revoke takes back a confirmed win: a pending one (declared, entry not yet evaluated) is refused
 // with 422 `award_not_final`. Reassign acts on any existing award (SPEC), pending included. A
 // voided one (entry rejected) is refused by both with 422 `award_not_revocable`.
+import { enqueueEvent } from '../webhooks/events.ts';
+import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { apiKeyActor, actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
@@ -58,7 +60,19 @@ export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string 
     .transaction(() => {
       const entry = findEntryById(ctx.db, entryId);
       if (!entry) throw notFound('Entry');
-      return awardObject(revokeFinalAward(ctx, requireFinalAward(ctx, entry.id), now, 'cli', parsed, actor));
+      const award = requireFinalAward(ctx, entry.id);
+      const revoked = revokeFinalAward(ctx, award, now, 'cli', parsed, actor);
+      // CONTRACT "award.updated": an operator's change reaches the integrator, whose last word was
+      // entry.evaluated's outcome. The API's own revoke answers with the award and sends nothing.
+      if (revoked.status !== award.status)
+        enqueueEvent(ctx, {
+          campaignId: entry.campaign_id,
+          livemode: entry.livemode === 1,
+          entryId: entry.id,
+          eventType: 'award.updated',
+          data: { entry_id: entry.id, enrollment_id: entry.enrollment_id, award: awardToView(revoked) },
+        });
+      return awardObject(revoked);
     })
     .immediate();
 }
@@ -204,11 +218,16 @@ function asObject(body: unknown): Record<string, unknown> {
 
 function parseRevokeBody(body: unknown): string | null {
   const b = asObject(body);
-  if (b.reason === undefined || b.reason === null) return null;
-  if (typeof b.reason !== 'string') throw validationFailed([{ field: 'reason', code: 'invalid_type', message: 'reason must be a string' }]);
-  if (b.reason.length > 1000) throw validationFailed([{ field: 'reason', code: 'too_long', message: 'reason is at most 1000 characters' }]);
+  const reason = b.reason;
+  const errors = unknownFieldErrors(b, RevokeBodyStruct);
+  if (typeof reason !== 'string' && reason !== undefined && reason !== null)
+    errors.push({ field: 'reason', code: 'invalid_type', message: 'reason must be a string' });
+  if (typeof reason === 'string' && reason.length > 1000)
+    errors.push({ field: 'reason', code: 'too_long', message: 'reason is at most 1000 characters' });
+  if (errors.length > 0) throw validationFailed(errors);
+  if (typeof reason !== 'string') return null;
   enforceStruct(b, RevokeBodyStruct);
-  return b.reason === '' ? null : b.reason;
+  return reason === '' ? null : reason;
 }
 
 function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: string | null } {
@@ -223,6 +242,7 @@ function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: str
   if (target !== undefined && target !== null && typeof target !== 'string') {
     errors.push({ field: 'target_entry_id', code: 'invalid_type', message: 'target_entry_id must be a string (uuid)' });
   }
+  errors.push(...unknownFieldErrors(b, ReassignBodyStruct));
   if (errors.length > 0) throw validationFailed(errors);
   enforceStruct(b, ReassignBodyStruct);
   // A prize id that is not a uuid is simply not in the pool: unknown_prize, after the entry checks.

@@ -2,6 +2,7 @@
 // campaign (SPEC: Lucky-number item, the endpoint's rules). Checks run in a fixed order, state
 // before body, so a client learns first whether it may submit at all. The first accepted
 // submission is final; pair uniqueness is the primary key of lucky_numbers.
+import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import type { Ctx } from '../context.ts';
 import { isUniqueViolation } from '../db/statements.ts';
@@ -179,6 +180,7 @@ function parseNumbers(body: unknown): ParsedPair[] {
     }
     if (ok) pairs.push({ series: Number(series), order_number: Number(order), raw: order as string });
   });
+  errors.push(...unknownFieldErrors(body, LuckyNumbersBodyStruct, 'bracket'));
   if (errors.length > 0) throw validationFailed(errors);
   enforceStruct(body, LuckyNumbersBodyStruct);
   return pairs;

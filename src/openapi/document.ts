@@ -2,6 +2,7 @@
 // structs that validate them; responses and events from ./schemas.ts, which the tests hold real
 // responses and deliveries to. The per-endpoint error codes are listed here and exercised by
 // test/openapi.test.ts; every route the server registers must appear (the test introspects it).
+import { LISTED_EVENT_TYPES } from '../webhooks/events-list.ts';
 import type { Struct } from 'superstruct';
 import { EntrySubmissionStruct } from '../entries/submission.ts';
 import { ReassignBodyStruct, RevokeBodyStruct } from '../mechanics/instant-prize.ts';
@@ -15,6 +16,7 @@ import {
   EntryCompletedEventStruct,
   EntryEvaluatedEventStruct,
   DrawPublishedEventStruct,
+  AwardUpdatedEventStruct,
   EntryReceivedEventStruct,
   EntryStruct,
   HealthStruct,
@@ -42,6 +44,8 @@ interface Operation {
   body?: { schema: string; required: boolean };
   responses: Record<number, { description: string; schema?: string; contentType?: string; example?: unknown }>;
   errors: ErrorCodes;
+  /** Query parameters, in the order they are documented. */
+  query?: Array<{ name: string; description: string; schema: Record<string, unknown> }>;
 }
 
 /** Problems any request can get before it reaches an endpoint: a malformed URL, an unknown path, a method the path does not take. */
@@ -86,6 +90,28 @@ const OPERATIONS: Operation[] = [
         'instant_win_not_allowed',
       ],
     },
+  },
+  {
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    tag: 'Webhooks',
+    auth: true,
+    summary: "List the key's campaign and mode's events, newest first",
+    description:
+      'The events of the webhook envelope, exactly as sent (or as they would have been: events recorded while the webhook was paused or not configured are listed too), so a client can reconcile after an outage. Kept as long as the outbox keeps them (CES_RETENTION_DAYS). Page with `starting_after` = the last id of the previous page while `has_more` is true. `ces webhook test` pings are not listed.',
+    query: [
+      { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+      {
+        name: 'starting_after',
+        description: 'An event id: the page starts with the next older event.',
+        schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+      },
+      { name: 'type', description: 'Only events of this type.', schema: { type: 'string', enum: LISTED_EVENT_TYPES } },
+      { name: 'entry_id', description: "Only this entry's events.", schema: { type: 'string', format: 'uuid' } },
+    ],
+    responses: { 200: { description: 'A page of events.', schema: 'EventList' } },
+    errors: { 422: ['validation_failed'] },
   },
   {
     method: 'get',
@@ -252,6 +278,7 @@ const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
   EntryReceivedEvent: EntryReceivedEventStruct,
   EntryCompletedEvent: EntryCompletedEventStruct,
   EntryEvaluatedEvent: EntryEvaluatedEventStruct,
+  AwardUpdatedEvent: AwardUpdatedEventStruct,
   DrawPublishedEvent: DrawPublishedEventStruct,
   PingEvent: PingEventStruct,
 };
@@ -268,6 +295,12 @@ const EVENTS: Array<{ name: string; schema: string; summary: string }> = [
     summary: 'Sent when fiscal validation and fraud checks finish: APPROVED or REJECTED with reasons.',
   },
   { name: 'entry.evaluated', schema: 'EntryEvaluatedEvent', summary: 'Sent after the mechanics are evaluated; approved entries only.' },
+  {
+    name: 'award.updated',
+    schema: 'AwardUpdatedEvent',
+    summary:
+      "Sent when an operator changes an entry's award after its evaluation (`ces award revoke`): `award` is the current state, as GET /v1/entries/{entry_id} shows it. The API's own revoke and reassign send none: their answer carries the award.",
+  },
   {
     name: 'draw.published',
     schema: 'DrawPublishedEvent',
@@ -293,6 +326,25 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   for (const [name, struct] of Object.entries(SCHEMA_STRUCTS)) schemas[name] = structToJsonSchema(struct);
   schemas.EntrySubmission = annotate(structToJsonSchema(EntrySubmissionStruct), ENTRY_SUBMISSION_NOTES);
   schemas.PrizeList = { type: 'array', items: { $ref: '#/components/schemas/Prize' } };
+  const listed = EVENTS.filter((e) => e.name !== 'ping');
+  schemas.EventList = {
+    type: 'object',
+    properties: {
+      data: {
+        type: 'array',
+        items: {
+          oneOf: listed.map((e) => ({ $ref: `#/components/schemas/${e.schema}` })),
+          discriminator: {
+            propertyName: 'event_type',
+            mapping: Object.fromEntries(listed.map((e) => [e.name, `#/components/schemas/${e.schema}`])),
+          },
+        },
+      },
+      has_more: { type: 'boolean', description: 'True when older events follow this page.' },
+    },
+    required: ['data', 'has_more'],
+    additionalProperties: false,
+  };
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
@@ -404,6 +456,8 @@ function operationObject(op: Operation): Record<string, unknown> {
   const parameters: unknown[] = [{ $ref: '#/components/parameters/RequestId' }];
   if (op.path.includes('{entry_id}')) parameters.unshift({ $ref: '#/components/parameters/EntryId' });
   if (op.idempotencyKey) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  for (const q of op.query ?? [])
+    parameters.push({ in: 'query', name: q.name, required: false, description: q.description, schema: q.schema });
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(op.responses)) {
     const contentType = r.contentType ?? 'application/json';

@@ -34,8 +34,9 @@ function convert(struct: AnyStruct): JsonSchema {
       }
       const out: JsonSchema = { type: 'object', properties };
       if (required.length > 0) out.required = required;
-      // object() refuses unknown keys; type() ignores them.
-      if (struct.type === 'object') out.additionalProperties = false;
+      // object() refuses unknown keys; the request bodies built with type() refuse them too, as
+      // unknown_field (src/validation/unknown-fields.ts): no body of the API takes a field it does not define.
+      out.additionalProperties = false;
       return out;
     }
     case 'record':

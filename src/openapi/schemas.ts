@@ -185,6 +185,15 @@ export const EntryEvaluatedEventStruct = envelope(
   }),
 );
 
+export const AwardUpdatedEventStruct = envelope(
+  'award.updated',
+  object({
+    entry_id: uuidString(),
+    enrollment_id: uuidString(),
+    award: AwardStruct,
+  }),
+);
+
 export const DrawPublishedEventStruct = envelope(
   'draw.published',
   object({

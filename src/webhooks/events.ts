@@ -7,7 +7,8 @@ import { uuidv7 } from '../random.ts';
 import { insertDelivery } from './outbox.repo.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
-export type EventType = 'entry.received' | 'entry.completed' | 'entry.evaluated' | 'draw.published' | 'ping';
+export const EVENT_TYPES = ['entry.received', 'entry.completed', 'entry.evaluated', 'award.updated', 'draw.published', 'ping'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventEnvelope<D = Record<string, unknown>> {
   id: string;

@@ -286,3 +286,40 @@ export function hasSettledDeliveriesBefore(db: Db, before: string): boolean {
     ).get(before) !== undefined
   );
 }
+
+/** The seq of an event of the campaign and mode, or undefined (a page of GET /v1/events starts after it). */
+export function findEventSeq(db: Db, id: string, campaignId: string, livemode: number): number | undefined {
+  return prepare<[string, string, number], { seq: number }>(
+    db,
+    `SELECT seq FROM webhook_deliveries WHERE id = ? AND campaign_id = ? AND livemode = ? AND event_type <> 'ping'`,
+  ).get(id, campaignId, livemode)?.seq;
+}
+
+/**
+ * Events of a campaign and mode newest first, below `beforeSeq`, optionally of one type or one
+ * entry: the payloads exactly as sent. `ces webhook test` pings are the operator's, not events.
+ */
+export function listEventPayloads(
+  db: Db,
+  q: { campaignId: string; livemode: number; beforeSeq: number; type: string | null; entryId: string | null; limit: number },
+): string[] {
+  if (q.entryId !== null)
+    return prepare<Record<string, unknown>, { payload: string }>(
+      db,
+      `SELECT payload FROM webhook_deliveries
+      WHERE entry_id = @entryId AND campaign_id = @campaignId AND livemode = @livemode AND seq < @beforeSeq
+        AND (@type IS NULL OR event_type = @type) AND event_type <> 'ping'
+      ORDER BY seq DESC LIMIT @limit`,
+    )
+      .all(q)
+      .map((r) => r.payload);
+  return prepare<Record<string, unknown>, { payload: string }>(
+    db,
+    `SELECT payload FROM webhook_deliveries INDEXED BY webhook_deliveries_events
+    WHERE campaign_id = @campaignId AND livemode = @livemode AND seq < @beforeSeq
+      AND (@type IS NULL OR event_type = @type) AND event_type <> 'ping'
+    ORDER BY seq DESC LIMIT @limit`,
+  )
+    .all(q)
+    .map((r) => r.payload);
+}

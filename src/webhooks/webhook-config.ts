@@ -4,6 +4,7 @@
 // keys may change it is the campaign's `webhook_api` (any, live, none: CONTRACT "Webhook
 // configuration, operator side"); the operator always may (`ces webhook set`). Every change is
 // audited in its transaction.
+import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { apiKeyActor, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
@@ -64,7 +65,7 @@ export function getWebhookConfig(ctx: Ctx, campaignId: string): WebhookConfigRow
   return row;
 }
 
-/** Validates a PATCH body: {endpoint_url?: https string, is_active?: boolean}; unknown fields are ignored. */
+/** Validates a PATCH body: {endpoint_url?: https string, is_active?: boolean}; an unknown field is a 422 (unknown_field). */
 export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActive?: boolean } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw validationFailed([{ field: '', code: 'invalid_type', message: 'the body must be a JSON object' }]);
@@ -77,6 +78,7 @@ export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActi
     errors.push({ field: 'endpoint_url', code: 'too_long', message: `endpoint_url must be at most ${MAX_URL_LENGTH} characters` });
   if (active !== undefined && typeof active !== 'boolean')
     errors.push({ field: 'is_active', code: 'invalid_type', message: 'is_active must be a boolean' });
+  errors.push(...unknownFieldErrors(body, WebhookPatchStruct));
   if (errors.length > 0) throw validationFailed(errors);
   enforceStruct(body, WebhookPatchStruct);
   if (typeof url === 'string' && !isHttpsUrl(url)) {

@@ -21,21 +21,29 @@ function failure(body: unknown, now = NOON_UTC): AppError {
 describe('parseSubmission: birthdate is judged on the calendar date in Brazil (UTC-3)', () => {
   // 2026-11-22T01:00Z is still 2026-11-21 (22:00) in Brasília.
   const earlyUtc = Date.parse('2026-11-22T01:00:00Z');
+  // The consent is given before each instant tried (a consent from the future is refused).
+  const consent = { granted_at: '2026-11-21T21:00:00-03:00' };
   it('at 01:00 UTC, 2026-11-21 is "today" in Brazil and refused', () => {
-    const e = failure(entryBody({ enrollment: { birthdate: '2026-11-21' } }), earlyUtc);
+    const e = failure(entryBody({ enrollment: { birthdate: '2026-11-21' }, consent }), earlyUtc);
     assert.deepEqual(
       e.errors?.map((x) => x.code),
       ['not_in_past'],
     );
   });
   it('at 01:00 UTC, 2026-11-20 is in the past', () => {
-    assert.equal(parseSubmission(entryBody({ enrollment: { birthdate: '2026-11-20' } }), earlyUtc).profile.birthdate, '2026-11-20');
+    assert.equal(
+      parseSubmission(entryBody({ enrollment: { birthdate: '2026-11-20' }, consent }), earlyUtc).profile.birthdate,
+      '2026-11-20',
+    );
   });
   it('at 03:00 UTC (midnight in Brazil), 2026-11-21 becomes past and 2026-11-22 is today', () => {
     const midnight = Date.parse('2026-11-22T03:00:00Z');
-    assert.equal(parseSubmission(entryBody({ enrollment: { birthdate: '2026-11-21' } }), midnight).profile.birthdate, '2026-11-21');
+    assert.equal(
+      parseSubmission(entryBody({ enrollment: { birthdate: '2026-11-21' }, consent }), midnight).profile.birthdate,
+      '2026-11-21',
+    );
     assert.deepEqual(
-      failure(entryBody({ enrollment: { birthdate: '2026-11-22' } }), midnight).errors?.map((x) => x.code),
+      failure(entryBody({ enrollment: { birthdate: '2026-11-22' }, consent }), midnight).errors?.map((x) => x.code),
       ['not_in_past'],
     );
   });

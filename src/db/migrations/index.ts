@@ -18,6 +18,7 @@ import { migration012 } from './012-webhook-previous-secret.ts';
 import { migration013 } from './013-audit-log.ts';
 import { migration014 } from './014-dashboard-sessions.ts';
 import { migration015 } from './015-draws.ts';
+import { migration016 } from './016-events-index.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
