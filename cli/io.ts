@@ -5,15 +5,26 @@
 // so two commands run at once in one process (a test's Promise.all) each print to their own
 // buffers, and a command reads it only where it touches the process's edge.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Clock } from '../src/clock.ts';
 
 /** A stream a command prints to: write, end, events (an export streams into it), maybe a TTY. */
 export type CliOutput = NodeJS.WritableStream & { readonly isTTY?: boolean };
+
+/** Where a command reads the operator's answer to a question (`ces draw results --fetch`), maybe a TTY. */
+export type CliInput = NodeJS.ReadableStream & { readonly isTTY?: boolean };
 
 export interface CliIo {
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
   /** The environment configuration is read from (src/config.ts loadCommandConfig). */
   readonly env: NodeJS.ProcessEnv;
+  /** The operator's side; none for a test that asks nothing (then nothing is a terminal). */
+  readonly stdin?: CliInput;
+  /**
+   * The time the command's ctx runs on: the system clock for the binary; a test's ManualClock, so
+   * that a rule of time (a draw's cut-off) is crossed by advancing it rather than by waiting.
+   */
+  readonly clock?: Clock;
   /** The status the command ends with: 1 once it has failed, else what commander set (help: 0). */
   exitCode: number;
 }
@@ -23,6 +34,10 @@ export const processIo: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
+  // Read only when a command asks: process.stdin opens the descriptor on first use.
+  get stdin(): CliInput {
+    return process.stdin;
+  },
   get exitCode(): number {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   },

@@ -63,6 +63,25 @@ export function carryOnWithoutStderr(): void {
   process.stderr.on('error', () => {});
 }
 
+/** Settings a command reads besides CES_DB (src/config.ts loadCommandConfig). */
+export type CommandSettings = Parameters<typeof loadCommandConfig>[2];
+
+/**
+ * The context of one command: its configuration, the database opened with `open`, the run's clock
+ * (cli/io.ts) and the CLI's random source. The caller closes the database.
+ */
+export function openCommandContext(opts: CommonOptions, open: OpenOptions = {}, settings: CommandSettings = {}): Ctx {
+  const io = cliIo();
+  const config = loadCommandConfig({ db: opts.db }, io.env, settings);
+  return {
+    db: openDatabase(config.dbPath, open),
+    clock: io.clock ?? systemClock,
+    random: cryptoRandom,
+    config,
+    log: createLogger('pretty', io.stderr),
+  };
+}
+
 /**
  * Opens a context for one command (the database opened with `open`: by default created if missing
  * and migrated), runs it, prints its result, closes the database. Only a command that `delivers`
@@ -73,19 +92,12 @@ export async function runCommand<T>(
   action: (ctx: Ctx) => T | Promise<T>,
   render: (result: T) => string,
   open: OpenOptions = {},
-  settings: { delivers?: boolean; publicUrl?: boolean; serveAddress?: boolean } = {},
+  settings: CommandSettings = {},
 ): Promise<void> {
   const io = cliIo();
   let ctx: Ctx | undefined;
   try {
-    const config = loadCommandConfig({ db: opts.db }, io.env, settings);
-    ctx = {
-      db: openDatabase(config.dbPath, open),
-      clock: systemClock,
-      random: cryptoRandom,
-      config,
-      log: createLogger('pretty', io.stderr),
-    };
+    ctx = openCommandContext(opts, open, settings);
     const result = await action(ctx);
     io.stdout.write(opts.json ? `${toJsonDocument(result)}\n` : `${escapeControlCharacters(render(result), { keepLineBreaks: true })}\n`);
   } catch (error) {

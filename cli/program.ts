@@ -22,6 +22,7 @@ import { registerWindowCommands } from './commands/window.ts';
 import { registerAwardCommands } from './commands/award.ts';
 import { registerAuditCommands } from './commands/audit.ts';
 import { registerDashboardCommands } from './commands/dashboard.ts';
+import { registerDrawCommands } from './commands/draw.ts';
 
 export function createProgram(): Command {
   const program = new Command('ces')
@@ -56,6 +57,7 @@ export function createProgram(): Command {
   registerAwardCommands(program);
   registerAuditCommands(program);
   registerDashboardCommands(program);
+  registerDrawCommands(program);
   registerOpenApiCommand(program);
   return program;
 }

@@ -44,6 +44,10 @@ export interface Config {
   publicUrl: string | null;
   /** The operator dashboard under /dashboard/ (CES_DASHBOARD, on unless `off`). */
   dashboard: boolean;
+  /** Base of Caixa's results API (`{base}/federal/{N}`), without its trailing slash (src/draws/loteria.ts). */
+  loteriaUrl: string;
+  /** Deadline of one request to the results API: connection, headers and body. */
+  loteriaTimeoutMs: number;
 }
 
 export interface ConfigFlags {
@@ -59,6 +63,7 @@ type Env = Record<string, string | undefined>;
 const FLAG_NAMES: Record<keyof ConfigFlags, string> = { db: 'db', host: 'host', port: 'port', tickMs: 'tick-ms', logFormat: 'log-format' };
 
 export const DEFAULT_DB_PATH = './data/ces.db';
+export const DEFAULT_LOTERIA_URL = 'https://servicebus2.caixa.gov.br/portaldeloterias/api';
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export class ConfigError extends Error {}
@@ -98,17 +103,22 @@ const DELIVERY_VARIABLES = [
   'CES_DELIVERY_PER_ENDPOINT',
 ];
 
+/** What `ces draw results --fetch`, which reads Loteria Federal results from Caixa, reads besides CES_DB. */
+const LOTERIA_VARIABLES = ['CES_LOTERIA_URL', 'CES_LOTERIA_TIMEOUT_MS'];
+
 /**
  * The configuration of a command other than `ces serve`: its --db, no serve-only variable, and the
  * delivery settings only for a command that `delivers`: a typo in one of those must not stop
- * `ces campaign list` or `ces backup`, which send nothing.
+ * `ces campaign list` or `ces backup`, which send nothing. Likewise the results API's settings,
+ * only for a command that `readsLoteria`.
  */
 export function loadCommandConfig(
   flags: { db?: string },
   rawEnv: Env = process.env,
-  options: { delivers?: boolean; publicUrl?: boolean; serveAddress?: boolean } = {},
+  options: { delivers?: boolean; publicUrl?: boolean; serveAddress?: boolean; readsLoteria?: boolean } = {},
 ): Readonly<Config> {
   const env = { ...rawEnv };
+  if (!options.readsLoteria) for (const name of LOTERIA_VARIABLES) delete env[name];
   // `ces dashboard link` prints a URL of the server: without CES_PUBLIC_URL, http://HOST:PORT.
   const kept = options.serveAddress ? ['CES_HOST', 'CES_PORT', 'PORT'] : [];
   for (const name of SERVE_ONLY_VARIABLES) if (!kept.includes(name)) delete env[name];
@@ -163,8 +173,10 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
     authFailureLimit: parseInteger('CES_AUTH_FAILURE_LIMIT', env.CES_AUTH_FAILURE_LIMIT ?? 20, 0, 1_000_000),
-    publicUrl: parsePublicUrl(env.CES_PUBLIC_URL),
+    publicUrl: parseBaseUrl('CES_PUBLIC_URL', env.CES_PUBLIC_URL),
     dashboard: parseOnOff('CES_DASHBOARD', env.CES_DASHBOARD, true),
+    loteriaUrl: parseBaseUrl('CES_LOTERIA_URL', env.CES_LOTERIA_URL) ?? DEFAULT_LOTERIA_URL,
+    loteriaTimeoutMs: parseInteger('CES_LOTERIA_TIMEOUT_MS', env.CES_LOTERIA_TIMEOUT_MS ?? 10_000, 1, 600_000),
   });
 }
 
@@ -192,14 +204,18 @@ export function dropCertificateCheckOverride(env: NodeJS.ProcessEnv = process.en
   return true;
 }
 
-/** CES_PUBLIC_URL: an http(s) URL without credentials, query or fragment, kept without its trailing slash. */
-function parsePublicUrl(raw: string | undefined): string | null {
+/**
+ * A base URL (CES_PUBLIC_URL, CES_LOTERIA_URL): http(s) without credentials, query or fragment,
+ * kept without its trailing slash. Plain http and loopback are the operator's choice here (a
+ * local proxy, a test server): these are the operator's own settings, not an integrator's URL.
+ */
+function parseBaseUrl(name: string, raw: string | undefined): string | null {
   if (raw === undefined) return null;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`CES_PUBLIC_URL must be an http:// or https:// URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be an http:// or https:// URL, got "${raw}"`);
   }
   if (
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
@@ -208,7 +224,7 @@ function parsePublicUrl(raw: string | undefined): string | null {
     url.username !== '' ||
     url.password !== ''
   ) {
-    throw new ConfigError(`CES_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, got "${raw}"`);
+    throw new ConfigError(`${name} must be an http:// or https:// URL without credentials, query or fragment, got "${raw}"`);
   }
   return url.href.replace(/\/$/, '');
 }

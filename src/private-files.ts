@@ -4,7 +4,7 @@
 // through process.umask, which would change every file the server's process creates. A temp file
 // beside its destination gets a random name and is created with O_EXCL: nobody can predict it, and
 // a file or symlink already at that name is refused instead of written through.
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AppError } from './errors.ts';
 import type { Random } from './random.ts';
@@ -32,18 +32,34 @@ const WRITE_FAILURE_REASONS: Record<string, string> = {
   EEXIST: 'a file is already there',
 };
 
-/**
- * Opens a new file at `path` for writing, 0600, failing if anything is there (O_EXCL: flag 'wx').
- * A failure is the operator's folder, not a bug of ours: a 422 that says why.
- */
+/** A failure to create `path` that is the operator's folder, not a bug of ours: a 422 that says why. */
+function cannotCreate(path: string, error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  const reason = typeof code === 'string' ? WRITE_FAILURE_REASONS[code] : undefined;
+  return reason ? new AppError(422, 'cannot_write_file', `cannot create ${path}: ${reason}`) : error;
+}
+
+/** Opens a new file at `path` for writing, 0600, failing if anything is there (O_EXCL: flag 'wx'). */
 export function openPrivateFileExclusive(path: string): number {
   try {
     return openSync(path, 'wx', PRIVATE_FILE_MODE);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const reason = typeof code === 'string' ? WRITE_FAILURE_REASONS[code] : undefined;
-    if (!reason) throw error;
-    throw new AppError(422, 'cannot_write_file', `cannot create ${path}: ${reason}`);
+    throw cannotCreate(path, error);
+  }
+}
+
+/**
+ * Puts a complete temp file (tempPathBeside) at `target` unless anything is there: a hard link,
+ * which, unlike a rename, never replaces a file, then the temp name goes. The file appears whole or
+ * not at all, and an existing one is never overwritten.
+ */
+export function publishFileExclusive(temp: string, target: string): void {
+  try {
+    linkSync(temp, target);
+  } catch (error) {
+    throw cannotCreate(target, error);
+  } finally {
+    rmSync(temp, { force: true });
   }
 }
 

@@ -139,7 +139,14 @@ describe('OpenAPI document', () => {
     assert.ok(create.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'));
     assert.equal(doc.components.parameters.IdempotencyKey.schema.maxLength, 128);
     assert.deepEqual(doc.paths['/healthz'].get.security, [], 'operations endpoints take no API key');
-    assert.deepEqual(Object.keys(doc.webhooks).sort(), ['award.updated', 'draw.published', 'entry.completed', 'entry.evaluated', 'entry.received', 'ping']);
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), [
+      'award.updated',
+      'draw.published',
+      'entry.completed',
+      'entry.evaluated',
+      'entry.received',
+      'ping',
+    ]);
     for (const event of Object.values(doc.webhooks) as any[]) {
       assert.deepEqual(
         event.post.parameters.map((p: { name: string }) => p.name),

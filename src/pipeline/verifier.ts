@@ -5,6 +5,7 @@
 // backoff and the entry stays PENDING, because a verifier being down is not the participant's fault.
 // Called outside any transaction; the result is committed afterwards under the job's lease.
 import { ofetch } from 'ofetch';
+import { readCappedBody } from '../capped-body.ts';
 import { describeFetchError } from '../fetch-error.ts';
 
 export type VerifierAnswer = { kind: 'verdict'; valid: boolean; reason: string | null } | { kind: 'unavailable'; error: string };
@@ -42,7 +43,7 @@ export async function callFiscalVerifier(
       signal: abort,
       redirect: 'manual',
     });
-    const text = await readCapped(res._data ?? null, MAX_VERIFIER_ANSWER_BYTES);
+    const text = await readCappedBody(res._data ?? null, MAX_VERIFIER_ANSWER_BYTES);
     if (text === null) return { kind: 'unavailable', error: `verifier answered more than ${MAX_VERIFIER_ANSWER_BYTES / 1024} KiB` };
     if (res.status < 200 || res.status > 299) return { kind: 'unavailable', error: `verifier answered HTTP ${res.status}` };
     let parsed: unknown;
@@ -58,25 +59,6 @@ export async function callFiscalVerifier(
   } catch (error) {
     return { kind: 'unavailable', error: `verifier unreachable: ${describeFetchError(error)}` };
   }
-}
-
-/** The body as text, or null once it passes `maxBytes` (the rest is not read: the stream is cancelled). */
-async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
-  if (!stream) return '';
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -323,3 +323,28 @@ export function listEventPayloads(
     .all(q)
     .map((r) => r.payload);
 }
+
+/** The newest event's seq of a campaign (0 when none): `ces webhook listen` forwards what comes after it. */
+export function lastEventSeq(db: Db, campaignId: string): number {
+  return (
+    prepare<[string], { seq: number | null }>(db, `SELECT max(seq) AS seq FROM webhook_deliveries WHERE campaign_id = ?`).get(campaignId)
+      ?.seq ?? 0
+  );
+}
+
+export interface EventRow {
+  seq: number;
+  id: string;
+  event_type: string;
+  entry_id: string | null;
+  payload: string;
+}
+
+/** Events of a campaign and mode after `afterSeq`, oldest first (pings excluded). */
+export function listEventsAfter(db: Db, campaignId: string, livemode: number, afterSeq: number, limit: number): EventRow[] {
+  return prepare<[string, number, number, number], EventRow>(
+    db,
+    `SELECT seq, id, event_type, entry_id, payload FROM webhook_deliveries INDEXED BY webhook_deliveries_events
+    WHERE campaign_id = ? AND livemode = ? AND seq > ? AND event_type <> 'ping' ORDER BY seq LIMIT ?`,
+  ).all(campaignId, livemode, afterSeq, limit);
+}

@@ -15,11 +15,11 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { CliIo } from '../../cli/io.ts';
+import type { CliInput, CliIo } from '../../cli/io.ts';
 import { runProgram } from '../../cli/program.ts';
 import { cliActor } from '../../src/audit/actor.ts';
 import { createCampaign, type Campaign, type CampaignOptions } from '../../src/campaigns/campaigns.ts';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock, type Clock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { makeAccessKey } from '../../src/entries/fiscal-key.ts';
@@ -371,6 +371,10 @@ export interface RunCliOptions {
   dbPath?: string;
   /** Added to this process's environment, as a child's would be. */
   env?: Record<string, string>;
+  /** In process: the clock the command runs on (a test server's ManualClock); else the system's. */
+  clock?: Clock;
+  /** In process: what the command reads as the operator's answers (a TTY when it says isTTY); else nothing. */
+  stdin?: CliInput;
   /**
    * Run the real `ces` binary's source as a child process (through tsx) instead of the program in
    * process: for the environment Node reads at start (NODE_*, TZ, locales), the process's file
@@ -390,14 +394,17 @@ const PROCESS_EDGE_VARIABLES = /^(NODE_|TZ$|LANG$|LC_)/;
  */
 export async function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   const finalArgs = withDb(args, options.dbPath);
-  if (options.process) return runCliProcess(finalArgs, options.env);
+  if (options.process) {
+    if (options.clock || options.stdin) throw new Error('runCli: a clock or stdin is given to the program in process only');
+    return runCliProcess(finalArgs, options.env);
+  }
   if (finalArgs[0] === 'serve')
     throw new Error('runCli: `ces serve` runs as a process (test/support/serve-process.ts, or { process: true })');
   const atEdge = Object.keys(options.env ?? {}).filter((name) => PROCESS_EDGE_VARIABLES.test(name));
   if (atEdge.length > 0) throw new Error(`runCli: ${atEdge.join(', ')} take effect when a process starts: pass { process: true }`);
   const stdout = new Capture();
   const stderr = new Capture();
-  const io: CliIo = { stdout, stderr, env: { ...process.env, ...options.env }, exitCode: 0 };
+  const io: CliIo = { stdout, stderr, env: { ...process.env, ...options.env }, stdin: options.stdin, clock: options.clock, exitCode: 0 };
   let code: number;
   try {
     code = await runProgram(finalArgs, io);

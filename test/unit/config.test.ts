@@ -48,6 +48,8 @@ const DEFAULTS = {
   authFailureLimit: 20,
   publicUrl: null,
   dashboard: true,
+  loteriaUrl: 'https://servicebus2.caixa.gov.br/portaldeloterias/api',
+  loteriaTimeoutMs: 10000,
 };
 
 test('with no flag and no variable every setting has its documented default, frozen', () => {
@@ -93,6 +95,8 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['dashboard', 'CES_DASHBOARD', 'OFF', false],
   ['dashboard', 'CES_DASHBOARD', '0', false],
   ['dashboard', 'CES_DASHBOARD', 'on', true],
+  ['loteriaUrl', 'CES_LOTERIA_URL', 'http://127.0.0.1:8099/api/', 'http://127.0.0.1:8099/api'],
+  ['loteriaTimeoutMs', 'CES_LOTERIA_TIMEOUT_MS', '2500', 2500],
 ];
 for (const [setting, variable, value, expected] of FROM_ENV) {
   test(`${variable}=${value} sets ${setting} and nothing else`, () => {
@@ -250,6 +254,12 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
     'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 4 is "é"',
   ],
   [{}, { CES_DASHBOARD: 'no' }, 'CES_DASHBOARD must be on or off, got "no"'],
+  [
+    {},
+    { CES_LOTERIA_URL: 'ftp://caixa' },
+    'CES_LOTERIA_URL must be an http:// or https:// URL without credentials, query or fragment, got "ftp://caixa"',
+  ],
+  [{}, { CES_LOTERIA_TIMEOUT_MS: '0' }, 'CES_LOTERIA_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
 ];
 for (const [flags, env, message] of INVALID) {
   test(`refused: ${JSON.stringify({ ...flags, ...env })}`, () => {

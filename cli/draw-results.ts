@@ -1,0 +1,83 @@
+// `ces draw results`: the extraction's five prizes, typed by the operator or read from Caixa's
+// results API (src/draws/loteria.ts). What was read is shown and recorded only once a person says
+// so: at a terminal, the answer to "Record these results? [y/N]"; elsewhere, --yes.
+import { AppError } from '../src/errors.ts';
+import type { Ctx } from '../src/context.ts';
+import { getDraw, recordResults, type Draw } from '../src/draws/draws.ts';
+import { fetchFederalResult, type FetchedExtraction } from '../src/draws/loteria.ts';
+import { parseDecimal } from '../src/numbers.ts';
+import { askYesNo } from './confirm.ts';
+import { renderFetchedExtraction } from './draw-text.ts';
+import { cliIo } from './io.ts';
+import { cliOperator } from './operator.ts';
+import { escapeControlCharacters, type CommonOptions } from './output.ts';
+
+export interface ResultsFlags extends CommonOptions {
+  extraction?: string;
+  date?: string;
+  prizes?: string;
+  fetch?: boolean;
+  yes?: boolean;
+}
+
+/** --extraction with --fetch: the extraction number, or null for Caixa's latest. */
+function parseExtractionOption(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = parseDecimal(value);
+  if (!Number.isInteger(n) || n < 1 || n > 999_999)
+    throw new AppError(422, 'invalid_option', `--extraction must be a whole number from 1 to 999999, got "${value}"`);
+  return n;
+}
+
+/**
+ * Shows what was read from Caixa on stderr and records nothing until a person says so: at a
+ * terminal, the answer to "Record these results? [y/N]"; elsewhere (a script, a pipe) --yes, given
+ * by someone who has checked the result beforehand.
+ */
+async function confirmFetched(fetched: FetchedExtraction, yes: boolean): Promise<void> {
+  const io = cliIo();
+  io.stderr.write(`${escapeControlCharacters(renderFetchedExtraction(fetched), { keepLineBreaks: true })}\n`);
+  if (yes) return;
+  if (io.stdin?.isTTY !== true)
+    throw new AppError(
+      409,
+      'confirmation_required',
+      'Not recorded: without a terminal nobody can confirm what was read. Check the extraction above against Caixa and run again with --yes.',
+    );
+  if (!(await askYesNo(io.stdin, io.stderr, 'Record these results? [y/N] ')))
+    throw new AppError(409, 'not_confirmed', 'Not recorded: the results were not confirmed.');
+}
+
+/** Records the results the flags give: typed, or read from Caixa and confirmed. */
+export async function recordDrawResults(ctx: Ctx, drawId: string, flags: ResultsFlags): Promise<Draw> {
+  if (!flags.fetch) {
+    const missing = (['extraction', 'date', 'prizes'] as const).filter((f) => flags[f] === undefined).map((f) => `--${f}`);
+    if (missing.length > 0)
+      throw new AppError(422, 'invalid_option', `give ${missing.join(', ')} (or --fetch to read the results from Caixa)`);
+    return recordResults(
+      ctx,
+      drawId,
+      { extraction: flags.extraction!, date: flags.date!, prizes: flags.prizes!.split(','), source: 'typed' },
+      cliOperator(),
+    );
+  }
+  if (flags.prizes !== undefined) throw new AppError(422, 'invalid_option', 'give --prizes or --fetch, not both');
+  if (flags.date !== undefined) throw new AppError(422, 'invalid_option', "--date goes with --prizes: with --fetch the date is Caixa's");
+  const extraction = parseExtractionOption(flags.extraction);
+  // Refused before the network is asked and the operator shown anything: a draw that has run.
+  const draw = getDraw(ctx, drawId);
+  if (draw.status === 'drawn' || draw.status === 'published')
+    throw new AppError(
+      409,
+      'draw_already_run',
+      'The draw has run: its results can no longer change. Create a new draw to use another extraction.',
+    );
+  const fetched = await fetchFederalResult({ baseUrl: ctx.config.loteriaUrl, timeoutMs: ctx.config.loteriaTimeoutMs, extraction });
+  await confirmFetched(fetched, flags.yes === true);
+  return recordResults(
+    ctx,
+    drawId,
+    { extraction: fetched.number, date: fetched.date, prizes: fetched.prizes, source: 'caixa' },
+    cliOperator(),
+  );
+}
