@@ -59,6 +59,7 @@ svg.chart text { font-size: 10px; fill: var(--muted); }
 .legend .rejected::before { background: var(--bad); }
 .legend .pending::before { background: #8a94a8; }
 meter { width: 8rem; }
+pre.clause { white-space: pre-wrap; background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .8rem 1rem; max-width: 60rem; }
 ol.timeline { list-style: none; padding: 0; border-left: 2px solid var(--line); margin-left: .4rem; }
 ol.timeline > li { position: relative; padding: 0 0 .9rem 1rem; }
 ol.timeline > li::before { content: ""; position: absolute; left: -.42rem; top: .35rem; width: .7rem; height: .7rem; border-radius: 50%; background: var(--accent); }

@@ -41,6 +41,7 @@ export const CAMPAIGN_NAV: ReadonlyArray<{ label: string; suffix: string; perMod
   { label: 'Keys', suffix: '/keys', perMode: false },
   { label: 'Webhook', suffix: '/webhook', perMode: false },
   { label: 'Prizes and windows', suffix: '/prizes', perMode: true },
+  { label: 'Draws', suffix: '/draws', perMode: true },
   { label: 'Participants', suffix: '/participants', perMode: true },
   { label: 'Exports', suffix: '/exports', perMode: true },
   { label: 'Settings', suffix: '/settings', perMode: false },

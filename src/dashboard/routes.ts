@@ -2,9 +2,11 @@
 // unless CES_DASHBOARD=off. Every page goes through page() (GET) or action() (POST), which
 // resolve the session from its cookie (none: 303 to /dashboard/signin), check the CSRF token of
 // every POST (403 without it), render an AppError as an HTML page with its status, and set the
-// security headers on every answer. A handler gets { event, service, session, actor } and returns
+// security headers on every answer (a standalone document, documentResponse, keeps its own stricter
+// Content-Security-Policy). A handler gets { event, service, session, actor } and returns
 // Html (a 200 page) or an HTTPResponse (a redirect, a download). Page files live in pages/, one
 // per page, each with a register…Routes(router) listed in PAGES below.
+import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { HTTPResponse, type H3, type H3Event } from 'h3';
 import type { Actor } from '../audit/actor.ts';
@@ -16,6 +18,8 @@ import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.ts';
 import { html, type Html } from '../html.ts';
 import { BASE, CSS_PATH, JS_PATH, csrfInput, layout } from './layout.ts';
 import { registerCampaignRoutes } from './pages/campaign.ts';
+import { registerDrawRoutes } from './pages/draw.ts';
+import { registerDrawsRoutes } from './pages/draws.ts';
 import { registerEntriesRoutes } from './pages/entries.ts';
 import { registerEntryRoutes } from './pages/entry.ts';
 import { registerOverviewRoutes } from './pages/overview.ts';
@@ -90,6 +94,8 @@ const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
   registerKeysRoutes,
   registerWebhookRoutes,
   registerPrizesRoutes,
+  registerDrawsRoutes,
+  registerDrawRoutes,
   registerParticipantsRoutes,
   registerExportsRoutes,
   registerSettingsRoutes,
@@ -166,6 +172,23 @@ export function htmlResponse(body: Html, status = 200, headers: Record<string, s
   });
 }
 
+/**
+ * A complete HTML document that is not a dashboard page (the printable apuração record): no
+ * dashboard chrome, and a policy of its own that allows its inline <style> elements by their
+ * SHA-256 and nothing else (no script, no form, no request to anywhere).
+ */
+export function documentResponse(document: string, headers: Record<string, string> = {}): HTTPResponse {
+  const styles = [...document.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
+  const policy = `default-src 'none'; style-src ${styles.length > 0 ? styles.join(' ') : "'none'"}; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
+  return new HTTPResponse(document, {
+    status: 200,
+    statusText: STATUS_CODES[200],
+    headers: { 'content-type': 'text/html; charset=utf-8', ...headers, 'content-security-policy': policy },
+  });
+}
+
 /** A mode from a URL or a form: live or test; anything else (a hand-made request) is 400 invalid_mode. */
 export function toMode(value: string): Mode {
   if (value !== 'live' && value !== 'test') throw new AppError(400, 'invalid_mode', `mode must be live or test, got "${value}"`);
@@ -224,7 +247,11 @@ async function answer(service: Service, event: H3Event, run: () => Promise<Resol
   } catch (error) {
     response = errorPage(service, error, session ?? safeSession(service, event));
   }
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    // Only documentResponse sets a policy of its own, stricter than the pages': it stays.
+    if (name === 'content-security-policy' && response.headers.has(name)) continue;
+    response.headers.set(name, value);
+  }
   if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
   return response;
 }

@@ -10,12 +10,14 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { toMode } from '../keys/keys.ts';
+import { maskDocument } from '../masking.ts';
 import { parseDecimal } from '../numbers.ts';
 import { toUtcTimestamp } from '../timestamps.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import {
   findDrawRow,
   findNumberHolder,
+  findEntryParticipant,
   insertDraw,
   insertWinner,
   listDrawRows,
@@ -629,4 +631,18 @@ export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
   const row = findDraw(ctx, id);
   if (row.status === 'created') throw new AppError(409, 'draw_not_frozen', 'The draw is not frozen yet: ces draw freeze DRAW_ID');
   return canonicalChunks(loadFrozenSet(ctx, row));
+}
+
+/**
+ * The masked document of every winner's participant, current and disqualified, by entry id
+ * ("anonymized" once the participant was): what a page may show of who won.
+ */
+export function listWinnerDocuments(ctx: Ctx, id: string): Map<string, string> {
+  findDraw(ctx, id);
+  const out = new Map<string, string>();
+  for (const row of listWinnerRows(ctx.db, id)) {
+    const p = findEntryParticipant(ctx.db, row.entry_id);
+    out.set(row.entry_id, p === undefined || p.anonymized_at !== null ? 'anonymized' : maskDocument(p.document_type, p.document_number));
+  }
+  return out;
 }

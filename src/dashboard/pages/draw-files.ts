@@ -1,0 +1,97 @@
+// A draw's files. The frozen canonical list (GET /dashboard/draws/:drawId/numbers), as
+// `ces draw numbers` writes it: text/plain, one `S/EEEEE` a line, ascending, the exact bytes
+// numbers_sha256 is the SHA-256 of, streamed a series at a time from the frozen set
+// (frozenNumbersText), so a draw of millions of numbers is never one string in memory. The
+// apuração record (`ces draw report`, src/draws/report.ts) in Markdown and HTML to download, and
+// printable (…/print): the record's own HTML document, without the dashboard around it, under a
+// policy that allows its inline print stylesheet and nothing else. The regulation clause
+// (`ces draw clause`) as text. None holds personal data in full (documents are masked) and none
+// changes anything: GETs, not recorded.
+import { HTTPResponse } from 'h3';
+import type { Ctx } from '../../context.ts';
+import { frozenNumbersText, getDraw, type Draw } from '../../draws/draws.ts';
+import { renderDrawClause, renderDrawReport } from '../../draws/report.ts';
+import { html, type Html } from '../../html.ts';
+import { documentResponse, page, routeParam, type DashboardRouter } from '../routes.ts';
+import { drawPath } from './draws.ts';
+
+function download(body: BodyInit, contentType: string, filename: string, headers: Record<string, string> = {}): HTTPResponse {
+  return new HTTPResponse(body, {
+    status: 200,
+    headers: { 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"`, ...headers },
+  });
+}
+
+export function registerDrawFileRoutes(router: DashboardRouter): void {
+  router.get(
+    '/draws/:drawId/numbers',
+    page(({ event, service }) => {
+      const id = routeParam(event, 'drawId');
+      const chunks = frozenNumbersText(service.ctx, id);
+      const draw = getDraw(service.ctx, id);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+      });
+      return download(body, 'text/plain; charset=utf-8', `draw-${id}-numbers.txt`, { 'x-numbers-sha256': draw.numbers_sha256 ?? '' });
+    }),
+  );
+  router.get(
+    '/draws/:drawId/report.md',
+    page(({ event, service }) => {
+      const id = routeParam(event, 'drawId');
+      return download(renderDrawReport(service.ctx, id, 'md'), 'text/markdown; charset=utf-8', `draw-${id}-ata.md`);
+    }),
+  );
+  router.get(
+    '/draws/:drawId/report.html',
+    page(({ event, service }) => {
+      const id = routeParam(event, 'drawId');
+      return documentResponse(renderDrawReport(service.ctx, id, 'html'), {
+        'content-disposition': `attachment; filename="draw-${id}-ata.html"`,
+      });
+    }),
+  );
+  router.get(
+    '/draws/:drawId/print',
+    page(({ event, service }) => documentResponse(renderDrawReport(service.ctx, routeParam(event, 'drawId'), 'html'))),
+  );
+  router.get(
+    '/draws/:drawId/clause.txt',
+    page(({ event, service }) => {
+      const id = routeParam(event, 'drawId');
+      return download(renderDrawClause(service.ctx, id), 'text/plain; charset=utf-8', `draw-${id}-clausula.txt`);
+    }),
+  );
+}
+
+/** The record's links, once the draw has run (a draft until it is published, as the record itself says). */
+export function reportLinks(draw: Draw): Html {
+  return html`<h2>Apuração record</h2>
+    <p>
+      The record (ata) in Portuguese, to be signed by the person responsible and two witnesses: the extraction, the formation and every
+      step, the winners with masked documents, the disqualifications.
+      ${draw.status === 'published' ? null : 'Until the draw is published it is marked as a draft.'}
+    </p>
+    <ul>
+      <li>
+        <a href="${drawPath(draw.id, '/print')}">Print the record</a>
+        <span class="muted">(a page of its own; print it from the browser)</span>
+      </li>
+      <li><a href="${drawPath(draw.id, '/report.md')}" download>Download the record (Markdown)</a></li>
+      <li><a href="${drawPath(draw.id, '/report.html')}" download>Download the record (HTML)</a></li>
+    </ul>`;
+}
+
+/** The regulation clause for this draw's rules, with its worked example, as the plan would carry it. */
+export function clauseSection(ctx: Ctx, draw: Draw): Html {
+  return html`<h2>Regulation clause</h2>
+    <details>
+      <summary>The clause for these rules, in Portuguese, with a worked example</summary>
+      <pre class="clause">${renderDrawClause(ctx, draw.id)}</pre>
+    </details>
+    <p><a href="${drawPath(draw.id, '/clause.txt')}" download>Download the clause (text)</a></p>`;
+}

@@ -1,0 +1,301 @@
+// /dashboard/draws/:drawId: one draw, from creation to publication, as `ces draw show|freeze|results|
+// run|disqualify|publish` (src/draws/draws.ts; each change audited as dashboard:<name>). The page
+// shows the settings, the frozen set (count, SHA-256, the canonical list to download), the
+// extraction's five prizes, then the winners with the derivation step by step (draw-steps.ts) and
+// the disqualified. Disqualifying and publishing ask for a typed confirmation (the winner's number;
+// the draw's name): a wrong one is refused (422) and nothing changes. A refused action (a freeze
+// before the cut-off, results that are not five prizes, publishing before the run) shows the page
+// again with the reason beside the form, with its status (409, 422). What the page shows once the
+// draw has run is draw-outcome.ts; its downloads, draw-files.ts.
+import { getCampaign } from '../../campaigns/campaigns.ts';
+import {
+  disqualifyWinner,
+  freezeDraw,
+  getDraw,
+  getRunOutcome,
+  listWinnerDocuments,
+  publishDraw,
+  recordResults,
+  runDraw,
+  type DrawDetail,
+} from '../../draws/draws.ts';
+import { AppError } from '../../errors.ts';
+import { ordinal } from '../draw-steps.ts';
+import { field } from '../forms.ts';
+import { count, time } from '../format.ts';
+import { html, type Html } from '../../html.ts';
+import { campaignPath, layout } from '../layout.ts';
+import {
+  action,
+  csrfField,
+  htmlResponse,
+  page,
+  routeParam,
+  seeOther,
+  type ActionRequest,
+  type Answer,
+  type DashboardRequest,
+  type DashboardRouter,
+} from '../routes.ts';
+import type { DashboardSession } from '../sessions.ts';
+import { clauseSection, registerDrawFileRoutes, reportLinks } from './draw-files.ts';
+import { outcomeSections, refusalNotice, type FormName, type Refusal } from './draw-outcome.ts';
+import { drawPath, drawsPath, STATUS_TEXT } from './draws.ts';
+
+/** What a finished action says on the page it leads back to (?done=…); fixed texts, nothing from the URL is shown. */
+const DONE: Record<string, string> = {
+  created: 'Draw created. Freeze it once its cut-off has passed.',
+  frozen: 'Frozen: the eligible numbers are fixed; their count and SHA-256 are below.',
+  results: 'Results recorded.',
+  run: 'The draw has run: check the winners and the derivation below, then publish.',
+  disqualified: 'Winner disqualified; the position was filled again as the derivation shows.',
+  published: 'Published: the winners are final, and draw.published is on its way to the campaign’s webhook.',
+};
+
+const PRIZES = [1, 2, 3, 4, 5] as const;
+
+export function registerDrawRoutes(router: DashboardRouter): void {
+  router.get(
+    '/draws/:drawId',
+    page((r) => drawPage(r, routeParam(r.event, 'drawId'), null)),
+  );
+  router.post(
+    '/draws/:drawId/freeze',
+    action((r) => change(r, 'freeze', 'frozen', (id) => freezeDraw(r.service.ctx, id, r.actor))),
+  );
+  router.post(
+    '/draws/:drawId/results',
+    action((r) =>
+      change(r, 'results', 'results', (id) =>
+        recordResults(
+          r.service.ctx,
+          id,
+          { extraction: field(r.form, 'extraction'), date: field(r.form, 'date'), prizes: PRIZES.map((p) => field(r.form, `prize${p}`)) },
+          r.actor,
+        ),
+      ),
+    ),
+  );
+  router.post(
+    '/draws/:drawId/run',
+    action((r) => change(r, 'run', 'run', (id) => runDraw(r.service.ctx, id, r.actor))),
+  );
+  router.post(
+    '/draws/:drawId/disqualify',
+    action((r) =>
+      change(r, 'disqualify', 'disqualified', (id) => {
+        const position = field(r.form, 'position').trim();
+        const winner = getDraw(r.service.ctx, id).winners.find((w) => String(w.position) === position);
+        // No current winner there: the domain says why (not run, published, no such position).
+        if (winner !== undefined && field(r.form, 'confirm').trim() !== winner.number)
+          throw new AppError(
+            422,
+            'confirmation_mismatch',
+            `The confirmation does not match the number of the winner at position ${position}: nothing changed. Type that winner’s number (S/EEEEE, as in the winners table) to disqualify them.`,
+          );
+        return disqualifyWinner(r.service.ctx, id, { position, reason: field(r.form, 'reason') }, r.actor);
+      }),
+    ),
+  );
+  router.post(
+    '/draws/:drawId/publish',
+    action((r) =>
+      change(r, 'publish', 'published', (id) => {
+        const draw = getDraw(r.service.ctx, id);
+        if (draw.status === 'drawn' && field(r.form, 'confirm').trim() !== draw.name)
+          throw new AppError(
+            422,
+            'confirmation_mismatch',
+            'The confirmation does not match the draw’s name: nothing was published. Type the name exactly to publish.',
+          );
+        return publishDraw(r.service.ctx, id, r.actor);
+      }),
+    ),
+  );
+  registerDrawFileRoutes(router);
+}
+
+/** Runs an action; a refusal of the domain (409, 422) shows the page again with its reason beside the form. */
+async function change(r: ActionRequest, form: FormName, done: keyof typeof DONE, run: (id: string) => unknown): Promise<Answer> {
+  const id = routeParam(r.event, 'drawId');
+  try {
+    await run(id);
+  } catch (error) {
+    if (!(error instanceof AppError) || (error.status !== 409 && error.status !== 422)) throw error;
+    return htmlResponse(drawPage(r, id, { form, message: error.message, values: r.form }), error.status);
+  }
+  return seeOther(`${drawPath(id)}?done=${done}`);
+}
+
+function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null): Html {
+  const ctx = r.service.ctx;
+  const draw = getDraw(ctx, id);
+  const campaign = getCampaign(ctx, draw.campaign_id);
+  const mode = draw.livemode ? 'live' : 'test';
+  const outcome = draw.formed === null ? null : getRunOutcome(ctx, id);
+  const documents = draw.formed === null ? new Map<string, string>() : listWinnerDocuments(ctx, id);
+  const done = refusal ? undefined : DONE[r.event.url.searchParams.get('done') ?? ''];
+  const cutoffPassed = ctx.clock.now() >= Date.parse(draw.cutoff);
+  return layout({
+    title: `${draw.name} · Draws · ${campaign.name}`,
+    session: r.session,
+    path: campaignPath(campaign.id, '/draws'),
+    campaign: { id: campaign.id, name: campaign.name, mode },
+    body: html`<h1>Draw ${draw.name} <span class="badge">${STATUS_TEXT[draw.status]}</span></h1>
+      <p><a href="${drawsPath(campaign.id, mode)}">All draws of ${campaign.name} (${mode})</a></p>
+      ${done ? html`<p class="notice success" role="status">${done}</p>` : null}
+      ${refusal && !formShown(draw, refusal.form) ? html`<p class="notice error" role="alert">${refusal.message}</p>` : null}
+      ${settingsTable(draw)}
+      <h2>Eligible numbers</h2>
+      ${frozenSection(draw, cutoffPassed, r.session, refusal)}
+      <h2>Loteria Federal results</h2>
+      ${resultsSection(draw, r.session, refusal)} ${runSection(draw, r.session, refusal)}
+      ${outcome ? outcomeSections(draw, outcome, documents, r.session, refusal) : null} ${outcome ? reportLinks(draw) : null}
+      ${clauseSection(ctx, draw)}`,
+  });
+}
+
+/** Whether the page shows the form of that action now (its refusal is shown beside it, else at the top). */
+function formShown(draw: DrawDetail, form: FormName): boolean {
+  if (form === 'freeze') return draw.status === 'created';
+  if (form === 'results' || form === 'run') return draw.status === 'created' || draw.status === 'frozen';
+  return draw.status === 'drawn';
+}
+
+function settingsTable(draw: DrawDetail): Html {
+  const row = (label: string, value: Html | string): Html =>
+    html`<tr>
+      <th scope="row">${label}</th>
+      <td>${value}</td>
+    </tr>`;
+  return html`<table>
+    <caption class="visually-hidden">
+      Settings of the draw
+    </caption>
+    <tbody>
+      ${row('Mode', draw.livemode ? 'live' : 'test')} ${row('Cut-off', time(draw.cutoff))}
+      ${row('Extraction date (planned)', draw.extraction_date ?? html`<span class="muted">not set</span>`)}
+      ${row('Winners', count(draw.winners_count))}
+      ${row('Series digits', draw.series_digits === '' ? 'none (one series)' : html`<code>${draw.series_digits}</code>`)}
+      ${row('Element digits', html`<code>${draw.element_digits}</code>`)} ${row('Series in the campaign', count(draw.series_count))}
+      ${row('Approximation', html`<code>${draw.approximation}</code>`)}
+      ${row('One win per document', draw.one_win_per_document ? 'yes' : 'no')} ${row('Created', time(draw.created_at))}
+      ${row('Draw id', html`<span class="mono">${draw.id}</span>`)}
+    </tbody>
+  </table>`;
+}
+
+function frozenSection(draw: DrawDetail, cutoffPassed: boolean, session: DashboardSession, refusal: Refusal | null): Html {
+  if (draw.status === 'created')
+    return html`<p>
+        Not frozen yet. The cut-off is ${time(draw.cutoff)}:
+        ${cutoffPassed ? 'it has passed; freezing now fixes the eligible numbers for good.' : 'until it passes, freezing is refused.'}
+      </p>
+      ${refusalNotice(refusal, 'freeze')}
+      <form class="filters" method="post" action="${drawPath(draw.id, '/freeze')}">
+        ${csrfField(session)}
+        <button type="submit">Freeze</button>
+      </form>`;
+  return html`<dl class="figures">
+      <div>
+        <dt>Eligible numbers</dt>
+        <dd>${count(draw.eligible_count ?? 0)}</dd>
+      </div>
+      <div>
+        <dt>Frozen</dt>
+        <dd>${time(draw.frozen_at)}</dd>
+      </div>
+    </dl>
+    <p>SHA-256 of the canonical list (<code>numbers_sha256</code>): <code class="mono" id="numbers-sha256">${draw.numbers_sha256}</code></p>
+    <p>
+      <a href="${drawPath(draw.id, '/numbers')}" download>Download the numbers (text)</a>
+      <span class="muted">one <code>S/EEEEE</code> a line, ascending: the list whose SHA-256 this is.</span>
+    </p>`;
+}
+
+function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null): Html {
+  const x = draw.extraction;
+  const shown = x
+    ? html`<table>
+        <caption class="visually-hidden">
+          The extraction
+        </caption>
+        <tbody>
+          <tr>
+            <th scope="row">Extraction</th>
+            <td>${x.number}</td>
+          </tr>
+          <tr>
+            <th scope="row">Date</th>
+            <td>${x.date}</td>
+          </tr>
+          ${x.prizes.map(
+            (p, i) =>
+              html`<tr>
+                <th scope="row">${ordinal(i + 1)} prize</th>
+                <td class="mono">${p}</td>
+              </tr>`,
+          )}
+          <tr>
+            <th scope="row">Recorded</th>
+            <td>${time(x.recorded_at)}</td>
+          </tr>
+        </tbody>
+      </table>`
+    : html`<p class="muted">Not entered yet.</p>`;
+  if (draw.status !== 'created' && draw.status !== 'frozen') return shown;
+  const typed = (name: string, fallback: string): string => (refusal?.form === 'results' ? (refusal.values.get(name) ?? '') : fallback);
+  return html`${shown}
+    <h3>${x ? 'Correct the results' : 'Enter the results'}</h3>
+    ${refusalNotice(refusal, 'results')}
+    <form class="filters" method="post" action="${drawPath(draw.id, '/results')}">
+      ${csrfField(session)}
+      <label for="results-extraction"
+        >Extraction number
+        <input
+          id="results-extraction"
+          name="extraction"
+          inputmode="numeric"
+          required
+          value="${typed('extraction', x ? String(x.number) : '')}"
+      /></label>
+      <label for="results-date"
+        >Extraction date
+        <input id="results-date" name="date" type="date" required value="${typed('date', x?.date ?? draw.extraction_date ?? '')}"
+      /></label>
+      ${PRIZES.map(
+        (p) =>
+          html`<label for="results-prize${p}"
+            >${ordinal(p)} prize
+            <input
+              id="results-prize${p}"
+              name="prize${p}"
+              inputmode="numeric"
+              required
+              maxlength="6"
+              size="7"
+              value="${typed(`prize${p}`, x?.prizes[p - 1] ?? '')}"
+          /></label>`,
+      )}
+      <button type="submit">Record results</button>
+    </form>
+    <p class="muted">Each prize as Caixa publishes it: 5 digits, or 6 with a leading 0. Recording the results freezes the draw first.</p>`;
+}
+
+function runSection(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null): Html | null {
+  if (draw.status !== 'frozen' && draw.status !== 'created') return null;
+  return html`<h2>Run</h2>
+    ${refusalNotice(refusal, 'run')}
+    ${
+      draw.extraction === null
+        ? html`<p class="muted">Enter the results first: the winners come from their five prizes.</p>`
+        : html`<p>
+              Running forms the number from the prizes and picks the winners from the frozen numbers. The outcome can still be checked, and
+              winners disqualified, before publishing.
+            </p>
+            <form class="filters" method="post" action="${drawPath(draw.id, '/run')}">
+              ${csrfField(session)}
+              <button type="submit">Run draw</button>
+            </form>`
+    }`;
+}

@@ -1,0 +1,206 @@
+// /dashboard/campaigns/:id/draws?mode=live|test: a campaign's draws (apuração) in one mode, each
+// with its cut-off, status, eligible count and winners, and the form that creates one, as
+// `ces draw create` (src/draws/draws.ts createDraw; audited draw.created as dashboard:<name>). The
+// digit lists show the defaults SCPC writes in promotion plans for this campaign's series. A
+// refused form comes back 422 with the typed values and the domain's message. One draw's page is
+// pages/draw.ts.
+import type { Campaign } from '../../campaigns/campaigns.ts';
+import { getCampaign } from '../../campaigns/campaigns.ts';
+import { createDraw, getDraw, listDraws, type Draw } from '../../draws/draws.ts';
+import { defaultElementDigits, defaultSeriesDigits, formatDigitSource } from '../../draws/formation.ts';
+import { APPROXIMATIONS } from '../../draws/winners.ts';
+import type { Mode } from '../../keys/keys.ts';
+import { field, isRefusal, select } from '../forms.ts';
+import { count, time } from '../format.ts';
+import { html, type Html } from '../../html.ts';
+import { BASE, campaignPath, layout } from '../layout.ts';
+import {
+  action,
+  csrfField,
+  htmlResponse,
+  page,
+  queryMode,
+  routeParam,
+  seeOther,
+  toMode,
+  type DashboardRequest,
+  type DashboardRouter,
+} from '../routes.ts';
+import type { DashboardSession } from '../sessions.ts';
+
+export const drawPath = (drawId: string, suffix = ''): string => `${BASE}/draws/${encodeURIComponent(drawId)}${suffix}`;
+
+export const drawsPath = (campaignId: string, mode: Mode): string =>
+  `${campaignPath(campaignId, '/draws')}${mode === 'test' ? '?mode=test' : ''}`;
+
+/** How the pages name a draw's status. */
+export const STATUS_TEXT: Record<Draw['status'], string> = {
+  created: 'created, not frozen',
+  frozen: 'frozen',
+  drawn: 'run, not published',
+  published: 'published',
+};
+
+export function registerDrawsRoutes(router: DashboardRouter): void {
+  router.get(
+    '/campaigns/:id/draws',
+    page((r) => drawsPage(r, queryMode(r.event), null)),
+  );
+  router.post(
+    '/campaigns/:id/draws',
+    action((r) => {
+      const campaignId = routeParam(r.event, 'id');
+      const mode = toMode(field(r.form, 'mode') || 'live');
+      const optional = (name: string): string | undefined => (field(r.form, name).trim() === '' ? undefined : field(r.form, name));
+      try {
+        const draw = createDraw(
+          r.service.ctx,
+          {
+            campaignId,
+            mode,
+            name: field(r.form, 'name'),
+            cutoff: field(r.form, 'cutoff'),
+            extractionDate: optional('extraction_date') ?? null,
+            winners: optional('winners'),
+            series: optional('series'),
+            element: optional('element'),
+            approximation: optional('approximation'),
+            oneWinPerDocument: r.form.has('one_win_per_document'),
+          },
+          r.actor,
+        );
+        return seeOther(`${drawPath(draw.id)}?done=created`);
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        return htmlResponse(drawsPage(r, mode, { values: r.form, message: error.message }), 422);
+      }
+    }),
+  );
+}
+
+interface Refused {
+  values: URLSearchParams;
+  message: string;
+}
+
+function drawsPage(r: DashboardRequest, mode: Mode, refused: Refused | null): Html {
+  const ctx = r.service.ctx;
+  const campaign = getCampaign(ctx, routeParam(r.event, 'id'));
+  const draws = listDraws(ctx, campaign.id).filter((d) => d.livemode === (mode === 'live'));
+  // Winners found, for the draws that have run (a campaign holds a handful of draws).
+  const found = new Map(draws.filter((d) => d.drawn_at !== null).map((d) => [d.id, getDraw(ctx, d.id).winners.length]));
+  return layout({
+    title: `Draws · ${campaign.name}`,
+    session: r.session,
+    path: campaignPath(campaign.id, '/draws'),
+    campaign: { id: campaign.id, name: campaign.name, mode },
+    body: renderDraws(campaign, mode, draws, found, r.session, refused),
+  });
+}
+
+export function renderDraws(
+  campaign: Campaign,
+  mode: Mode,
+  draws: Draw[],
+  found: Map<string, number>,
+  session: DashboardSession,
+  refused: Refused | null,
+): Html {
+  const other = mode === 'live' ? 'test' : 'live';
+  return html`<h1>Draws <span class="badge">${mode}</span></h1>
+    <p><a href="${drawsPath(campaign.id, other)}">Show ${other} mode</a></p>
+    <p>
+      A draw turns the lucky numbers held at its cut-off into winners, from the five prizes of one Loteria Federal extraction: freeze the
+      eligible numbers once the cut-off has passed, enter the prizes, run, check the derivation, then publish (final; it sends
+      <code>draw.published</code> to the campaign’s webhook).
+    </p>
+    <table>
+      <caption class="visually-hidden">
+        Draws in ${mode} mode
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Draw</th>
+          <th scope="col">Cut-off</th>
+          <th scope="col">Status</th>
+          <th scope="col" class="num">Eligible numbers</th>
+          <th scope="col" class="num">Winners</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          draws.length === 0
+            ? html`<tr>
+                <td colspan="5" class="muted">No draws in ${mode} mode.</td>
+              </tr>`
+            : draws.map(
+                (d) =>
+                  html`<tr>
+                    <td><a href="${drawPath(d.id)}">${d.name}</a></td>
+                    <td>${time(d.cutoff)}</td>
+                    <td>${STATUS_TEXT[d.status]}</td>
+                    <td class="num">
+                      ${d.eligible_count === null ? html`<span class="muted">not frozen</span>` : count(d.eligible_count)}
+                    </td>
+                    <td class="num">
+                      ${found.has(d.id) ? `${count(found.get(d.id)!)} of ${count(d.winners_count)}` : `${count(d.winners_count)} to draw`}
+                    </td>
+                  </tr>`,
+              )
+        }
+      </tbody>
+    </table>
+    <h2>Create a draw</h2>
+    ${
+      campaign.lucky_numbers === 'none'
+        ? html`<p class="muted">
+            This campaign gives no lucky numbers (<code>--lucky-numbers none</code>, see Settings): there is nothing to draw.
+          </p>`
+        : createForm(campaign, mode, session, refused)
+    }`;
+}
+
+function createForm(campaign: Campaign, mode: Mode, session: DashboardSession, refused: Refused | null): Html {
+  const seriesDefault = defaultSeriesDigits(campaign.series_count).map(formatDigitSource).join(',');
+  const elementDefault = defaultElementDigits().map(formatDigitSource).join(',');
+  const typed = (name: string, fallback = ''): string => (refused ? (refused.values.get(name) ?? '') : fallback);
+  const oneWin = refused ? refused.values.has('one_win_per_document') : true;
+  return html`${refused ? html`<p class="notice error" role="alert">${refused.message}</p>` : null}
+    <form class="filters" method="post" action="${campaignPath(campaign.id, '/draws')}">
+      ${csrfField(session)}
+      <input type="hidden" name="mode" value="${mode}" />
+      <label for="draw-name">Name <input id="draw-name" name="name" required maxlength="200" value="${typed('name')}" /></label>
+      <label for="draw-cutoff"
+        >Cut-off (ISO 8601 with zone)
+        <input id="draw-cutoff" name="cutoff" required placeholder="2026-12-31T23:59:59-03:00" value="${typed('cutoff')}"
+      /></label>
+      <label for="draw-extraction-date"
+        >Extraction date (optional) <input id="draw-extraction-date" name="extraction_date" type="date" value="${typed('extraction_date')}"
+      /></label>
+      <label for="draw-winners"
+        >Winners <input id="draw-winners" name="winners" inputmode="numeric" required value="${typed('winners', '1')}"
+      /></label>
+      <label for="draw-series"
+        >Series digits (default ${seriesDefault === '' ? 'none: one series' : seriesDefault})
+        <input id="draw-series" name="series" value="${typed('series', seriesDefault)}"
+      /></label>
+      <label for="draw-element"
+        >Element digits (default ${elementDefault}) <input id="draw-element" name="element" value="${typed('element', elementDefault)}"
+      /></label>
+      <label for="draw-approximation"
+        >Approximation ${select('approximation', APPROXIMATIONS, typed('approximation', 'scpc'), 'draw-approximation')}</label
+      >
+      <label
+        ><span
+          ><input name="one_win_per_document" type="checkbox" value="on" ${oneWin ? html` checked` : null} /> One win per document</span
+        ></label
+      >
+      <button type="submit">Create draw</button>
+    </form>
+    <p class="muted">
+      Digits are read left to right: <code>&lt;prize&gt;&lt;place&gt;</code> (prize 1 to 5; place <code>u</code> units, <code>d</code> tens,
+      <code>c</code> hundreds, <code>m</code> thousands, <code>dm</code> ten-thousands) or <code>=D</code> for a fixed digit. This campaign
+      has ${count(campaign.series_count)} series; the element has exactly 5 digits. <code>scpc</code> looks for the nearest eligible element
+      of the same series (above first), then the nearest series; <code>up-wrap</code> takes the next eligible number upwards across series.
+    </p>`;
+}
