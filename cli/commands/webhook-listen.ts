@@ -12,7 +12,9 @@ export function registerWebhookListenCommand(webhook: Command): void {
   withCommonOptions(
     webhook
       .command('listen')
-      .description("forward the campaign's new events, signed, to a local receiver until stopped (Ctrl-C); the configured endpoint is unaffected"),
+      .description(
+        "forward the campaign's new events, signed, to a local receiver until stopped (Ctrl-C); the configured endpoint is unaffected",
+      ),
   )
     .requiredOption('--campaign <id>', 'campaign id', parseUuid)
     .option('--mode <mode>', 'events of this mode: test | live', 'test')
