@@ -55,13 +55,14 @@ describe('ces webhook listen', () => {
     await drainAll(s);
     const local = await plainReceiver();
     const stop = new AbortController();
+    let entry = '';
     const running = runCli(['webhook', 'listen', '--campaign', w.campaign.id, '--forward-to', local.url], {
       dbPath: s.dbPath,
       stop: stop.signal,
     });
     try {
       await new Promise((r) => setTimeout(r, 300));
-      const entry = await submitEntry(s, w.testKey);
+      entry = await submitEntry(s, w.testKey);
       await submitEntry(s, w.liveKey);
       await drainAll(s);
       await until(() => local.got.length >= 3, 'three forwarded events');
@@ -85,7 +86,7 @@ describe('ces webhook listen', () => {
       ['entry.received', 'entry.completed', 'entry.evaluated'],
     );
     assert.ok(
-      events.every((e) => e.livemode === false && e.data.entry_id !== before),
+      events.every((e) => e.livemode === false && e.data.entry_id === entry && entry !== before),
       'only new events, of the test mode',
     );
     const lines = result.stdout.trim().split('\n');
