@@ -200,6 +200,7 @@ describe('npm pack', () => {
       'docs/deploy.md',
       // The dashboard's screenshots, which README.md and docs/operations.md show.
       'docs/img/campaign.png',
+      'docs/img/draw.png',
       'docs/img/entries.png',
       'docs/img/entry.png',
       'docs/img/keys.png',

@@ -210,7 +210,7 @@ describe('ces campaign', () => {
       [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see ces key --help\)$/m],
       [
         ['webhook'],
-        /^ces: missing command after 'ces webhook': one of show, set, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m,
+        /^ces: missing command after 'ces webhook': one of listen, show, set, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m,
       ],
     ];
     for (const [args, line] of cases) {
@@ -578,7 +578,9 @@ describe('ces demo', () => {
     // The printed command is sent as a person would send it: to a server on a port.
     const net = await startTestServer({ socket: true });
     try {
-      const cli = (...args: string[]): Promise<CliResult> => runCli(args, { dbPath: net.dbPath });
+      // On the server's clock: the command's consent is dated now, and the server refuses a consent
+      // from more than 5 minutes ahead of its own clock.
+      const cli = (...args: string[]): Promise<CliResult> => runCli(args, { dbPath: net.dbPath, clock: net.clock });
       const demo = okJson(await cli('demo', '--url', net.url, '--json'));
       assert.equal(demo.key.mode, 'test');
       assert.match(demo.key.key, /^service_test_[A-Za-z0-9_-]{43}$/);
