@@ -187,6 +187,18 @@ describe('sign-in links', () => {
   test("the request log never shows a link's token", () => {
     assert.equal(redactPath('/dashboard/signin/Xq3abc_-'), '/dashboard/signin/[redacted]');
     assert.equal(redactPath('/dashboard/signin'), '/dashboard/signin');
+    // Malformed shapes of the link's path never let the token through (issue 32: each reached the log).
+    for (const path of [
+      '//dashboard/signin/Xq3abc_-',
+      '/dashboard//signin/Xq3abc_-',
+      '/dashboard/signin%2FXq3abc_-',
+      '/dashboard/signin%252FXq3abc_-',
+      '/dashboard/sign%69n/Xq3abc_-',
+      '/DASHBOARD/SIGNIN/Xq3abc_-',
+      '/dashboard/signinXq3abc_-',
+    ])
+      assert.equal(redactPath(path), '/dashboard/signin/[redacted]', path);
+    assert.equal(redactPath('/dashboard/signout'), '/dashboard/signout');
   });
 });
 

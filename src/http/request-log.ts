@@ -68,11 +68,33 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics, trusted: T
 
 /**
  * A client that pastes a key or a webhook secret into a URL must not get it written to the log,
- * and a dashboard sign-in link's token (/dashboard/signin/<token>) never is.
+ * and a dashboard sign-in link's token never is, whatever the shape of the path that carries it
+ * (CONTRACT: Dashboard): `//dashboard/signin/T`, `/dashboard//signin/T`, `/dashboard/signin%2FT`
+ * and encodings of `signin` itself are read after percent-decoding, and anything after `signin`
+ * is dropped.
  */
-const SECRET_SEGMENT = /(service_(?:live|test)_|whsec_|^\/dashboard\/signin\/)[^/]*/gi;
+const SECRET_SEGMENT = /(service_(?:live|test)_|whsec_)[^/]*/gi;
+const SIGN_IN_WITH_MORE = /signin[^a-z0-9]*[^/\s]/i;
 export function redactPath(pathname: string): string {
+  const decoded = decodeRepeatedly(pathname);
+  if (SIGN_IN_WITH_MORE.test(decoded.replace(/\/+$/, ''))) return '/dashboard/signin/[redacted]';
   return pathname.replace(SECRET_SEGMENT, '$1[redacted]');
+}
+
+/** Percent-decoding until nothing changes (a path may be encoded twice), at most 4 times; malformed escapes stay as they are. */
+function decodeRepeatedly(text: string): string {
+  let out = text;
+  for (let i = 0; i < 4; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(out);
+    } catch {
+      next = out.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+    if (next === out) break;
+    out = next;
+  }
+  return out;
 }
 
 /** The route pattern ("/v1/entries/:entry_id"), never the raw path. */
