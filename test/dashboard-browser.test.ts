@@ -78,6 +78,7 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     const page = await context.newPage();
     const link = createSignInLink(t.ctx, { name, ttlMinutes: 15 }, OPERATOR);
     await page.goto(`/dashboard/signin/${link.token}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${t.url}/dashboard/`);
     await page.getByText(`Signed in as ${name}`).waitFor();
     return page;
@@ -96,8 +97,16 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     const cli = await runCli(['dashboard', 'link', '--as', 'ana', '--json'], { dbPath: t.dbPath, env: { CES_PUBLIC_URL: t.url } });
     assert.equal(cli.code, 0, cli.stderr);
     assert.ok(cli.json.url.startsWith(`${t.url}/dashboard/signin/`), cli.stdout);
+    // A mail scanner's HEAD and a chat app's preview GET come first (CONTRACT: Dashboard): they
+    // change nothing, and the operator's own click still signs in.
+    assert.equal((await fetch(cli.json.url, { method: 'HEAD' })).status, 200);
+    const preview = await fetch(cli.json.url, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
+    assert.equal(preview.status, 200);
+    assert.equal(preview.headers.get('set-cookie'), null);
     const page = await (await openContext()).newPage();
     await page.goto(cli.json.url);
+    await page.getByText('This link signs you in as ana').waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${t.url}/dashboard/`);
     await page.getByText('Signed in as ana').waitFor();
     await page.getByRole('link', { name: 'Natal 2026' }).first().waitFor();

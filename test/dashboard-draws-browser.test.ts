@@ -66,6 +66,7 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     const page = await context.newPage();
     const link = createSignInLink(t.ctx, { name, ttlMinutes: 15 }, OPERATOR);
     await page.goto(`/dashboard/signin/${link.token}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${t.url}/dashboard/`);
     return page;
   }

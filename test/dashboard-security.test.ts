@@ -143,6 +143,32 @@ describe('sign-in links', () => {
     assert.match(unknown.headers.get('content-type') ?? '', /^text\/html/);
   });
 
+  test("a HEAD or a preview GET of the link changes nothing; only the button's POST signs in, once", async () => {
+    const t = await server();
+    const link = createSignInLink(t.ctx, { name: 'joao', ttlMinutes: 15 }, OPERATOR);
+    const path = `/dashboard/signin/${link.token}`;
+    const head = await dashboardRequest(t, 'HEAD', path);
+    assert.equal(head.status, 200);
+    assert.equal(sessionCookieOf(head), null);
+    for (let i = 0; i < 3; i++) {
+      const preview = await dashboardRequest(t, 'GET', path, { headers: { 'user-agent': 'WhatsApp/2.23 link preview' } });
+      assert.equal(preview.status, 200);
+      assert.equal(sessionCookieOf(preview), null);
+      assert.match(preview.text, /signs you in as <strong>joao<\/strong>/);
+    }
+    const sessions = () => t.ctx.db.prepare('SELECT count(*) FROM dashboard_sessions').pluck().get();
+    assert.equal(sessions(), 0, 'no session was started by looking');
+    const crossSite = await dashboardRequest(t, 'POST', path, { headers: { origin: 'https://evil.example' } });
+    assert.equal(crossSite.status, 403, 'another site cannot press the button');
+    assert.equal(sessions(), 0);
+    await openLink(t, path, 'joao');
+    assert.equal(sessions(), 1);
+    const again = await dashboardRequest(t, 'POST', path);
+    assert.equal(again.status, 410);
+    assert.match(again.text, /was used at/);
+    assert.equal((await dashboardRequest(t, 'GET', path)).status, 410, 'the page says the link is used');
+  });
+
   test('one second before it expires the link still works', async () => {
     const t = await server();
     const link = createSignInLink(t.ctx, { name: 'joao', ttlMinutes: 15 }, OPERATOR);
@@ -154,14 +180,14 @@ describe('sign-in links', () => {
     const plain = await server();
     const a = await dashboardRequest(
       plain,
-      'GET',
+      'POST',
       `/dashboard/signin/${createSignInLink(plain.ctx, { name: 'a', ttlMinutes: 5 }, OPERATOR).token}`,
     );
     assert.match(a.headers.get('set-cookie')!, /^ces_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/dashboard$/);
     const https = await server({ CES_PUBLIC_URL: 'https://promo.example.com.br' });
     const b = await dashboardRequest(
       https,
-      'GET',
+      'POST',
       `/dashboard/signin/${createSignInLink(https.ctx, { name: 'b', ttlMinutes: 5 }, OPERATOR).token}`,
     );
     assert.match(b.headers.get('set-cookie')!, /^ces_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/dashboard; Secure$/);

@@ -112,6 +112,27 @@ export function createSignInLink(ctx: Ctx, input: { name: string; ttlMinutes: st
   return link;
 }
 
+/** The link a token names if it can still sign in; else the 4xx that says why (unknown, used, expired). */
+function usableLink(ctx: Ctx, token: string): NonNullable<ReturnType<typeof findLinkByHash>> {
+  const link = findLinkByHash(ctx.db, hashToken(token));
+  if (!link)
+    throw new AppError(404, 'link_not_found', 'This sign-in link is not one this server issued. Ask for a new one: ces dashboard link.');
+  if (link.used_at !== null)
+    throw new AppError(410, 'link_used', `This sign-in link was used at ${link.used_at}; a link works once. Ask for a new one.`);
+  if (Date.parse(link.expires_at) <= ctx.clock.now())
+    throw new AppError(410, 'link_expired', `This sign-in link expired at ${link.expires_at}. Ask for a new one.`);
+  return link;
+}
+
+/**
+ * Who a link would sign in, without using it: what GET of the link shows above its "Sign in"
+ * button, so a mail scanner's HEAD or a chat app's preview GET changes nothing (CONTRACT: Dashboard).
+ */
+export function inspectSignInLink(ctx: Ctx, token: string): { name: string; expires_at: string } {
+  const link = usableLink(ctx, token);
+  return { name: link.name, expires_at: link.expires_at };
+}
+
 /**
  * Opens a link: a new session and its cookie token, the link marked used and the sign-in audited,
  * in one transaction. A link that is unknown (another database, a typo), used or expired is a 4xx
@@ -120,18 +141,8 @@ export function createSignInLink(ctx: Ctx, input: { name: string; ttlMinutes: st
 export function signInWithLink(ctx: Ctx, token: string): { session: DashboardSession; token: string } {
   return ctx.db
     .transaction(() => {
-      const link = findLinkByHash(ctx.db, hashToken(token));
-      if (!link)
-        throw new AppError(
-          404,
-          'link_not_found',
-          'This sign-in link is not one this server issued. Ask for a new one: ces dashboard link.',
-        );
-      if (link.used_at !== null)
-        throw new AppError(410, 'link_used', `This sign-in link was used at ${link.used_at}; a link works once. Ask for a new one.`);
+      const link = usableLink(ctx, token);
       const now = ctx.clock.now();
-      if (Date.parse(link.expires_at) <= now)
-        throw new AppError(410, 'link_expired', `This sign-in link expired at ${link.expires_at}. Ask for a new one.`);
       const sessionToken = ctx.random.bytes(TOKEN_BYTES).toString('base64url');
       const id = ctx.random.uuid();
       const at = toIso(now);

@@ -51,9 +51,16 @@ export function csrfOf(pageHtml: string): string {
   return match[1];
 }
 
-/** Opens a sign-in link (its path) and returns the signed-in operator. */
+/**
+ * Opens a sign-in link (its path) as a person does: GET shows the "Sign in" button and changes
+ * nothing; its POST signs in. Returns the signed-in operator.
+ */
 export async function openLink(t: Pick<TestServer, 'fetch'>, linkPath: string, name: string): Promise<Operator> {
-  const res = await dashboardRequest(t, 'GET', linkPath);
+  const shown = await dashboardRequest(t, 'GET', linkPath);
+  assert.equal(shown.status, 200, shown.text);
+  assert.equal(sessionCookieOf(shown), null, 'opening the link starts no session');
+  assert.match(shown.text, /<button type="submit">Sign in<\/button>/);
+  const res = await dashboardRequest(t, 'POST', linkPath);
   assert.equal(res.status, 200, res.text);
   const cookie = sessionCookieOf(res);
   assert.ok(cookie, 'the link sets the session cookie');

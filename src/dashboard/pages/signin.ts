@@ -1,15 +1,18 @@
 // Sign-in and sign-out (CONTRACT: Dashboard). GET /dashboard/signin explains how to get a link;
-// GET /dashboard/signin/:token opens one (once); POST /dashboard/signout ends the session.
+// GET /dashboard/signin/:token shows who the link signs in and a "Sign in" button, and changes
+// nothing: a mail scanner's HEAD or a chat app's link preview must not use the link up (and get a
+// working session). Only the button's POST uses the link; POST /dashboard/signout ends the session.
 //
-// A good link answers 200 with the session cookie and a page that moves on to /dashboard/ at once
-// (<meta http-equiv="refresh">), not a 303: the link is usually clicked in a chat or mail app, a
-// navigation from another site, and browsers withhold a SameSite=Strict cookie on the redirect
-// that follows such a navigation, so a 303 would land on the sign-in page. The refresh is a
-// navigation of this site, which carries the cookie.
+// The POST answers 200 with the session cookie and a page that moves on to /dashboard/ at once
+// (<meta http-equiv="refresh">): a navigation of this site, which carries the SameSite=Strict
+// cookie. A POST whose Origin is another site is refused: nobody can sign a browser into a
+// session of someone else's link from their own page.
+import type { H3Event } from 'h3';
+import { AppError } from '../../errors.ts';
 import { html } from '../../html.ts';
 import { BASE, layout } from '../layout.ts';
 import { action, htmlResponse, publicPage, routeParam, seeOther, sessionCookie, type DashboardRouter } from '../routes.ts';
-import { signInWithLink, signOut } from '../sessions.ts';
+import { inspectSignInLink, signInWithLink, signOut } from '../sessions.ts';
 
 export function registerSignInRoutes(router: DashboardRouter): void {
   router.get(
@@ -34,7 +37,27 @@ export function registerSignInRoutes(router: DashboardRouter): void {
 
   router.get(
     '/signin/:token',
+    publicPage(({ event, service, session }) => {
+      const token = routeParam(event, 'token', { caseSensitive: true });
+      const link = inspectSignInLink(service.ctx, token);
+      const page = layout({
+        title: 'Sign in',
+        session,
+        path: `${BASE}/signin`,
+        body: html`<h1>Sign in</h1>
+          <p>This link signs you in as <strong>${link.name}</strong>. It works once, until ${link.expires_at}.</p>
+          <form method="post" action="${BASE}/signin/${token}">
+            <button type="submit">Sign in</button>
+          </form>`,
+      });
+      return htmlResponse(page, 200, { 'cache-control': 'no-store' });
+    }),
+  );
+
+  router.post(
+    '/signin/:token',
     publicPage(({ event, service }) => {
+      refuseCrossSiteOrigin(event);
       const { session, token } = signInWithLink(service.ctx, routeParam(event, 'token', { caseSensitive: true }));
       const page = layout({
         title: 'Signed in',
@@ -43,7 +66,7 @@ export function registerSignInRoutes(router: DashboardRouter): void {
         body: html`<h1>Signed in</h1>
           <p>Welcome, <strong>${session.name}</strong>. <a href="${BASE}/">Continue to the campaigns</a>.</p>`,
       });
-      return htmlResponse(page, 200, { 'set-cookie': sessionCookie(service, token) });
+      return htmlResponse(page, 200, { 'set-cookie': sessionCookie(service, token), 'cache-control': 'no-store' });
     }),
   );
 
@@ -54,4 +77,18 @@ export function registerSignInRoutes(router: DashboardRouter): void {
       return seeOther(`${BASE}/signin`, { 'set-cookie': sessionCookie(service, null) });
     }),
   );
+}
+
+/** A sign-in POST sent by another site's page (its Origin names another host) is refused. */
+function refuseCrossSiteOrigin(event: H3Event): void {
+  const origin = event.req.headers.get('origin');
+  if (origin === null) return;
+  let host: string | null = null;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    // "null" (an opaque origin) or garbage: not this site.
+  }
+  if (host !== event.req.headers.get('host'))
+    throw new AppError(403, 'cross_site_sign_in', 'This sign-in did not come from this dashboard. Open the link again and press Sign in.');
 }
