@@ -419,9 +419,12 @@ function configure(w: World, c: CampaignIx, url: Url | undefined, active: boolea
 function submit(w: World, c: CampaignIx, live: boolean, failFast: boolean): void {
   const i = ++w.participant;
   const m = w.campaigns[c];
+  // Consent given now, on the world's clock: after a clock_back a fixed time would be "from the
+  // future", which intake refuses (CONTRACT: Consent from the future).
+  const consent = { granted_at: new Date(w.clock.now()).toISOString() };
   const patch: Parameters<typeof entryBody>[0] = failFast
-    ? { evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9), model: '99' }) } }
-    : {};
+    ? { consent, evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9), model: '99' }) } }
+    : { consent };
   const submission = parseSubmission(entryBody(patch, i), w.clock.now());
   const campaign = findCampaignByIdCached(w.ctx.db, m.id)! as Campaign;
   w.ctx.db.transaction(() => writeEntry(w.ctx, campaign, live ? m.live : m.test, `k-${i}`, submission)).immediate();
