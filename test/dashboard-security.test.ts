@@ -143,6 +143,20 @@ describe('sign-in links', () => {
     assert.match(unknown.headers.get('content-type') ?? '', /^text\/html/);
   });
 
+  test('with an https public URL every dashboard answer carries Strict-Transport-Security; with http none does', async () => {
+    const https = await server({ CES_PUBLIC_URL: 'https://promo.example.com.br' });
+    const maria = await signIn(https);
+    for (const res of [
+      await maria.get('/dashboard/'),
+      await dashboardRequest(https, 'GET', '/dashboard/signin'),
+      await dashboardRequest(https, 'GET', '/dashboard/assets/dashboard.css'),
+      await dashboardRequest(https, 'GET', `/dashboard/signin/${'A'.repeat(43)}`),
+    ])
+      assert.equal(res.headers.get('strict-transport-security'), 'max-age=31536000');
+    const plain = await server();
+    assert.equal((await dashboardRequest(plain, 'GET', '/dashboard/signin')).headers.get('strict-transport-security'), null);
+  });
+
   test("a HEAD or a preview GET of the link changes nothing; only the button's POST signs in, once", async () => {
     const t = await server();
     const link = createSignInLink(t.ctx, { name: 'joao', ttlMinutes: 15 }, OPERATOR);

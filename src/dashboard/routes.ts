@@ -109,8 +109,8 @@ export function registerDashboardRoutes(app: H3, service: Service): void {
     post: (path, route) => app.post(BASE + path, route(service)),
   };
   // The assets are public: they hold nothing but this file's strings.
-  app.get(CSS_PATH, () => asset(DASHBOARD_CSS, 'text/css; charset=utf-8'));
-  app.get(JS_PATH, () => asset(DASHBOARD_JS, 'text/javascript; charset=utf-8'));
+  app.get(CSS_PATH, () => asset(service, DASHBOARD_CSS, 'text/css; charset=utf-8'));
+  app.get(JS_PATH, () => asset(service, DASHBOARD_JS, 'text/javascript; charset=utf-8'));
   for (const register of PAGES) register(router);
 }
 
@@ -253,8 +253,19 @@ async function answer(service: Service, event: H3Event, run: () => Promise<Resol
     response.headers.set(name, value);
   }
   if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+  setStrictTransportSecurity(service, response);
   return response;
 }
+
+/**
+ * With an https public URL, every dashboard answer tells the browser to use https only for a year
+ * (CONTRACT: Dashboard), so a session cookie is never offered over a downgraded connection.
+ */
+function setStrictTransportSecurity(service: Service, response: HTTPResponse): void {
+  if (service.ctx.config.publicUrl?.startsWith('https:')) response.headers.set('strict-transport-security', HSTS);
+}
+
+export const HSTS = 'max-age=31536000';
 
 function safeSession(service: Service, event: H3Event): DashboardSession | null {
   try {
@@ -296,9 +307,11 @@ export function errorPage(service: Service, error: unknown, session: DashboardSe
   return htmlResponse(layout({ title, session, body }), status);
 }
 
-function asset(body: string, contentType: string): HTTPResponse {
-  return new HTTPResponse(body, {
+function asset(service: Service, body: string, contentType: string): HTTPResponse {
+  const response = new HTTPResponse(body, {
     status: 200,
     headers: { ...SECURITY_HEADERS, 'content-type': contentType, 'cache-control': 'public, max-age=3600' },
   });
+  setStrictTransportSecurity(service, response);
+  return response;
 }
