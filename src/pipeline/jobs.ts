@@ -1,6 +1,7 @@
 // Draining the jobs table: claim a chunk, run each job in its own savepoint inside one short
 // transaction (a failing job rolls back alone and is rescheduled with backoff), and do the only
 // network step, the fiscal verifier, between two transactions while the job holds its lease.
+import { createShutdownController } from '../shutdown-signal.ts';
 import type { Campaign } from '../campaigns/campaigns.ts';
 import { findCampaignById, findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { monotonicMs, toIso } from '../clock.ts';
@@ -81,7 +82,7 @@ export const createVerifierPool = (maxCalls: number): VerifierPool => ({
   calls: 0,
   maxCalls,
   callsByCampaign: new Map(),
-  abort: new AbortController(),
+  abort: createShutdownController(),
 });
 
 /** Whether the pool has room for one more call to `campaignId`'s verifier, counting `pending` ones about to start. */

@@ -8,6 +8,7 @@
 // A delivery whose campaign's delivery was paused after the event was queued is held (pending,
 // never due: HELD_UNTIL_REACTIVATED) until it is switched back on; one with no configuration at
 // send time is marked `skipped`, like an event that happened while paused.
+import { createShutdownController } from '../shutdown-signal.ts';
 import http from 'node:http';
 import https from 'node:https';
 import { monotonicMs, toIso } from '../clock.ts';
@@ -132,7 +133,7 @@ export const createDeliveryPool = (busy: () => boolean = () => false, scheduler:
   scheduler,
   retryTimer: null,
   endpointUrls: new Map(),
-  abort: new AbortController(),
+  abort: createShutdownController(),
 });
 
 /** The scheduler settings of a configuration. */

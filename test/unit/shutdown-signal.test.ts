@@ -1,0 +1,27 @@
+// Issue 31: `ces serve` printed MaxListenersExceededWarning when an endpoint answered slowly, since
+// every delivery in flight listens for shutdown on one signal. The pools' controller allows it.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { createShutdownController } from '../../src/shutdown-signal.ts';
+
+test('hundreds of calls in flight may listen on the shutdown signal without a warning; aborting reaches each', async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.name);
+  process.on('warning', onWarning);
+  try {
+    const controller = createShutdownController();
+    let aborted = 0;
+    for (let i = 0; i < 300; i++) controller.signal.addEventListener('abort', () => aborted++, { once: true });
+    for (let i = 0; i < 50; i++) AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]);
+    // A plain controller past 10 listeners does warn: the check below can see a warning.
+    const plain = new AbortController();
+    for (let i = 0; i < 11; i++) plain.signal.addEventListener('abort', () => {});
+    await once(process, 'warning');
+    controller.abort();
+    assert.equal(aborted, 300);
+    assert.deepEqual(warnings, ['MaxListenersExceededWarning'], 'only the plain controller warned');
+  } finally {
+    process.off('warning', onWarning);
+  }
+});
