@@ -160,9 +160,13 @@ function cell(value: unknown): string {
 // DEL and C1 (U+0080-U+009F: U+009B is a one-character CSI to many terminals) are shown as
 // \u001b. Every renderer goes through table()/details() (their cells) and runCommand (the whole
 // text), so every command gets it.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+// Bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) too: stored from
+// integrator input, they reorder what an operator reads (a consent line shown reversed, a name
+// shown as another's), and the line separators U+2028-U+2029.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 // The same, but a renderer's own line breaks (LF, CRLF) stay: a lone CR would overwrite the line.
-const CONTROL_CHARACTERS_BUT_LINE_BREAKS = /\r(?!\n)|[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f]/g;
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS =
+  /\r(?!\n)|[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 const escapeCharacter = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

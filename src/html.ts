@@ -16,8 +16,15 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/**
+ * Bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) in stored text
+ * would reorder what an operator reads (a name shown as another's): they are shown as the visible
+ * `\u202e`, as the CLI shows them.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]).replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Trusted markup, placed as it is: only for strings this code wrote (an SVG path, a constant). */
