@@ -7,12 +7,23 @@
 
 /** First characters that make a spreadsheet read a cell as a formula (or, TAB and CR, hide one). */
 const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A formula start after a character a spreadsheet may split a line on: `;` (the list separator of
+ * pt-BR Excel and of LibreOffice for Brazil), `,`, TAB or a line break, maybe after spaces and
+ * quotes. Opened with `;` as its separator, `Ana;=1+1` would be two cells, the second a formula;
+ * an apostrophe before the `=` keeps that cell text whichever separator the spreadsheet picks.
+ */
+const FORMULA_AFTER_SEPARATOR = /([;,\t\r\n][\s"']*)([=+\-@])/g;
 
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
   // Only text: a number from the database (a count, a value) prints as digits, never a formula.
-  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  let text = String(value);
+  if (typeof value === 'string') {
+    text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
+    if (FORMULA_START.test(text)) text = `'${text}`;
+  }
+  return /[",;\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 export function csvRecord(values: Array<string | number | null>): string {

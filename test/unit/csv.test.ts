@@ -1,6 +1,6 @@
 // src/exports/csv.ts: RFC 4180 quoting, and OWASP's CSV-injection rule (CONTRACT): a text cell
-// whose first character is =, +, -, @, TAB or CR gets a leading apostrophe, and is then quoted as
-// any other field would be.
+// whose first character is =, +, -, @, TAB or CR gets a leading apostrophe, and so does a formula
+// after ;, a comma, TAB or a line break inside it; the field is then quoted as any other would be.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { csvField, csvRecord } from '../../src/exports/csv.ts';
@@ -11,8 +11,17 @@ describe('csvField', () => {
     ['+cmd|x', "'+cmd|x", 'so does a plus sign'],
     ['-2+3', "'-2+3", 'and a minus sign'],
     ['@SUM(A1)', "'@SUM(A1)", 'and an at sign'],
-    ['\t=1+1', "'\t=1+1", 'a TAB hides a formula behind it'],
-    ['\r=1+1', `"'\r=1+1"`, 'a CR too, and the field is then quoted for its CR'],
+    ['\t=1+1', "'\t'=1+1", 'a TAB hides a formula behind it (and may split the cell there)'],
+    ['\r=1+1', `"'\r'=1+1"`, 'a CR too, and the field is then quoted for its CR'],
+    // Issue 32: a spreadsheet that splits on ; (pt-BR Excel, LibreOffice for Brazil) must not find a
+    // cell that starts a formula either: an apostrophe goes before the formula after each separator.
+    [';=1+1', `";'=1+1"`, 'a formula after a semicolon is neutralised, and the field quoted for its semicolon'],
+    ['Ana;=1+1', `"Ana;'=1+1"`, 'also after text'],
+    ['Ana; "=1+1"', `"Ana; ""'=1+1"""`, 'also behind spaces and a quote'],
+    ['Ana,@SUM(A1)', `"Ana,'@SUM(A1)"`, 'after a comma'],
+    ['Ana\t+cmd', "Ana\t'+cmd", 'after a TAB'],
+    ['Ana\n-2', `"Ana\n'-2"`, 'after a line break'],
+    ['Rua 1; apto 2', '"Rua 1; apto 2"', 'a semicolon before plain text changes nothing but the quoting'],
     ['=HYPERLINK("x","y")', `"'=HYPERLINK(""x"",""y"")"`, 'a formula with quotes is prefixed, then quoted'],
     ['Ana =1+1', 'Ana =1+1', 'a formula character further in is harmless'],
     ["'=1", "'=1", 'an apostrophe already first is left alone'],
