@@ -22,6 +22,7 @@ import { registerWindowCommands } from './commands/window.ts';
 import { registerAwardCommands } from './commands/award.ts';
 import { registerAuditCommands } from './commands/audit.ts';
 import { registerDashboardCommands } from './commands/dashboard.ts';
+import { registerCheckCommand } from './commands/check.ts';
 import { registerDrawCommands } from './commands/draw.ts';
 
 export function createProgram(): Command {
@@ -57,6 +58,7 @@ export function createProgram(): Command {
   registerAwardCommands(program);
   registerAuditCommands(program);
   registerDashboardCommands(program);
+  registerCheckCommand(program);
   registerDrawCommands(program);
   registerOpenApiCommand(program);
   return program;

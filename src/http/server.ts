@@ -1,5 +1,6 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
+import { checkUnfamiliarFile } from '../db/integrity.ts';
 import { isUnsafePort } from 'get-port-please';
 import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
@@ -63,6 +64,8 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   const db = openDatabase(config.dbPath);
   const self = { pid: process.pid, host: hostname() };
   try {
+    // A file this server has not opened before (a restore) is checked before anything reads it.
+    checkUnfamiliarFile(db, config.dbPath, nowIso(clock));
     const { previous } = claimDatabase(db, { ...self, started_at: nowIso(clock), dbPath: config.dbPath });
     if (previous) {
       log.warn({

@@ -19,6 +19,7 @@ import { migration013 } from './013-audit-log.ts';
 import { migration014 } from './014-dashboard-sessions.ts';
 import { migration015 } from './015-draws.ts';
 import { migration016 } from './016-events-index.ts';
+import { migration017 } from './017-integrity-checks.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];
