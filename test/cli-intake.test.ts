@@ -578,13 +578,22 @@ describe('ces demo', () => {
     // The printed command is sent as a person would send it: to a server on a port.
     const net = await startTestServer({ socket: true });
     try {
-      const cli = (...args: string[]): Promise<CliResult> => runCli(args, { dbPath: net.dbPath });
+      // On the server's clock: the printed consent is dated now, and the server refuses one from its future.
+      const cli = (...args: string[]): Promise<CliResult> => runCli(args, { dbPath: net.dbPath, clock: net.clock });
       const demo = okJson(await cli('demo', '--url', net.url, '--json'));
       assert.equal(demo.key.mode, 'test');
       assert.match(demo.key.key, /^service_test_[A-Za-z0-9_-]{43}$/);
       assert.equal(demo.campaign.lucky_numbers, 'auto');
       assert.equal(demo.campaign.instant_prize, 'INTEGRATOR_DECLARED');
       assert.equal(demo.prize.livemode, false);
+      // A paused configuration to a placeholder, for its secret: what `ces webhook listen` signs with.
+      assert.equal(demo.webhook.endpoint_url, 'https://example.com/');
+      assert.equal(demo.webhook.is_active, false);
+      assert.match(demo.webhook.hmac_secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+      assert.equal(
+        demo.listen,
+        `npx ces webhook listen --campaign ${demo.campaign.id} --forward-to http://localhost:4000/webhooks --db ${net.dbPath}`,
+      );
 
       // Read the request back out of the printed curl command, as a person pasting it would send it.
       const curl: string = demo.curl;
@@ -607,6 +616,14 @@ describe('ces demo', () => {
       assert.equal(text.code, 0);
       assert.match(text.stdout, /^Test key {2}service_test_[A-Za-z0-9_-]{43}$/m);
       assert.match(text.stdout, /^curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/entries \\$/m);
+      assert.match(
+        text.stdout,
+        /^Secret {4}whsec_\S+ {2}\(signs the webhooks; the configured endpoint https:\/\/example\.com\/ is paused\)$/m,
+      );
+      assert.match(
+        text.stdout,
+        /^npx ces webhook listen --campaign [0-9a-f-]{36} --forward-to http:\/\/localhost:4000\/webhooks --db \S+$/m,
+      );
     } finally {
       await net.close();
     }
