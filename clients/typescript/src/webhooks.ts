@@ -7,8 +7,13 @@
 // replayed later. Web Crypto only: Node 20+, Deno, Bun and workers alike.
 import type { CesEvent } from './types.ts';
 
-/** Headers as any server gives them: fetch's Headers, or Node's `req.headers`. */
-export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+type HeaderValue = string | readonly string[] | undefined;
+
+/** Headers as any server gives them: fetch's Headers, Node's `req.headers`, or an object with the three webhook headers. */
+export type HeadersLike =
+  | Headers
+  | Readonly<Record<string, HeaderValue>>
+  | { readonly 'webhook-id'?: HeaderValue; readonly 'webhook-timestamp'?: HeaderValue; readonly 'webhook-signature'?: HeaderValue };
 
 export interface VerifyWebhookOptions {
   /** Largest distance between `webhook-timestamp` and now, in seconds (default 300, as Standard Webhooks libraries). */
@@ -91,7 +96,7 @@ export async function verifyWebhook(
 
 function readHeader(headers: HeadersLike, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  for (const [key, value] of Object.entries(headers)) {
+  for (const [key, value] of Object.entries(headers as Readonly<Record<string, HeaderValue>>)) {
     if (key.toLowerCase() !== name || value === undefined) continue;
     return typeof value === 'string' ? value : value.join(' ');
   }
