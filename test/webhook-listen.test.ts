@@ -59,9 +59,10 @@ describe('ces webhook listen', () => {
       dbPath: s.dbPath,
       stop: stop.signal,
     });
+    let entry = '';
     try {
       await new Promise((r) => setTimeout(r, 300));
-      const entry = await submitEntry(s, w.testKey);
+      entry = await submitEntry(s, w.testKey);
       await submitEntry(s, w.liveKey);
       await drainAll(s);
       await until(() => local.got.length >= 3, 'three forwarded events');
@@ -85,7 +86,7 @@ describe('ces webhook listen', () => {
       ['entry.received', 'entry.completed', 'entry.evaluated'],
     );
     assert.ok(
-      events.every((e) => e.livemode === false && e.data.entry_id !== before),
+      events.every((e) => e.livemode === false && e.data.entry_id === entry && e.data.entry_id !== before),
       'only new events, of the test mode',
     );
     const lines = result.stdout.trim().split('\n');

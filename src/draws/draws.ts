@@ -201,7 +201,6 @@ function isValidDate(value: string): boolean {
 }
 
 function hasControlCharacter(value: string): boolean {
-  // oxlint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(value);
 }
 
