@@ -1,4 +1,6 @@
-// ces demo: a ready test campaign, its test key and a prize, plus a curl command that gets a 202.
+// ces demo: a ready test campaign, its test key and a prize, plus a curl command that gets a 202,
+// and a webhook configuration, paused, whose secret signs what `ces webhook listen` forwards to a
+// local receiver (docs/integrating.md: from zero to a verified webhook).
 import type { Command } from 'commander';
 import type { Actor } from '../../src/audit/actor.ts';
 import { createCampaign } from '../../src/campaigns/campaigns.ts';
@@ -6,10 +8,19 @@ import type { Ctx } from '../../src/context.ts';
 import { makeAccessKey } from '../../src/entries/fiscal-key.ts';
 import { issueKey } from '../../src/keys/keys.ts';
 import { addPrize } from '../../src/mechanics/prizes.ts';
+import { parseWebhookPatch, patchWebhookConfig } from '../../src/webhooks/webhook-config.ts';
 import { cliOperator } from '../operator.ts';
 import { runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
 
-export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor): Record<string, unknown> {
+/**
+ * The demo's webhook endpoint: a placeholder, paused, so that nothing leaves the machine; the
+ * configuration exists for its secret, which `ces webhook listen` signs with.
+ */
+export const DEMO_WEBHOOK_URL = 'https://example.com/';
+export const DEMO_RECEIVER_URL = 'http://localhost:4000/webhooks';
+
+/** `dbFlag`: the --db the demo was given, which `ces webhook listen` needs as well. */
+export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor, dbFlag?: string): Record<string, unknown> {
   return ctx.db.transaction(() => {
     const campaign = createCampaign(ctx, { name: 'Demo campaign', luckyNumbers: 'auto', instantPrize: 'INTEGRATOR_DECLARED' }, actor);
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'test', label: 'demo' }, actor);
@@ -18,6 +29,7 @@ export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor): Record<stri
       { campaignId: campaign.id, mode: 'test', name: 'Demo voucher', type: 'voucher', unitValue: '50', stock: '100' },
       actor,
     );
+    const webhook = patchWebhookConfig(ctx, campaign.id, parseWebhookPatch({ endpoint_url: DEMO_WEBHOOK_URL, is_active: false }), actor);
     const now = new Date(ctx.clock.now());
     const yymm = `${String(now.getUTCFullYear() % 100).padStart(2, '0')}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
     const body = {
@@ -33,7 +45,16 @@ export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor): Record<stri
       `  -H 'Content-Type: application/json' \\`,
       `  -d '${JSON.stringify(body)}'`,
     ].join('\n');
-    return { campaign, key: { id: key.id, mode: key.mode, key: key.key, prefix: key.prefix }, prize, curl };
+    const db = dbFlag === undefined ? '' : ` --db ${/^[\w./:-]+$/.test(dbFlag) ? dbFlag : `'${dbFlag.replaceAll("'", `'\\''`)}'`}`;
+    const listen = `npx ces webhook listen --campaign ${campaign.id} --forward-to ${DEMO_RECEIVER_URL}${db}`;
+    return {
+      campaign,
+      key: { id: key.id, mode: key.mode, key: key.key, prefix: key.prefix },
+      prize,
+      webhook: { ...webhook.config, hmac_secret: webhook.hmac_secret },
+      curl,
+      listen,
+    };
   })();
 }
 
@@ -43,19 +64,26 @@ export function registerDemoCommand(program: Command): void {
     .action(async (flags: CommonOptions & { url?: string }) => {
       await runCommand(
         flags,
-        (ctx) => createDemo(ctx, (flags.url ?? ctx.config.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, ''), cliOperator()),
+        (ctx) =>
+          createDemo(ctx, (flags.url ?? ctx.config.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, ''), cliOperator(), flags.db),
         (d) => {
           const campaign = d.campaign as { id: string; name: string };
           const key = d.key as { key: string };
           const prize = d.prize as { id: string };
+          const webhook = d.webhook as { hmac_secret: string };
           return [
             `Campaign  ${campaign.id}  (${campaign.name}, test mode, automatic lucky numbers, declared instant prizes)`,
             `Test key  ${key.key}`,
             `Prize     ${prize.id}`,
+            `Secret    ${webhook.hmac_secret}  (signs the webhooks; the configured endpoint ${DEMO_WEBHOOK_URL} is paused)`,
             '',
             'Start the server (npm start), then submit an entry:',
             '',
             String(d.curl),
+            '',
+            'To receive its events on this machine, signed with the secret (docs/integrating.md):',
+            '',
+            String(d.listen),
           ].join('\n');
         },
         {},
