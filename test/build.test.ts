@@ -206,6 +206,7 @@ describe('npm pack', () => {
       'docs/img/keys.png',
       'docs/img/overview.png',
       'docs/img/webhook.png',
+      'docs/integrating.md',
       'docs/operations.md',
       'package.json',
       'schema.sql',
