@@ -10,6 +10,7 @@
 // compared with the idle window right before it, so drift of this shared machine cancels out.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cliActor } from '../src/audit/actor.ts';
@@ -71,7 +72,8 @@ interface TimedCommand {
 export async function measureDraws(deps: DrawsBenchDeps, out: Record<string, unknown>): Promise<void> {
   const command = await prepareCommand(deps);
   deps.progress(`draws: freeze and run through ${command.name}`);
-  Object.assign(out, { draws_command: command.name, draws_series: 200, draws_winners: WINNERS });
+  // The machine is shared: its load says how far the absolute figures can be trusted.
+  Object.assign(out, { draws_command: command.name, draws_series: 200, draws_winners: WINNERS, draws_load_average_at_start: loadavg()[0] });
   const seeds: DrawSeed[] = [];
   const freezeSeconds: number[] = [];
   for (const numbers of deps.sizes) {
@@ -106,6 +108,7 @@ export async function measureDraws(deps: DrawsBenchDeps, out: Record<string, unk
     );
   }
   await measureIntakeDuringFreeze(deps, command, seeds.at(-1)!, freezeSeconds.at(-1)!, out);
+  out.draws_load_average_at_end = loadavg()[0];
 }
 
 /** The CLI bundle when it has `ces draw`; else ./draw-command.ts bundled (the CLI's runCommand around the same service calls). */
