@@ -26,6 +26,8 @@ const { values: flags } = parseArgs({
     'webhook-window': { type: 'string' },
     'webhook-delay': { type: 'string' },
     'webhook-backlog': { type: 'string' },
+    'draws-sizes': { type: 'string' },
+    'draws-rate': { type: 'string' },
   },
 });
 const quick = flags.quick === true;
@@ -40,7 +42,13 @@ const P = {
   /** How long the webhook receiver takes to answer, in ms (a partner's endpoint on the internet). */
   webhookDelayMs: Number(flags['webhook-delay'] ?? 200),
   webhookBacklog: Number(flags['webhook-backlog'] ?? (quick ? 2_000 : 20_000)),
+  /** Open-loop intake rate (entries/s) beside a freeze in the draws phase. */
+  drawsRate: Number(flags['draws-rate'] ?? 100),
 };
+/** Lucky numbers of each draws-phase database (up to 20 million: 200 series of 100,000). */
+const DRAWS_SIZES = (flags['draws-sizes'] ?? (quick ? '100000,1000000' : '1000000,20000000')).split(',').map(Number);
+if (DRAWS_SIZES.some((n) => !Number.isInteger(n) || n < 20 || n > 20_000_000 || n % 20 !== 0))
+  throw new Error('--draws-sizes must be multiples of 20 up to 20000000');
 for (const [name, value] of Object.entries(P)) {
   if (!Number.isInteger(value) || value < 1 || value > 10_000_000) throw new Error(`--${name} must be a positive integer`);
 }
@@ -72,9 +80,13 @@ let rssPeak = 0;
 const rssByServer: Record<string, number> = {};
 const yymm = currentYymm(Date.now());
 
-async function startCes(dbPath: string, o: { tickMs?: string; groupCommit?: boolean; storage?: boolean } = {}): Promise<Child> {
+async function startCes(
+  dbPath: string,
+  o: { tickMs?: string; groupCommit?: boolean; storage?: boolean; ipc?: boolean } = {},
+): Promise<Child> {
   const child = await spawnChild({
     script: bundled.server,
+    ipc: o.ipc,
     args: ['--db', dbPath, '--tick-ms', o.tickMs ?? NO_TICK_MS],
     // BENCH_CPU_PROF=DIR profiles every server child (node --cpu-prof), for finding hot spots.
     nodeFlags: [
@@ -548,6 +560,33 @@ async function main(): Promise<void> {
   };
 
   await buildBundles();
+  // Only when named in --only: its 20-million-number database takes minutes to seed and gigabytes of disk.
+  const drawsPhase = async (): Promise<void> => {
+    if (flags.only === undefined) return;
+    await attempt('draws', async () => {
+      const { measureDraws } = await import('./draws.ts');
+      await measureDraws(
+        {
+          work,
+          bundles: BUNDLES,
+          sizes: DRAWS_SIZES,
+          ratePerS: P.drawsRate,
+          keepDir: process.env.BENCH_DRAWS_DIR ?? null,
+          yymm,
+          progress,
+          startCes: (dbPath) => startCes(dbPath, { ipc: true }),
+          stop: (child, role) => stop(child, role, { countRss: false }),
+        },
+        out,
+      );
+    });
+  };
+  // The draws phase has its baseline of its own: run alone, it skips the echo and intake figures.
+  if (flags.only !== undefined && flags.only.split(',').every((name) => name === 'draws')) {
+    await drawsPhase();
+    return finish(out, errors, started);
+  }
+
   // The large database is written first, so that the echo, intake and intake at size are measured
   // back to back: ratios between phases minutes apart carried this machine's drift (one run
   // measured intake_at_1m_ratio 0.754 where the paired figure was above 0.9).
@@ -692,10 +731,16 @@ async function main(): Promise<void> {
     });
   });
 
+  await drawsPhase();
+
   await attempt('lucky', async () => {
     const lucky = await measureLucky();
     if (lucky) out.lucky_allocation = lucky;
   });
+  finish(out, errors, started);
+}
+
+function finish(out: Record<string, unknown>, errors: string[], started: number): void {
   if (errors.length > 0) {
     out.errors = errors;
     process.exitCode = 1;

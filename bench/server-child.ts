@@ -4,12 +4,16 @@
 // BENCH_WRITE=none is an experiment, never a mode of ces: POST /v1/entries does everything but its
 // write (no transaction, no row) and answers in the next event-loop turn, as a group commit would. It
 // measures what intake costs without storage, so that the storage's share is a figure of the run.
+// With an IPC channel (the draws phase), a message {type: 'freeze-draw', drawId} runs freezeDraw in
+// this process's event loop, as the dashboard's freeze action does, and is answered
+// {type: 'draw-frozen', seconds, draw} or {type: 'draw-frozen', error}.
 // Usage: node --import tsx bench/server-child.ts --db PATH [--tick-ms N]
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
+import { freezeDraw } from '../src/draws/draws.ts';
 import type { EntryWriter } from '../src/intake/entry-writer.ts';
 import { limitHeapGrowth } from '../src/heap-growth.ts';
 import { createLogger } from '../src/log.ts';
@@ -22,6 +26,15 @@ limitHeapGrowth(config.heapGrowingPercent, process.execArgv);
 const server = await startServer(config, log, { groupCommit: process.env.BENCH_GROUP_COMMIT !== '0' });
 if (process.env.BENCH_WRITE === 'none') server.service.writer = storageFreeWriter(server.service.writer);
 process.stdout.write(`listening on ${server.url}\n`);
+
+process.on('message', (message: { type?: string; drawId?: string }) => {
+  if (message.type !== 'freeze-draw' || !message.drawId) return;
+  const started = performance.now();
+  freezeDraw(server.service.ctx, message.drawId, { kind: 'dashboard', name: 'bench' }).then(
+    (draw) => process.send!({ type: 'draw-frozen', seconds: (performance.now() - started) / 1000, draw }),
+    (error: unknown) => process.send!({ type: 'draw-frozen', error: String(error) }),
+  );
+});
 
 // BENCH_LOOP_DELAY=FILE: the event loop's delay percentiles, appended to FILE when the server stops.
 const loopDelay = process.env.BENCH_LOOP_DELAY ? monitorEventLoopDelay({ resolution: 5 }) : null;

@@ -186,18 +186,30 @@ export function findNumberHolder(
 /**
  * The numbers eligible at the cut-off (CONTRACT: Draws, Eligible): held by an entry of the
  * campaign and mode that is APPROVED, whose participant is not anonymised, allocated at or
- * before the cut-off. Raw rows [series, order_number], in no particular order.
+ * before the cut-off. Each number as one integer, series × 100,000 + element (the address
+ * NumberSet uses), in no particular order: a [series, element] row costs an array a number, a
+ * third of the freeze's time at 20 million.
+ *
+ * Read entry by entry, not number by number: the campaign's approved entries on
+ * entries_campaign_status, each one's participant, then its numbers on lucky_numbers_entry. A
+ * campaign's numbers are allocated as its entries are evaluated, so both walks go through their
+ * tables nearly in file order. Walked in (series, element) order on the primary key instead, each
+ * number was a jump to a random page of lucky_numbers, of entries and of enrollments: 11 µs a
+ * number at a million, minutes at 20 million once the file outgrows the page cache. CROSS JOIN
+ * keeps SQLite to that order, INDEXED BY to that index (it would otherwise search each entry's
+ * numbers on the primary key, by campaign and mode only).
  */
-export function iterateEligibleNumbers(db: Db, campaignId: string, livemode: number, cutoff: string): IterableIterator<[number, number]> {
-  return prepare<[string, number, string], [number, number]>(
+export function iterateEligibleNumbers(db: Db, campaignId: string, livemode: number, cutoff: string): IterableIterator<number> {
+  return prepare<[{ campaign_id: string; livemode: number; cutoff: string }], number>(
     db,
-    `SELECT ln.series, ln.order_number FROM lucky_numbers ln
-      JOIN entries e ON e.id = ln.entry_id
-      JOIN enrollments en ON en.id = e.enrollment_id
-    WHERE ln.campaign_id = ? AND ln.livemode = ? AND ln.created_at <= ? AND e.status = 'APPROVED' AND en.anonymized_at IS NULL`,
+    `SELECT ln.series * 100000 + ln.order_number FROM entries e
+      CROSS JOIN enrollments en ON en.id = e.enrollment_id
+      CROSS JOIN lucky_numbers ln INDEXED BY lucky_numbers_entry ON ln.entry_id = e.id
+    WHERE e.campaign_id = @campaign_id AND e.livemode = @livemode AND e.status = 'APPROVED' AND en.anonymized_at IS NULL
+      AND ln.campaign_id = @campaign_id AND ln.livemode = @livemode AND ln.created_at <= @cutoff`,
   )
-    .raw(true)
-    .iterate(campaignId, livemode, cutoff) as IterableIterator<[number, number]>;
+    .pluck(true)
+    .iterate({ campaign_id: campaignId, livemode, cutoff }) as IterableIterator<number>;
 }
 
 /** What the apuração record shows of a winner: the participant's document and name (masked by the caller). */

@@ -1,0 +1,371 @@
+// The draws phase (`npm run bench -- --only draws`): what a draw (apuração) costs on a campaign of
+// 200 series. For each size (1 million and 20 million lucky numbers; 100,000 and 1 million with
+// --quick), a database seeded by ./draws-seed.ts, then `ces draw freeze` and `ces draw run` as
+// processes of their own on the file: seconds (the process's whole life, as the operator waits
+// for it), peak RSS (getrusage at exit, ./peak-rss.mjs) and the frozen set's bytes per number.
+// The freeze's count and SHA-256 are checked against the seed's own computation. Then intake p99
+// at a steady open-loop rate on the largest file, against idle intake on the same server: while
+// `ces draw freeze` runs in another process, and while the server freezes a draw in its own event
+// loop (the dashboard's way; sent over IPC to bench/server-child.ts). Each freeze window is
+// compared with the idle window right before it, so drift of this shared machine cancels out.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cliActor } from '../src/audit/actor.ts';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Ctx } from '../src/context.ts';
+import { openDatabase } from '../src/db/open.ts';
+import { frozenSetBytes } from '../src/draws/draws.repo.ts';
+import { createDraw, recordResults } from '../src/draws/draws.ts';
+import { createSilentLogger } from '../src/log.ts';
+import { cryptoRandom } from '../src/random.ts';
+import { ROOT, type Child } from './children.ts';
+import { entryRequest } from './data.ts';
+import { seedDrawDatabase, type DrawSeed } from './draws-seed.ts';
+import { latencyPercentiles, openLoop, type OpenLoopResult } from './open-loop.ts';
+
+export interface DrawsBenchDeps {
+  work: string;
+  /** Where run.ts keeps its bundles; the CLI and ./draw-command.ts are bundled there too. */
+  bundles: string;
+  /** Lucky numbers of each database, smallest first; intake is measured on the last. */
+  sizes: number[];
+  /** Open-loop intake rate during the freeze windows, entries/s. */
+  ratePerS: number;
+  /** Keep seeded databases here and reuse them in later runs (BENCH_DRAWS_DIR); else in `work`. */
+  keepDir: string | null;
+  yymm: string;
+  progress(line: string): void;
+  startCes(dbPath: string): Promise<Child>;
+  stop(child: Child, role: string): Promise<void>;
+}
+
+/** Winners each draw picks: enough to exercise the holder lookups of winners 2..N. */
+const WINNERS = 100;
+/** A Loteria Federal result (five 5-digit prizes); the same inputs always give the same winners. */
+const PRIZES = ['48213', '07519', '93362', '15870', '62044'];
+/** Bumped when the seed changes, so a kept database of an older seed is written again. */
+const SEED_VERSION = 1;
+const PEAK_RSS = join(ROOT, 'bench/peak-rss.mjs');
+
+const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
+const label = (n: number): string => (n % 1_000_000 === 0 ? `${n / 1_000_000}m` : `${n / 1000}k`);
+
+interface DrawCommand {
+  /** What runs: `ces draw` (the CLI bundle) or the stand-in when the CLI has no `draw` command. */
+  name: string;
+  argv(verb: 'freeze' | 'run', drawId: string, dbPath: string): string[];
+}
+
+interface TimedCommand {
+  seconds: number;
+  rssMb: number;
+  output: Record<string, unknown>;
+  startedAt: number;
+  endedAt: number;
+}
+
+/** Fills `out` as it goes, so that a failure leaves the figures measured before it. */
+export async function measureDraws(deps: DrawsBenchDeps, out: Record<string, unknown>): Promise<void> {
+  const command = await prepareCommand(deps);
+  deps.progress(`draws: freeze and run through ${command.name}`);
+  // The machine is shared: its load says how far the absolute figures can be trusted.
+  Object.assign(out, { draws_command: command.name, draws_series: 200, draws_winners: WINNERS, draws_load_average_at_start: loadavg()[0] });
+  const seeds: DrawSeed[] = [];
+  const freezeSeconds: number[] = [];
+  for (const numbers of deps.sizes) {
+    const seed = seedOrReuse(deps, numbers);
+    seeds.push(seed);
+    const at = label(numbers);
+    const draw = createBenchDraw(seed, `size ${at}`);
+    const freeze = await runCommand(deps, command, 'freeze', draw, seed.dbPath);
+    checkFrozen(seed, freeze.output);
+    freezeSeconds.push(freeze.seconds);
+    const bytes = withCtx(seed.dbPath, (ctx) => frozenSetBytes(ctx.db, draw));
+    await recordBenchResults(seed, draw);
+    const run = await runCommand(deps, command, 'run', draw, seed.dbPath);
+    const winners = (run.output.winners as unknown[] | undefined)?.length ?? 0;
+    if (winners !== Math.min(WINNERS, seed.eligible)) throw new Error(`draw run at ${at}: ${winners} winners, expected ${WINNERS}`);
+    const size = fileBytes(seed.dbPath);
+    Object.assign(out, {
+      [`draws_${at}_eligible`]: seed.eligible,
+      [`draws_${at}_numbers_seeded`]: seed.numbers,
+      [`draws_${at}_entries_seeded`]: seed.entries,
+      [`draws_${at}_seed_s`]: round(seed.seedSeconds, 1),
+      [`draws_${at}_db_mb`]: round(size / 1_048_576),
+      [`draws_${at}_freeze_s`]: round(freeze.seconds, 2),
+      [`draws_${at}_freeze_rss_mb`]: round(freeze.rssMb, 1),
+      [`draws_${at}_run_s`]: round(run.seconds, 2),
+      [`draws_${at}_run_rss_mb`]: round(run.rssMb, 1),
+      [`draws_${at}_frozen_bytes`]: bytes,
+      [`draws_${at}_bytes_per_number`]: round(bytes / seed.eligible, 3),
+    });
+    deps.progress(
+      `draws ${at}: freeze ${freeze.seconds.toFixed(2)} s, ${freeze.rssMb.toFixed(1)} MB; run ${run.seconds.toFixed(2)} s, ${run.rssMb.toFixed(1)} MB; ${(bytes / seed.eligible).toFixed(3)} B/number`,
+    );
+  }
+  await measureIntakeDuringFreeze(deps, command, seeds.at(-1)!, freezeSeconds.at(-1)!, out);
+  out.draws_load_average_at_end = loadavg()[0];
+}
+
+/** The CLI bundle when it has `ces draw`; else ./draw-command.ts bundled (the CLI's runCommand around the same service calls). */
+async function prepareCommand(deps: DrawsBenchDeps): Promise<DrawCommand> {
+  const { buildBundle } = (await import(join(ROOT, 'build.mjs') as string)) as {
+    buildBundle(o: { outfile: string; entry: string }): Promise<unknown>;
+  };
+  const cli = join(deps.bundles, 'ces.mjs');
+  await buildBundle({ entry: join(ROOT, 'cli/ces.ts'), outfile: cli });
+  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout;
+  if (/^ {2}draw\b/m.test(help)) return { name: 'ces draw', argv: (verb, id, db) => [cli, 'draw', verb, id, '--db', db, '--json'] };
+  const standIn = join(deps.bundles, 'draw-command.mjs');
+  await buildBundle({ entry: join(ROOT, 'bench/draw-command.ts'), outfile: standIn });
+  return { name: 'bench/draw-command.ts (no ces draw in this CLI)', argv: (verb, id, db) => [standIn, verb, id, '--db', db, '--json'] };
+}
+
+function seedOrReuse(deps: DrawsBenchDeps, numbers: number): DrawSeed {
+  const dbPath = join(deps.keepDir ?? deps.work, `draws-${numbers}.db`);
+  const manifest = `${dbPath}.json`;
+  if (deps.keepDir && existsSync(dbPath) && existsSync(manifest)) {
+    const kept = JSON.parse(readFileSync(manifest, 'utf8')) as DrawSeed & { version: number };
+    if (kept.version === SEED_VERSION && kept.numbers === numbers) {
+      deps.progress(`draws: reusing ${dbPath} (seeded in ${kept.seedSeconds.toFixed(0)} s); reading it into the page cache`);
+      // As it was right after its seed: a freshly written file is in the page cache.
+      spawnSync('cat', [dbPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+      return { ...kept, dbPath };
+    }
+  }
+  for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, manifest]) rmSync(file, { force: true });
+  deps.progress(`draws: seeding ${numbers.toLocaleString('en')} lucky numbers into ${dbPath}`);
+  const seed = seedDrawDatabase({
+    dbPath,
+    numbers,
+    nowMs: Date.now(),
+    onProgress: (done) => {
+      if (done % 2_000_000 === 0) deps.progress(`  ${done.toLocaleString('en')} numbers`);
+    },
+  });
+  if (deps.keepDir) writeFileSync(manifest, JSON.stringify({ ...seed, version: SEED_VERSION }));
+  return seed;
+}
+
+function openCtx(dbPath: string): Ctx {
+  return {
+    db: openDatabase(dbPath),
+    clock: systemClock,
+    random: cryptoRandom,
+    config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false),
+    log: createSilentLogger(),
+  };
+}
+
+function withCtx<T>(dbPath: string, use: (ctx: Ctx) => T): T {
+  const ctx = openCtx(dbPath);
+  try {
+    return use(ctx);
+  } finally {
+    ctx.db.close();
+  }
+}
+
+/** The extraction's results, as `ces draw results` records them (not timed). */
+async function recordBenchResults(seed: DrawSeed, drawId: string): Promise<void> {
+  const ctx = openCtx(seed.dbPath);
+  try {
+    await recordResults(ctx, drawId, { extraction: 6_000, date: seed.cutoff.slice(0, 10), prizes: PRIZES }, cliActor('bench'));
+  } finally {
+    ctx.db.close();
+  }
+}
+
+/** A draw of the seeded campaign, as `ces draw create --mode live --winners 100` makes it. */
+function createBenchDraw(seed: DrawSeed, name: string): string {
+  return withCtx(
+    seed.dbPath,
+    (ctx) =>
+      createDraw(ctx, { campaignId: seed.campaignId, mode: 'live', name, cutoff: seed.cutoff, winners: WINNERS }, cliActor('bench')).id,
+  );
+}
+
+function checkFrozen(seed: DrawSeed, draw: Record<string, unknown>): void {
+  if (draw.status !== 'frozen' || draw.eligible_count !== seed.eligible || draw.numbers_sha256 !== seed.sha256)
+    throw new Error(
+      `the freeze found ${String(draw.eligible_count)} numbers (SHA-256 ${String(draw.numbers_sha256)}), the seed made ${seed.eligible} eligible (${seed.sha256})`,
+    );
+}
+
+function fileBytes(dbPath: string): number {
+  return [dbPath, `${dbPath}-wal`].reduce((sum, f) => sum + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0);
+}
+
+/** Runs the command in a process of its own; its output is the JSON document it prints. */
+function runCommand(
+  deps: DrawsBenchDeps,
+  command: DrawCommand,
+  verb: 'freeze' | 'run',
+  drawId: string,
+  dbPath: string,
+): Promise<TimedCommand> {
+  const rssFile = join(deps.work, `peak-rss-${verb}-${drawId}.json`);
+  const startedAt = Date.now();
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', pathToFileURL(PEAK_RSS).href, ...command.argv(verb, drawId, dbPath)], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_PEAK_RSS_FILE: rssFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (code !== 0) return reject(new Error(`${command.name} ${verb} exited with ${code}: ${stderr.trim()}`));
+      const { max_rss_kb } = JSON.parse(readFileSync(rssFile, 'utf8')) as { max_rss_kb: number };
+      resolve({ seconds, rssMb: max_rss_kb / 1024, output: JSON.parse(stdout) as Record<string, unknown>, startedAt, endedAt: Date.now() });
+    });
+  });
+}
+
+let loadPhase = 0;
+
+function intakeAtRate(deps: DrawsBenchDeps, ces: Child, seed: DrawSeed, durationS: number): Promise<OpenLoopResult> {
+  const n = ++loadPhase;
+  const options = { tag: `draws-${n}-${Date.now().toString(36)}`, offset: 700_000_000 + n * 10_000_000, yymm: deps.yymm };
+  return openLoop({
+    url: ces.url,
+    path: '/v1/entries',
+    ratePerS: deps.ratePerS,
+    durationS,
+    headers: { authorization: `Bearer ${seed.liveKey}` },
+    next: (i) => {
+      const { body, idempotencyKey } = entryRequest(i, options);
+      return { body, headers: { 'idempotency-key': idempotencyKey } };
+    },
+  });
+}
+
+interface Window {
+  p50: number;
+  p99: number;
+  count: number;
+  /** Answers other than 202 in the window, by status; `error`: requests of the load that got no answer. */
+  failed: Record<string, number>;
+}
+
+function windowOf(load: OpenLoopResult, from: number, to: number): Window {
+  const { p50, p99, count } = latencyPercentiles(load.requests, from, to);
+  const failed: Record<string, number> = {};
+  for (const r of load.requests) if (r.dueAt >= from && r.dueAt < to && r.status !== 202) failed[r.status] = (failed[r.status] ?? 0) + 1;
+  if (load.errors > 0) failed.error = load.errors;
+  return { p50, p99, count, failed };
+}
+
+/**
+ * Intake at deps.ratePerS on the largest database: a warm-up, then idle / `ces draw freeze` in
+ * another process / idle / a freeze in the server's own event loop. A freeze window lasts the
+ * freeze (measured from its start to its end), an idle one as long as the freeze took earlier.
+ */
+async function measureIntakeDuringFreeze(
+  deps: DrawsBenchDeps,
+  command: DrawCommand,
+  seed: DrawSeed,
+  freezeSeconds: number,
+  figures: Record<string, unknown>,
+): Promise<void> {
+  const at = label(seed.numbers);
+  const cliDraw = createBenchDraw(seed, 'frozen by the CLI under intake');
+  const serverDraw = createBenchDraw(seed, 'frozen by the server under intake');
+  const lead = 2;
+  // Long enough for a freeze slowed down by the load; a freeze that outlasts it is said so.
+  const windowS = Math.ceil(lead + freezeSeconds * 2 + 5);
+  const ces = await deps.startCes(seed.dbPath);
+  Object.assign(figures, { draws_intake_rate_per_s: deps.ratePerS, draws_intake_db: at });
+  try {
+    deps.progress(`draws: intake at ${deps.ratePerS}/s on the ${at} database; windows of up to ${windowS} s`);
+    await intakeAtRate(deps, ces, seed, 5);
+    const idle = async (): Promise<Window> => {
+      const load = await intakeAtRate(deps, ces, seed, lead + freezeSeconds);
+      const start = Math.min(...load.requests.map((r) => r.dueAt));
+      return windowOf(load, start + lead * 1000, Number.POSITIVE_INFINITY);
+    };
+    const during = async (freeze: () => Promise<{ seconds: number; startedAt: number; endedAt: number }>) => {
+      const loading = intakeAtRate(deps, ces, seed, windowS);
+      await new Promise((r) => setTimeout(r, lead * 1000));
+      const f = await freeze();
+      const load = await loading;
+      return {
+        window: windowOf(load, f.startedAt, f.endedAt),
+        freeze: f,
+        outlasted: f.endedAt > Math.max(...load.requests.map((r) => r.dueAt)),
+      };
+    };
+
+    const idleBeforeCli = await idle();
+    const cli = await during(async () => {
+      const r = await runCommand(deps, command, 'freeze', cliDraw, seed.dbPath);
+      checkFrozen(seed, r.output);
+      return r;
+    });
+    const idleBeforeServer = await idle();
+    const server = await during(() => freezeInServer(ces, serverDraw, seed));
+    figures.draws_intake_idle_p99_ms = idleBeforeCli.p99;
+    figures.draws_intake_p99_during_cli_freeze_ms = cli.window.p99;
+    figures.draws_intake_p99_cli_freeze_ratio = round(cli.window.p99 / Math.max(1, idleBeforeCli.p99), 2);
+    figures.draws_cli_freeze_under_intake_s = round(cli.freeze.seconds, 2);
+    figures.draws_intake_idle_p99_ms_before_server_freeze = idleBeforeServer.p99;
+    figures.draws_intake_p99_during_server_freeze_ms = server.window.p99;
+    figures.draws_intake_p99_server_freeze_ratio = round(server.window.p99 / Math.max(1, idleBeforeServer.p99), 2);
+    figures.draws_server_freeze_s = round(server.freeze.seconds, 2);
+    figures.draws_intake_p50_ms = {
+      idle: idleBeforeCli.p50,
+      cli_freeze: cli.window.p50,
+      idle_2: idleBeforeServer.p50,
+      server_freeze: server.window.p50,
+    };
+    figures.draws_intake_requests = {
+      idle: idleBeforeCli.count,
+      cli_freeze: cli.window.count,
+      idle_2: idleBeforeServer.count,
+      server_freeze: server.window.count,
+    };
+    const failed = {
+      idle: idleBeforeCli.failed,
+      cli_freeze: cli.window.failed,
+      idle_2: idleBeforeServer.failed,
+      server_freeze: server.window.failed,
+    };
+    if (cli.outlasted || server.outlasted) figures.draws_freeze_outlasted_window = true;
+    if (Object.values(failed).some((f) => Object.keys(f).length > 0)) {
+      figures.draws_intake_not_202 = failed;
+      throw new Error(`intake requests not answered 202: ${JSON.stringify(failed)}`);
+    }
+  } finally {
+    figures.draws_server_rss_mb_peak = round(ces.peakRssMb(), 1);
+    await deps.stop(ces, 'draws_intake');
+  }
+}
+
+/** Asks the server (bench/server-child.ts, over IPC) to freeze the draw in its own event loop. */
+function freezeInServer(ces: Child, drawId: string, seed: DrawSeed): Promise<{ seconds: number; startedAt: number; endedAt: number }> {
+  return new Promise((resolve, reject) => {
+    const startedAt = Date.now();
+    const on = (m: { type?: string; seconds?: number; draw?: Record<string, unknown>; error?: string }): void => {
+      if (m.type !== 'draw-frozen') return;
+      ces.process.off('message', on);
+      if (m.error) return reject(new Error(`the server's freeze failed: ${m.error}`));
+      try {
+        checkFrozen(seed, m.draw!);
+      } catch (error) {
+        return reject(error as Error);
+      }
+      resolve({ seconds: m.seconds!, startedAt, endedAt: Date.now() });
+    };
+    ces.process.on('message', on);
+    ces.process.send({ type: 'freeze-draw', drawId });
+  });
+}
