@@ -28,6 +28,11 @@ export interface AccessKeyParts {
 }
 
 const ACCESS_KEY_FORMAT = /^[0-9]{44,50}$/;
+/**
+ * An access key as sent: ACCESS_KEY_FORMAT once whitespace is removed (keys are printed in groups
+ * of four). The struct of POST /v1/entries checks it and the OpenAPI document publishes it.
+ */
+export const ACCESS_KEY_AS_SENT = /^(?:\s*[0-9]){44,50}\s*$/;
 const CLASSIC_KEY = /^[0-9]{44}$/;
 const DIGITS = /^[0-9]+$/;
 
