@@ -11,10 +11,9 @@
 // Keys of 45 to 50 digits are accepted (SPEC: "44 to 50 digits") but have no layout we can check,
 // so every structural function below answers "nothing to say" for them.
 
-export interface AccessKeyIssue {
-  code: string;
-  message: string;
-}
+import type { RejectionReason } from './rejection-reasons.ts';
+
+export type AccessKeyIssue = RejectionReason;
 
 export interface AccessKeyParts {
   uf?: string;
