@@ -24,11 +24,12 @@ import { registerAuditCommands } from './commands/audit.ts';
 import { registerDashboardCommands } from './commands/dashboard.ts';
 import { registerCheckCommand } from './commands/check.ts';
 import { registerDrawCommands } from './commands/draw.ts';
+import { VERSION } from '../src/version.ts';
 
 export function createProgram(): Command {
   const program = new Command('ces')
     .description('Campaign Entry Service: intake of promotional-campaign entries over HTTP')
-    .version('0.1.0')
+    .version(VERSION)
     // CONTRACT: a failure is one line on stderr (and {"error"} on stdout with --json); commander's own
     // usage errors (unknown option, missing --name...) go through the catch in runProgram instead of
     // printing the help text.

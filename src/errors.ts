@@ -2,9 +2,63 @@
 // validation, the list of field violations. http/problem.ts and the CLI map it at the edges;
 // anything else that is thrown is a bug.
 
+/**
+ * The codes of errors[] items, one list for the type checker and the OpenAPI document's enum: a
+ * FieldError with any other code does not compile, so a new code cannot reach a 422 undocumented.
+ */
+export const FIELD_ERROR_CODES = [
+  // shape of any body or query
+  'required',
+  'invalid_type',
+  'invalid_value',
+  'unknown_field',
+  'repeated',
+  'too_long',
+  'too_short',
+  'duplicate',
+  'not_allowed',
+  // POST /v1/entries
+  'invalid_document',
+  'invalid_email',
+  'invalid_phone',
+  'invalid_date',
+  'not_in_past',
+  'invalid_state',
+  'invalid_country',
+  'invalid_date_time',
+  'in_future',
+  'invalid_ip',
+  'unsupported_evidence_type',
+  'invalid_access_key',
+  'unknown_prize',
+  'email_taken',
+  'phone_taken',
+  'companies_not_allowed',
+  'instant_win_not_allowed',
+  // lucky numbers, instant prizes
+  'invalid_series',
+  'invalid_order_number',
+  'quantity_mismatch',
+  'series_out_of_range',
+  'duplicate_pairs',
+  'pair_taken',
+  'target_not_processed',
+  'award_exists',
+  // webhooks and events
+  'webhook_url_not_https',
+  'unknown_event',
+  // operator input (CLI and dashboard), never an API answer
+  'invalid_option',
+  'webhook_url_refused',
+] as const;
+export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
+
+/** Field codes only operator input can produce: not in the API's documented enum. */
+export const OPERATOR_FIELD_ERROR_CODES: readonly FieldErrorCode[] = ['invalid_option', 'webhook_url_refused'];
+
 export interface FieldError {
   field: string;
-  code: string;
+  code: FieldErrorCode;
   message: string;
 }
 

@@ -8,6 +8,14 @@
 export const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
 
 /**
+ * The same forms with the ranges toUtcTimestamp and Date.parse hold them to (hours to 23, or 24:00
+ * for the end of the day; offsets to ±23:59) and without flags, as the OpenAPI document publishes
+ * consent.granted_at; that the day exists is the `date-time` format's check.
+ */
+export const DATE_TIME_AS_SENT =
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt](?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{1,9})?)?|24:00(?::00(?:\.0{1,9})?)?)(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])$/;
+
+/**
  * The last instant with a four-digit year. A later one prints as +010000-…, an extended year that
  * is no longer the ISO 8601 form every output promises and no longer sorts as text; so the times an
  * operator sets (campaign dates, prize windows) stop here.

@@ -326,7 +326,8 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
         ctx.db
           .transaction(() => {
             const row = findEntryById(ctx.db, e.id)!;
-            if (row.status === 'PENDING') rejectEntry(ctx, row, [{ code: 'property', message: 'rejected by the property test' }], now);
+            if (row.status === 'PENDING')
+              rejectEntry(ctx, row, [{ code: 'test_fraud_suspected', message: 'rejected by the property test' }], now);
           })
           .immediate();
         break;

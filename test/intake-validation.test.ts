@@ -120,8 +120,8 @@ const rejects: RejectCase[] = [
     status: 422,
     code: 'validation_failed',
     fields: [
-      ['consent.consents.2.granted', 'invalid_type'],
       ['consent.consents.1.consent_type', 'duplicate'],
+      ['consent.consents.2.granted', 'invalid_type'],
     ],
   },
   // headers
@@ -870,11 +870,12 @@ const rejects: RejectCase[] = [
     ),
     status: 422,
     code: 'validation_failed',
+    // In the order of the body's fields.
     fields: [
-      ['consent', 'required'],
       ['enrollment.document_number', 'invalid_document'],
       ['enrollment.email', 'invalid_email'],
       ['enrollment.phone', 'invalid_phone'],
+      ['consent', 'required'],
     ],
   },
 ];

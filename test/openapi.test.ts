@@ -10,6 +10,7 @@ import { createHttpApp } from '../src/http/app.ts';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument, documentedOperations, documentedProblemCodes, errorCodesOf } from '../src/openapi/document.ts';
+import { EXAMPLES } from '../src/openapi/examples.ts';
 import {
   AwardStruct,
   EntryAcceptedStruct,
@@ -187,6 +188,83 @@ describe('OpenAPI document', () => {
     assert.deepEqual(schemas.ReassignRequest.required, ['prize_definition_id']);
     assert.equal(schemas.WebhookPatch.properties.endpoint_url.maxLength, 2048);
     assert.equal(schemas.WebhookPatch.required, undefined, 'both PATCH fields are optional');
+  });
+});
+
+describe('the document states every rule the server enforces', () => {
+  const doc = buildOpenApiDocument() as any;
+  const schemas = doc.components.schemas;
+  const entry = schemas.EntrySubmission.properties;
+  const nonNull = (schema: any) => schema.anyOf?.find((s: any) => s.type !== 'null') ?? schema;
+
+  test("info.version is package.json's version", () => {
+    assert.equal(doc.info.version, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  test('the entry body: patterns, enums, consts, lengths, formats and the instant_win coupling', () => {
+    const e = entry.enrollment.properties;
+    const address = nonNull(e.address).properties;
+    const document = new RegExp(e.document_number.pattern, 'u');
+    for (const ok of ['52998224725', '529.982.247-25', '12ABC34501DE35', '12.abc.345/01de-35']) assert.match(ok, document);
+    for (const bad of ['5299822472', '529.982.247-2X', '12ABC34501DEXX', '']) assert.doesNotMatch(bad, document);
+    assert.equal(e.full_name.minLength, 3);
+    assert.equal(e.full_name.maxLength, 200);
+    assert.match('+55 (11) 98765-4321', new RegExp(e.phone.pattern, 'u'));
+    assert.doesNotMatch('phone: 11 98765', new RegExp(e.phone.pattern, 'u'));
+    assert.equal(e.birthdate.format, 'date');
+    assert.equal(address.state.enum.filter((v: unknown) => v !== null).length, 27);
+    assert.ok(address.country.enum.includes('BR') && address.country.enum.length === 250, 'the 249 ISO codes and null');
+    assert.deepEqual(entry.consent.properties.ip_address.oneOf, [{ format: 'ipv4' }, { format: 'ipv6' }]);
+    assert.equal(entry.consent.properties.granted_at.format, 'date-time');
+    assert.equal(entry.consent.properties.consents.allOf.length, 7, 'each consent_type at most once');
+    assert.equal(entry.evidence.properties.type.const, 'fiscal_key');
+    assert.match(`${'3'.repeat(22)} ${'3'.repeat(22)}`, new RegExp(entry.evidence.properties.access_key.pattern, 'u'));
+    const [won, lost, none] = entry.instant_win.oneOf;
+    assert.deepEqual([won.properties.won.const, won.required], [true, ['won', 'prize_definition_id']]);
+    assert.deepEqual([lost.properties.won.const, lost.properties.prize_definition_id], [false, { type: 'null' }]);
+    assert.deepEqual(none, { type: 'null' });
+    assert.match(schemas.WebhookPatch.properties.endpoint_url.pattern, /^\^\(\?:https:/);
+    assert.equal(schemas.LuckyNumbersSubmission.properties.numbers.items.properties.series.pattern, '^[0-9]{1,9}$');
+  });
+
+  test('codes are enums of the real codes; mechanics narrow on mechanic_type', () => {
+    const fieldCodes = schemas.Problem.properties.errors.items.properties.code.enum;
+    for (const code of ['unknown_field', 'in_future', 'invalid_series', 'invalid_order_number', 'duplicate', 'not_allowed'])
+      assert.ok(fieldCodes.includes(code), code);
+    assert.ok(!fieldCodes.includes('invalid_option'), 'operator input only');
+    assert.ok(schemas.RejectionReason.properties.code.enum.includes('access_key_invalid_check_digit'));
+    assert.deepEqual(schemas.MechanicResult.discriminator, {
+      propertyName: 'mechanic_type',
+      mapping: { lucky_numbers: '#/components/schemas/LuckyNumbersResult', instant_prize: '#/components/schemas/InstantPrizeResult' },
+    });
+    assert.equal(schemas.LuckyNumbersResult.properties.outcome.oneOf.length, 3);
+    assert.equal(schemas.InstantPrizeResult.properties.outcome.oneOf.length, 2);
+  });
+
+  test('every operation lists the errors any operation can answer; webhooks need no API key', () => {
+    for (const [path, item] of Object.entries(doc.paths) as Array<[string, Record<string, any>]>) {
+      for (const [method, op] of Object.entries(item)) {
+        const statuses = Object.keys(op.responses);
+        const expected = ['400', '500'];
+        if (op.security.length > 0) expected.push('401', '429', '503');
+        if (op.requestBody) expected.push('413', '415');
+        for (const status of expected) assert.ok(statuses.includes(status), `${method} ${path} lists ${status}`);
+      }
+    }
+    for (const event of Object.values(doc.webhooks) as any[]) assert.deepEqual(event.post.security, []);
+  });
+
+  test('every example recorded from the real run is in the document', () => {
+    const shown = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const examples = (node as { examples?: unknown }).examples;
+      if (examples && !Array.isArray(examples)) for (const e of Object.values(examples)) shown.add(JSON.stringify(e));
+      for (const child of Object.values(node)) walk(child);
+    };
+    walk(doc);
+    for (const [name, example] of Object.entries(EXAMPLES)) assert.ok(shown.has(JSON.stringify(example)), name);
+    assert.ok(Object.keys(EXAMPLES).length >= 25);
   });
 });
 

@@ -17,6 +17,18 @@ const CPF_SHAPE = /^[0-9]{11}$/;
 // Alphanumeric CNPJ: 12 characters of root + branch, each 0-9 or A-Z, then 2 numeric check digits.
 const CNPJ_SHAPE = /^[0-9A-Z]{12}[0-9]{2}$/;
 const ALLOWED_CHARS = /^[0-9A-Z]*$/;
+
+/**
+ * The document as sent: a CPF or CNPJ shape once PUNCTUATION is stripped and letters upper-cased,
+ * written for the value before either (the struct of POST /v1/entries checks it, and the OpenAPI
+ * document publishes it). The check digits are parseDocument's.
+ */
+export const DOCUMENT_AS_SENT = /^[.\-/\s]*(?:(?:[0-9][.\-/\s]*){11}|(?:[0-9A-Za-z][.\-/\s]*){12}(?:[0-9][.\-/\s]*){2})$/;
+
+/** Why a value does not have DOCUMENT_AS_SENT's shape, in words. */
+export function describeDocumentShape(raw: string): string {
+  return describeShapeError(raw.replace(PUNCTUATION, '').toUpperCase());
+}
 const REPEATED_DIGITS = /^([0-9])\1+$/;
 
 /** Normalises and validates a CPF (11 digits) or CNPJ (14 characters, numeric or alphanumeric). */

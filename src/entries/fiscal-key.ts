@@ -11,10 +11,9 @@
 // Keys of 45 to 50 digits are accepted (SPEC: "44 to 50 digits") but have no layout we can check,
 // so every structural function below answers "nothing to say" for them.
 
-export interface AccessKeyIssue {
-  code: string;
-  message: string;
-}
+import type { RejectionReason } from './rejection-reasons.ts';
+
+export type AccessKeyIssue = RejectionReason;
 
 export interface AccessKeyParts {
   uf?: string;
@@ -28,6 +27,11 @@ export interface AccessKeyParts {
 }
 
 const ACCESS_KEY_FORMAT = /^[0-9]{44,50}$/;
+/**
+ * An access key as sent: ACCESS_KEY_FORMAT once whitespace is removed (keys are printed in groups
+ * of four). The struct of POST /v1/entries checks it and the OpenAPI document publishes it.
+ */
+export const ACCESS_KEY_AS_SENT = /^(?:\s*[0-9]){44,50}\s*$/;
 const CLASSIC_KEY = /^[0-9]{44}$/;
 const DIGITS = /^[0-9]+$/;
 

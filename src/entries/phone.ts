@@ -18,9 +18,17 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 // Separators integrators commonly keep: spaces, "(11)", "9876-5432", "98765.4321".
-const SEPARATORS = /[\s().-]/g;
+const SEPARATOR = '[\\s().-]';
+const SEPARATORS = new RegExp(SEPARATOR, 'g');
 // E.164 allows at most 15 digits; the shortest valid numbers anywhere have 7 or more.
 const E164_DIGITS = /^[0-9]{7,15}$/;
+
+/**
+ * A phone as sent (after trimming): an optional leading '+', then 7 to 15 digits among
+ * separators. The struct of POST /v1/entries checks it and the OpenAPI document publishes it;
+ * whether the number exists in its country's plan is normalizePhone's.
+ */
+export const PHONE_AS_SENT = new RegExp(`^\\+?(?:${SEPARATOR}*[0-9]){7,15}${SEPARATOR}*$`);
 // Bounds the work done on hostile input before the regexes run.
 const MAX_RAW_LENGTH = 64;
 

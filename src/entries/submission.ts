@@ -1,15 +1,17 @@
-// The POST /v1/entries body: its shape (superstruct, also the source of the OpenAPI schema), the
-// field rules of SPEC.md that need no database, and the normalised Submission that the write stage
-// stores. Every violation is reported with its field path; none stops the others from being found.
+// The POST /v1/entries body: its shape and every rule on a single field (superstruct structs built
+// with src/validation/described.ts, which are also the source of the OpenAPI schema), the field
+// rules of SPEC.md that no schema can state (check digits, a phone's numbering plan, dates relative
+// to now), and the normalised Submission that the write stage stores. Every violation is reported
+// with its field path; none stops the others from being found.
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
-import { isIP } from 'node:net';
-import { array, boolean, enums, nullable, optional, string, type, validate, type Infer } from 'superstruct';
+import { array, boolean, enums, nullable, optional, type, type Infer } from 'superstruct';
 import { AppError, type FieldError } from '../errors.ts';
 import { makePrintable } from '../printable.ts';
-import { DATE_TIME_WITH_ZONE, SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
-import { parseDocument, type DocumentType } from './documents.ts';
-import { isAccessKeyFormat } from './fiscal-key.ts';
-import { normalizePhone } from './phone.ts';
+import { DATE_TIME_AS_SENT, SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
+import { describedString, requiredWhen, structErrors, uniqueBy, UUID_PATTERN, type StringRules } from '../validation/described.ts';
+import { DOCUMENT_AS_SENT, describeDocumentShape, parseDocument, type DocumentType } from './documents.ts';
+import { ACCESS_KEY_AS_SENT } from './fiscal-key.ts';
+import { normalizePhone, PHONE_AS_SENT } from './phone.ts';
 import { BRAZILIAN_UFS, ISO_COUNTRIES } from './regions.ts';
 
 export const CONSENT_TYPES = ['regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other'] as const;
@@ -37,47 +39,99 @@ export const TEXT_MAXIMA = {
   'consent.term_version': 100,
 } as const;
 
-/** True (and the error added) when `value` is longer than its field's maximum. */
-function tooLong(field: keyof typeof TEXT_MAXIMA, value: string, add: (field: string, code: string, message: string) => void): boolean {
-  const max = TEXT_MAXIMA[field];
-  if ([...value].length <= max) return false;
-  add(field, 'too_long', `${field.split('.').at(-1)} must be at most ${max} characters`);
-  return true;
-}
+const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/** A real YYYY-MM-DD (the format's check) from 1900 on. */
+const BIRTHDATE = /^(?:19|[2-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$/;
 
-// Optional strings accept null as "not sent": integrators' serialisers often emit nulls.
-const optionalString = () => optional(nullable(string()));
+// Optional text is trimmed, and a blank value counts as not sent; null means not sent too, as
+// integrators' serialisers often emit nulls.
+const optionalText = (rules: Omit<StringRules, 'trim' | 'blank'> = {}) =>
+  optional(nullable(describedString({ ...rules, trim: true, blank: 'omitted' })));
+const limitedText = (field: keyof typeof TEXT_MAXIMA, rules: Omit<StringRules, 'trim' | 'blank'> = {}) =>
+  optionalText({ ...rules, maxLength: TEXT_MAXIMA[field] });
 
 export const AddressStruct = type({
-  address_line_1: optionalString(),
-  address_line_2: optionalString(),
-  neighborhood: optionalString(),
-  city: optionalString(),
-  state: optionalString(),
-  zipcode: optionalString(),
-  country: optionalString(),
+  address_line_1: limitedText('enrollment.address.address_line_1'),
+  address_line_2: limitedText('enrollment.address.address_line_2'),
+  neighborhood: limitedText('enrollment.address.neighborhood'),
+  city: limitedText('enrollment.address.city'),
+  state: optionalText({
+    enum: [...BRAZILIAN_UFS],
+    ignoreCase: true,
+    code: 'invalid_state',
+    message: 'state must be a two-letter Brazilian UF (e.g. SP)',
+  }),
+  zipcode: limitedText('enrollment.address.zipcode'),
+  country: optionalText({
+    enum: [...ISO_COUNTRIES],
+    ignoreCase: true,
+    code: 'invalid_country',
+    message: 'country must be a two-letter ISO 3166-1 code (e.g. BR)',
+  }),
 });
 
 export const EnrollmentStruct = type({
-  document_number: string(),
-  full_name: optionalString(),
-  email: optionalString(),
-  phone: optionalString(),
-  birthdate: optionalString(),
+  document_number: describedString({ pattern: DOCUMENT_AS_SENT, code: 'invalid_document', message: describeDocumentShape }),
+  full_name: limitedText('enrollment.full_name', { minLength: 3 }),
+  email: limitedText('enrollment.email', {
+    pattern: EMAIL,
+    format: 'email',
+    code: 'invalid_email',
+    message: 'email is not a valid email address',
+  }),
+  phone: limitedText('enrollment.phone', {
+    pattern: PHONE_AS_SENT,
+    code: 'invalid_phone',
+    message: 'phone must be E.164 without the leading +, country code included (e.g. 5511987654321)',
+  }),
+  birthdate: optionalText({
+    pattern: BIRTHDATE,
+    format: 'date',
+    code: 'invalid_date',
+    message: 'birthdate must be a real date formatted YYYY-MM-DD',
+  }),
   address: optional(nullable(AddressStruct)),
 });
 
+export const ConsentItemStruct = uniqueBy(type({ consent_type: enums(CONSENT_TYPES), granted: boolean() }), 'consent_type', CONSENT_TYPES);
+
 export const ConsentStruct = type({
-  granted_at: string(),
-  ip_address: string(),
-  user_agent: string(),
-  term_version: string(),
-  consents: optional(nullable(array(type({ consent_type: enums(CONSENT_TYPES), granted: boolean() })))),
+  granted_at: describedString({
+    pattern: DATE_TIME_AS_SENT,
+    format: 'date-time',
+    code: 'invalid_date_time',
+    message: 'granted_at must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T14:03:00-03:00)',
+  }),
+  ip_address: describedString({
+    trim: true,
+    format: ['ipv4', 'ipv6'],
+    code: 'invalid_ip',
+    message: 'ip_address must be an IPv4 or IPv6 address',
+  }),
+  user_agent: describedString({ trim: true, blank: 'required' }),
+  term_version: describedString({ trim: true, blank: 'required', maxLength: TEXT_MAXIMA['consent.term_version'] }),
+  consents: optional(nullable(array(ConsentItemStruct))),
 });
 
-export const EvidenceStruct = type({ type: string(), access_key: string() });
+export const EvidenceStruct = type({
+  type: describedString({ enum: ['fiscal_key'], code: 'unsupported_evidence_type', message: 'evidence.type must be "fiscal_key"' }),
+  access_key: describedString({ pattern: ACCESS_KEY_AS_SENT, code: 'invalid_access_key', message: 'access_key must be 44 to 50 digits' }),
+});
 
-export const InstantWinStruct = type({ won: boolean(), prize_definition_id: optionalString() });
+export const InstantWinStruct = requiredWhen(
+  type({
+    won: boolean(),
+    // Not a uuid cannot be a prize of the campaign: the same answer as an unknown one.
+    prize_definition_id: optionalText({
+      pattern: UUID_PATTERN,
+      format: 'uuid',
+      code: 'unknown_prize',
+      message: 'prize_definition_id is not a prize of this campaign',
+    }),
+  }),
+  'won',
+  'prize_definition_id',
+);
 
 /**
  * `type`, not `object`: superstruct would stop at an unknown field with a message of its own;
@@ -124,7 +178,6 @@ export interface Submission {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
@@ -138,7 +191,7 @@ export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Validates and normalises a parsed JSON body. Throws AppError 422 listing every violation.
- * `nowMs` decides what "in the past" means for birthdate.
+ * `nowMs` decides what "in the past" means for birthdate and "ahead" for granted_at.
  */
 export function parseSubmission(body: unknown, nowMs: number): Submission {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -146,219 +199,119 @@ export function parseSubmission(body: unknown, nowMs: number): Submission {
       { field: '', code: 'invalid_type', message: 'expected a JSON object' },
     ]);
   }
-  const errors: FieldError[] = [];
-  // superstruct is the reference and the source of every shape error; the hand check only skips it
-  // for a body it would pass (most of them), which halves the cost of this function.
-  // The slow path may word a failure message from any value: every object must be printable,
-  // whoever parsed the JSON (the HTTP reader already does this; other callers may not).
-  const fast = hasEntryShape(body as Record<string, unknown>);
-  if (!fast) makePrintable(body);
-  const [structError] = fast ? [undefined] : validate(body, EntrySubmissionStruct);
-  if (structError) {
-    const failures = structError.failures().map(failureToFieldError);
-    // superstruct also walks into an array sent where an object belongs; report only the parent.
-    for (const f of failures) if (!failures.some((p) => f.field.startsWith(`${p.field}.`))) errors.push(f);
-  }
+  // A failure message may print any value: every object must be printable, whoever parsed the
+  // JSON (the HTTP reader already does this; other callers may not).
+  makePrintable(body);
+  // Shape and single-field rules: the struct, as the OpenAPI document shows it.
+  const errors = structErrors(body, EntrySubmissionStruct);
+  const ruleErrors = errors.length;
   const failed = errors.map((e) => e.field);
-  // A field is checked further only when neither it nor an enclosing object failed its shape...
-  const ok = (field: string): boolean => !failed.some((f) => f === field || field.startsWith(`${f}.`));
-  // ...and a list only when none of its items failed either.
-  const okTree = (field: string): boolean => ok(field) && !failed.some((f) => f.startsWith(`${field}.`));
-  const add = (field: string, code: string, message: string): void => {
+  // The rules no schema states are checked on fields whose own rules passed.
+  const ok = (field: string): boolean => !failed.some((f) => f === field || f === '' || field.startsWith(`${f}.`));
+  const add = (field: string, code: FieldError['code'], message: string): void => {
     errors.push({ field, code, message });
   };
   const b = body as EntrySubmissionBody;
+  const text = (value: string | null | undefined): string | null => {
+    if (value === undefined || value === null) return null;
+    const trimmed = value.trim();
+    return trimmed === '' ? null : trimmed;
+  };
 
-  // enrollment
+  // Check digits, a phone's numbering plan, a birthdate before today, a consent not from the future.
   let document: Submission['document'] | null = null;
   if (ok('enrollment.document_number')) {
     const parsed = parseDocument(b.enrollment.document_number);
     if (parsed.ok) document = { type: parsed.type, number: parsed.number };
     else add('enrollment.document_number', parsed.code, parsed.message);
   }
-  const profile: Profile = {};
-  const text = (value: string | null | undefined): string | null => {
-    if (value === undefined || value === null) return null;
-    const trimmed = value.trim();
-    return trimmed === '' ? null : trimmed;
-  };
-  if (ok('enrollment')) {
-    const e = b.enrollment;
-    const fullName = ok('enrollment.full_name') ? text(e.full_name) : null;
-    if (fullName !== null && !tooLong('enrollment.full_name', fullName, add)) {
-      if ([...fullName].length < 3) add('enrollment.full_name', 'too_short', 'full_name must have at least 3 characters');
-      else profile.full_name = fullName;
-    }
-    const email = ok('enrollment.email') ? text(e.email) : null;
-    if (email !== null && !tooLong('enrollment.email', email, add)) {
-      if (!EMAIL.test(email)) add('enrollment.email', 'invalid_email', 'email is not a valid email address');
-      else profile.email = email;
-    }
-    const phone = ok('enrollment.phone') ? text(e.phone) : null;
-    if (phone !== null && !tooLong('enrollment.phone', phone, add)) {
-      const normalized = normalizePhone(phone);
-      if (normalized === null)
-        add('enrollment.phone', 'invalid_phone', 'phone must be E.164 without the leading +, country code included (e.g. 5511987654321)');
-      else profile.phone = normalized;
-    }
-    const birthdate = ok('enrollment.birthdate') ? text(e.birthdate) : null;
-    if (birthdate !== null) {
-      const problem = checkBirthdate(birthdate, nowMs);
-      if (problem) add('enrollment.birthdate', problem.code, problem.message);
-      else profile.birthdate = birthdate;
-    }
-    const address = e.address;
-    if (address && ok('enrollment.address')) {
-      // A sub-field of the wrong type is already reported; it must not reach the string rules.
-      const sub = (field: keyof typeof address): string | null => (ok(`enrollment.address.${field}`) ? text(address[field]) : null);
-      for (const field of ['address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode'] as const) {
-        const value = sub(field);
-        if (value !== null && !tooLong(`enrollment.address.${field}`, value, add)) profile[field] = value;
-      }
-      const state = sub('state');
-      if (state !== null) {
-        if (!BRAZILIAN_UFS.has(state.toUpperCase()))
-          add('enrollment.address.state', 'invalid_state', 'state must be a two-letter Brazilian UF (e.g. SP)');
-        else profile.state = state.toUpperCase();
-      }
-      const country = sub('country');
-      if (country !== null) {
-        if (!ISO_COUNTRIES.has(country.toUpperCase()))
-          add('enrollment.address.country', 'invalid_country', 'country must be a two-letter ISO 3166-1 code (e.g. BR)');
-        else profile.country = country.toUpperCase();
-      } else {
-        profile.country = 'BR';
-      }
-    }
-  }
+  const phone = ok('enrollment.phone') ? text(b.enrollment.phone) : null;
+  const phoneDigits = phone === null ? null : normalizePhone(phone);
+  if (phone !== null && phoneDigits === null)
+    add('enrollment.phone', 'invalid_phone', 'phone must be E.164 without the leading +, country code included (e.g. 5511987654321)');
+  const birthdate = ok('enrollment.birthdate') ? text(b.enrollment.birthdate) : null;
+  // "In the past" is judged on the calendar date in Brazil (UTC-3): today itself is not past.
+  if (birthdate !== null && birthdate >= new Date(nowMs + SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10))
+    add('enrollment.birthdate', 'not_in_past', 'birthdate must be a date in the past');
+  // A consent cannot have been given after it was sent; five minutes allow for a partner's clock.
+  if (ok('consent.granted_at') && Date.parse(b.consent.granted_at) > nowMs + CONSENT_CLOCK_SKEW_MS)
+    add('consent.granted_at', 'in_future', 'granted_at must not be more than 5 minutes ahead of the server clock');
 
-  // consent
-  let consent: Submission['consent'] | null = null;
-  if (ok('consent')) {
-    const c = b.consent;
-    if (
-      ok('consent.granted_at') &&
-      !(DATE_TIME_WITH_ZONE.test(c.granted_at) && isCalendarDate(c.granted_at.slice(0, 10)) && !Number.isNaN(Date.parse(c.granted_at)))
-    ) {
-      add(
-        'consent.granted_at',
-        'invalid_date_time',
-        'granted_at must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T14:03:00-03:00)',
-      );
-    } else if (ok('consent.granted_at') && Date.parse(c.granted_at) > nowMs + CONSENT_CLOCK_SKEW_MS) {
-      // A consent cannot have been given after it was sent; five minutes allow for a partner's clock.
-      add('consent.granted_at', 'in_future', 'granted_at must not be more than 5 minutes ahead of the server clock');
-    }
-    if (ok('consent.ip_address') && isIP(c.ip_address.trim()) === 0)
-      add('consent.ip_address', 'invalid_ip', 'ip_address must be an IPv4 or IPv6 address');
-    if (ok('consent.user_agent') && c.user_agent.trim() === '') add('consent.user_agent', 'required', 'user_agent is required');
-    if (ok('consent.term_version') && c.term_version.trim() === '') add('consent.term_version', 'required', 'term_version is required');
-    else if (ok('consent.term_version')) tooLong('consent.term_version', c.term_version.trim(), add);
-    const choices: ConsentChoice[] = [];
-    const seen = new Set<string>();
-    // Every item whose own shape passed is checked, so a duplicate is reported beside another
-    // item's shape error (every 422 lists every violation at once).
-    (ok('consent.consents') && Array.isArray(c.consents) ? c.consents : []).forEach((item, i) => {
-      if (!okTree(`consent.consents.${i}`)) return;
-      if (seen.has(item.consent_type))
-        add(`consent.consents.${i}.consent_type`, 'duplicate', `consent_type ${item.consent_type} appears more than once`);
-      seen.add(item.consent_type);
-      choices.push({ consent_type: item.consent_type, granted: item.granted, explicit: true });
-    });
-    for (const implicit of IMPLICIT_CONSENTS) {
-      if (!seen.has(implicit)) choices.push({ consent_type: implicit, granted: true, explicit: false });
-    }
-    // Built only when every consent field passed its shape check (otherwise errors[] is thrown below).
-    if (okTree('consent'))
-      consent = {
-        granted_at: c.granted_at,
-        ip_address: c.ip_address.trim(),
-        user_agent: [...c.user_agent].slice(0, USER_AGENT_MAX).join(''),
-        term_version: c.term_version.trim(),
-        choices,
-      };
-  }
-
-  // evidence
-  let accessKey = '';
-  if (ok('evidence')) {
-    if (ok('evidence.type') && b.evidence.type !== 'fiscal_key')
-      add('evidence.type', 'unsupported_evidence_type', 'evidence.type must be "fiscal_key"');
-    if (ok('evidence.access_key')) {
-      accessKey = b.evidence.access_key.replace(/\s+/g, '');
-      if (!isAccessKeyFormat(accessKey)) add('evidence.access_key', 'invalid_access_key', 'access_key must be 44 to 50 digits');
-    }
-  }
-
-  // instant_win (shape; the prize is checked against the campaign in the write stage)
-  let instantWin: Submission['instantWin'] = null;
-  if (b.instant_win && okTree('instant_win')) {
-    const prizeId = text(b.instant_win.prize_definition_id);
-    if (b.instant_win.won && prizeId === null)
-      add('instant_win.prize_definition_id', 'required', 'prize_definition_id is required when won is true');
-    else if (!b.instant_win.won && prizeId !== null)
-      add('instant_win.prize_definition_id', 'not_allowed', 'prize_definition_id must be omitted when won is false');
-    else if (prizeId !== null && !isUuid(prizeId))
-      add('instant_win.prize_definition_id', 'unknown_prize', 'prize_definition_id is not a prize of this campaign');
-    // UUIDs are case-insensitive on input (RFC 9562); prize ids are stored in lower case.
-    instantWin = { won: b.instant_win.won, prize_definition_id: prizeId === null ? null : prizeId.toLowerCase() };
-  }
-
+  if (errors.length > ruleErrors) errors.splice(0, errors.length, ...inFieldOrder(errors.slice(0, ruleErrors), errors.slice(ruleErrors)));
   errors.push(...unknownFieldErrors(body, EntrySubmissionStruct));
   if (errors.length > 0) throw submissionError(errors);
+
+  // The body is valid: normalise it (trimmed text, upper-case UF and country, phone digits).
+  const e = b.enrollment;
+  const profile: Profile = {};
+  const put = (field: ProfileField, value: string | null | undefined): void => {
+    const t = text(value);
+    if (t !== null) profile[field] = t;
+  };
+  put('full_name', e.full_name);
+  put('email', e.email);
+  if (phoneDigits !== null) profile.phone = phoneDigits;
+  put('birthdate', e.birthdate);
+  if (e.address) {
+    for (const field of ['address_line_1', 'address_line_2', 'neighborhood', 'city', 'zipcode'] as const) put(field, e.address[field]);
+    put('state', e.address.state?.toUpperCase());
+    // Country defaults to BR only when an address is sent.
+    profile.country = text(e.address.country)?.toUpperCase() ?? 'BR';
+  }
+  const c = b.consent;
+  const choices: ConsentChoice[] = (c.consents ?? []).map((item) => ({
+    consent_type: item.consent_type,
+    granted: item.granted,
+    explicit: true,
+  }));
+  for (const implicit of IMPLICIT_CONSENTS) {
+    if (!choices.some((choice) => choice.consent_type === implicit))
+      choices.push({ consent_type: implicit, granted: true, explicit: false });
+  }
+  const prizeId = b.instant_win ? text(b.instant_win.prize_definition_id) : null;
   return {
     document: document!,
     profile,
-    consent: consent!,
-    evidence: { type: 'fiscal_key', access_key: accessKey },
-    instantWin,
+    consent: {
+      granted_at: c.granted_at,
+      ip_address: c.ip_address.trim(),
+      user_agent: [...c.user_agent].slice(0, USER_AGENT_MAX).join(''),
+      term_version: c.term_version.trim(),
+      choices,
+    },
+    evidence: { type: 'fiscal_key', access_key: b.evidence.access_key.replace(/\s+/g, '') },
+    // UUIDs are case-insensitive on input (RFC 9562); prize ids are stored in lower case.
+    instantWin: b.instant_win ? { won: b.instant_win.won, prize_definition_id: prizeId === null ? null : prizeId.toLowerCase() } : null,
   };
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isOptionalString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const CONSENT_TYPE_SET: ReadonlySet<unknown> = new Set(CONSENT_TYPES);
-
-/**
- * True only for a body EntrySubmissionStruct accepts without a failure (it may say false for some
- * that it accepts, which then simply go through superstruct). Kept beside the structs it mirrors;
- * test/unit/submission-shape.test.ts checks the implication on generated bodies.
- */
-export function hasEntryShape(b: Record<string, unknown>): boolean {
-  const e = b.enrollment;
-  if (!isPlainObject(e) || !isString(e.document_number)) return false;
-  if (!isOptionalString(e.full_name) || !isOptionalString(e.email) || !isOptionalString(e.phone) || !isOptionalString(e.birthdate))
-    return false;
-  const a = e.address;
-  if (a !== undefined && a !== null) {
-    if (!isPlainObject(a)) return false;
-    if (
-      !isOptionalString(a.address_line_1) ||
-      !isOptionalString(a.address_line_2) ||
-      !isOptionalString(a.neighborhood) ||
-      !isOptionalString(a.city)
-    )
-      return false;
-    if (!isOptionalString(a.state) || !isOptionalString(a.zipcode) || !isOptionalString(a.country)) return false;
-  }
-  const c = b.consent;
-  if (!isPlainObject(c) || !isString(c.granted_at) || !isString(c.ip_address) || !isString(c.user_agent) || !isString(c.term_version))
-    return false;
-  const consents = c.consents;
-  if (consents !== undefined && consents !== null) {
-    if (!Array.isArray(consents)) return false;
-    for (const item of consents) {
-      if (!isPlainObject(item) || !CONSENT_TYPE_SET.has(item.consent_type) || typeof item.granted !== 'boolean') return false;
+/** Every field path of the body, in the order of the struct (array items as `*`). */
+const FIELD_ORDER: readonly string[] = (() => {
+  const out: string[] = [];
+  const walk = (struct: { type: string; schema: unknown }, path: string): void => {
+    if (struct.type === 'type' || struct.type === 'object') {
+      for (const [name, member] of Object.entries(struct.schema as Record<string, { type: string; schema: unknown }>)) {
+        const field = path === '' ? name : `${path}.${name}`;
+        out.push(field);
+        walk(member, field);
+      }
+    } else if (struct.type === 'array' && struct.schema) {
+      walk(struct.schema as { type: string; schema: unknown }, `${path}.*`);
     }
+  };
+  walk(EntrySubmissionStruct, '');
+  return out;
+})();
+
+/** The struct's errors (in the order of the body) with the later checks' errors put among them by field. */
+function inFieldOrder(structErrors: FieldError[], later: FieldError[]): FieldError[] {
+  const rank = (field: string): number => FIELD_ORDER.indexOf(field.replace(/\.[0-9]+(?=\.|$)/g, '.*'));
+  const out = [...structErrors];
+  for (const error of later) {
+    const at = out.findIndex((other) => rank(other.field) > rank(error.field));
+    out.splice(at === -1 ? out.length : at, 0, error);
   }
-  const ev = b.evidence;
-  if (!isPlainObject(ev) || !isString(ev.type) || !isString(ev.access_key)) return false;
-  const iw = b.instant_win;
-  if (iw !== undefined && iw !== null) {
-    if (!isPlainObject(iw) || typeof iw.won !== 'boolean' || !isOptionalString(iw.prize_definition_id)) return false;
-  }
-  return true;
+  return out;
 }
 
 function submissionError(errors: FieldError[]): AppError {
@@ -374,29 +327,4 @@ function submissionError(errors: FieldError[]): AppError {
     `The entry is invalid: ${errors.map((e) => `${e.field || 'body'}: ${e.message}`).join('; ')}`,
     errors,
   );
-}
-
-function failureToFieldError(failure: { path: Array<string | number>; value: unknown; type: string; message: string }): FieldError {
-  const field = failure.path.join('.');
-  if (failure.value === undefined) return { field, code: 'required', message: `${field} is required` };
-  if (failure.type === 'enums') return { field, code: 'invalid_value', message: `${field}: ${failure.message}` };
-  return { field, code: 'invalid_type', message: `${field}: ${failure.message}` };
-}
-
-/** True for a YYYY-MM-DD that exists on the calendar (Date.parse alone accepts 2026-02-30). */
-function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
-function checkBirthdate(value: string, nowMs: number): { code: string; message: string } | null {
-  const invalid = { code: 'invalid_date', message: 'birthdate must be a real date formatted YYYY-MM-DD' };
-  if (!isCalendarDate(value) || Number(value.slice(0, 4)) < 1900) return invalid;
-  // "In the past" is judged on the calendar date in Brazil (UTC-3): today itself is not past.
-  const today = new Date(nowMs + SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
-  if (value >= today) return { code: 'not_in_past', message: 'birthdate must be a date in the past' };
-  return null;
 }

@@ -12,25 +12,29 @@ import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { isUniqueViolation } from '../db/statements.ts';
 import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
-import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
+import { AppError, notFound, validationFailed } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { createAwardedAward, revokeAward, withdrawPendingAward } from './awards.ts';
 import { findLatestAwardForEntry, findReassignmentOf, type AwardRow } from './awards.repo.ts';
 import { awardToView, type AwardView } from './entry-view.ts';
 import { findScopedPrize } from './prizes.repo.ts';
-import { nullable, optional, string, type } from 'superstruct';
-import { describedString, enforceStruct } from '../validation/described.ts';
+import { nullable, optional, type, type Infer } from 'superstruct';
+import { describedString, structErrors } from '../validation/described.ts';
 
-/** Request bodies' shapes (also their OpenAPI schemas); the parsers below give the finer codes. */
+/** Request bodies' shapes and field rules (also their OpenAPI schemas). */
 export const RevokeBodyStruct = type({
   reason: optional(nullable(describedString({ maxLength: 1000, description: 'Free-text note recorded with the revocation.' }))),
 });
 export const ReassignBodyStruct = type({
+  // Not a uuid is simply not in the pool: unknown_prize, after the entry checks (the format is documentation).
   prize_definition_id: describedString({
-    minLength: 1,
+    blank: 'required',
+    format: 'uuid',
     description: 'Prize id (uuid) of the campaign and mode to register; an id that is not in the pool gives 422 unknown_prize.',
   }),
-  target_entry_id: optional(nullable(string())),
+  target_entry_id: optional(
+    nullable(describedString({ format: 'uuid', description: 'Another entry of the campaign and mode to give the prize to.' })),
+  ),
 });
 
 /** The award object of SPEC (one converter, shared with the entry view). */
@@ -218,37 +222,23 @@ function asObject(body: unknown): Record<string, unknown> {
 
 function parseRevokeBody(body: unknown): string | null {
   const b = asObject(body);
-  const reason = b.reason;
-  const errors = unknownFieldErrors(b, RevokeBodyStruct);
-  if (typeof reason !== 'string' && reason !== undefined && reason !== null)
-    errors.push({ field: 'reason', code: 'invalid_type', message: 'reason must be a string' });
-  if (typeof reason === 'string' && reason.length > 1000)
-    errors.push({ field: 'reason', code: 'too_long', message: 'reason is at most 1000 characters' });
+  const errors = structErrors(b, RevokeBodyStruct);
+  errors.push(...unknownFieldErrors(b, RevokeBodyStruct));
   if (errors.length > 0) throw validationFailed(errors);
-  if (typeof reason !== 'string') return null;
-  enforceStruct(b, RevokeBodyStruct);
-  return reason === '' ? null : reason;
+  const { reason } = b as Infer<typeof RevokeBodyStruct>;
+  return typeof reason === 'string' && reason !== '' ? reason : null;
 }
 
 function parseReassignBody(body: unknown): { prizeId: string; targetEntryId: string | null } {
   const b = asObject(body);
-  const errors: FieldError[] = [];
-  const prizeId = b.prize_definition_id;
-  if (prizeId === undefined || prizeId === null || prizeId === '')
-    errors.push({ field: 'prize_definition_id', code: 'required', message: 'prize_definition_id is required' });
-  else if (typeof prizeId !== 'string')
-    errors.push({ field: 'prize_definition_id', code: 'invalid_type', message: 'prize_definition_id must be a string (uuid)' });
-  const target = b.target_entry_id;
-  if (target !== undefined && target !== null && typeof target !== 'string') {
-    errors.push({ field: 'target_entry_id', code: 'invalid_type', message: 'target_entry_id must be a string (uuid)' });
-  }
+  const errors = structErrors(b, ReassignBodyStruct);
   errors.push(...unknownFieldErrors(b, ReassignBodyStruct));
   if (errors.length > 0) throw validationFailed(errors);
-  enforceStruct(b, ReassignBodyStruct);
+  const { prize_definition_id: prizeId, target_entry_id: target } = b as Infer<typeof ReassignBodyStruct>;
   // A prize id that is not a uuid is simply not in the pool: unknown_prize, after the entry checks.
   // Ids are uuids, stored in lower case and read case-insensitively (RFC 9562), as intake does.
   return {
-    prizeId: (prizeId as string).toLowerCase(),
+    prizeId: prizeId.toLowerCase(),
     targetEntryId: typeof target === 'string' && target !== '' ? target.toLowerCase() : null,
   };
 }

@@ -10,18 +10,25 @@ import { findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { countLuckyNumbersForEntry, insertLuckyNumber } from './lucky-numbers.repo.ts';
-import { array, type } from 'superstruct';
-import { describedString, enforceStruct } from '../validation/described.ts';
+import { array, type, type Infer } from 'superstruct';
+import { describedString, structErrors } from '../validation/described.ts';
 
-/** The request body's shape (also its OpenAPI schema); parseNumbers gives the finer error codes. */
+/** The request body's shape and field rules (also its OpenAPI schema); the entry's terms are checked after it. */
 export const LuckyNumbersBodyStruct = type({
   numbers: array(
     type({
       series: describedString({
         pattern: /^[0-9]{1,9}$/,
+        code: 'invalid_series',
+        message: 'series must be a non-negative integer string such as "0"',
         description: 'Non-negative integer string, 0 to series_count - 1 (outcome.series_count).',
       }),
-      order_number: describedString({ pattern: /^[0-9]{5}$/, description: 'Exactly 5 digits, "00000" to "99999".' }),
+      order_number: describedString({
+        pattern: /^[0-9]{5}$/,
+        code: 'invalid_order_number',
+        message: 'order_number must be a string of exactly 5 digits, "00000" to "99999"',
+        description: 'Exactly 5 digits, "00000" to "99999".',
+      }),
     }),
   ),
 });
@@ -146,42 +153,12 @@ interface ParsedPair {
 }
 
 function parseNumbers(body: unknown): ParsedPair[] {
-  const errors: FieldError[] = [];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw validationFailed([{ field: '', code: 'invalid_type', message: 'the body must be a JSON object {numbers: [...]}' }]);
   }
-  const numbers = (body as { numbers?: unknown }).numbers;
-  if (numbers === undefined || numbers === null)
-    throw validationFailed([{ field: 'numbers', code: 'required', message: 'numbers is required' }]);
-  if (!Array.isArray(numbers)) throw validationFailed([{ field: 'numbers', code: 'invalid_type', message: 'numbers must be an array' }]);
-  const pairs: ParsedPair[] = [];
-  numbers.forEach((item, i) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      errors.push({ field: `numbers[${i}]`, code: 'invalid_type', message: 'each item must be an object {series, order_number}' });
-      return;
-    }
-    const { series, order_number: order } = item as { series?: unknown; order_number?: unknown };
-    let ok = true;
-    if (typeof series !== 'string' || !/^[0-9]{1,9}$/.test(series)) {
-      errors.push({
-        field: `numbers[${i}].series`,
-        code: typeof series === 'string' ? 'invalid_series' : 'invalid_type',
-        message: 'series must be a non-negative integer string such as "0"',
-      });
-      ok = false;
-    }
-    if (typeof order !== 'string' || !/^[0-9]{5}$/.test(order)) {
-      errors.push({
-        field: `numbers[${i}].order_number`,
-        code: typeof order === 'string' ? 'invalid_order_number' : 'invalid_type',
-        message: 'order_number must be a string of exactly 5 digits, "00000" to "99999"',
-      });
-      ok = false;
-    }
-    if (ok) pairs.push({ series: Number(series), order_number: Number(order), raw: order as string });
-  });
+  const errors = structErrors(body, LuckyNumbersBodyStruct, 'bracket');
   errors.push(...unknownFieldErrors(body, LuckyNumbersBodyStruct, 'bracket'));
   if (errors.length > 0) throw validationFailed(errors);
-  enforceStruct(body, LuckyNumbersBodyStruct);
-  return pairs;
+  const { numbers } = body as Infer<typeof LuckyNumbersBodyStruct>;
+  return numbers.map((item) => ({ series: Number(item.series), order_number: Number(item.order_number), raw: item.order_number }));
 }

@@ -8,10 +8,17 @@ import { EntrySubmissionStruct } from '../entries/submission.ts';
 import { ReassignBodyStruct, RevokeBodyStruct } from '../mechanics/instant-prize.ts';
 import { LuckyNumbersBodyStruct } from '../mechanics/manual-lucky-numbers.ts';
 import { WebhookPatchStruct } from '../webhooks/webhook-config.ts';
+import { VERSION } from '../version.ts';
+import { EXAMPLES, type Example } from './examples.ts';
 import { structToJsonSchema, type JsonSchema } from './json-schema.ts';
 import { annotate, ENTRY_SUBMISSION_NOTES } from './notes.ts';
 import {
   AwardStruct,
+  InstantPrizeResultStruct,
+  LuckyNumberStruct,
+  LuckyNumbersResultStruct,
+  MechanicResultStruct,
+  RejectionReasonStruct,
   EntryAcceptedStruct,
   EntryCompletedEventStruct,
   EntryEvaluatedEventStruct,
@@ -51,11 +58,15 @@ interface Operation {
 /** Problems any request can get before it reaches an endpoint: a malformed URL, an unknown path, a method the path does not take. */
 export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['not_found'], 405: ['method_not_allowed'] };
 
-// Errors any authenticated endpoint can give, merged into each operation's own list.
+// What every operation can answer, merged into its own list: a malformed URL (the 404 and 405 of
+// GLOBAL_PROBLEM_CODES are answers to paths and methods no operation serves, so no operation
+// lists them), and a bug.
+const ANY_OPERATION: ErrorCodes = { 400: ['bad_request'], 500: ['internal_error'] };
+// Errors any authenticated endpoint can give: a refused key, the two rate limits, and a database
+// that cannot take the request (src/http/respond.ts: SQLITE_BUSY, FULL, IOERR).
 const AUTHENTICATED: ErrorCodes = {
   401: ['invalid_api_key'],
   429: ['rate_limited', 'auth_rate_limited'],
-  500: ['internal_error'],
   503: ['service_unavailable'],
 };
 const JSON_BODY: ErrorCodes = { 400: ['invalid_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'] };
@@ -120,6 +131,8 @@ const OPERATIONS: Operation[] = [
     tag: 'Entries',
     auth: true,
     summary: 'Read one entry with its status, mechanics outcome, award and lucky numbers',
+    description:
+      "`status` is the entry's current status. `mechanics` is the outcome of its evaluation as it was then (the `entry.evaluated` data), null before it; `award` is the current state of its instant-prize award, so an operator's later revoke shows here (and in `award.updated`), not in `mechanics`. `lucky_numbers` lists every number it holds. An id of another campaign or mode is 404.",
     responses: { 200: { description: 'The entry.', schema: 'Entry' } },
     errors: { 404: ['not_found'] },
   },
@@ -156,6 +169,8 @@ const OPERATIONS: Operation[] = [
     tag: 'Mechanics',
     auth: true,
     summary: "List the campaign's prize pool for the key's mode",
+    description:
+      "The prizes of the key's campaign in the key's mode with their stock; `id` is what `instant_win.prize_definition_id` and a reassign name. A win is never blocked by an empty pool: its stock stays 0.",
     responses: { 200: { description: 'The prizes.', schema: 'PrizeList' } },
     errors: {},
   },
@@ -166,6 +181,8 @@ const OPERATIONS: Operation[] = [
     tag: 'Mechanics',
     auth: true,
     summary: "Revoke the entry's instant-prize award (idempotent; no webhook)",
+    description:
+      "Acts on the entry's latest award: `awarded` becomes `revoked` and its unit returns to stock; an award already revoked answers 200 unchanged. `reason` is recorded in the award's history. INTEGRATOR_DECLARED campaigns only; an award still pending (its entry not evaluated yet) cannot be revoked.",
     body: { schema: 'RevokeRequest', required: false },
     responses: { 200: { description: 'The award, now revoked.', schema: 'Award' } },
     errors: {
@@ -181,6 +198,8 @@ const OPERATIONS: Operation[] = [
     tag: 'Mechanics',
     auth: true,
     summary: 'Revoke the award and register it again, with another prize or on another entry (no webhook)',
+    description:
+      "Revokes the entry's award if it is `awarded` (its unit returns) and registers a new `awarded` award of `prize_definition_id`, on the same entry or on `target_entry_id`: an APPROVED entry of the campaign and mode that holds no award. A pending source is revoked without a unit to return, and the new award is `awarded` at once.",
     body: { schema: 'ReassignRequest', required: true },
     responses: { 200: { description: 'The newly registered award (status awarded).', schema: 'Award' } },
     errors: {
@@ -204,6 +223,8 @@ const OPERATIONS: Operation[] = [
     tag: 'Webhooks',
     auth: true,
     summary: "Read the campaign's webhook configuration (never the secret)",
+    description:
+      'The endpoint and whether deliveries are active; 404 until one is configured. The signing secret is shown once, in the 201 of the PATCH that created the configuration.',
     responses: { 200: { description: 'The configuration.', schema: 'WebhookConfig' } },
     errors: { 404: ['not_found'] },
   },
@@ -256,6 +277,7 @@ const OPERATIONS: Operation[] = [
     tag: 'Operations',
     auth: false,
     summary: 'This document',
+    description: 'This OpenAPI 3.1 document, the same that `ces openapi` prints. No API key.',
     responses: { 200: { description: 'The OpenAPI 3.1 document.', contentType: 'application/json' } },
     errors: {},
   },
@@ -266,6 +288,11 @@ const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
   EntryAccepted: EntryAcceptedStruct,
   Entry: EntryStruct,
   Award: AwardStruct,
+  RejectionReason: RejectionReasonStruct,
+  LuckyNumber: LuckyNumberStruct,
+  MechanicResult: MechanicResultStruct,
+  LuckyNumbersResult: LuckyNumbersResultStruct,
+  InstantPrizeResult: InstantPrizeResultStruct,
   Prize: PrizeStruct,
   LuckyNumbersSubmission: LuckyNumbersBodyStruct,
   LuckyNumbersAssigned: LuckyNumbersAssignedStruct,
@@ -318,12 +345,13 @@ const EVENTS: Array<{ name: string; schema: string; summary: string }> = [
 export function errorCodesOf(method: string, path: string): ErrorCodes {
   const op = OPERATIONS.find((o) => o.method === method.toLowerCase() && o.path === path);
   if (!op) throw new Error(`no operation ${method} ${path}`);
-  return mergeErrors(op.auth ? AUTHENTICATED : {}, op.errors);
+  return mergeErrors(ANY_OPERATION, op.auth ? AUTHENTICATED : {}, op.errors);
 }
 
 export function buildOpenApiDocument(): Record<string, unknown> {
   const schemas: Record<string, JsonSchema> = {};
-  for (const [name, struct] of Object.entries(SCHEMA_STRUCTS)) schemas[name] = structToJsonSchema(struct);
+  const components = new Map(Object.entries(SCHEMA_STRUCTS).map(([name, struct]) => [struct, name]));
+  for (const [name, struct] of Object.entries(SCHEMA_STRUCTS)) schemas[name] = structToJsonSchema(struct, components);
   schemas.EntrySubmission = annotate(structToJsonSchema(EntrySubmissionStruct), ENTRY_SUBMISSION_NOTES);
   schemas.PrizeList = { type: 'array', items: { $ref: '#/components/schemas/Prize' } };
   const listed = EVENTS.filter((e) => e.name !== 'ping');
@@ -357,6 +385,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     webhooks[event.name] = {
       post: {
         operationId: `event_${event.name.replace('.', '_')}`,
+        // Sent by ces to the integrator: no API key is involved; the body is signed (webhook-signature).
+        security: [],
         summary: event.summary,
         description:
           'POSTed to the configured endpoint_url, signed per Standard Webhooks. Answer 2xx to acknowledge; anything else, a timeout or a connection error is retried on CES_WEBHOOK_RETRY_SCHEDULE. Delivery is at least once: deduplicate on the event id.',
@@ -384,7 +414,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             schema: { type: 'string', pattern: '^v1,' },
           },
         ],
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${event.schema}` } } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': withExamples({ schema: { $ref: `#/components/schemas/${event.schema}` } }, `event.${event.name}`),
+          },
+        },
         responses: {
           '2XX': { description: 'Acknowledged; the event is not sent again.' },
           default: { description: 'Not acknowledged; retried later.' },
@@ -397,17 +432,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     openapi: OPENAPI_VERSION,
     info: {
       title: 'Campaign Entry Service (ces)',
-      version: '1.0.0',
+      version: VERSION,
       summary: 'Submit entries to Brazilian promotional campaigns; receive their lifecycle as signed webhooks.',
       description:
         'Every /v1 endpoint takes `Authorization: Bearer <API_KEY>`; the key decides the campaign and the mode (live `service_live_…`, test `service_test_…`). Errors are RFC 9457 `application/problem+json` with a stable `code`; each operation lists its codes per status, and any request may also get 400 `bad_request` (malformed URL), 404 `not_found` (no such path) or 405 `method_not_allowed` (a path served with other methods, listed in `Allow`). Every response carries `X-Request-Id` (yours echoed when it is 1 to 128 characters of `[A-Za-z0-9._-]`, else generated).',
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [
-      { name: 'Entries' },
-      { name: 'Mechanics' },
-      { name: 'Webhooks' },
-      { name: 'Operations', description: 'Not authenticated with API keys.' },
+      { name: 'Entries', description: 'Submitting entries and reading their status.' },
+      { name: 'Mechanics', description: 'Lucky numbers, instant prizes and the prize pool.' },
+      { name: 'Webhooks', description: "The campaign's webhook endpoint and the events sent to it, also listed by GET /v1/events." },
+      { name: 'Operations', description: 'Health, metrics and this document; not authenticated with API keys.' },
     ],
     paths,
     webhooks,
@@ -464,7 +499,12 @@ function operationObject(op: Operation): Record<string, unknown> {
     responses[status] = {
       description: r.description,
       headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
-      content: { [contentType]: { schema: r.schema ? { $ref: `#/components/schemas/${r.schema}` } : { type: 'string' } } },
+      content: {
+        [contentType]: withExamples(
+          { schema: r.schema ? { $ref: `#/components/schemas/${r.schema}` } : { type: 'string' } },
+          `${op.operationId}.${status}`,
+        ),
+      },
     };
   }
   for (const [status, codes] of Object.entries(errorCodesOf(op.method, op.path))) {
@@ -476,9 +516,10 @@ function operationObject(op: Operation): Record<string, unknown> {
       description: `Problem; \`code\` is one of: ${codes!.map((c) => `\`${c}\``).join(', ')}.`,
       headers,
       content: {
-        'application/problem+json': {
-          schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: codes } } }] },
-        },
+        'application/problem+json': withExamples(
+          { schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: codes } } }] } },
+          `${op.operationId}.${status}`,
+        ),
       },
     };
   }
@@ -494,10 +535,26 @@ function operationObject(op: Operation): Record<string, unknown> {
   if (op.body) {
     operation.requestBody = {
       required: op.body.required,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body.schema}` } } },
+      content: {
+        'application/json': withExamples({ schema: { $ref: `#/components/schemas/${op.body.schema}` } }, `${op.operationId}.request`),
+      },
     };
   }
   return operation;
+}
+
+/**
+ * A media type with the examples recorded under `name` (src/openapi/examples.ts, bodies of a real
+ * run that test/openapi-examples.test.ts replays): `name` itself as `example`, `name.variant` as
+ * `variant`.
+ */
+function withExamples(media: Record<string, unknown>, name: string): Record<string, unknown> {
+  const examples: Record<string, Example> = {};
+  for (const [key, example] of Object.entries(EXAMPLES)) {
+    if (key === name) examples.example = example;
+    else if (key.startsWith(`${name}.`)) examples[key.slice(name.length + 1)] = example;
+  }
+  return Object.keys(examples).length > 0 ? { ...media, examples } : media;
 }
 
 function mergeErrors(...lists: ErrorCodes[]): ErrorCodes {

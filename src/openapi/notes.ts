@@ -1,16 +1,14 @@
-// Prose for request fields whose rules are checked by code rather than by the struct (checksums,
-// formats, uniqueness). Notes may add a description, a format or examples, never a type: the
-// shape always comes from the struct. A note for a field the struct no longer has throws, so a
-// renamed field cannot leave stale documentation behind.
+// Prose for the fields of POST /v1/entries: what a rule means and what the struct cannot state
+// (check digits, uniqueness in the campaign, dates relative to now). Notes add a description and
+// examples, never a rule: patterns, enums, lengths and formats come from the struct
+// (src/validation/described.ts), which also enforces them. A note for a field the struct no longer
+// has throws, so a renamed field cannot leave stale documentation behind.
 import { TEXT_MAXIMA } from '../entries/submission.ts';
 import type { JsonSchema } from './json-schema.ts';
 
 export interface FieldNote {
   description: string;
-  format?: string;
   examples?: unknown[];
-  /** In characters (code points); longer is a 422 with the field's code too_long. */
-  maxLength?: number;
 }
 
 export const ENTRY_SUBMISSION_NOTES: Record<string, FieldNote> = {
@@ -20,24 +18,24 @@ export const ENTRY_SUBMISSION_NOTES: Record<string, FieldNote> = {
   },
   'enrollment.document_number': {
     description:
-      'CPF (11 digits) or CNPJ (14 characters); punctuation is stripped and the checksum verified. CNPJ only when the campaign accepts companies.',
-    examples: ['529.982.247-25'],
+      'CPF (11 digits) or CNPJ (14 characters: 12 of 0-9 or A-Z, then 2 digits); the punctuation `. - /` and spaces are stripped, case is ignored, and the check digits are verified (422 invalid_document), which the pattern cannot state. CNPJ only when the campaign accepts companies.',
+    examples: ['529.982.247-25', '12.ABC.345/01DE-35'],
   },
   'enrollment.full_name': { description: 'At least 3 characters. Required when the campaign requires it and none is stored.' },
-  'enrollment.email': { description: 'Unique within the campaign and mode (422 email_taken).', format: 'email' },
+  'enrollment.email': { description: 'Unique within the campaign and mode, ignoring case (422 email_taken).' },
   'enrollment.phone': {
     description:
-      'E.164 without the leading +, country code included; punctuation stripped. Unique within the campaign and mode (422 phone_taken).',
+      "E.164 without the leading +, country code included; a leading + and the separators `( ) . -` and spaces are stripped. The number must exist in its country's numbering plan (422 invalid_phone), which the pattern cannot state. Unique within the campaign and mode (422 phone_taken).",
     examples: ['5511987654321'],
   },
-  'enrollment.birthdate': { description: 'YYYY-MM-DD, a date in the past.', format: 'date' },
+  'enrollment.birthdate': { description: 'A real date from 1900 on, before today in Brazil (422 not_in_past).' },
   'enrollment.address.state': { description: 'Two-letter Brazilian UF.', examples: ['SP'] },
   'enrollment.address.country': { description: 'Two-letter ISO 3166-1 code; BR when omitted.' },
   'enrollment.address.city': { description: 'An empty city does not satisfy a city requirement.' },
   consent: { description: 'LGPD consent record; stored once per entry and never updated.' },
   'consent.granted_at': {
-    description: 'ISO 8601 date-time with a timezone.',
-    format: 'date-time',
+    description:
+      'ISO 8601 date-time with a timezone, on a real calendar day; stored as sent. Seconds may be omitted and the offset written without a colon, which RFC 3339 (format date-time) does not allow. More than 5 minutes ahead of the server clock is 422 in_future.',
     examples: ['2026-11-20T14:03:00-03:00'],
   },
   'consent.ip_address': { description: 'IPv4 or IPv6 address of the consenting user.' },
@@ -45,27 +43,24 @@ export const ENTRY_SUBMISSION_NOTES: Record<string, FieldNote> = {
   'consent.term_version': { description: 'Identifier of the accepted terms version.' },
   'consent.consents': {
     description:
-      'Explicit per-category choices; regulation, privacy_policy and transactional are recorded implicitly when omitted. A consent_type may appear once.',
+      'Explicit per-category choices; regulation, privacy_policy and transactional are recorded implicitly when omitted. A consent_type may appear once (422 duplicate).',
   },
   evidence: { description: 'Proof of purchase.' },
-  'evidence.type': { description: 'Only "fiscal_key" is supported.', examples: ['fiscal_key'] },
+  'evidence.type': { description: 'Only "fiscal_key" is supported.' },
   'evidence.access_key': {
     description:
-      'NF-e / NFC-e / SAT access key, 44 to 50 digits (spaces ignored). A 44-digit key with a bad check digit, model or state gives 202 REJECTED; other lengths give 422.',
+      'NF-e / NFC-e / SAT access key, 44 to 50 digits; whitespace anywhere is ignored. A 44-digit key with a bad check digit (mod 11 of the first 43 digits), model (55, 65, 59) or state code gives 202 with status REJECTED, not a 422.',
+    examples: ['35261112345678000190550010000000011000000016'],
   },
   instant_win: {
-    description: 'Only for INTEGRATOR_DECLARED instant-prize campaigns: the integrator decides the win, the service records it.',
-  },
-  'instant_win.prize_definition_id': {
-    description: 'A prize id of the campaign (GET /v1/prizes); required when won is true, omitted when false.',
-    format: 'uuid',
+    description:
+      'Only for INTEGRATOR_DECLARED instant-prize campaigns (else 422 instant_win_not_allowed): the integrator decides the win, the service records it. `prize_definition_id` is a prize of the campaign and mode (GET /v1/prizes; else 422 unknown_prize), required when `won` is true and omitted when it is false.',
   },
 };
 
-// The maxima come from the validation itself, so the document cannot disagree with it.
+// The maxima are the struct's (its maxLength); the sentence says what a longer value gets.
 for (const [path, max] of Object.entries(TEXT_MAXIMA)) {
   const note = (ENTRY_SUBMISSION_NOTES[path] ??= { description: '' });
-  note.maxLength = max;
   note.description = `${note.description}${note.description ? ' ' : ''}At most ${max} characters (422 too_long).`;
 }
 
@@ -80,10 +75,9 @@ export function annotate(schema: JsonSchema, notes: Record<string, FieldNote>): 
       node = properties[part];
     }
     const target = objectBranch(node);
-    target.description = note.description;
-    if (note.format) target.format = note.format;
+    // The struct's own sentences (trimming, case) follow the note's.
+    target.description = [note.description, target.description].filter(Boolean).join(' ');
     if (note.examples) target.examples = note.examples;
-    if (note.maxLength !== undefined) target.maxLength = note.maxLength;
   }
   return copy;
 }

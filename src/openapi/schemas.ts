@@ -5,7 +5,12 @@
 import { array, boolean, enums, literal, nullable, number, object, optional, string, type Struct } from 'superstruct';
 import { describedInteger, describedString, describedUnion, uuidString } from '../validation/described.ts';
 import { ENTRY_STATUSES } from '../entries/entries.repo.ts';
+import { REJECTION_REASON_CODES } from '../entries/rejection-reasons.ts';
+import { FIELD_ERROR_CODES, OPERATOR_FIELD_ERROR_CODES } from '../errors.ts';
 import { AWARD_STATUSES } from '../mechanics/awards.repo.ts';
+
+/** The codes of errors[] a response can carry: every field code but those of operator input. */
+export const API_FIELD_ERROR_CODES = FIELD_ERROR_CODES.filter((c) => !OPERATOR_FIELD_ERROR_CODES.includes(c));
 
 const dateTime = (description?: string) => describedString({ format: 'date-time', description });
 
@@ -25,7 +30,7 @@ export const ProblemStruct = object({
           description:
             'Dotted path of the offending field ("enrollment.email", "numbers[0].series"), a header name, or "" for the whole body.',
         }),
-        code: string(),
+        code: enums(API_FIELD_ERROR_CODES),
         message: string(),
       }),
     ),
@@ -38,39 +43,49 @@ export const EntryAcceptedStruct = object({
   message: string(),
 });
 
-export const RejectionReasonStruct = object({ code: string(), message: string() });
+export const RejectionReasonStruct = object({ code: enums(REJECTION_REASON_CODES), message: string() });
 
 export const LuckyNumberStruct = object({
   series: describedString({ pattern: /^[0-9]+$/, description: 'Non-negative integer string, 0 to series_count - 1.' }),
   order_number: describedString({ pattern: /^[0-9]{5}$/, description: 'Exactly 5 digits.' }),
 });
 
-/** The outcome of one mechanic, by kind (SPEC: mechanic entries of entry.evaluated). */
-export const MechanicOutcomeStruct = describedUnion([
-  object({
-    quantity: describedInteger({ minimum: 1, description: 'Lucky numbers, manual mode: how many to submit.' }),
-    series_count: describedInteger({ minimum: 1 }),
-  }),
-  object({ numbers: array(LuckyNumberStruct) }),
-  object({
-    reason: literal('pool_exhausted'),
-    quantity: describedInteger({ minimum: 1 }),
-    available: describedInteger({ minimum: 0 }),
-    pool_size: describedInteger({ minimum: 1 }),
-  }),
-  object({
-    won: boolean(),
-    prize_definition_id: uuidString(),
-    prize_name: nullable(string()),
-    award_status: enums(['PENDING', 'AWARDED', 'REVOKED', 'DECLINED', 'VOIDED']),
-  }),
-  object({ won: literal(false) }),
-]);
-
-export const MechanicResultStruct = object({
-  mechanic_type: enums(['lucky_numbers', 'instant_prize']),
+// The outcome of each mechanic (SPEC: mechanic entries of entry.evaluated), one schema per
+// mechanic_type so a generated client narrows `outcome` on it (src/mechanics/evaluate.ts writes them).
+export const LuckyNumbersResultStruct = object({
+  mechanic_type: literal('lucky_numbers'),
   status: enums(['APPROVED', 'REJECTED']),
-  outcome: MechanicOutcomeStruct,
+  outcome: describedUnion([
+    object({
+      quantity: describedInteger({ minimum: 1, description: 'Manual mode: how many numbers to submit (POST …/lucky-numbers).' }),
+      series_count: describedInteger({ minimum: 1 }),
+    }),
+    object({ numbers: array(LuckyNumberStruct) }),
+    object({
+      reason: literal('pool_exhausted'),
+      quantity: describedInteger({ minimum: 1 }),
+      available: describedInteger({ minimum: 0 }),
+      pool_size: describedInteger({ minimum: 1 }),
+    }),
+  ]),
+});
+
+export const InstantPrizeResultStruct = object({
+  mechanic_type: literal('instant_prize'),
+  status: enums(['APPROVED', 'REJECTED']),
+  outcome: describedUnion([
+    object({
+      won: boolean(),
+      prize_definition_id: uuidString(),
+      prize_name: nullable(string()),
+      award_status: enums(['PENDING', 'AWARDED', 'REVOKED', 'DECLINED', 'VOIDED']),
+    }),
+    object({ won: literal(false) }),
+  ]),
+});
+
+export const MechanicResultStruct = describedUnion([LuckyNumbersResultStruct, InstantPrizeResultStruct], {
+  discriminator: 'mechanic_type',
 });
 
 export const AwardStruct = object({

@@ -9,13 +9,11 @@ import { purchasePeriod, type Campaign } from '../campaigns/campaigns.ts';
 import type { Db } from '../db/open.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 import { accessKeyIssueMonth, accessKeyTestTrigger } from '../entries/fiscal-key.ts';
+import type { RejectionReason } from '../entries/rejection-reasons.ts';
 import { countEarlierEntriesOfEnrollment, findEarlierEntryWithAccessKey } from './processing.repo.ts';
 import { SAO_PAULO_OFFSET_MS, saoPauloDay, saoPauloMonthIndex } from '../timestamps.ts';
 
-export interface RejectionReason {
-  code: string;
-  message: string;
-}
+export type { RejectionReason };
 
 /** Test-mode cNF values (the 8 digits before the check digit) that force a rejection. Ignored in live mode. */
 export const TEST_TRIGGERS: Readonly<Record<string, RejectionReason>> = {
