@@ -49,7 +49,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read one entry with its status, mechanics outcome, award and lucky numbers */
+    /**
+     * Read one entry with its status, mechanics outcome, award and lucky numbers
+     * @description `status` is the entry's current status. `mechanics` is the outcome of its evaluation as it was then (the `entry.evaluated` data), null before it; `award` is the current state of its instant-prize award, so an operator's later revoke shows here (and in `award.updated`), not in `mechanics`. `lucky_numbers` lists every number it holds. An id of another campaign or mode is 404.
+     */
     get: operations['getEntry'];
     put?: never;
     post?: never;
@@ -86,7 +89,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the campaign's prize pool for the key's mode */
+    /**
+     * List the campaign's prize pool for the key's mode
+     * @description The prizes of the key's campaign in the key's mode with their stock; `id` is what `instant_win.prize_definition_id` and a reassign name. A win is never blocked by an empty pool: its stock stays 0.
+     */
     get: operations['listPrizes'];
     put?: never;
     post?: never;
@@ -105,7 +111,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke the entry's instant-prize award (idempotent; no webhook) */
+    /**
+     * Revoke the entry's instant-prize award (idempotent; no webhook)
+     * @description Acts on the entry's latest award: `awarded` becomes `revoked` and its unit returns to stock; an award already revoked answers 200 unchanged. `reason` is recorded in the award's history. INTEGRATOR_DECLARED campaigns only; an award still pending (its entry not evaluated yet) cannot be revoked.
+     */
     post: operations['revokeInstantPrize'];
     delete?: never;
     options?: never;
@@ -122,7 +131,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke the award and register it again, with another prize or on another entry (no webhook) */
+    /**
+     * Revoke the award and register it again, with another prize or on another entry (no webhook)
+     * @description Revokes the entry's award if it is `awarded` (its unit returns) and registers a new `awarded` award of `prize_definition_id`, on the same entry or on `target_entry_id`: an APPROVED entry of the campaign and mode that holds no award. A pending source is revoked without a unit to return, and the new award is `awarded` at once.
+     */
     post: operations['reassignInstantPrize'];
     delete?: never;
     options?: never;
@@ -137,7 +149,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read the campaign's webhook configuration (never the secret) */
+    /**
+     * Read the campaign's webhook configuration (never the secret)
+     * @description The endpoint and whether deliveries are active; 404 until one is configured. The signing secret is shown once, in the 201 of the PATCH that created the configuration.
+     */
     get: operations['getWebhookConfig'];
     put?: never;
     post?: never;
@@ -198,7 +213,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This document */
+    /**
+     * This document
+     * @description This OpenAPI 3.1 document, the same that `ces openapi` prints. No API key.
+     */
     get: operations['getOpenApiDocument'];
     put?: never;
     post?: never;
@@ -348,7 +366,44 @@ export interface components {
       errors?: {
         /** @description Dotted path of the offending field ("enrollment.email", "numbers[0].series"), a header name, or "" for the whole body. */
         field: string;
-        code: string;
+        /** @enum {string} */
+        code:
+          | 'required'
+          | 'invalid_type'
+          | 'invalid_value'
+          | 'unknown_field'
+          | 'repeated'
+          | 'too_long'
+          | 'too_short'
+          | 'duplicate'
+          | 'not_allowed'
+          | 'invalid_document'
+          | 'invalid_email'
+          | 'invalid_phone'
+          | 'invalid_date'
+          | 'not_in_past'
+          | 'invalid_state'
+          | 'invalid_country'
+          | 'invalid_date_time'
+          | 'in_future'
+          | 'invalid_ip'
+          | 'unsupported_evidence_type'
+          | 'invalid_access_key'
+          | 'unknown_prize'
+          | 'email_taken'
+          | 'phone_taken'
+          | 'companies_not_allowed'
+          | 'instant_win_not_allowed'
+          | 'invalid_series'
+          | 'invalid_order_number'
+          | 'quantity_mismatch'
+          | 'series_out_of_range'
+          | 'duplicate_pairs'
+          | 'pair_taken'
+          | 'target_not_processed'
+          | 'award_exists'
+          | 'webhook_url_not_https'
+          | 'unknown_event';
         message: string;
       }[];
     };
@@ -370,51 +425,8 @@ export interface components {
       livemode: boolean;
       /** @enum {string} */
       status: 'PENDING' | 'APPROVED' | 'REJECTED';
-      rejection_reasons: {
-        code: string;
-        message: string;
-      }[];
-      mechanics:
-        | {
-            /** @enum {string} */
-            mechanic_type: 'lucky_numbers' | 'instant_prize';
-            /** @enum {string} */
-            status: 'APPROVED' | 'REJECTED';
-            outcome:
-              | {
-                  /** @description Lucky numbers, manual mode: how many to submit. */
-                  quantity: number;
-                  series_count: number;
-                }
-              | {
-                  numbers: {
-                    /** @description Non-negative integer string, 0 to series_count - 1. */
-                    series: string;
-                    /** @description Exactly 5 digits. */
-                    order_number: string;
-                  }[];
-                }
-              | {
-                  /** @constant */
-                  reason: 'pool_exhausted';
-                  quantity: number;
-                  available: number;
-                  pool_size: number;
-                }
-              | {
-                  won: boolean;
-                  /** Format: uuid */
-                  prize_definition_id: string;
-                  prize_name: string | null;
-                  /** @enum {string} */
-                  award_status: 'PENDING' | 'AWARDED' | 'REVOKED' | 'DECLINED' | 'VOIDED';
-                }
-              | {
-                  /** @constant */
-                  won: false;
-                };
-          }[]
-        | null;
+      rejection_reasons: components['schemas']['RejectionReason'][];
+      mechanics: components['schemas']['MechanicResult'][] | null;
       award: {
         /** Format: uuid */
         entry_id: string;
@@ -424,12 +436,7 @@ export interface components {
         /** @enum {string} */
         status: 'pending' | 'awarded' | 'revoked' | 'declined' | 'voided';
       } | null;
-      lucky_numbers: {
-        /** @description Non-negative integer string, 0 to series_count - 1. */
-        series: string;
-        /** @description Exactly 5 digits. */
-        order_number: string;
-      }[];
+      lucky_numbers: components['schemas']['LuckyNumber'][];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -445,6 +452,77 @@ export interface components {
       prize_definition_id: string | null;
       /** @enum {string} */
       status: 'pending' | 'awarded' | 'revoked' | 'declined' | 'voided';
+    };
+    RejectionReason: {
+      /** @enum {string} */
+      code:
+        | 'access_key_invalid_check_digit'
+        | 'access_key_invalid_model'
+        | 'access_key_invalid_state'
+        | 'access_key_invalid_month'
+        | 'access_key_issued_in_future'
+        | 'purchase_outside_period'
+        | 'duplicate_receipt'
+        | 'participant_limit_reached'
+        | 'daily_limit_reached'
+        | 'fiscal_verifier_rejected'
+        | 'test_fiscal_rejected'
+        | 'test_fraud_suspected';
+      message: string;
+    };
+    LuckyNumber: {
+      /** @description Non-negative integer string, 0 to series_count - 1. */
+      series: string;
+      /** @description Exactly 5 digits. */
+      order_number: string;
+    };
+    MechanicResult: components['schemas']['LuckyNumbersResult'] | components['schemas']['InstantPrizeResult'];
+    LuckyNumbersResult: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      mechanic_type: 'lucky_numbers';
+      /** @enum {string} */
+      status: 'APPROVED' | 'REJECTED';
+      outcome:
+        | {
+            /** @description Manual mode: how many numbers to submit (POST …/lucky-numbers). */
+            quantity: number;
+            series_count: number;
+          }
+        | {
+            numbers: components['schemas']['LuckyNumber'][];
+          }
+        | {
+            /** @constant */
+            reason: 'pool_exhausted';
+            quantity: number;
+            available: number;
+            pool_size: number;
+          };
+    };
+    InstantPrizeResult: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      mechanic_type: 'instant_prize';
+      /** @enum {string} */
+      status: 'APPROVED' | 'REJECTED';
+      outcome:
+        | {
+            won: boolean;
+            /** Format: uuid */
+            prize_definition_id: string;
+            prize_name: string | null;
+            /** @enum {string} */
+            award_status: 'PENDING' | 'AWARDED' | 'REVOKED' | 'DECLINED' | 'VOIDED';
+          }
+        | {
+            /** @constant */
+            won: false;
+          };
     };
     Prize: {
       /**
@@ -478,8 +556,15 @@ export interface components {
       reason?: string | null;
     };
     ReassignRequest: {
-      /** @description Prize id (uuid) of the campaign and mode to register; an id that is not in the pool gives 422 unknown_prize. */
+      /**
+       * Format: uuid
+       * @description Prize id (uuid) of the campaign and mode to register; an id that is not in the pool gives 422 unknown_prize.
+       */
       prize_definition_id: string;
+      /**
+       * Format: uuid
+       * @description Another entry of the campaign and mode to give the prize to.
+       */
       target_entry_id?: string | null;
     };
     WebhookConfig: {
@@ -501,7 +586,7 @@ export interface components {
     WebhookPatch: {
       /**
        * Format: uri
-       * @description Must start with https://. Required when creating; omitted means unchanged.
+       * @description An https:// URL with a host, at most 2048 characters once normalised by the WHATWG URL parser. Required when creating; omitted means unchanged. The server also takes IP addresses, userinfo and other ports than the pattern shows.
        */
       endpoint_url?: string;
       is_active?: boolean;
@@ -572,10 +657,7 @@ export interface components {
         enrollment_id: string;
         /** @enum {string} */
         status: 'APPROVED' | 'REJECTED';
-        rejection_reasons: {
-          code: string;
-          message: string;
-        }[];
+        rejection_reasons: components['schemas']['RejectionReason'][];
       };
     };
     EntryEvaluatedEvent: {
@@ -599,45 +681,7 @@ export interface components {
         entry_id: string;
         /** Format: uuid */
         enrollment_id: string;
-        mechanics: {
-          /** @enum {string} */
-          mechanic_type: 'lucky_numbers' | 'instant_prize';
-          /** @enum {string} */
-          status: 'APPROVED' | 'REJECTED';
-          outcome:
-            | {
-                /** @description Lucky numbers, manual mode: how many to submit. */
-                quantity: number;
-                series_count: number;
-              }
-            | {
-                numbers: {
-                  /** @description Non-negative integer string, 0 to series_count - 1. */
-                  series: string;
-                  /** @description Exactly 5 digits. */
-                  order_number: string;
-                }[];
-              }
-            | {
-                /** @constant */
-                reason: 'pool_exhausted';
-                quantity: number;
-                available: number;
-                pool_size: number;
-              }
-            | {
-                won: boolean;
-                /** Format: uuid */
-                prize_definition_id: string;
-                prize_name: string | null;
-                /** @enum {string} */
-                award_status: 'PENDING' | 'AWARDED' | 'REVOKED' | 'DECLINED' | 'VOIDED';
-              }
-            | {
-                /** @constant */
-                won: false;
-              };
-        }[];
+        mechanics: components['schemas']['MechanicResult'][];
       };
     };
     AwardUpdatedEvent: {
@@ -661,15 +705,7 @@ export interface components {
         entry_id: string;
         /** Format: uuid */
         enrollment_id: string;
-        award: {
-          /** Format: uuid */
-          entry_id: string;
-          won: boolean;
-          /** Format: uuid */
-          prize_definition_id: string | null;
-          /** @enum {string} */
-          status: 'pending' | 'awarded' | 'revoked' | 'declined' | 'voided';
-        };
+        award: components['schemas']['Award'];
       };
     };
     DrawPublishedEvent: {
@@ -739,89 +775,386 @@ export interface components {
       /** @description Participant identity. The first entry of a document creates the enrollment; later ones fill only its empty fields (a differing stored value is kept, silently). */
       enrollment: {
         /**
-         * @description CPF (11 digits) or CNPJ (14 characters); punctuation is stripped and the checksum verified. CNPJ only when the campaign accepts companies.
+         * @description CPF (11 digits) or CNPJ (14 characters: 12 of 0-9 or A-Z, then 2 digits); the punctuation `. - /` and spaces are stripped, case is ignored, and the check digits are verified (422 invalid_document), which the pattern cannot state. CNPJ only when the campaign accepts companies.
          * @example 529.982.247-25
+         * @example 12.ABC.345/01DE-35
          */
         document_number: string;
-        /** @description At least 3 characters. Required when the campaign requires it and none is stored. At most 200 characters (422 too_long). */
+        /** @description At least 3 characters. Required when the campaign requires it and none is stored. At most 200 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted. */
         full_name?: string | null;
         /**
          * Format: email
-         * @description Unique within the campaign and mode (422 email_taken). At most 254 characters (422 too_long).
+         * @description Unique within the campaign and mode, ignoring case (422 email_taken). At most 254 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted.
          */
         email?: string | null;
         /**
-         * @description E.164 without the leading +, country code included; punctuation stripped. Unique within the campaign and mode (422 phone_taken). At most 32 characters (422 too_long).
+         * @description E.164 without the leading +, country code included; a leading + and the separators `( ) . -` and spaces are stripped. The number must exist in its country's numbering plan (422 invalid_phone), which the pattern cannot state. Unique within the campaign and mode (422 phone_taken). At most 32 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted.
          * @example 5511987654321
          */
         phone?: string | null;
         /**
          * Format: date
-         * @description YYYY-MM-DD, a date in the past.
+         * @description A real date from 1900 on, before today in Brazil (422 not_in_past). Surrounding whitespace is ignored; a blank value counts as omitted.
          */
         birthdate?: string | null;
         address?: {
-          /** @description At most 200 characters (422 too_long). */
+          /** @description At most 200 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted. */
           address_line_1?: string | null;
-          /** @description At most 200 characters (422 too_long). */
+          /** @description At most 200 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted. */
           address_line_2?: string | null;
-          /** @description At most 100 characters (422 too_long). */
+          /** @description At most 100 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted. */
           neighborhood?: string | null;
-          /** @description An empty city does not satisfy a city requirement. At most 100 characters (422 too_long). */
+          /** @description An empty city does not satisfy a city requirement. At most 100 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted. */
           city?: string | null;
           /**
-           * @description Two-letter Brazilian UF.
+           * @description Two-letter Brazilian UF. Surrounding whitespace is ignored; a blank value counts as omitted. Case is ignored; stored upper-case.
            * @example SP
+           * @enum {string|null}
            */
-          state?: string | null;
-          /** @description At most 16 characters (422 too_long). */
+          state?:
+            | 'AC'
+            | 'AL'
+            | 'AP'
+            | 'AM'
+            | 'BA'
+            | 'CE'
+            | 'DF'
+            | 'ES'
+            | 'GO'
+            | 'MA'
+            | 'MT'
+            | 'MS'
+            | 'MG'
+            | 'PA'
+            | 'PB'
+            | 'PR'
+            | 'PE'
+            | 'PI'
+            | 'RJ'
+            | 'RN'
+            | 'RS'
+            | 'RO'
+            | 'RR'
+            | 'SC'
+            | 'SP'
+            | 'SE'
+            | 'TO'
+            | null;
+          /** @description At most 16 characters (422 too_long). Surrounding whitespace is ignored; a blank value counts as omitted. */
           zipcode?: string | null;
-          /** @description Two-letter ISO 3166-1 code; BR when omitted. */
-          country?: string | null;
+          /**
+           * @description Two-letter ISO 3166-1 code; BR when omitted. Surrounding whitespace is ignored; a blank value counts as omitted. Case is ignored; stored upper-case.
+           * @enum {string|null}
+           */
+          country?:
+            | 'AD'
+            | 'AE'
+            | 'AF'
+            | 'AG'
+            | 'AI'
+            | 'AL'
+            | 'AM'
+            | 'AO'
+            | 'AQ'
+            | 'AR'
+            | 'AS'
+            | 'AT'
+            | 'AU'
+            | 'AW'
+            | 'AX'
+            | 'AZ'
+            | 'BA'
+            | 'BB'
+            | 'BD'
+            | 'BE'
+            | 'BF'
+            | 'BG'
+            | 'BH'
+            | 'BI'
+            | 'BJ'
+            | 'BL'
+            | 'BM'
+            | 'BN'
+            | 'BO'
+            | 'BQ'
+            | 'BR'
+            | 'BS'
+            | 'BT'
+            | 'BV'
+            | 'BW'
+            | 'BY'
+            | 'BZ'
+            | 'CA'
+            | 'CC'
+            | 'CD'
+            | 'CF'
+            | 'CG'
+            | 'CH'
+            | 'CI'
+            | 'CK'
+            | 'CL'
+            | 'CM'
+            | 'CN'
+            | 'CO'
+            | 'CR'
+            | 'CU'
+            | 'CV'
+            | 'CW'
+            | 'CX'
+            | 'CY'
+            | 'CZ'
+            | 'DE'
+            | 'DJ'
+            | 'DK'
+            | 'DM'
+            | 'DO'
+            | 'DZ'
+            | 'EC'
+            | 'EE'
+            | 'EG'
+            | 'EH'
+            | 'ER'
+            | 'ES'
+            | 'ET'
+            | 'FI'
+            | 'FJ'
+            | 'FK'
+            | 'FM'
+            | 'FO'
+            | 'FR'
+            | 'GA'
+            | 'GB'
+            | 'GD'
+            | 'GE'
+            | 'GF'
+            | 'GG'
+            | 'GH'
+            | 'GI'
+            | 'GL'
+            | 'GM'
+            | 'GN'
+            | 'GP'
+            | 'GQ'
+            | 'GR'
+            | 'GS'
+            | 'GT'
+            | 'GU'
+            | 'GW'
+            | 'GY'
+            | 'HK'
+            | 'HM'
+            | 'HN'
+            | 'HR'
+            | 'HT'
+            | 'HU'
+            | 'ID'
+            | 'IE'
+            | 'IL'
+            | 'IM'
+            | 'IN'
+            | 'IO'
+            | 'IQ'
+            | 'IR'
+            | 'IS'
+            | 'IT'
+            | 'JE'
+            | 'JM'
+            | 'JO'
+            | 'JP'
+            | 'KE'
+            | 'KG'
+            | 'KH'
+            | 'KI'
+            | 'KM'
+            | 'KN'
+            | 'KP'
+            | 'KR'
+            | 'KW'
+            | 'KY'
+            | 'KZ'
+            | 'LA'
+            | 'LB'
+            | 'LC'
+            | 'LI'
+            | 'LK'
+            | 'LR'
+            | 'LS'
+            | 'LT'
+            | 'LU'
+            | 'LV'
+            | 'LY'
+            | 'MA'
+            | 'MC'
+            | 'MD'
+            | 'ME'
+            | 'MF'
+            | 'MG'
+            | 'MH'
+            | 'MK'
+            | 'ML'
+            | 'MM'
+            | 'MN'
+            | 'MO'
+            | 'MP'
+            | 'MQ'
+            | 'MR'
+            | 'MS'
+            | 'MT'
+            | 'MU'
+            | 'MV'
+            | 'MW'
+            | 'MX'
+            | 'MY'
+            | 'MZ'
+            | 'NA'
+            | 'NC'
+            | 'NE'
+            | 'NF'
+            | 'NG'
+            | 'NI'
+            | 'NL'
+            | 'NO'
+            | 'NP'
+            | 'NR'
+            | 'NU'
+            | 'NZ'
+            | 'OM'
+            | 'PA'
+            | 'PE'
+            | 'PF'
+            | 'PG'
+            | 'PH'
+            | 'PK'
+            | 'PL'
+            | 'PM'
+            | 'PN'
+            | 'PR'
+            | 'PS'
+            | 'PT'
+            | 'PW'
+            | 'PY'
+            | 'QA'
+            | 'RE'
+            | 'RO'
+            | 'RS'
+            | 'RU'
+            | 'RW'
+            | 'SA'
+            | 'SB'
+            | 'SC'
+            | 'SD'
+            | 'SE'
+            | 'SG'
+            | 'SH'
+            | 'SI'
+            | 'SJ'
+            | 'SK'
+            | 'SL'
+            | 'SM'
+            | 'SN'
+            | 'SO'
+            | 'SR'
+            | 'SS'
+            | 'ST'
+            | 'SV'
+            | 'SX'
+            | 'SY'
+            | 'SZ'
+            | 'TC'
+            | 'TD'
+            | 'TF'
+            | 'TG'
+            | 'TH'
+            | 'TJ'
+            | 'TK'
+            | 'TL'
+            | 'TM'
+            | 'TN'
+            | 'TO'
+            | 'TR'
+            | 'TT'
+            | 'TV'
+            | 'TW'
+            | 'TZ'
+            | 'UA'
+            | 'UG'
+            | 'UM'
+            | 'US'
+            | 'UY'
+            | 'UZ'
+            | 'VA'
+            | 'VC'
+            | 'VE'
+            | 'VG'
+            | 'VI'
+            | 'VN'
+            | 'VU'
+            | 'WF'
+            | 'WS'
+            | 'YE'
+            | 'YT'
+            | 'ZA'
+            | 'ZM'
+            | 'ZW'
+            | null;
         } | null;
       };
       /** @description LGPD consent record; stored once per entry and never updated. */
       consent: {
         /**
          * Format: date-time
-         * @description ISO 8601 date-time with a timezone.
+         * @description ISO 8601 date-time with a timezone, on a real calendar day; stored as sent. Seconds may be omitted and the offset written without a colon, which RFC 3339 (format date-time) does not allow. More than 5 minutes ahead of the server clock is 422 in_future.
          * @example 2026-11-20T14:03:00-03:00
          */
         granted_at: string;
-        /** @description IPv4 or IPv6 address of the consenting user. */
-        ip_address: string;
-        /** @description Stored values over 1024 characters are truncated. */
+        /** @description IPv4 or IPv6 address of the consenting user. Surrounding whitespace is ignored. */
+        ip_address: string & (unknown | unknown);
+        /** @description Stored values over 1024 characters are truncated. Surrounding whitespace is ignored. */
         user_agent: string;
-        /** @description Identifier of the accepted terms version. At most 100 characters (422 too_long). */
+        /** @description Identifier of the accepted terms version. At most 100 characters (422 too_long). Surrounding whitespace is ignored. */
         term_version: string;
-        /** @description Explicit per-category choices; regulation, privacy_policy and transactional are recorded implicitly when omitted. A consent_type may appear once. */
-        consents?:
-          | {
+        /** @description Explicit per-category choices; regulation, privacy_policy and transactional are recorded implicitly when omitted. A consent_type may appear once (422 duplicate). */
+        consents?: (
+          | ({
               /** @enum {string} */
               consent_type: 'regulation' | 'privacy_policy' | 'marketing' | 'data_sharing' | 'image_use' | 'transactional' | 'other';
               granted: boolean;
-            }[]
-          | null;
+            }[] &
+              (unknown & unknown & unknown & unknown & unknown & unknown & unknown))
+          | null
+        ) &
+          (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
       };
       /** @description Proof of purchase. */
       evidence: {
         /**
          * @description Only "fiscal_key" is supported.
-         * @example fiscal_key
+         * @constant
          */
-        type: string;
-        /** @description NF-e / NFC-e / SAT access key, 44 to 50 digits (spaces ignored). A 44-digit key with a bad check digit, model or state gives 202 REJECTED; other lengths give 422. */
+        type: 'fiscal_key';
+        /**
+         * @description NF-e / NFC-e / SAT access key, 44 to 50 digits; whitespace anywhere is ignored. A 44-digit key with a bad check digit (mod 11 of the first 43 digits), model (55, 65, 59) or state code gives 202 with status REJECTED, not a 422.
+         * @example 35261112345678000190550010000000011000000016
+         */
         access_key: string;
       };
-      /** @description Only for INTEGRATOR_DECLARED instant-prize campaigns: the integrator decides the win, the service records it. */
-      instant_win?: {
-        won: boolean;
-        /**
-         * Format: uuid
-         * @description A prize id of the campaign (GET /v1/prizes); required when won is true, omitted when false.
-         */
-        prize_definition_id?: string | null;
-      } | null;
+      /** @description Only for INTEGRATOR_DECLARED instant-prize campaigns (else 422 instant_win_not_allowed): the integrator decides the win, the service records it. `prize_definition_id` is a prize of the campaign and mode (GET /v1/prizes; else 422 unknown_prize), required when `won` is true and omitted when it is false. */
+      instant_win?:
+        | {
+            /** @constant */
+            won: true;
+            /**
+             * Format: uuid
+             * @description Surrounding whitespace is ignored; a blank value counts as omitted.
+             */
+            prize_definition_id: string;
+          }
+        | {
+            /** @constant */
+            won: false;
+            prize_definition_id?: null;
+          }
+        | null;
     };
     PrizeList: components['schemas']['Prize'][];
     EventList: {
@@ -886,7 +1219,7 @@ export interface operations {
           'application/json': components['schemas']['EntryAccepted'];
         };
       };
-      /** @description Problem; `code` is one of: `invalid_json`. */
+      /** @description Problem; `code` is one of: `bad_request`, `invalid_json`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -895,7 +1228,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'invalid_json';
+            code?: 'bad_request' | 'invalid_json';
           };
         };
       };
@@ -1063,6 +1396,19 @@ export interface operations {
           'application/json': components['schemas']['EventList'];
         };
       };
+      /** @description Problem; `code` is one of: `bad_request`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'bad_request';
+          };
+        };
+      };
       /** @description Problem; `code` is one of: `invalid_api_key`. */
       401: {
         headers: {
@@ -1156,6 +1502,19 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Entry'];
+        };
+      };
+      /** @description Problem; `code` is one of: `bad_request`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'bad_request';
+          };
         };
       };
       /** @description Problem; `code` is one of: `invalid_api_key`. */
@@ -1257,7 +1616,7 @@ export interface operations {
           'application/json': components['schemas']['LuckyNumbersAssigned'];
         };
       };
-      /** @description Problem; `code` is one of: `invalid_json`. */
+      /** @description Problem; `code` is one of: `bad_request`, `invalid_json`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -1266,7 +1625,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'invalid_json';
+            code?: 'bad_request' | 'invalid_json';
           };
         };
       };
@@ -1421,6 +1780,19 @@ export interface operations {
           'application/json': components['schemas']['PrizeList'];
         };
       };
+      /** @description Problem; `code` is one of: `bad_request`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'bad_request';
+          };
+        };
+      };
       /** @description Problem; `code` is one of: `invalid_api_key`. */
       401: {
         headers: {
@@ -1507,7 +1879,7 @@ export interface operations {
           'application/json': components['schemas']['Award'];
         };
       };
-      /** @description Problem; `code` is one of: `invalid_json`. */
+      /** @description Problem; `code` is one of: `bad_request`, `invalid_json`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -1516,7 +1888,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'invalid_json';
+            code?: 'bad_request' | 'invalid_json';
           };
         };
       };
@@ -1658,7 +2030,7 @@ export interface operations {
           'application/json': components['schemas']['Award'];
         };
       };
-      /** @description Problem; `code` is one of: `invalid_json`. */
+      /** @description Problem; `code` is one of: `bad_request`, `invalid_json`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -1667,7 +2039,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'invalid_json';
+            code?: 'bad_request' | 'invalid_json';
           };
         };
       };
@@ -1821,6 +2193,19 @@ export interface operations {
           'application/json': components['schemas']['WebhookConfig'];
         };
       };
+      /** @description Problem; `code` is one of: `bad_request`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'bad_request';
+          };
+        };
+      };
       /** @description Problem; `code` is one of: `invalid_api_key`. */
       401: {
         headers: {
@@ -1927,7 +2312,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookConfigCreated'];
         };
       };
-      /** @description Problem; `code` is one of: `invalid_json`. */
+      /** @description Problem; `code` is one of: `bad_request`, `invalid_json`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -1936,7 +2321,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'invalid_json';
+            code?: 'bad_request' | 'invalid_json';
           };
         };
       };
@@ -2071,6 +2456,32 @@ export interface operations {
           'application/json': components['schemas']['Health'];
         };
       };
+      /** @description Problem; `code` is one of: `bad_request`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      /** @description Problem; `code` is one of: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
       /** @description Unhealthy; the body says which part failed. */
       503: {
         headers: {
@@ -2105,6 +2516,19 @@ export interface operations {
           'text/plain; version=0.0.4': string;
         };
       };
+      /** @description Problem; `code` is one of: `bad_request`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'bad_request';
+          };
+        };
+      };
       /** @description Problem; `code` is one of: `invalid_metrics_token`. */
       401: {
         headers: {
@@ -2129,6 +2553,19 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'not_found';
+          };
+        };
+      };
+      /** @description Problem; `code` is one of: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
           };
         };
       };
@@ -2168,6 +2605,32 @@ export interface operations {
         };
         content: {
           'application/json': string;
+        };
+      };
+      /** @description Problem; `code` is one of: `bad_request`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      /** @description Problem; `code` is one of: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
         };
       };
     };
