@@ -9,7 +9,7 @@ import { EntrySubmissionStruct } from '../../src/entries/submission.ts';
 import { ReassignBodyStruct, RevokeBodyStruct } from '../../src/mechanics/instant-prize.ts';
 import { LuckyNumbersBodyStruct } from '../../src/mechanics/manual-lucky-numbers.ts';
 import { makePrintable } from '../../src/printable.ts';
-import { describedString, fastCheck, structErrors } from '../../src/validation/described.ts';
+import { describedOf, describedString, fastCheck, structErrors } from '../../src/validation/described.ts';
 import { WebhookPatchStruct } from '../../src/webhooks/webhook-config.ts';
 
 const base = {
@@ -179,8 +179,7 @@ test('a rule reports its field code and message, one violation per field, in ord
 });
 
 test('a rule is documented as enforced: trimmed minimums as a pattern that allows the whitespace', () => {
-  const schema = (s: Struct<any, any>) =>
-    (s.schema as Record<symbol, { json: Record<string, unknown> }>)[Symbol.for('ces.openapi.described')].json;
+  const schema = (s: Struct<any, any>) => describedOf(s)!.json;
   const name = schema(describedString({ trim: true, minLength: 3, maxLength: 200 }));
   assert.equal(name.minLength, 3);
   assert.equal(name.maxLength, 200);
