@@ -10,7 +10,7 @@
 // compared with the idle window right before it, so drift of this shared machine cancels out.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { loadavg, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cliActor } from '../src/audit/actor.ts';
@@ -37,6 +37,8 @@ export interface DrawsBenchDeps {
   ratePerS: number;
   /** Keep seeded databases here and reuse them in later runs (BENCH_DRAWS_DIR); else in `work`. */
   keepDir: string | null;
+  /** Niceness of every `ces draw freeze` process (BENCH_DRAWS_NICE), or null to leave it as started. */
+  freezeNice: number | null;
   yymm: string;
   progress(line: string): void;
   startCes(dbPath: string): Promise<Child>;
@@ -216,6 +218,8 @@ function runCommand(
     env: { ...process.env, BENCH_PEAK_RSS_FILE: rssFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // BENCH_DRAWS_NICE=N: the freeze at that scheduling priority, for what `ces draw freeze` would gain by lowering its own.
+  if (deps.freezeNice !== null && verb === 'freeze') setPriority(child.pid!, deps.freezeNice);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -233,7 +237,7 @@ function runCommand(
 
 let loadPhase = 0;
 
-function intakeAtRate(deps: DrawsBenchDeps, ces: Child, seed: DrawSeed, durationS: number): Promise<OpenLoopResult> {
+function intakeAtRate(deps: DrawsBenchDeps, ces: Child, seed: DrawSeed, durationS: number, signal?: AbortSignal): Promise<OpenLoopResult> {
   const n = ++loadPhase;
   const options = { tag: `draws-${n}-${Date.now().toString(36)}`, offset: 700_000_000 + n * 10_000_000, yymm: deps.yymm };
   return openLoop({
@@ -241,6 +245,7 @@ function intakeAtRate(deps: DrawsBenchDeps, ces: Child, seed: DrawSeed, duration
     path: '/v1/entries',
     ratePerS: deps.ratePerS,
     durationS,
+    signal,
     headers: { authorization: `Bearer ${seed.liveKey}` },
     next: (i) => {
       const { body, idempotencyKey } = entryRequest(i, options);
@@ -249,26 +254,35 @@ function intakeAtRate(deps: DrawsBenchDeps, ces: Child, seed: DrawSeed, duration
   });
 }
 
+/** Requests of a load due in [from, to), or in the whole load. */
+function slice(load: OpenLoopResult, from = 0, to = Number.POSITIVE_INFINITY): OpenLoopResult {
+  return { requests: load.requests.filter((r) => r.dueAt >= from && r.dueAt < to), errors: load.errors };
+}
+
 interface Window {
   p50: number;
   p99: number;
   count: number;
-  /** Answers other than 202 in the window, by status; `error`: requests of the load that got no answer. */
+  /** Answers other than 202, by status; `error`: requests that got no answer. */
   failed: Record<string, number>;
 }
 
-function windowOf(load: OpenLoopResult, from: number, to: number): Window {
-  const { p50, p99, count } = latencyPercentiles(load.requests, from, to);
+function windowOf(...loads: OpenLoopResult[]): Window {
+  const requests = loads.flatMap((l) => l.requests);
+  const { p50, p99, count } = latencyPercentiles(requests);
   const failed: Record<string, number> = {};
-  for (const r of load.requests) if (r.dueAt >= from && r.dueAt < to && r.status !== 202) failed[r.status] = (failed[r.status] ?? 0) + 1;
-  if (load.errors > 0) failed.error = load.errors;
+  for (const r of requests) if (r.status !== 202) failed[r.status] = (failed[r.status] ?? 0) + 1;
+  const errors = loads.reduce((sum, l) => sum + l.errors, 0);
+  if (errors > 0) failed.error = errors;
   return { p50, p99, count, failed };
 }
 
 /**
  * Intake at deps.ratePerS on the largest database: a warm-up, then idle / `ces draw freeze` in
- * another process / idle / a freeze in the server's own event loop. A freeze window lasts the
- * freeze (measured from its start to its end), an idle one as long as the freeze took earlier.
+ * another process / idle / a freeze in the server's own event loop / idle. A freeze window is the
+ * requests due while the freeze ran; each is compared with the two idle windows around it, taken
+ * together (this machine's load from other work drifts within minutes), each as long as the
+ * freeze took on its own.
  */
 async function measureIntakeDuringFreeze(
   deps: DrawsBenchDeps,
@@ -281,66 +295,66 @@ async function measureIntakeDuringFreeze(
   const cliDraw = createBenchDraw(seed, 'frozen by the CLI under intake');
   const serverDraw = createBenchDraw(seed, 'frozen by the server under intake');
   const lead = 2;
-  // Long enough for a freeze slowed down by the load; a freeze that outlasts it is said so.
-  const windowS = Math.ceil(lead + freezeSeconds * 2 + 5);
+  const idleS = Math.max(10, Math.ceil(freezeSeconds));
   const ces = await deps.startCes(seed.dbPath);
   Object.assign(figures, { draws_intake_rate_per_s: deps.ratePerS, draws_intake_db: at });
   try {
-    deps.progress(`draws: intake at ${deps.ratePerS}/s on the ${at} database; windows of up to ${windowS} s`);
+    deps.progress(`draws: intake at ${deps.ratePerS}/s on the ${at} database; idle windows of ${idleS} s`);
     await intakeAtRate(deps, ces, seed, 5);
-    const idle = async (): Promise<Window> => {
-      const load = await intakeAtRate(deps, ces, seed, lead + freezeSeconds);
-      const start = Math.min(...load.requests.map((r) => r.dueAt));
-      return windowOf(load, start + lead * 1000, Number.POSITIVE_INFINITY);
+    const idle = async (): Promise<OpenLoopResult> => {
+      const load = await intakeAtRate(deps, ces, seed, lead + idleS);
+      return slice(load, Math.min(...load.requests.map((r) => r.dueAt)) + lead * 1000);
     };
+    // The load runs until the freeze has ended (at most an hour), then stops.
     const during = async (freeze: () => Promise<{ seconds: number; startedAt: number; endedAt: number }>) => {
-      const loading = intakeAtRate(deps, ces, seed, windowS);
-      await new Promise((r) => setTimeout(r, lead * 1000));
-      const f = await freeze();
-      const load = await loading;
-      return {
-        window: windowOf(load, f.startedAt, f.endedAt),
-        freeze: f,
-        outlasted: f.endedAt > Math.max(...load.requests.map((r) => r.dueAt)),
-      };
+      const stop = new AbortController();
+      const loading = intakeAtRate(deps, ces, seed, 3600, stop.signal);
+      try {
+        await new Promise((r) => setTimeout(r, lead * 1000));
+        const f = await freeze();
+        stop.abort();
+        return { load: slice(await loading, f.startedAt, f.endedAt), freeze: f };
+      } finally {
+        stop.abort();
+        await loading;
+      }
     };
 
-    const idleBeforeCli = await idle();
+    const idle1 = await idle();
     const cli = await during(async () => {
       const r = await runCommand(deps, command, 'freeze', cliDraw, seed.dbPath);
       checkFrozen(seed, r.output);
       return r;
     });
-    const idleBeforeServer = await idle();
+    const idle2 = await idle();
     const server = await during(() => freezeInServer(ces, serverDraw, seed));
-    figures.draws_intake_idle_p99_ms = idleBeforeCli.p99;
-    figures.draws_intake_p99_during_cli_freeze_ms = cli.window.p99;
-    figures.draws_intake_p99_cli_freeze_ratio = round(cli.window.p99 / Math.max(1, idleBeforeCli.p99), 2);
-    figures.draws_cli_freeze_under_intake_s = round(cli.freeze.seconds, 2);
-    figures.draws_intake_idle_p99_ms_before_server_freeze = idleBeforeServer.p99;
-    figures.draws_intake_p99_during_server_freeze_ms = server.window.p99;
-    figures.draws_intake_p99_server_freeze_ratio = round(server.window.p99 / Math.max(1, idleBeforeServer.p99), 2);
-    figures.draws_server_freeze_s = round(server.freeze.seconds, 2);
-    figures.draws_intake_p50_ms = {
-      idle: idleBeforeCli.p50,
-      cli_freeze: cli.window.p50,
-      idle_2: idleBeforeServer.p50,
-      server_freeze: server.window.p50,
+    const idle3 = await idle();
+    const windows = {
+      idle_before_cli_freeze: windowOf(idle1),
+      cli_freeze: windowOf(cli.load),
+      idle_between: windowOf(idle2),
+      server_freeze: windowOf(server.load),
+      idle_after_server_freeze: windowOf(idle3),
     };
-    figures.draws_intake_requests = {
-      idle: idleBeforeCli.count,
-      cli_freeze: cli.window.count,
-      idle_2: idleBeforeServer.count,
-      server_freeze: server.window.count,
-    };
-    const failed = {
-      idle: idleBeforeCli.failed,
-      cli_freeze: cli.window.failed,
-      idle_2: idleBeforeServer.failed,
-      server_freeze: server.window.failed,
-    };
-    if (cli.outlasted || server.outlasted) figures.draws_freeze_outlasted_window = true;
-    if (Object.values(failed).some((f) => Object.keys(f).length > 0)) {
+    const idleAroundCli = windowOf(idle1, idle2);
+    const idleAroundServer = windowOf(idle2, idle3);
+    Object.assign(figures, {
+      draws_intake_idle_p99_ms_around_cli_freeze: idleAroundCli.p99,
+      draws_intake_p99_during_cli_freeze_ms: windows.cli_freeze.p99,
+      draws_intake_p99_cli_freeze_ratio: round(windows.cli_freeze.p99 / Math.max(1, idleAroundCli.p99), 2),
+      draws_cli_freeze_under_intake_s: round(cli.freeze.seconds, 2),
+      draws_intake_idle_p99_ms_around_server_freeze: idleAroundServer.p99,
+      draws_intake_p99_during_server_freeze_ms: windows.server_freeze.p99,
+      draws_intake_p99_server_freeze_ratio: round(windows.server_freeze.p99 / Math.max(1, idleAroundServer.p99), 2),
+      draws_server_freeze_under_intake_s: round(server.freeze.seconds, 2),
+      draws_intake_windows: Object.fromEntries(Object.entries(windows).map(([k, w]) => [k, { p50: w.p50, p99: w.p99, requests: w.count }])),
+    });
+    const failed = Object.fromEntries(
+      Object.entries(windows)
+        .filter(([, w]) => Object.keys(w.failed).length > 0)
+        .map(([k, w]) => [k, w.failed]),
+    );
+    if (Object.keys(failed).length > 0) {
       figures.draws_intake_not_202 = failed;
       throw new Error(`intake requests not answered 202: ${JSON.stringify(failed)}`);
     }

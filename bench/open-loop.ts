@@ -11,6 +11,8 @@ export interface OpenLoopOptions {
   durationS: number;
   headers?: Record<string, string>;
   next: (n: number) => { body: string; headers?: Record<string, string> };
+  /** Stops sending when aborted (the requests in flight are still awaited); durationS stays the limit. */
+  signal?: AbortSignal;
 }
 
 export interface OpenLoopRequest {
@@ -92,6 +94,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     const dueAt = start + (n * 1000) / o.ratePerS;
     const wait = dueAt - Date.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (o.signal?.aborted) break;
     const p = send(n, dueAt).finally(() => inFlight.delete(p));
     inFlight.add(p);
   }

@@ -572,6 +572,7 @@ async function main(): Promise<void> {
           sizes: DRAWS_SIZES,
           ratePerS: P.drawsRate,
           keepDir: process.env.BENCH_DRAWS_DIR ?? null,
+          freezeNice: process.env.BENCH_DRAWS_NICE ? Number(process.env.BENCH_DRAWS_NICE) : null,
           yymm,
           progress,
           startCes: (dbPath) => startCes(dbPath, { ipc: true }),
