@@ -11,7 +11,7 @@ import { createLogger } from '../src/log.ts';
 import { seededRandom } from '../src/random.ts';
 import { isLoopbackHost, startServer } from '../src/http/server.ts';
 import { parseTrustedProxies } from '../src/trusted-proxies.ts';
-import { makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
+import { entryBody, makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
@@ -37,6 +37,8 @@ test('failed authentications from one address: 401 twenty times, then 429 auth_r
   // terminal with a revoked key behind a shop's NAT must not lock out the others).
   for (let i = 0; i < 30; i++) assert.equal((await get(t, BAD_KEY)).status, 429);
   assert.equal((await get(t, w.liveKey)).status, 200);
+  const entry = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'beside-failures', body: entryBody() });
+  assert.equal(entry.status, 202, `an entry with a valid key from that address is accepted: ${entry.text}`);
   t.clock.advance(2_000);
   assert.equal((await get(t, BAD_KEY)).status, 401, 'a refilled token: the wrong key is told so again');
   // Successes take nothing from the address's bucket.
