@@ -9,7 +9,8 @@ import { ManualClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { seededRandom } from '../src/random.ts';
-import { isLoopbackHost, startServer } from '../src/http/server.ts';
+import { startServer } from '../src/http/server.ts';
+import { isLoopbackHost } from '../src/loopback-host.ts';
 import { parseTrustedProxies } from '../src/trusted-proxies.ts';
 import { entryBody, makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
 

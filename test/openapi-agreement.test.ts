@@ -25,6 +25,7 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
+import { PROFILE_FIELDS } from '../src/entries/submission.ts';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { toUtcTimestamp } from '../src/timestamps.ts';
 import { schemaArbitrary, type Schema } from './support/schema-arbitrary.ts';
@@ -239,19 +240,7 @@ function applyEdits(body: unknown, edits: Edit[]): unknown {
 
 // ---- what the document says the server forgives (POST /v1/entries) ----
 
-const TRIMMED = new Set([
-  'full_name',
-  'email',
-  'phone',
-  'birthdate',
-  'address_line_1',
-  'address_line_2',
-  'neighborhood',
-  'city',
-  'state',
-  'zipcode',
-  'country',
-]);
+const TRIMMED = new Set<string>(PROFILE_FIELDS);
 
 function forgiven(body: any): unknown {
   const b = structuredClone(body);

@@ -10,7 +10,7 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { toMode } from '../keys/keys.ts';
-import { maskDocument } from '../masking.ts';
+import { maskDocument, maskName } from '../masking.ts';
 import { parseDecimal } from '../numbers.ts';
 import { toUtcTimestamp } from '../timestamps.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
@@ -126,9 +126,9 @@ export interface RunOutcome {
   unfilled_positions: number[];
 }
 
+/** The draws.formed column: the formation as it was computed (positions left empty are derived from the winners). */
 interface StoredFormation {
   formed: Formed;
-  unfilled: number[];
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -311,8 +311,11 @@ export function listDraws(ctx: Ctx, campaignId: string): Draw[] {
 }
 
 export function getDraw(ctx: Ctx, id: string): DrawDetail {
-  const row = findDraw(ctx, id);
-  const rows = listWinnerRows(ctx.db, id);
+  return drawDetailOf(ctx, findDraw(ctx, id));
+}
+
+function drawDetailOf(ctx: Ctx, row: DrawRow): DrawDetail {
+  const rows = listWinnerRows(ctx.db, row.id);
   const stored = row.formed === null ? null : (JSON.parse(row.formed) as StoredFormation);
   const filled = new Set(rows.filter((r) => r.disqualified_at === null).map((r) => r.position));
   return {
@@ -454,12 +457,11 @@ export function getRunOutcome(ctx: Ctx, id: string): RunOutcome {
   const row = findDraw(ctx, id);
   if (row.status !== 'drawn' && row.status !== 'published')
     throw new AppError(409, 'draw_not_run', 'The draw has not run yet: ces draw run DRAW_ID');
-  return outcomeOf(ctx, id);
+  return outcomeOf(ctx, row);
 }
 
-function outcomeOf(ctx: Ctx, id: string): RunOutcome {
-  const detail = getDraw(ctx, id);
-  const row = findDraw(ctx, id);
+function outcomeOf(ctx: Ctx, row: DrawRow): RunOutcome {
+  const detail = drawDetailOf(ctx, row);
   const stored = JSON.parse(row.formed!) as StoredFormation;
   const { winners, disqualified: _d, unfilled_positions, ...draw } = detail;
   return {
@@ -473,7 +475,7 @@ function outcomeOf(ctx: Ctx, id: string): RunOutcome {
 /** Runs the draw (freezing it first if needed). A draw that has run gives its recorded outcome. */
 export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOutcome> {
   let row = findDraw(ctx, id);
-  if (row.status === 'drawn' || row.status === 'published') return outcomeOf(ctx, id);
+  if (row.status === 'drawn' || row.status === 'published') return outcomeOf(ctx, row);
   if (row.status === 'created') {
     await freezeDraw(ctx, id, actor);
     row = findDraw(ctx, id);
@@ -491,16 +493,18 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
     parseDigits(row.element_digits, '--element'),
     row.series_count,
   );
+  // Computed before the write transaction: the frozen set and the numbers' holders never change,
+  // so the writer is held only to store the outcome.
+  const result = drawWinners(
+    set,
+    formed,
+    { approximation: row.approximation, winnersCount: row.winners_count, oneWinPerDocument: row.one_win_per_document === 1 },
+    holderLookup(ctx, row),
+  );
   const at = nowIso(ctx.clock);
   ctx.db
     .transaction(() => {
-      const result = drawWinners(
-        set,
-        formed,
-        { approximation: row.approximation, winnersCount: row.winners_count, oneWinPerDocument: row.one_win_per_document === 1 },
-        holderLookup(ctx, row),
-      );
-      const stored: StoredFormation = { formed, unfilled: result.unfilled.map((u) => u.position) };
+      const stored: StoredFormation = { formed };
       if (!saveRun(ctx.db, id, JSON.stringify(stored), at)) return;
       for (const w of result.winners)
         insertWinner(ctx.db, {
@@ -522,12 +526,12 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
           extraction: row.extraction_number,
           formed: formatNumber(formed.series, formed.element, row.series_count),
           winners: result.winners.map((w) => formatNumber(w.series, w.element, row.series_count)),
-          unfilled_positions: stored.unfilled,
+          unfilled_positions: result.unfilled.map((u) => u.position),
         },
       });
     })
     .immediate();
-  return outcomeOf(ctx, id);
+  return outcomeOf(ctx, findDraw(ctx, id));
 }
 
 /**
@@ -537,6 +541,10 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
 export function disqualifyWinner(ctx: Ctx, id: string, input: { position: string | number; reason: string }, actor: Actor): DrawDetail {
   const reason = checkText('--reason', input.reason, MAX_DISQUALIFY_REASON);
   const position = parseDecimal(input.position);
+  // Read and checked against its SHA-256 before the write transaction (seconds for 20 million
+  // numbers): a frozen set never changes, so the writer is not held while it is read.
+  const before = findDraw(ctx, id);
+  const set = before.status === 'drawn' ? loadFrozenSet(ctx, before) : null;
   return ctx.db
     .transaction(() => {
       const row = findDraw(ctx, id);
@@ -552,12 +560,12 @@ export function disqualifyWinner(ctx: Ctx, id: string, input: { position: string
         );
       const at = nowIso(ctx.clock);
       markWinnerDisqualified(ctx.db, id, position, reason, at);
-      const set = loadFrozenSet(ctx, row);
       const current = rows.filter((r) => r.disqualified_at === null && r.id !== target.id);
       const disqualified = new Set([...rows.filter((r) => r.disqualified_at !== null), target].map((r) => numberKey(r.series, r.element)));
       const last = rows.at(-1)!;
       const pick = pickNextWinner(
-        set,
+        // Run by another process since it was read: read here then.
+        set ?? loadFrozenSet(ctx, row),
         { series: last.series, element: last.element },
         position,
         { numbers: new Set(current.map((r) => numberKey(r.series, r.element))), enrollments: new Set(current.map((r) => r.enrollment_id)) },
@@ -632,6 +640,13 @@ export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
   return canonicalChunks(loadFrozenSet(ctx, row));
 }
 
+/** A winner's participant as a page or the record may show it: masked, or null once anonymised. */
+export function maskedWinner(ctx: Ctx, entryId: string): { document: string; name: string | null } | null {
+  const p = findEntryParticipant(ctx.db, entryId);
+  if (p === undefined || p.anonymized_at !== null) return null;
+  return { document: maskDocument(p.document_type, p.document_number), name: maskName(p.full_name) };
+}
+
 /**
  * The masked document of every winner's participant, current and disqualified, by entry id
  * ("anonymized" once the participant was): what a page may show of who won.
@@ -639,9 +654,6 @@ export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
 export function listWinnerDocuments(ctx: Ctx, id: string): Map<string, string> {
   findDraw(ctx, id);
   const out = new Map<string, string>();
-  for (const row of listWinnerRows(ctx.db, id)) {
-    const p = findEntryParticipant(ctx.db, row.entry_id);
-    out.set(row.entry_id, p === undefined || p.anonymized_at !== null ? 'anonymized' : maskDocument(p.document_type, p.document_number));
-  }
+  for (const row of listWinnerRows(ctx.db, id)) out.set(row.entry_id, maskedWinner(ctx, row.entry_id)?.document ?? 'anonymized');
   return out;
 }

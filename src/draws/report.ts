@@ -6,10 +6,8 @@
 import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { html, raw, type Html } from '../html.ts';
-import { maskDocument, maskName } from '../masking.ts';
 import { SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
-import { findEntryParticipant } from './draws.repo.ts';
-import { getDraw, getRunOutcome, type Draw, type DrawDetail, type RunOutcome } from './draws.ts';
+import { getDraw, getRunOutcome, maskedWinner, type Draw, type DrawDetail, type RunOutcome } from './draws.ts';
 import { formNumber, parseDigits, type DigitSource } from './formation.ts';
 import { formatNumber, NumberSet } from './number-set.ts';
 import { describeDigitItem, describeFormationStep, describeWinnerStep } from './steps.ts';
@@ -46,13 +44,12 @@ function buildModel(ctx: Ctx, drawId: string): ReportModel {
     draw,
     outcome,
     winners: draw.winners.map((w) => {
-      const p = findEntryParticipant(ctx.db, w.entry_id);
-      const anonymized = p === undefined || p.anonymized_at !== null;
+      const participant = maskedWinner(ctx, w.entry_id);
       return {
         position: w.position,
         number: w.number,
-        document: anonymized ? 'anonimizado' : maskDocument(p.document_type, p.document_number),
-        name: anonymized ? '—' : (maskName(p.full_name) ?? '—'),
+        document: participant?.document ?? 'anonimizado',
+        name: participant?.name ?? '—',
         entry_id: w.entry_id,
         steps: w.steps.map((s) => describeWinnerStep(s, draw.series_count, 'pt')),
       };

@@ -1,5 +1,6 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
+import { isLoopbackHost, LOOPBACK_HOSTS } from '../loopback-host.ts';
 import { checkUnfamiliarFile } from '../db/integrity.ts';
 import { isUnsafePort } from 'get-port-please';
 import type { H3 } from 'h3';
@@ -185,14 +186,6 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
  * connection that sends nothing for the same period mid-request, precisely. Node's default header
  * limit (16 KiB, request line included) stays: larger heads get 431 from Node before any handler.
  */
-/** Hosts that only this machine reaches (listhen's `public` is false for them). */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
-
-/** 127.0.0.0/8, ::1 and localhost: nothing outside this machine can connect. */
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 function applyTimeouts(server: import('node:http').Server, requestTimeoutMs: number): void {
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(requestTimeoutMs, 20_000);

@@ -2,6 +2,7 @@
 // newest first, in the webhook envelope, including those recorded while the webhook was paused or
 // not configured, so an integrator can reconcile after an outage without polling every entry.
 // Kept as long as the outbox keeps them (CES_RETENTION_DAYS).
+import { isUuid } from '../entries/submission.ts';
 import type { Ctx } from '../context.ts';
 import { validationFailed, type FieldError } from '../errors.ts';
 import type { Caller } from '../keys/keys.ts';
@@ -12,7 +13,6 @@ export const LISTED_EVENT_TYPES = EVENT_TYPES.filter((t) => t !== 'ping');
 export const EVENTS_PAGE_DEFAULT = 20;
 export const EVENTS_PAGE_MAX = 100;
 const QUERY_PARAMETERS = new Set(['limit', 'starting_after', 'type', 'entry_id']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface EventPage {
   data: EventEnvelope[];
@@ -39,7 +39,7 @@ export function listEvents(ctx: Ctx, caller: Caller, query: URLSearchParams): Ev
   if (type !== null && !(LISTED_EVENT_TYPES as readonly string[]).includes(type))
     errors.push({ field: 'type', code: 'invalid_value', message: `type must be one of ${LISTED_EVENT_TYPES.join(', ')}` });
   const entryId = query.get('entry_id');
-  if (entryId !== null && !UUID.test(entryId))
+  if (entryId !== null && !isUuid(entryId))
     errors.push({ field: 'entry_id', code: 'invalid_value', message: 'entry_id must be an entry id (uuid)' });
   const after = query.get('starting_after');
   let beforeSeq = Number.MAX_SAFE_INTEGER;

@@ -4,8 +4,8 @@
 // server writes (whether the events are sent, skipped or pending there), so the configured
 // endpoint is unaffected and the server need not know. Each event is forwarded once, in order;
 // a failed forward is reported and not retried (the event stays in GET /v1/events).
+import { isLoopbackHost } from '../loopback-host.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isIP } from 'node:net';
 import { monotonicMs, nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -44,19 +44,13 @@ export function parseForwardUrl(value: string): URL {
   }
   if (url.username !== '' || url.password !== '') throw new AppError(422, 'invalid_option', '--forward-to must not carry credentials');
   if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
+  // URL keeps an IPv6 literal's brackets in hostname ([::1]).
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''))) return url;
   throw new AppError(
     422,
     'invalid_option',
     '--forward-to must be https://, or http:// on a loopback address (localhost, 127.0.0.1, [::1])',
   );
-}
-
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
 }
 
 /** Forwards until the signal aborts; returns how many events were forwarded. */
