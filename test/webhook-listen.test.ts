@@ -31,7 +31,7 @@ async function plainReceiver(status = 204): Promise<{ url: string; got: Got[]; s
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 1500 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
   assert.ok(check(), `timed out waiting for ${what}`);
 }
 
@@ -56,12 +56,18 @@ describe('ces webhook listen', () => {
     const local = await plainReceiver();
     const stop = new AbortController();
     let entry = '';
+    // The command says when it has taken its starting point: only then is an entry "new" to it.
+    let ready: () => void = () => {};
+    const listening = new Promise<void>((resolve) => (ready = resolve));
     const running = runCli(['webhook', 'listen', '--campaign', w.campaign.id, '--forward-to', local.url], {
       dbPath: s.dbPath,
       stop: stop.signal,
+      onStderr: (text) => {
+        if (text.includes('forwarding new')) ready();
+      },
     });
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await listening;
       entry = await submitEntry(s, w.testKey);
       await submitEntry(s, w.liveKey);
       await drainAll(s);

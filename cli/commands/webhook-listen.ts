@@ -33,15 +33,17 @@ export function registerWebhookListenCommand(webhook: Command): void {
         const forwardTo = parseForwardUrl(flags.forwardTo);
         const livemode = parseMode(flags.mode) === 'live';
         ctx = openCommandContext(flags, {}, { delivers: true });
-        io.stderr.write(
-          `ces: forwarding new ${livemode ? 'live' : 'test'} events of campaign ${flags.campaign} to ${forwardTo.href}; Ctrl-C stops\n`,
-        );
         await forwardEvents(ctx, {
           campaignId: flags.campaign,
           livemode,
           forwardTo,
           signal: stop.signal,
           timeoutMs: ctx.config.webhookTimeoutMs,
+          // Said once the starting point is taken: what is recorded after this line is forwarded.
+          onReady: () =>
+            io.stderr.write(
+              `ces: forwarding new ${livemode ? 'live' : 'test'} events of campaign ${flags.campaign} to ${forwardTo.href}; Ctrl-C stops\n`,
+            ),
           onForward: (f) => io.stdout.write(flags.json ? `${JSON.stringify(f)}\n` : `${escapeControlCharacters(renderForward(f))}\n`),
         });
       } catch (error) {

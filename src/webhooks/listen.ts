@@ -31,6 +31,8 @@ export interface ListenOptions {
   /** How often the outbox is read for new events. */
   pollMs?: number;
   timeoutMs: number;
+  /** Called once the starting point is taken: every event recorded from then on is forwarded. */
+  onReady?: () => void;
   onForward: (result: Forwarded) => void;
 }
 
@@ -57,6 +59,7 @@ export function parseForwardUrl(value: string): URL {
 export async function forwardEvents(ctx: Ctx, options: ListenOptions): Promise<number> {
   getWebhookConfig(ctx, options.campaignId);
   let cursor = lastEventSeq(ctx.db, options.campaignId);
+  options.onReady?.();
   let forwarded = 0;
   const livemode = options.livemode ? 1 : 0;
   while (!options.signal.aborted) {

@@ -377,6 +377,8 @@ export interface RunCliOptions {
   stdin?: CliInput;
   /** In process: aborting it stops a command that runs until stopped (`ces webhook listen`), as SIGINT would. */
   stop?: AbortSignal;
+  /** In process: told of each write to stderr as it happens (a command that runs until stopped says when it is ready). */
+  onStderr?: (text: string) => void;
   /**
    * Run the real `ces` binary's source as a child process (through tsx) instead of the program in
    * process: for the environment Node reads at start (NODE_*, TZ, locales), the process's file
@@ -397,7 +399,7 @@ const PROCESS_EDGE_VARIABLES = /^(NODE_|TZ$|LANG$|LC_)/;
 export async function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   const finalArgs = withDb(args, options.dbPath);
   if (options.process) {
-    if (options.clock || options.stdin || options.stop)
+    if (options.clock || options.stdin || options.stop || options.onStderr)
       throw new Error('runCli: a clock, stdin or stop signal is given to the program in process only');
     return runCliProcess(finalArgs, options.env);
   }
@@ -406,7 +408,7 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
   const atEdge = Object.keys(options.env ?? {}).filter((name) => PROCESS_EDGE_VARIABLES.test(name));
   if (atEdge.length > 0) throw new Error(`runCli: ${atEdge.join(', ')} take effect when a process starts: pass { process: true }`);
   const stdout = new Capture();
-  const stderr = new Capture();
+  const stderr = new Capture(options.onStderr);
   const io: CliIo = {
     stdout,
     stderr,
@@ -430,8 +432,14 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
 /** Everything written to it, kept in memory: a command's stdout or stderr in process (not a TTY). */
 class Capture extends Writable {
   private readonly chunks: Buffer[] = [];
+  private readonly onWrite?: (text: string) => void;
+  constructor(onWrite?: (text: string) => void) {
+    super();
+    this.onWrite = onWrite;
+  }
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     this.chunks.push(chunk);
+    this.onWrite?.(chunk.toString('utf8'));
     done();
   }
   text(): string {
