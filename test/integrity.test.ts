@@ -73,6 +73,24 @@ test('ces check: exit 0 on a sound database; on a damaged one exit 1, naming the
   assert.equal(none.json.error.code, 'database_not_found', 'a check creates nothing');
 });
 
+test('ces check: a row that points to a missing row fails the foreign-key check', async () => {
+  const path = makeDatabase('orphan.db');
+  const raw = new Database(path);
+  raw.pragma('foreign_keys = OFF');
+  raw
+    .prepare(`INSERT INTO api_keys (id, campaign_id, mode, prefix, key_hash, created_at) VALUES ('k1', 'gone', 'live', 'p', x'01', '2026')`)
+    .run();
+  raw.close();
+  const refused = await runCli(['check', '--db', path, '--json']);
+  assert.equal(refused.code, 1);
+  assert.deepEqual(refused.json.integrity_check, ['ok']);
+  assert.deepEqual(
+    refused.json.foreign_key_check.map((f: { table: string; parent: string }) => [f.table, f.parent]),
+    [['api_keys', 'campaigns']],
+  );
+  assert.match(refused.json.error.message, /a row of api_keys points to a missing row of campaigns/);
+});
+
 test('ces serve refuses a damaged file it has not opened before, with what to do; a file it checked is not checked again', async () => {
   const restored = makeDatabase('restored.db');
   damage(restored);
