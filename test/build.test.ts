@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { ROOT } from './support/harness.ts';
+import { formatNumber } from '../src/draws/number-set.ts';
+import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
+import { makeCampaign, ROOT, startTestServer } from './support/harness.ts';
+import { settle, submitEntry } from './support/mechanics.ts';
 
 const run = promisify(execFile);
 
@@ -159,6 +162,41 @@ describe('one-file bundle', () => {
       server.child.kill('SIGTERM');
     }
     assert.equal(await waitForExit(server.child), 0, server.output());
+  });
+
+  test("node <bundle> draw freeze scans on its worker thread from the bundle and freezes every approved entry's numbers", async () => {
+    const s = await startTestServer();
+    try {
+      const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 3, seriesCount: 2 });
+      const entries = [await submitEntry(s, w.liveKey), await submitEntry(s, w.liveKey)];
+      await settle(s);
+      const held = entries.flatMap((id) => listLuckyNumbersForEntry(s.ctx.db, id).map((n) => formatNumber(n.series, n.order_number, 2)));
+      assert.equal(held.length, 6);
+      const ces = async (args: string[]): Promise<Record<string, unknown>> =>
+        JSON.parse((await run(process.execPath, [bundle, ...args, '--json', '--db', s.dbPath], { cwd: dir })).stdout);
+      // The server's clock stands at 2026-11-22T12:00Z; the bundle's is the system's, past this cut-off.
+      const draw = await ces([
+        'draw',
+        'create',
+        '--campaign',
+        w.campaign.id,
+        '--mode',
+        'live',
+        '--name',
+        'Sorteio',
+        '--cutoff',
+        '2026-11-23T00:00:00Z',
+      ]);
+      const frozen = await ces(['draw', 'freeze', String(draw.id)]);
+      assert.equal(frozen.eligible_count, 6);
+      const { stdout: list } = await run(process.execPath, [bundle, 'draw', 'numbers', String(draw.id), '--db', s.dbPath], { cwd: dir });
+      assert.deepEqual(
+        list.split('\n').filter((line) => line !== ''),
+        held.sort(),
+      );
+    } finally {
+      await s.close();
+    }
   });
 });
 

@@ -4,8 +4,10 @@
 // so each rule is checked here against the numbers the entries were given.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import type { Ctx } from '../src/context.ts';
-import { createDraw, freezeDraw, frozenNumbersText } from '../src/draws/draws.ts';
+import { createDraw, freezeDraw, frozenNumbersText, getDraw } from '../src/draws/draws.ts';
+import type { AppError } from '../src/errors.ts';
 import { formatNumber } from '../src/draws/number-set.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
 import { anonymizeParticipant } from '../src/participants/participants.ts';
@@ -66,4 +68,24 @@ test('a test-mode draw holds the test-mode numbers only', async () => {
   await freezeDraw(s.ctx, draw.id, OPERATOR);
   assert.deepEqual(frozenList(s.ctx, draw.id), numbersOf(s.ctx, [testMode], 1).sort());
   assert.equal(listLuckyNumbersForEntry(s.ctx.db, live).length, 2);
+});
+
+test('a number in a series the draw does not have (the campaign shrank its series) refuses the freeze', async () => {
+  const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 10, seriesCount: 2 });
+  const entry = await submitEntry(s, w.liveKey);
+  await settle(s);
+  assert.ok(
+    listLuckyNumbersForEntry(s.ctx.db, entry).some((n) => n.series === 1),
+    'a number in series 1',
+  );
+  updateCampaign(s.ctx, w.campaign.id, { seriesCount: 1 }, OPERATOR);
+  const cutoff = new Date(s.clock.now()).toISOString();
+  s.clock.advance(1000);
+  const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff }, OPERATOR);
+  await assert.rejects(freezeDraw(s.ctx, draw.id, OPERATOR), (error: AppError) => {
+    assert.equal(error.code, 'lucky_number_outside_series');
+    assert.match(error.message, /^Lucky number 1\/\d+ lies outside the draw's 1 series/);
+    return true;
+  });
+  assert.equal(getDraw(s.ctx, draw.id).status, 'created');
 });

@@ -199,17 +199,21 @@ export function findNumberHolder(
  * keeps SQLite to that order, INDEXED BY to that index (it would otherwise search each entry's
  * numbers on the primary key, by campaign and mode only).
  */
-export function iterateEligibleNumbers(db: Db, campaignId: string, livemode: number, cutoff: string): IterableIterator<number> {
-  return prepare<[{ campaign_id: string; livemode: number; cutoff: string }], number>(
-    db,
-    `SELECT ln.series * 100000 + ln.order_number FROM entries e
+export const ELIGIBLE_NUMBERS_SQL = `SELECT ln.series * 100000 + ln.order_number FROM entries e
       CROSS JOIN enrollments en ON en.id = e.enrollment_id
       CROSS JOIN lucky_numbers ln INDEXED BY lucky_numbers_entry ON ln.entry_id = e.id
     WHERE e.campaign_id = @campaign_id AND e.livemode = @livemode AND e.status = 'APPROVED' AND en.anonymized_at IS NULL
-      AND ln.campaign_id = @campaign_id AND ln.livemode = @livemode AND ln.created_at <= @cutoff`,
-  )
-    .pluck(true)
-    .iterate({ campaign_id: campaignId, livemode, cutoff }) as IterableIterator<number>;
+      AND ln.campaign_id = @campaign_id AND ln.livemode = @livemode AND ln.created_at <= @cutoff`;
+
+export interface EligibleNumbersParams {
+  campaign_id: string;
+  livemode: number;
+  cutoff: string;
+}
+
+/** The eligible numbers on `db` (freeze.ts runs ELIGIBLE_NUMBERS_SQL on a thread of its own when the database is a file). */
+export function iterateEligibleNumbers(db: Db, params: EligibleNumbersParams): IterableIterator<number> {
+  return prepare<[EligibleNumbersParams], number>(db, ELIGIBLE_NUMBERS_SQL).pluck(true).iterate(params) as IterableIterator<number>;
 }
 
 /** What the apuração record shows of a winner: the participant's document and name (masked by the caller). */

@@ -1,26 +1,18 @@
-// The freeze: the numbers eligible at the draw's cut-off, read in one snapshot on a read-only
-// connection of its own, so that the writer (intake, the tick) never waits for it and what it
-// reads cannot change while it reads. Reading 20 million numbers takes seconds: the scan gives
-// the event loop back every few milliseconds, so a freeze started from the dashboard does not
-// stall the server's requests.
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { monotonicMs } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { openDatabase, type Db } from '../db/open.ts';
-import { AppError } from '../errors.ts';
-import { iterateEligibleNumbers, saveFrozenSet, type DrawRow } from './draws.repo.ts';
-import { ELEMENTS_PER_SERIES } from './formation.ts';
-import { canonicalChunks, NumberSet } from './number-set.ts';
+// The freeze: the numbers eligible at the draw's cut-off, read in one snapshot, so that what it
+// reads cannot change while it reads, and the writer (intake, the tick) never waits for it. From a
+// file, the scan runs on a thread of its own with its own read-only connection (scan-thread.ts):
+// 20 million numbers are seconds of CPU that a freeze started from the dashboard would otherwise
+// take from the server's event loop. The canonical list's SHA-256 is then computed here, one
+// series at a time, giving the event loop back between two.
 import { createHash } from 'node:crypto';
-
-/**
- * How long the scan keeps the event loop before it gives it back, in ms. By time, not by rows: a
- * row costs from under 1 µs to tens of µs with the machine's load and the file's cache, and 4,096
- * rows at a time held a busy server's loop for 40 ms a slice, its intake p99 sixteen times idle.
- */
-const SLICE_MS = 5;
-/** Rows between two looks at the time. */
-const ROWS_PER_CHECK = 256;
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Ctx } from '../context.ts';
+import type { Db } from '../db/open.ts';
+import { AppError } from '../errors.ts';
+import { iterateEligibleNumbers, saveFrozenSet, type DrawRow, type EligibleNumbersParams } from './draws.repo.ts';
+import { ELEMENTS_PER_SERIES } from './formation.ts';
+import { canonicalChunks, ENCODING_BITMAP, NumberSet } from './number-set.ts';
+import { scanEligibleNumbersOnThread } from './scan-thread.ts';
 
 export interface FrozenSet {
   set: NumberSet;
@@ -31,38 +23,13 @@ export interface FrozenSet {
 }
 
 export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> {
-  const set = new NumberSet(row.series_count);
-  const path = ctx.db.name;
-  const own: Db | null = ctx.db.memory ? null : openDatabase(path, { readonly: true });
-  const db = own ?? ctx.db;
-  try {
-    // One read transaction: every slice of the scan sees the database as it was at its first read.
-    if (own) own.exec('BEGIN');
-    let rows = 0;
-    let sliceStarted = monotonicMs();
-    for (const n of iterateEligibleNumbers(db, row.campaign_id, row.livemode, row.cutoff)) {
-      const series = Math.floor(n / ELEMENTS_PER_SERIES);
-      const element = n - series * ELEMENTS_PER_SERIES;
-      if (series >= row.series_count)
-        throw new AppError(
-          409,
-          'lucky_number_outside_series',
-          `Lucky number ${series}/${element} lies outside the draw's ${row.series_count} series: the campaign's series count changed after numbers were given.`,
-        );
-      set.add(series, element);
-      if (own && ++rows % ROWS_PER_CHECK === 0 && monotonicMs() - sliceStarted >= SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStarted = monotonicMs();
-      }
-    }
-    if (own) own.exec('COMMIT');
-  } finally {
-    own?.close();
-  }
+  const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
+  const fromFile = !ctx.db.memory;
+  const set = fromFile ? await scanOnThread(ctx.db.name, params, row.series_count) : scanHere(ctx.db, params, row.series_count);
   const hash = createHash('sha256');
   for (const chunk of canonicalChunks(set)) {
     hash.update(chunk);
-    if (own) await yieldToEventLoop();
+    if (fromFile) await yieldToEventLoop();
   }
   const sha256 = hash.digest('hex');
   const frozenAt = new Date(ctx.clock.now()).toISOString();
@@ -72,4 +39,33 @@ export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> 
     sha256,
     save: () => saveFrozenSet(ctx.db, row.id, set.encode(), { eligible_count: set.count, numbers_sha256: sha256, frozen_at: frozenAt }),
   };
+}
+
+async function scanOnThread(path: string, params: EligibleNumbersParams, seriesCount: number): Promise<NumberSet> {
+  const { series, outside } = await scanEligibleNumbersOnThread(path, params, seriesCount);
+  if (outside !== null) throw outsideSeries(outside, seriesCount);
+  // decode checks each bitmap's count against its bits, as it does for a stored set.
+  return NumberSet.decode(
+    seriesCount,
+    series.map((s) => ({ series: s.series, encoding: ENCODING_BITMAP, count: s.count, data: s.data })),
+  );
+}
+
+/** An in-memory database (tests) has no file another connection could open: scanned on the caller's connection. */
+function scanHere(db: Db, params: EligibleNumbersParams, seriesCount: number): NumberSet {
+  const set = new NumberSet(seriesCount);
+  for (const n of iterateEligibleNumbers(db, params)) {
+    if (n >= seriesCount * ELEMENTS_PER_SERIES) throw outsideSeries(n, seriesCount);
+    set.add(Math.floor(n / ELEMENTS_PER_SERIES), n % ELEMENTS_PER_SERIES);
+  }
+  return set;
+}
+
+function outsideSeries(n: number, seriesCount: number): AppError {
+  const series = Math.floor(n / ELEMENTS_PER_SERIES);
+  return new AppError(
+    409,
+    'lucky_number_outside_series',
+    `Lucky number ${series}/${n % ELEMENTS_PER_SERIES} lies outside the draw's ${seriesCount} series: the campaign's series count changed after numbers were given.`,
+  );
 }

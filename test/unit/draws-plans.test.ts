@@ -10,7 +10,7 @@ import { queryPlan, reads, statementsPrepared } from '../support/query-plans.ts'
 test('the eligible numbers are read entry by entry: entries_campaign_status, then the participant, then lucky_numbers_entry', () => {
   const db = openDatabase(':memory:');
   const statements = statementsPrepared(db, () => {
-    iterateEligibleNumbers(db, 'campaign', 1, '2026-12-31T23:59:59.000Z').return?.();
+    iterateEligibleNumbers(db, { campaign_id: 'campaign', livemode: 1, cutoff: '2026-12-31T23:59:59.000Z' }).return?.();
   });
   const [sql] = reads(statements);
   assert.deepEqual(queryPlan(db, sql), [

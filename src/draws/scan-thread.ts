@@ -1,0 +1,109 @@
+// The freeze's scan of the eligible numbers on a thread of its own: 20 million rows are seconds of
+// CPU that, on the server's event loop, every request would wait behind, however finely sliced
+// (BENCHMARKS.md, Draws). The thread opens the file read-only, runs ELIGIBLE_NUMBERS_SQL (one
+// statement: one read transaction, one snapshot) at the lowest CPU priority, and hands back one
+// bitmap per series, moved, not copied. It needs better-sqlite3 and nothing of ours, so, as
+// src/db/checkpointer.ts, it is a few lines of CommonJS run with `eval`, the same from source and
+// from the dist/ces.mjs bundle.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { ELIGIBLE_NUMBERS_SQL, type EligibleNumbersParams } from './draws.repo.ts';
+import { ELEMENTS_PER_SERIES } from './formation.ts';
+
+export interface ScannedSeries {
+  series: number;
+  count: number;
+  /** A bitmap of ELEMENTS_PER_SERIES bits, element e at bit e & 7 of byte e >> 3 (NumberSet's layout). */
+  data: Uint8Array;
+}
+
+export interface ScanResult {
+  series: ScannedSeries[];
+  /** The first number met in a series at or beyond seriesCount (series × 100,000 + element), or null. */
+  outside: number | null;
+}
+
+interface ScanData {
+  sqlite: string;
+  path: string;
+  sql: string;
+  params: EligibleNumbersParams;
+  seriesCount: number;
+  elementsPerSeries: number;
+  lowerPriority: boolean;
+}
+
+const SCAN_CODE = `
+const { parentPort, workerData: w } = require('node:worker_threads');
+const Database = require(w.sqlite);
+let db;
+if (w.lowerPriority) {
+  try {
+    require('node:os').setPriority(19);
+  } catch {}
+}
+try {
+  db = new Database(w.path, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 10000');
+  const bitmaps = new Map();
+  let outside = null;
+  for (const n of db.prepare(w.sql).pluck(true).iterate(w.params)) {
+    const series = Math.floor(n / w.elementsPerSeries);
+    if (series >= w.seriesCount) {
+      outside = n;
+      break;
+    }
+    let s = bitmaps.get(series);
+    if (s === undefined) {
+      s = { series, count: 0, data: new Uint8Array(w.elementsPerSeries / 8) };
+      bitmaps.set(series, s);
+    }
+    const e = n - series * w.elementsPerSeries;
+    const mask = 1 << (e & 7);
+    if ((s.data[e >> 3] & mask) === 0) {
+      s.data[e >> 3] |= mask;
+      s.count++;
+    }
+  }
+  const series = [...bitmaps.values()];
+  parentPort.postMessage({ series, outside }, series.map((s) => s.data.buffer));
+} catch (error) {
+  parentPort.postMessage({ failed: { message: String(error && error.message), code: error && error.code } });
+} finally {
+  if (db && db.open) db.close();
+}
+`;
+
+// The thread holds a map of bitmaps (outside V8's heap) and nothing per row.
+const LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
+
+/** Scans the eligible numbers of the file at `path` on a worker thread. */
+export function scanEligibleNumbersOnThread(path: string, params: EligibleNumbersParams, seriesCount: number): Promise<ScanResult> {
+  const workerData: ScanData = {
+    sqlite: createRequire(import.meta.url).resolve('better-sqlite3'),
+    path,
+    sql: ELIGIBLE_NUMBERS_SQL,
+    params,
+    seriesCount,
+    elementsPerSeries: ELEMENTS_PER_SERIES,
+    // Linux keeps a nice value per thread: at 19 the scan gives way to intake when the cores are
+    // busy, and loses nothing when they are not. Elsewhere it would lower the whole process.
+    lowerPriority: process.platform === 'linux',
+  };
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(SCAN_CODE, { eval: true, workerData, resourceLimits: LIMITS });
+    let settled = false;
+    worker.once('message', (m: ScanResult | { failed: { message: string; code?: string } }) => {
+      settled = true;
+      if ('failed' in m) reject(Object.assign(new Error(m.failed.message), m.failed.code ? { code: m.failed.code } : {}));
+      else resolve(m);
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the freeze's scan thread stopped (exit code ${code}) before it answered`));
+    });
+  });
+}

@@ -1,0 +1,50 @@
+// The frozen set's text and storage (CONTRACT: Draws, Freeze) do not depend on how they are cut:
+// the canonical list comes in chunks of whole lines that add up to one line per number in order,
+// and a series is stored as whichever of bitmap and gaps is smaller, read back to the same set.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { canonicalChunks, canonicalSha256, ENCODING_BITMAP, ENCODING_GAPS, formatNumber, NumberSet } from '../../src/draws/number-set.ts';
+import { seededRandom } from '../../src/random.ts';
+
+function randomSet(seriesCount: number, perSeries: number[], seed: number): NumberSet {
+  const random = seededRandom(seed);
+  const set = new NumberSet(seriesCount);
+  perSeries.forEach((n, series) => {
+    while (set.count < perSeries.slice(0, series + 1).reduce((a, b) => a + b, 0)) set.add(series, random.int(100_000));
+  });
+  return set;
+}
+
+test('the canonical chunks end on whole lines and add up to one line per number, ascending', () => {
+  const set = randomSet(12, [0, 1, 9_999, 10_000, 10_001, 25_000, 100_000, 3], 1);
+  const chunks = [...canonicalChunks(set)];
+  assert.ok(chunks.length > set.series().length, 'a large series comes in more than one chunk');
+  for (const chunk of chunks) assert.equal(chunk.at(-1), 0x0a);
+  const text = Buffer.concat(chunks).toString('latin1');
+  const expected = [...set.numbers()].map(([s, e]) => `${formatNumber(s, e, 12)}\n`).join('');
+  assert.equal(text, expected);
+  assert.equal(canonicalSha256(set), createHash('sha256').update(expected).digest('hex'));
+});
+
+test('a series is stored as the smaller of its bitmap and its gaps, and read back unchanged', () => {
+  // 12,500 numbers and more: a bitmap (a byte a gap at least); a few hundred: gaps.
+  const set = randomSet(4, [300, 12_499, 12_500, 100_000], 2);
+  const parts = set.encode();
+  assert.deepEqual(
+    parts.map((p) => [p.series, p.count]),
+    [
+      [0, 300],
+      [1, 12_499],
+      [2, 12_500],
+      [3, 100_000],
+    ],
+  );
+  assert.equal(parts[0]!.encoding, ENCODING_GAPS);
+  assert.equal(parts[2]!.encoding, ENCODING_BITMAP);
+  assert.equal(parts[3]!.encoding, ENCODING_BITMAP);
+  for (const p of parts) assert.ok(p.data.length <= 12_500);
+  const back = NumberSet.decode(4, parts);
+  assert.equal(back.count, set.count);
+  assert.equal(canonicalSha256(back), canonicalSha256(set));
+});
