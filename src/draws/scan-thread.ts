@@ -1,14 +1,16 @@
-// The freeze's scan of the eligible numbers on a thread of its own: 20 million rows are seconds of
-// CPU that, on the server's event loop, every request would wait behind, however finely sliced
-// (BENCHMARKS.md, Draws). The thread opens the file read-only, runs ELIGIBLE_NUMBERS_SQL (one
-// statement: one read transaction, one snapshot) at the lowest CPU priority, and hands back one
-// bitmap per series, moved, not copied. It needs better-sqlite3 and nothing of ours, so, as
-// src/db/checkpointer.ts, it is a few lines of CommonJS run with `eval`, the same from source and
-// from the dist/ces.mjs bundle.
+// The freeze's scan of the eligible numbers and the SHA-256 of their canonical list, on a thread of
+// its own: 20 million rows and 180 MB of text are seconds of CPU that, on the server's event loop,
+// every request would wait behind, however finely sliced (BENCHMARKS.md, Draws). The thread opens
+// the file read-only, runs ELIGIBLE_NUMBERS_SQL (one statement: one read transaction, one snapshot)
+// at the lowest CPU priority, hashes the list that canonicalSeriesChunks writes (its own source,
+// passed in), and hands back one bitmap per series, moved, not copied, with the SHA-256. It needs
+// better-sqlite3 and nothing else of ours, so, as src/db/checkpointer.ts, it is CommonJS run with
+// `eval`, the same from source and from the dist/ces.mjs bundle.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { ELIGIBLE_NUMBERS_SQL, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
+import { canonicalSeriesChunks, canonicalSeriesWidth, LINES_PER_CHUNK } from './number-set.ts';
 
 export interface ScannedSeries {
   series: number;
@@ -18,9 +20,12 @@ export interface ScannedSeries {
 }
 
 export interface ScanResult {
+  /** Ascending by series. */
   series: ScannedSeries[];
   /** The first number met in a series at or beyond seriesCount (series × 100,000 + element), or null. */
   outside: number | null;
+  /** SHA-256 (hex) of the canonical list of `series` (meaningless when `outside` is not null). */
+  sha256: string;
 }
 
 interface ScanData {
@@ -30,11 +35,15 @@ interface ScanData {
   params: EligibleNumbersParams;
   seriesCount: number;
   elementsPerSeries: number;
+  seriesWidth: number;
+  linesPerChunk: number;
   lowerPriority: boolean;
 }
 
 const SCAN_CODE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const canonicalSeriesChunks = ${canonicalSeriesChunks.toString()};
 const Database = require(w.sqlite);
 let db;
 if (w.lowerPriority) {
@@ -65,8 +74,15 @@ try {
       s.count++;
     }
   }
-  const series = [...bitmaps.values()];
-  parentPort.postMessage({ series, outside }, series.map((s) => s.data.buffer));
+  const series = [...bitmaps.values()].sort((a, b) => a.series - b.series);
+  const hash = createHash('sha256');
+  if (outside === null) {
+    for (const s of series) {
+      const prefix = Buffer.from(String(s.series).padStart(w.seriesWidth, '0') + '/', 'latin1');
+      for (const chunk of canonicalSeriesChunks(prefix, s.data, w.linesPerChunk)) hash.update(chunk);
+    }
+  }
+  parentPort.postMessage({ series, outside, sha256: hash.digest('hex') }, series.map((s) => s.data.buffer));
 } catch (error) {
   parentPort.postMessage({ failed: { message: String(error && error.message), code: error && error.code } });
 } finally {
@@ -86,6 +102,8 @@ export function scanEligibleNumbersOnThread(path: string, params: EligibleNumber
     params,
     seriesCount,
     elementsPerSeries: ELEMENTS_PER_SERIES,
+    seriesWidth: canonicalSeriesWidth(seriesCount),
+    linesPerChunk: LINES_PER_CHUNK,
     // Linux keeps a nice value per thread: at 19 the scan gives way to intake when the cores are
     // busy, and loses nothing when they are not. Elsewhere it would lower the whole process.
     lowerPriority: process.platform === 'linux',
