@@ -1,7 +1,6 @@
 // ces draw create|list|show|freeze|numbers|results|run|disqualify|publish|report|clause: the
 // apuração of a campaign's lucky numbers from a Loteria Federal extraction (CONTRACT: Draws). Every
 // rule lives in src/draws/; this file reads flags and prints (results: cli/draw-results.ts).
-import { setPriority } from 'node:os';
 import type { Command } from 'commander';
 import { once } from 'node:events';
 import { closeSync, rmSync, writeSync } from 'node:fs';
@@ -177,7 +176,6 @@ export function registerDrawCommands(program: Command): void {
       .description('record the numbers eligible at the cut-off and their SHA-256 (refused before the cut-off)')
       .argument('<draw_id>'),
   ).action(async (drawId: string, flags: CommonOptions) => {
-    lowerOwnPriority();
     await runCommand(flags, (ctx) => freezeDraw(ctx, parseUuid(drawId), cliOperator()), renderDraw);
   });
 
@@ -283,18 +281,4 @@ export function registerDrawCommands(program: Command): void {
   ).action(async (drawId: string, flags: CommonOptions) => {
     await runCommand(flags, (ctx) => publishDraw(ctx, parseUuid(drawId), cliOperator()), renderDraw);
   });
-}
-
-/**
- * A freeze beside a running `ces serve` is seconds of CPU (20 million numbers: the scan, the
- * canonical list's SHA-256, the encoding) on cores that intake needs: the command runs at the
- * lowest priority, and loses nothing when the machine is idle. Linux sets it per thread: this lowers
- * the command's main thread; the scan thread lowers its own (src/draws/scan-thread.ts).
- */
-function lowerOwnPriority(): void {
-  try {
-    setPriority(19);
-  } catch {
-    // Not permitted here (some containers): the freeze runs at its priority as started.
-  }
 }
