@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { ELIGIBLE_NUMBERS_SQL, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
-import { canonicalSeriesChunks, canonicalSeriesWidth, LINES_PER_CHUNK } from './number-set.ts';
+import { canonicalSeriesChunks, canonicalSeriesWidth, LINES_PER_CHUNK, type NumberSet } from './number-set.ts';
 
 export interface ScannedSeries {
   series: number;
@@ -26,6 +26,14 @@ export interface ScanResult {
   outside: number | null;
   /** SHA-256 (hex) of the canonical list of `series` (meaningless when `outside` is not null). */
   sha256: string;
+}
+
+interface HashData {
+  hashOnly: true;
+  series: Array<{ series: number; data: Uint8Array }>;
+  seriesWidth: number;
+  linesPerChunk: number;
+  lowerPriority: boolean;
 }
 
 interface ScanData {
@@ -44,14 +52,16 @@ const SCAN_CODE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const canonicalSeriesChunks = ${canonicalSeriesChunks.toString()};
-const Database = require(w.sqlite);
-let db;
-if (w.lowerPriority) {
-  try {
-    require('node:os').setPriority(19);
-  } catch {}
+function canonicalSha256(series) {
+  const hash = createHash('sha256');
+  for (const s of series) {
+    const prefix = Buffer.from(String(s.series).padStart(w.seriesWidth, '0') + '/', 'latin1');
+    for (const chunk of canonicalSeriesChunks(prefix, s.data, w.linesPerChunk)) hash.update(chunk);
+  }
+  return hash.digest('hex');
 }
-try {
+function scan() {
+  const Database = require(w.sqlite);
   db = new Database(w.path, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 10000');
   const bitmaps = new Map();
@@ -75,20 +85,28 @@ try {
     }
   }
   const series = [...bitmaps.values()].sort((a, b) => a.series - b.series);
-  const hash = createHash('sha256');
-  if (outside === null) {
-    for (const s of series) {
-      const prefix = Buffer.from(String(s.series).padStart(w.seriesWidth, '0') + '/', 'latin1');
-      for (const chunk of canonicalSeriesChunks(prefix, s.data, w.linesPerChunk)) hash.update(chunk);
-    }
-  }
-  parentPort.postMessage({ series, outside, sha256: hash.digest('hex') }, series.map((s) => s.data.buffer));
+  const sha256 = outside === null ? canonicalSha256(series) : '';
+  parentPort.postMessage({ series, outside, sha256 }, series.map((s) => s.data.buffer));
+}
+let db;
+if (w.lowerPriority) {
+  try {
+    require('node:os').setPriority(19);
+  } catch {}
+}
+try {
+  if (w.hashOnly) parentPort.postMessage({ sha256: canonicalSha256(w.series) });
+  else scan();
 } catch (error) {
   parentPort.postMessage({ failed: { message: String(error && error.message), code: error && error.code } });
 } finally {
   if (db && db.open) db.close();
 }
 `;
+
+// Linux keeps a nice value per thread: at 19 the thread gives way to intake when the cores are
+// busy, and loses nothing when they are not. Elsewhere it would lower the whole process.
+const LOWER_PRIORITY = process.platform === 'linux';
 
 // The thread holds a map of bitmaps (outside V8's heap) and nothing per row.
 const LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
@@ -104,24 +122,42 @@ export function scanEligibleNumbersOnThread(path: string, params: EligibleNumber
     elementsPerSeries: ELEMENTS_PER_SERIES,
     seriesWidth: canonicalSeriesWidth(seriesCount),
     linesPerChunk: LINES_PER_CHUNK,
-    // Linux keeps a nice value per thread: at 19 the scan gives way to intake when the cores are
-    // busy, and loses nothing when they are not. Elsewhere it would lower the whole process.
-    lowerPriority: process.platform === 'linux',
+    lowerPriority: LOWER_PRIORITY,
   };
+  return onThread<ScanResult>(workerData);
+}
+
+/**
+ * SHA-256 of the set's canonical list, written and hashed on a thread at the lowest priority: a run
+ * from the dashboard checks its 20 million frozen numbers without holding the server's event loop.
+ */
+export async function canonicalSha256OnThread(set: NumberSet): Promise<string> {
+  const workerData: HashData = {
+    hashOnly: true,
+    series: set.series().map((series) => ({ series, data: set.bitmapOf(series)! })),
+    seriesWidth: canonicalSeriesWidth(set.seriesCount),
+    linesPerChunk: LINES_PER_CHUNK,
+    lowerPriority: LOWER_PRIORITY,
+  };
+  return (await onThread<{ sha256: string }>(workerData)).sha256;
+}
+
+function onThread<T>(workerData: ScanData | HashData): Promise<T> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(SCAN_CODE, { eval: true, workerData, resourceLimits: LIMITS });
     let settled = false;
-    worker.once('message', (m: ScanResult | { failed: { message: string; code?: string } }) => {
+    worker.once('message', (m: T | { failed: { message: string; code?: string } }) => {
       settled = true;
-      if ('failed' in m) reject(Object.assign(new Error(m.failed.message), m.failed.code ? { code: m.failed.code } : {}));
-      else resolve(m);
+      if (typeof m === 'object' && m !== null && 'failed' in m)
+        reject(Object.assign(new Error(m.failed.message), m.failed.code ? { code: m.failed.code } : {}));
+      else resolve(m as T);
     });
     worker.once('error', (error) => {
       settled = true;
       reject(error);
     });
     worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the freeze's scan thread stopped (exit code ${code}) before it answered`));
+      if (!settled) reject(new Error(`the draw's thread stopped (exit code ${code}) before it answered`));
     });
   });
 }
