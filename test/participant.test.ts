@@ -3,8 +3,9 @@
 // any table, keeps the campaign's ledger (entries, awards, lucky numbers, consent records) intact,
 // and both are recorded in audit_log. The data is made through the real server and pipeline.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Db } from '../src/db/open.ts';
 import {
@@ -490,5 +491,41 @@ describe('ces participant anonymize redacts free text written about the particip
 
     assert.deepEqual(holds(fileBytes(t.dbPath)), [], 'the database file');
     assert.deepEqual(holds(fileBytes(`${t.dbPath}-wal`)), [], 'the WAL');
+  });
+});
+
+describe('ces participant export --out', () => {
+  test('writes the document to a new 0600 file and prints where; an existing file is refused and untouched, nothing recorded', async () => {
+    const t = await startTestServer();
+    try {
+      const w = makeCampaign(t.ctx);
+      await submitEntry(t, w.liveKey, entryBody({ enrollment: { document_number: cpf(77), full_name: 'Rita Out' } }, 0), 'rita');
+      const out = join(t.dir, 'rita.json');
+      const args = ['participant', 'export', '--campaign', w.campaign.id, '--document', cpf(77), '--out', out];
+      const written = await runCli([...args, '--json'], { dbPath: t.dbPath });
+      assert.equal(written.code, 0, written.stderr);
+      const text = readFileSync(out, 'utf8');
+      const doc = JSON.parse(text);
+      assert.equal(doc.enrollment.full_name, 'Rita Out');
+      assert.deepEqual(written.json, { enrollment_id: doc.enrollment.id, file: out, bytes: Buffer.byteLength(text) });
+      assert.equal(statSync(out).mode & 0o777, 0o600);
+      assert.ok(!written.stdout.includes('Rita Out'), 'the document goes to the file, not stdout');
+
+      const exported = (): number =>
+        t.ctx.db.prepare(`SELECT count(*) FROM audit_log WHERE action = 'participant.exported'`).pluck().get() as number;
+      const recorded = exported();
+      writeFileSync(out, 'kept');
+      const refused = await runCli(args, { dbPath: t.dbPath });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /^ces: cannot create .*rita\.json: a file is already there$/m);
+      assert.equal(readFileSync(out, 'utf8'), 'kept');
+      assert.equal(exported(), recorded, 'a refused export is not recorded');
+      assert.deepEqual(
+        readdirSync(t.dir).filter((f) => f.endsWith('.tmp')),
+        [],
+      );
+    } finally {
+      await t.close();
+    }
   });
 });
