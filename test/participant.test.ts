@@ -424,7 +424,11 @@ describe('ces participant anonymize redacts free text written about the particip
         ),
       }),
     });
-    receiver = await startReceiver();
+    // The partner's receiver answers with what it knows of the person (its answer is kept as the
+    // attempt's response_excerpt): that too is text about the participant.
+    receiver = await startReceiver({
+      respond: () => ({ status: 200, body: JSON.stringify({ ok: true, cliente: CLARA.full_name, cpf: CPF_PRINTED }) }),
+    });
     w = makeCampaign(t.ctx, { instantPrize: 'INTEGRATOR_DECLARED', fiscalVerifierUrl: verifier.url });
     await configureWebhook(t, w.liveKey, receiver.url);
   });
@@ -462,7 +466,15 @@ describe('ces participant anonymize redacts free text written about the particip
       dbPath: t.dbPath,
     });
     assert.equal(res.code, 0, res.stderr);
-    assert.deepEqual(res.json.free_text_redacted, { award_reasons: 1, rejection_messages: 1, webhook_payloads: 1 });
+    assert.deepEqual(res.json.free_text_redacted, { award_reasons: 1, rejection_messages: 1, webhook_payloads: 1, response_excerpts: 5 });
+    const excerpts = t.ctx.db
+      .prepare(
+        `SELECT DISTINCT a.response_excerpt FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.entry_id IN (?, ?)`,
+      )
+      .pluck()
+      .all(rejected, won);
+    // Five events: received, completed and evaluated of the winning entry; received and completed of the rejected one.
+    assert.deepEqual(excerpts, ['[redacted]'], "the receiver's answers about the participant");
 
     const after = await t.request('GET', `/v1/entries/${rejected}`, { key: w.liveKey });
     assert.deepEqual(after.body.rejection_reasons, [

@@ -28,6 +28,7 @@ import {
   listWrittenAwardReasonsOfEnrollment,
   REDACTED,
   redactConsentsOfEnrollment,
+  redactResponseExcerptsOfEnrollment,
   setAwardHistoryReason,
   setDeliveryPayload,
   setEntryRejectionReasons,
@@ -157,6 +158,8 @@ export interface FreeTextRedacted {
   award_reasons: number;
   rejection_messages: number;
   webhook_payloads: number;
+  /** The receivers' answers to the participant's events, kept as excerpts of the delivery attempts. */
+  response_excerpts: number;
 }
 
 /**
@@ -239,11 +242,12 @@ const GENERATED_AWARD_REASON = new RegExp(
  * Free text that others wrote about the participant's entries, where a name or a CPF is easily
  * typed: an integrator's or operator's revoke reason in the award history, and the fiscal
  * verifier's words in a `fiscal_verifier_rejected` message, in the entry and in the webhook
- * payloads that carried it (payloads still pending go out redacted; the event id is unchanged).
+ * payloads that carried it (payloads still pending go out redacted; the event id is unchanged),
+ * and whatever the receivers answered to those events (the attempts' response excerpts).
  * The text becomes [redacted]; the codes, statuses and the fixed wording around it stay.
  */
 function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
-  const counts: FreeTextRedacted = { award_reasons: 0, rejection_messages: 0, webhook_payloads: 0 };
+  const counts: FreeTextRedacted = { award_reasons: 0, rejection_messages: 0, webhook_payloads: 0, response_excerpts: 0 };
   for (const { id, reason } of listWrittenAwardReasonsOfEnrollment(ctx.db, enrollmentId)) {
     if (reason === REDACTED || GENERATED_AWARD_REASON.test(reason)) continue;
     setAwardHistoryReason(ctx.db, id, REDACTED);
@@ -263,6 +267,7 @@ function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
     setDeliveryPayload(ctx.db, delivery.id, JSON.stringify(payload));
     counts.webhook_payloads++;
   }
+  counts.response_excerpts = redactResponseExcerptsOfEnrollment(ctx.db, enrollmentId);
   return counts;
 }
 
