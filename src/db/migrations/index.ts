@@ -20,6 +20,7 @@ import { migration014 } from './014-dashboard-sessions.ts';
 import { migration015 } from './015-draws.ts';
 import { migration016 } from './016-events-index.ts';
 import { migration017 } from './017-integrity-checks.ts';
+import { migration018 } from './018-scrub-attempt-credentials.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];
