@@ -8,6 +8,7 @@ import { foldEmail } from '../entries/email-key.ts';
 import { findEnrollmentByDocument } from '../entries/enrollments.repo.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../entries/entries.repo.ts';
 import { isUuid } from '../entries/submission.ts';
+import { isCalendarDate } from '../validation/described.ts';
 import type { Mode } from '../keys/keys.ts';
 import {
   findEnrollmentIdByEmailKey,
@@ -50,8 +51,9 @@ export function parseEntryFilter(query: URLSearchParams, mode: Mode): EntryFilte
   const day = (name: 'from' | 'to'): string | null => {
     const value = (query.get(name) ?? '').trim();
     if (value === '') return null;
-    if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-      throw new AppError(400, 'invalid_option', `${name} must be a day written YYYY-MM-DD, got "${value}"`);
+    if (!DAY.test(value)) throw new AppError(400, 'invalid_option', `${name} must be a day written YYYY-MM-DD, got "${value}"`);
+    // Date.parse reads 2026-02-30 as 2 March: a day that is not on the calendar is refused instead.
+    if (!isCalendarDate(value)) throw new AppError(400, 'invalid_option', `${name} ${value} is not a day on the calendar`);
     return value;
   };
   const rawBefore = query.get('before');
