@@ -4,7 +4,9 @@
 import type { Ctx } from '../context.ts';
 import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
 import { monotonicMs } from '../clock.ts';
-import type { TickState } from '../pipeline/tick.ts';
+import { pruneSignInLinks } from '../dashboard/link-retention.ts';
+import type { TickChore, TickState } from '../pipeline/tick.ts';
+import { restoreEndpointBackoffs } from '../webhooks/endpoint-health.ts';
 import { schedulerSettings } from '../webhooks/sender.ts';
 import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
 
@@ -16,6 +18,8 @@ export interface Service {
   tick: TickState;
   /** Which webhook attempts may start (the timer's delivery pool); read by GET /metrics. */
   deliveries: DeliveryScheduler;
+  /** What the tick also does for the areas above the pipeline (createTicker's chores). */
+  chores: readonly TickChore[];
 }
 
 export interface ServiceOptions {
@@ -25,11 +29,20 @@ export interface ServiceOptions {
 
 export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
   const groupCommit = options.groupCommit ?? true;
+  const deliveries = new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs));
+  // An endpoint that was failing when the last server stopped starts backed off, as it was.
+  for (const campaignId of restoreEndpointBackoffs(ctx, deliveries)) {
+    ctx.log.warn({
+      message: `the webhook endpoint of campaign ${campaignId} was failing when the last server stopped: it starts backed off, one attempt at a time once its cool-down ends`,
+      campaign_id: campaignId,
+    });
+  }
   return {
     ctx,
     writer: createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
-    deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs)),
+    deliveries,
+    chores: [pruneSignInLinks],
   };
 }
