@@ -6,8 +6,23 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createSignInLink } from '../src/dashboard/sessions.ts';
 import { LINK_RETENTION_DAYS } from '../src/dashboard/link-retention.ts';
-import { makeCampaign, OPERATOR, startTestServer, type TestServer } from './support/harness.ts';
-import { signIn } from './support/dashboard.ts';
+import { listCampaigns } from '../src/campaigns/campaigns.ts';
+import { listKeys } from '../src/keys/keys.ts';
+import { listOperatorPrizes } from '../src/mechanics/prizes.ts';
+import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH } from '../src/operator-text.ts';
+import {
+  cpf,
+  drainAll,
+  entryBody,
+  makeCampaign,
+  makePrize,
+  OPERATOR,
+  runCli,
+  startTestServer,
+  submitEntry,
+  type TestServer,
+} from './support/harness.ts';
+import { signIn, textOf } from './support/dashboard.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
@@ -62,5 +77,142 @@ describe('sign-in links', () => {
     t.clock.advance(LINK_RETENTION_DAYS * DAY_MS);
     await t.tick();
     assert.equal(count(), 0);
+  });
+});
+
+describe('what operators type is bounded and one printable line', () => {
+  const LONG_NAME = 'x'.repeat(MAX_NAME_LENGTH + 1);
+  const HUGE = 'x'.repeat(60_000);
+  const BAD_TEXTS: Array<[string, string]> = [
+    ['Natal\r\nSet-Cookie: x', 'a line break'],
+    ['Natal\u202eevil', 'a bidi control'],
+    ['Natal\u001b[2J', 'an ESC sequence'],
+    ['Natal\tdois', 'a tab'],
+  ];
+
+  test('dashboard: a campaign name, a key label and a prize name too long or not one printable line are 422 saying why; nothing is written', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    const maria = await signIn(t);
+    const campaigns = listCampaigns(t.ctx).length;
+    const form = { name: '', instant_prize: 'none', lucky_numbers: 'none', lucky_quantity: '1', series_count: '1', webhook_api: 'any' };
+    for (const [name, why] of [
+      [LONG_NAME, `name may have at most ${MAX_NAME_LENGTH} characters, got ${MAX_NAME_LENGTH + 1}`],
+      ...BAD_TEXTS.map(([text]) => [text, 'name must be one line of printable text']),
+    ]) {
+      const res = await maria.post('/dashboard/campaigns/new', { ...form, name });
+      assert.equal(res.status, 422, JSON.stringify(name));
+      assert.ok(textOf(res.text).includes(why), textOf(res.text));
+    }
+    const renamed = await maria.post(`/dashboard/campaigns/${w.campaign.id}/settings`, { ...form, name: 'Natal\nPáscoa' });
+    assert.equal(renamed.status, 422);
+    assert.equal(listCampaigns(t.ctx).length, campaigns, 'no campaign created');
+    assert.equal(listCampaigns(t.ctx).find((c) => c.id === w.campaign.id)?.name, 'Test campaign', 'nor renamed');
+
+    const keys = listKeys(t.ctx, w.campaign.id).length;
+    for (const label of [HUGE, ...BAD_TEXTS.map(([text]) => text)]) {
+      const res = await maria.post(`/dashboard/campaigns/${w.campaign.id}/keys`, { mode: 'test', label });
+      assert.equal(res.status, 422, JSON.stringify(label.slice(0, 20)));
+      assert.match(textOf(res.text), /--label (may have at most 200 characters, got 60000|must be one line of printable text)/);
+    }
+    assert.equal(listKeys(t.ctx, w.campaign.id).length, keys, 'no key issued');
+
+    for (const [field, value] of [
+      ['name', LONG_NAME],
+      ['name', 'Vale\r\ncompras'],
+      ['type', 'voucher\u2066'],
+    ]) {
+      const res = await maria.post(`/dashboard/campaigns/${w.campaign.id}/prizes`, {
+        mode: 'live',
+        name: 'Vale',
+        type: 'voucher',
+        unit_value: '50',
+        stock: '1',
+        [field]: value,
+      });
+      assert.equal(res.status, 422, `${field} ${JSON.stringify(value.slice(0, 20))}`);
+    }
+    assert.deepEqual(listOperatorPrizes(t.ctx, w.campaign.id, 'live'), [], 'no prize added');
+  });
+
+  test('dashboard: an anonymization reason too long or with a line break is refused and the participant stays', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    await submitEntry(t, w.liveKey, entryBody({}, 5), 'p-5');
+    const maria = await signIn(t);
+    for (const reason of ['x'.repeat(MAX_NOTE_LENGTH + 1), 'LGPD-7\r\nforged']) {
+      const res = await maria.post(`/dashboard/campaigns/${w.campaign.id}/participants/anonymize`, {
+        mode: 'live',
+        document: cpf(5),
+        confirm: cpf(5),
+        reason,
+      });
+      assert.equal(res.status, 422);
+    }
+    const found = await maria.post(`/dashboard/campaigns/${w.campaign.id}/participants/find`, { mode: 'live', document: cpf(5) });
+    assert.equal(found.status, 200, 'still there');
+  });
+
+  test('CLI: the same bounds, one line on stderr and exit 1', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
+    const prize = makePrize(t.ctx, w.campaign.id, 'live', 1);
+    const { entry_id } = await submitEntry(
+      t,
+      w.liveKey,
+      entryBody({ instant_win: { won: true, prize_definition_id: prize.id } }, 6),
+      'won',
+    );
+    await drainAll(t);
+    const cases: Array<[string[], RegExp]> = [
+      [['campaign', 'create', '--name', LONG_NAME], /^ces: name may have at most 200 characters, got 201$/m],
+      [['campaign', 'create', '--name', 'Natal\nPáscoa'], /^ces: name must be one line of printable text/m],
+      [['campaign', 'update', w.campaign.id, '--name', 'Natal\u202e'], /^ces: name must be one line of printable text/m],
+      [
+        ['campaign', 'update', w.campaign.id, '--fiscal-verifier-url', 'https://verifier.example/\nx'],
+        /^ces: --fiscal-verifier-url must be one line/m,
+      ],
+      [
+        ['key', 'issue', '--campaign', w.campaign.id, '--mode', 'test', '--label', HUGE],
+        /^ces: --label may have at most 200 characters, got 60000$/m,
+      ],
+      [
+        [
+          'prize',
+          'add',
+          '--campaign',
+          w.campaign.id,
+          '--mode',
+          'live',
+          '--name',
+          'Vale\r\ncompras',
+          '--type',
+          'v',
+          '--unit-value',
+          '1',
+          '--stock',
+          '1',
+        ],
+        /^ces: --name must be one line/m,
+      ],
+      [['award', 'revoke', entry_id, '--reason', 'fraude\u001b[2J'], /^ces: --reason must be one line of printable text/m],
+      [['award', 'revoke', entry_id, '--reason', 'x'.repeat(1001)], /^ces: --reason may have at most 1000 characters, got 1001$/m],
+      [
+        ['participant', 'anonymize', '--campaign', w.campaign.id, '--document', cpf(6), '--reason', 'LGPD\n7'],
+        /^ces: --reason must be one line/m,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const res = await runCli(args, { dbPath: t.dbPath });
+      assert.equal(res.code, 1, args.join(' ').slice(0, 80));
+      assert.match(res.stderr, message);
+      const json = await runCli([...args, '--json'], { dbPath: t.dbPath });
+      assert.equal(
+        json.json.error.code,
+        /campaign/.test(args[0]) ? 'invalid_campaign_options' : args[0] === 'prize' ? 'invalid_prize' : 'invalid_option',
+      );
+    }
+    assert.equal(listCampaigns(t.ctx).length, 1, 'nothing created');
+    assert.equal(listKeys(t.ctx, w.campaign.id).length, 2);
   });
 });

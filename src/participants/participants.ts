@@ -11,6 +11,7 @@ import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
 import { AppError, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
+import { MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { enrollmentToView } from '../mechanics/entry-view.ts';
@@ -170,6 +171,10 @@ export interface FreeTextRedacted {
  * campaign's audit.
  */
 export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
+  // The reason goes into the audit record: bounded, one printable line (src/operator-text.ts).
+  const reason = req.reason?.trim() || null;
+  const problem = reason === null ? null : operatorTextProblem('--reason', reason, MAX_NOTE_LENGTH);
+  if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'reason', ...problem }]);
   // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
   // the WAL, which still holds earlier copies of those pages, is copied back and emptied. If another
   // process holds a read open that long, the truncation waits up to the busy timeout and is then
@@ -177,7 +182,7 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   ctx.db.pragma('secure_delete = ON');
   let result: AnonymizeResult;
   try {
-    result = anonymizeInTransaction(ctx, req, actor);
+    result = anonymizeInTransaction(ctx, { ...req, reason }, actor);
   } finally {
     ctx.db.pragma('secure_delete = FAST');
   }
