@@ -193,7 +193,9 @@ function participantCard(
         >Type the participant’s CPF or CNPJ to confirm
         <input id="anonymize-confirm" name="confirm" required autocomplete="off" ${refusal ? html` aria-invalid="true"` : null}
       /></label>
-      <label for="anonymize-reason">Reason (e.g. the request’s ticket) <input id="anonymize-reason" name="reason" maxlength="1000" /></label>
+      <label for="anonymize-reason"
+        >Reason (e.g. the request’s ticket) <input id="anonymize-reason" name="reason" maxlength="1000"
+      /></label>
       <button type="submit" class="danger">Anonymize participant</button>
     </form>
   </section>`;
