@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createSignInLink } from '../src/dashboard/sessions.ts';
 import { LINK_RETENTION_DAYS } from '../src/dashboard/link-retention.ts';
+import { listAuditRecords } from '../src/audit/audit.ts';
 import { listCampaigns } from '../src/campaigns/campaigns.ts';
 import { listKeys } from '../src/keys/keys.ts';
 import { listOperatorPrizes } from '../src/mechanics/prizes.ts';
@@ -214,5 +215,61 @@ describe('what operators type is bounded and one printable line', () => {
     }
     assert.equal(listCampaigns(t.ctx).length, 1, 'nothing created');
     assert.equal(listKeys(t.ctx, w.campaign.id).length, 2);
+  });
+});
+
+describe('participant look-ups are audited', () => {
+  test('finding a participant by CPF/CNPJ, or searching entries by CPF/CNPJ or e-mail, is recorded with what it found, never what was typed', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    await submitEntry(t, w.liveKey, entryBody({ enrollment: { email: 'rosa.lima@example.com' } }, 8), 'rosa');
+    const enrollmentId = t.ctx.db.prepare('SELECT id FROM enrollments WHERE document_number = ?').pluck().get(cpf(8)) as string;
+    const maria = await signIn(t);
+    const participants = `/dashboard/campaigns/${w.campaign.id}/participants`;
+    const entries = `/dashboard/campaigns/${w.campaign.id}/entries`;
+    assert.equal((await maria.post(`${participants}/find`, { mode: 'live', document: cpf(8) })).status, 200);
+    assert.equal((await maria.post(`${participants}/find`, { mode: 'test', document: cpf(9) })).status, 404);
+    assert.equal((await maria.post(`${participants}/find`, { mode: 'live', document: '123' })).status, 422, 'no CPF: nothing looked up');
+    assert.equal((await maria.get(`${entries}?q=${encodeURIComponent(cpf(8))}`)).status, 200);
+    assert.equal((await maria.get(`${entries}?q=ROSA.LIMA%40example.com`)).status, 200);
+    assert.equal((await maria.get(`${entries}?q=ninguem%40example.com&mode=test`)).status, 200);
+    assert.equal((await maria.get(entries)).status, 200, 'a listing without a search looks no one up');
+
+    const records = listAuditRecords(t.ctx, { action: 'participant.looked_up', limit: 10 }).reverse();
+    assert.deepEqual(
+      records.map((r) => [r.actor, r.campaign_id, r.details]),
+      [
+        ['dashboard:maria', w.campaign.id, { by: 'document', mode: 'live', found: true, enrollment_id: enrollmentId, via: 'participants' }],
+        ['dashboard:maria', w.campaign.id, { by: 'document', mode: 'test', found: false, enrollment_id: null, via: 'participants' }],
+        ['dashboard:maria', w.campaign.id, { by: 'document', mode: 'live', found: true, enrollment_id: enrollmentId, via: 'entries' }],
+        ['dashboard:maria', w.campaign.id, { by: 'email', mode: 'live', found: true, enrollment_id: enrollmentId, via: 'entries' }],
+        ['dashboard:maria', w.campaign.id, { by: 'email', mode: 'test', found: false, enrollment_id: null, via: 'entries' }],
+      ],
+    );
+    const all = JSON.stringify(records);
+    for (const typed of [cpf(8), cpf(9), 'rosa.lima', 'ninguem']) assert.ok(!all.toLowerCase().includes(typed), typed);
+  });
+
+  test('an export or anonymization at the CLI that finds no one is recorded as a look-up that found no one; one that finds them is recorded as what it did', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    await submitEntry(t, w.liveKey, entryBody({}, 10), 'found');
+    for (const action of ['export', 'anonymize']) {
+      const res = await runCli(['participant', action, '--campaign', w.campaign.id, '--document', cpf(11)], { dbPath: t.dbPath });
+      assert.equal(res.code, 1);
+    }
+    assert.equal(
+      (await runCli(['participant', 'export', '--campaign', w.campaign.id, '--document', cpf(10)], { dbPath: t.dbPath })).code,
+      0,
+    );
+    const looked = listAuditRecords(t.ctx, { action: 'participant.looked_up', limit: 10 }).reverse();
+    assert.deepEqual(
+      looked.map((r) => [r.actor.startsWith('cli:'), r.details.via, r.details.found]),
+      [
+        [true, 'export', false],
+        [true, 'anonymize', false],
+      ],
+    );
+    assert.equal(listAuditRecords(t.ctx, { action: 'participant.exported', limit: 10 }).length, 1);
   });
 });

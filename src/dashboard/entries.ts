@@ -41,6 +41,8 @@ export interface EntryListing {
   next: Cursor | null;
   /** What the search matched, for the page to say. */
   search: 'entry' | 'document' | 'email' | null;
+  /** The participant a search by document or e-mail found (null: none, or no such search). */
+  enrollmentId?: string | null;
 }
 
 /** The filter from a query string; a malformed value is a 400 with the field's name. */
@@ -112,8 +114,8 @@ export function listCampaignEntries(ctx: Ctx, campaignId: string, f: EntryFilter
         enrollmentId = findEnrollmentByDocument(ctx.db, campaignId, livemode, parsed.number)?.id;
         search = 'document';
       }
-      if (enrollmentId === undefined) return { rows: [], next: null, search };
-      return page(listEntriesOfEnrollmentPage(ctx.db, { enrollmentId, before: f.before, limit }), search);
+      if (enrollmentId === undefined) return { rows: [], next: null, search, enrollmentId: null };
+      return { ...page(listEntriesOfEnrollmentPage(ctx.db, { enrollmentId, before: f.before, limit }), search), enrollmentId };
     }
     const rows = listEntriesPage(ctx.db, {
       campaignId,

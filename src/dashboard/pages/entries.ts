@@ -2,6 +2,7 @@
 // found by entry id, CPF/CNPJ or e-mail; personal data masked (the entry's page shows it on
 // request, audited); keyset pages of 50, newest first.
 import { getCampaign } from '../../campaigns/campaigns.ts';
+import { recordParticipantLookUp } from '../../participants/participants.ts';
 import { AppError } from '../../errors.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import type { ListedEntry } from '../entries.repo.ts';
@@ -15,7 +16,7 @@ import { htmlResponse, page, queryMode, routeParam, type DashboardRouter } from 
 export function registerEntriesRoutes(router: DashboardRouter): void {
   router.get(
     '/campaigns/:id/entries',
-    page(({ event, service, session }) => {
+    page(({ event, service, session, actor }) => {
       const campaign = getCampaign(service.ctx, routeParam(event, 'id'));
       const filter = parseEntryFilter(event.url.searchParams, queryMode(event));
       const shell = (body: Html): Html =>
@@ -27,7 +28,21 @@ export function registerEntriesRoutes(router: DashboardRouter): void {
           body,
         });
       try {
-        return shell(renderEntries(campaign.id, filter, listCampaignEntries(service.ctx, campaign.id, filter), null));
+        const listing = listCampaignEntries(service.ctx, campaign.id, filter);
+        // A search by CPF/CNPJ or e-mail looks a participant up: recorded once, not again for its next pages.
+        if ((listing.search === 'document' || listing.search === 'email') && filter.before === null)
+          recordParticipantLookUp(
+            service.ctx,
+            {
+              campaignId: campaign.id,
+              livemode: filter.mode === 'live' ? 1 : 0,
+              by: listing.search,
+              enrollmentId: listing.enrollmentId ?? null,
+              via: 'entries',
+            },
+            actor,
+          );
+        return shell(renderEntries(campaign.id, filter, listing, null));
       } catch (error) {
         // A search that is no id, e-mail or document: the form stays, with why, as a 422.
         if (!(error instanceof AppError) || error.code !== 'invalid_search') throw error;

@@ -12,6 +12,7 @@ import {
   anonymizeParticipant,
   exportParticipant,
   findParticipantSummary,
+  lookUpParticipant,
   type ParticipantSummary,
 } from '../../participants/participants.ts';
 import { field } from '../forms.ts';
@@ -43,7 +44,7 @@ export function registerParticipantsRoutes(router: DashboardRouter): void {
     `${base}/find`,
     action((r) => {
       const mode = formMode(r.form);
-      const found = findParticipantSummary(r.service.ctx, request(r, mode));
+      const found = lookUpParticipant(r.service.ctx, request(r, mode), r.actor);
       return participantsPage(r, mode, { found, document: field(r.form, 'document') });
     }),
   );
