@@ -11,6 +11,8 @@ import { listCampaigns } from '../src/campaigns/campaigns.ts';
 import { listKeys } from '../src/keys/keys.ts';
 import { listOperatorPrizes } from '../src/mechanics/prizes.ts';
 import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH } from '../src/operator-text.ts';
+import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
+import { findOperatorWebhookConfig, setWebhookConfig } from '../src/webhooks/webhook-config.ts';
 import {
   cpf,
   drainAll,
@@ -271,5 +273,131 @@ describe('participant look-ups are audited', () => {
       ],
     );
     assert.equal(listAuditRecords(t.ctx, { action: 'participant.exported', limit: 10 }).length, 1);
+  });
+});
+
+describe('confirmation before what cannot be taken back (works without JavaScript)', () => {
+  /** The confirmation page's form: its action and its fields (hidden inputs), as the browser would post them. */
+  function confirmationForm(page: string): { action: string; fields: Record<string, string> } {
+    const form = /<form class="filters" method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(page);
+    assert.ok(form, 'the page has the confirmation form');
+    const fields: Record<string, string> = {};
+    for (const [, name, value] of form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[name] = textOf(value);
+    return { action: textOf(form[1]), fields };
+  }
+
+  test('revoking a key, rotating one or the secret without grace, pausing delivery, redelivering every failed delivery: the first POST changes nothing, the confirmation acts', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    await setWebhookConfig(t.ctx, w.campaign.id, { endpointUrl: 'https://127.0.0.1:9/hooks' }, OPERATOR);
+    await submitEntry(t, w.liveKey, entryBody({}, 12), 'fails');
+    await drainAll(t); // the endpoint refuses: every event fails, its retries exhausted
+    const failed = (): number => listDeliveryViews(t.ctx, w.campaign.id, 'failed', 100).length;
+    assert.equal(failed(), 3);
+    const maria = await signIn(t);
+    const base = `/dashboard/campaigns/${w.campaign.id}`;
+    const audits = (): number => listAuditRecords(t.ctx, { limit: 1000 }).length;
+    const keyState = (id: string): string | null => listKeys(t.ctx, w.campaign.id).find((k) => k.id === id)!.revoked_at;
+    const secret = (): string => t.ctx.db.prepare('SELECT secret FROM webhook_configs').pluck().get() as string;
+    const cases: Array<{ path: string; form: Record<string, string>; question: RegExp; unchanged: () => unknown; button: string }> = [
+      {
+        path: `/keys/${w.testKeyId}/revoke`,
+        form: {},
+        question: /Revoke key \S+…\?/,
+        unchanged: () => keyState(w.testKeyId),
+        button: 'Revoke the key',
+      },
+      {
+        path: `/keys/${w.liveKeyId}/rotate`,
+        form: { grace: '0' },
+        question: /Rotate key \S+… without a grace period\?/,
+        unchanged: () => keyState(w.liveKeyId),
+        button: 'Rotate now, no grace',
+      },
+      {
+        path: '/webhook/rotate-secret',
+        form: { grace: '0' },
+        question: /Rotate the signing secret without a grace period\?/,
+        unchanged: secret,
+        button: 'Rotate now, no grace',
+      },
+      {
+        path: '/webhook/redeliver-failed',
+        form: {},
+        question: /Redeliver all 3 failed deliveries\?/,
+        unchanged: failed,
+        button: 'Redeliver all failed',
+      },
+      {
+        path: '/webhook/active',
+        form: { active: 'off' },
+        question: /Pause webhook delivery\?/,
+        unchanged: () => findOperatorWebhookConfig(t.ctx, w.campaign.id)?.is_active,
+        button: 'Pause delivery',
+      },
+    ];
+    for (const c of cases) {
+      const before = [c.unchanged(), audits()];
+      const asked = await maria.post(`${base}${c.path}`, c.form);
+      assert.equal(asked.status, 200, c.path);
+      assert.match(textOf(asked.text), c.question);
+      assert.ok(asked.text.includes(`<button type="submit" class="danger">${c.button}</button>`), c.path);
+      assert.ok(asked.text.includes(`<a href="${base}/`), 'and a way back');
+      assert.deepEqual([c.unchanged(), audits()], before, `${c.path}: the first POST changes nothing`);
+      const { action, fields } = confirmationForm(asked.text);
+      assert.equal(action, `${base}${c.path}`);
+      assert.deepEqual(fields, { csrf: maria.csrf, ...c.form, confirmed: 'yes' }, 'the form is carried as typed');
+      const done = await maria.post(action, fields);
+      assert.ok([200, 303].includes(done.status), `${c.path}: ${done.status}`);
+      assert.notDeepEqual(c.unchanged(), before[0], `${c.path}: the confirmation acts`);
+    }
+    // With a grace period a rotation stops nothing at once: no question asked.
+    const graced = await maria.post(`${base}/webhook/rotate-secret`, { grace: '600' });
+    assert.equal(graced.status, 200);
+    assert.match(textOf(graced.text), /Signing secret rotated/);
+    // Resuming needs no confirmation either.
+    assert.equal((await maria.post(`${base}/webhook/active`, { active: 'on' })).status, 303);
+  });
+
+  test('downloading every participant’s data asks first; at most 2 downloads per session run at once, a third is 429 until one ends', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    await submitEntry(t, w.liveKey, entryBody({}, 13), 'export-me');
+    const maria = await signIn(t);
+    const path = `/dashboard/campaigns/${w.campaign.id}/exports`;
+    const form = { format: 'csv', mode: 'live', status: 'any' };
+    const exported = (): number => listAuditRecords(t.ctx, { action: 'entries.exported', limit: 100 }).length;
+    const asked = await maria.post(path, form);
+    assert.equal(asked.status, 200);
+    assert.equal(asked.headers.get('content-disposition'), null, 'no file yet');
+    assert.match(textOf(asked.text), /Download the personal data of every participant of Test campaign\?/);
+    assert.equal(exported(), 0, 'nothing recorded, nothing sent');
+
+    // Two downloads the browser has not finished reading hold the session's two places.
+    const post = (cookie: string, csrf: string): Promise<Response> =>
+      t.fetch(path, {
+        method: 'POST',
+        headers: { cookie: `ces_session=${cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, ...form, confirmed: 'yes' }).toString(),
+      });
+    const first = await post(maria.cookie, maria.csrf);
+    const second = await post(maria.cookie, maria.csrf);
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    const third = await post(maria.cookie, maria.csrf);
+    assert.equal(third.status, 429);
+    assert.match(textOf(await third.text()), /2 exports of this session are still downloading/);
+    assert.equal(exported(), 2, 'the refused one is not recorded');
+    const joao = await signIn(t, 'joao');
+    const other = await post(joao.cookie, joao.csrf);
+    assert.equal(other.status, 200, 'another session has places of its own');
+    await other.body!.cancel();
+
+    assert.match(await first.text(), /^entry_id,/, 'read to the end: its place is free again');
+    const fourth = await post(maria.cookie, maria.csrf);
+    assert.equal(fourth.status, 200);
+    await second.body!.cancel(); // a download stopped frees its place too
+    const fifth = await post(maria.cookie, maria.csrf);
+    assert.equal(fifth.status, 200);
+    await Promise.all([fourth.text(), fifth.text()]);
   });
 });
