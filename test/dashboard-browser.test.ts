@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listAuditRecords } from '../src/audit/audit.ts';
-import { createSignInLink } from '../src/dashboard/sessions.ts';
+import { createSignInLink, listSessions } from '../src/dashboard/sessions.ts';
 import { findEnrollmentByDocument } from '../src/entries/enrollments.repo.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { setWebhookConfig } from '../src/webhooks/webhook-config.ts';
@@ -94,7 +94,8 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
   });
 
   test('sign in with the link `ces dashboard link` prints; the overview lists the campaign', async () => {
-    const cli = await runCli(['dashboard', 'link', '--as', 'ana', '--json'], { dbPath: t.dbPath, env: { CES_PUBLIC_URL: t.url } });
+    // No CES_PUBLIC_URL in the command's environment: the link is built on the URL the server recorded.
+    const cli = await runCli(['dashboard', 'link', '--as', 'ana', '--json'], { dbPath: t.dbPath });
     assert.equal(cli.code, 0, cli.stderr);
     assert.ok(cli.json.url.startsWith(`${t.url}/dashboard/signin/`), cli.stdout);
     // A mail scanner's HEAD and a chat app's preview GET come first (CONTRACT: Dashboard): they
@@ -254,6 +255,56 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal(findEnrollmentByDocument(t.ctx.db, w.campaign.id, 1, cpf(40)), undefined);
     const [record] = listAuditRecords(t.ctx, { action: 'participant.anonymized', limit: 1 });
     assert.deepEqual([record.actor, record.details.reason], ['dashboard:maria', 'LGPD-7']);
+  });
+
+  test('find entries by CPF with the search form: no address the browser visits holds it', async () => {
+    await submitEntry(t, w.liveKey, entryBody({ enrollment: { full_name: 'Busca Privada' } }, 50), 'search-1');
+    const page = await signedIn();
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => visited.push(frame.url()));
+    await page.goto(campaignUrl('/entries'));
+    await page.getByLabel('Entry id, CPF/CNPJ or e-mail').fill(cpf(50));
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.getByText('Showing the entries of the participant with that CPF/CNPJ').waitFor();
+    assert.equal(await page.locator('table a[href*="/dashboard/entries/"]').count(), 1);
+    assert.equal(page.url(), `${t.url}${campaignUrl('/entries/search')}`);
+    const digits = cpf(50).replace(/\D/g, '');
+    assert.ok(visited.length >= 2, visited.join(' '));
+    for (const url of visited) assert.ok(!decodeURIComponent(url).replace(/\D/g, '').includes(digits), `the CPF is not in ${url}`);
+  });
+
+  test('signing in again in the same browser ends the earlier session; Sign out is audited', async () => {
+    const page = await signedIn('primeiro');
+    const link = createSignInLink(t.ctx, { name: 'segundo', ttlMinutes: 15 }, OPERATOR);
+    await page.goto(`/dashboard/signin/${link.token}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Signed in as segundo').waitFor();
+    const byName = new Map(listSessions(t.ctx).map((s) => [s.name, s]));
+    assert.equal(byName.get('primeiro')!.state, 'replaced');
+    assert.equal(byName.get('segundo')!.state, 'active');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${t.url}/dashboard/signin`);
+    const [record] = listAuditRecords(t.ctx, { action: 'dashboard.signed_out', limit: 1 });
+    assert.deepEqual([record.actor, record.details.session_id], ['dashboard:segundo', byName.get('segundo')!.id]);
+  });
+
+  // Last: it moves the server's clock 12 hours on.
+  test("the live page's refresh is not use: left open, the session ends 12 hours after the operator's last page, and the sign-in page shows", async () => {
+    const page = await signedIn('vigia');
+    await page.goto(campaignUrl());
+    const session = () => listSessions(t.ctx).find((s) => s.name === 'vigia')!;
+    const opened = session().last_seen_at;
+    // Past the once-a-minute write of last use: a request that counted as use would move it.
+    t.clock.advance(2 * 60_000);
+    const isRefresh = (r: { url(): string; headers(): Record<string, string> }): boolean =>
+      r.url() === `${t.url}${campaignUrl()}` && r.headers()['x-ces-live'] === '1';
+    const refresh = await page.waitForRequest(isRefresh, { timeout: 15_000 });
+    assert.equal((await refresh.response())?.status(), 200);
+    assert.equal(session().last_seen_at, opened, 'the refresh was not use');
+    t.clock.advance(12 * 3600_000);
+    await page.waitForURL(`${t.url}/dashboard/signin`, { timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    assert.equal(session().state, 'idle');
   });
 
   test('no page had a script error or broke its Content-Security-Policy', () => {

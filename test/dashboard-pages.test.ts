@@ -18,7 +18,7 @@ import {
   type World,
 } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
-import { figureOf, rowStartingWith, signIn, tableRows, textOf, type Operator } from './support/dashboard.ts';
+import { dashboardRequest, figureOf, rowStartingWith, signIn, tableRows, textOf, type Operator } from './support/dashboard.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
@@ -234,7 +234,7 @@ describe('entries', () => {
     }
   });
 
-  test('find by entry id, by CPF/CNPJ written with or without punctuation, by e-mail in any case', async () => {
+  test('find by entry id, by CPF/CNPJ written with or without punctuation, by e-mail in any case (a POST)', async () => {
     const t = await server();
     const w = makeCampaign(t.ctx, { name: 'Busca', allowCompanies: true });
     const a = await entry(t, w.liveKey, { i: 0, enrollment: { email: 'Maria.Silva@Example.com' } });
@@ -243,10 +243,12 @@ describe('entries', () => {
     const company = await entry(t, w.liveKey, { enrollment: { document_number: '11.222.333/0001-81' } });
     const maria = await signIn(t);
     const base = `/dashboard/campaigns/${w.campaign.id}/entries`;
-    const ids = async (q: string) =>
-      [...(await ok(maria, `${base}?q=${encodeURIComponent(q)}`)).matchAll(/href="\/dashboard\/entries\/([0-9a-f-]{36})"/g)].map(
-        (m) => m[1],
-      );
+    const search = async (q: string) => {
+      const res = await maria.post(`${base}/search`, { q });
+      assert.equal(res.status, 200, `${q}: ${res.text.slice(0, 300)}`);
+      return res.text;
+    };
+    const ids = async (q: string) => [...(await search(q)).matchAll(/href="\/dashboard\/entries\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
     assert.deepEqual((await ids('529.982.247-25')).sort(), [a, b].sort());
     assert.deepEqual((await ids('52998224725')).sort(), [a, b].sort());
     assert.deepEqual(await ids(other), [other]);
@@ -254,16 +256,84 @@ describe('entries', () => {
     assert.deepEqual((await ids('maria.silva@example.COM')).sort(), [a, b].sort());
     assert.deepEqual(await ids('11222333000181'), [company]);
     assert.deepEqual(await ids('390.533.447-05'), [], 'a valid CPF of nobody');
-    const page = await ok(maria, `${base}?q=11222333000181`);
+    const page = await search('11222333000181');
     assert.ok(page.includes('**.222.333/****-**'), 'a CNPJ is masked too');
-    const bad = await maria.get(`${base}?q=123.456.789-00`);
+    const bad = await maria.post(`${base}/search`, { q: '123.456.789-00' });
     assert.equal(bad.status, 422);
     assert.match(bad.text, /check digits do not match/);
-    assert.match(bad.text, /<form class="filters"/, 'the form stays');
+    assert.match(bad.text, /<form class="filters" method="post" action="[^"]+\/search"/, 'the form stays');
     // Another campaign's entry is not found here.
     const elsewhere = makeCampaign(t.ctx, { name: 'Outra' });
     const foreign = await entry(t, elsewhere.liveKey);
     assert.deepEqual(await ids(foreign), []);
+    // A search needs the session's CSRF token, as every POST; an empty one is the listing itself.
+    const forged = await dashboardRequest(t, 'POST', `${base}/search`, { cookie: maria.cookie, form: { q: '52998224725' } });
+    assert.equal(forged.status, 403);
+    const empty = await maria.post(`${base}/search`, { q: ' ', mode: 'test' });
+    assert.equal(empty.status, 303);
+    assert.equal(empty.headers.get('location'), `${base}?mode=test`);
+  });
+
+  test('no personal data in a URL: the search is POSTed, its pages too, and a q in a query string finds nothing', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx, { name: 'Privada' });
+    const mine: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      mine.push(await entry(t, w.liveKey, { i: 0, enrollment: { email: 'ana@example.com' } }));
+      if (i % 25 === 24) t.clock.advance(1000);
+    }
+    const others = [await entry(t, w.liveKey, { i: 1 }), await entry(t, w.liveKey, { i: 2 })];
+    const maria = await signIn(t);
+    const base = `/dashboard/campaigns/${w.campaign.id}/entries`;
+    const cpf0 = '529.982.247-25';
+    const listing = await ok(maria, base);
+    const searchForm = /<form class="filters" method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(listing);
+    assert.ok(searchForm, 'the search form posts');
+    assert.equal(searchForm[1], `${base}/search`);
+    assert.match(searchForm[2], /name="q"/);
+    assert.doesNotMatch(
+      /<form class="filters" method="get"[\s\S]*?<\/form>/.exec(listing)![0],
+      /name="q"/,
+      'the GET filter has no search field',
+    );
+    // Every page of the search: all 60 entries once, newest first; no link or form names the CPF in a URL.
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let form: Record<string, string> | null = { q: cpf0 };
+    while (form) {
+      const res = await maria.post(`${base}/search`, form);
+      assert.equal(res.status, 200, res.text.slice(0, 300));
+      const ids = [...res.text.matchAll(/href="\/dashboard\/entries\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
+      sizes.push(ids.length);
+      seen.push(...ids);
+      for (const url of [...res.text.matchAll(/(?:href|action)="([^"]*)"/g)].map((m) => m[1]))
+        assert.ok(!/52998224725|529\.982|ana%40|ana@/i.test(url), `no personal data in ${url}`);
+      const older = /<form method="post" action="([^"]+)">((?:(?!<\/form>)[\s\S])*?)>Older<\/button>/.exec(res.text);
+      if (!older) form = null;
+      else {
+        assert.equal(older[1], `${base}/search`);
+        const hidden = Object.fromEntries([...older[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+        assert.equal(hidden.q, cpf0, 'the search goes with the page, in the body');
+        assert.match(hidden.before, /^\d{4}-\d\d-\d\dT[\d:.]+Z\|[0-9a-f-]{36}$/, 'the cursor: an instant and an entry id');
+        form = { q: hidden.q, before: hidden.before };
+      }
+    }
+    assert.deepEqual(sizes, [50, 10]);
+    const expected = t.ctx.db
+      .prepare(`SELECT id FROM entries WHERE id IN (${mine.map(() => '?').join(',')}) ORDER BY created_at DESC, id DESC`)
+      .pluck()
+      .all(...mine);
+    assert.deepEqual(seen, expected);
+    // The e-mail finds the same participant.
+    const byEmail = await maria.post(`${base}/search`, { q: 'ANA@example.com' });
+    assert.equal([...byEmail.text.matchAll(/href="\/dashboard\/entries\//g)].length, 50);
+    // An old bookmark or a hand-made URL with ?q= is the plain listing: a search is never read from a URL.
+    const viaGet = await ok(maria, `${base}?q=${encodeURIComponent(cpf0)}`);
+    const listed = [...viaGet.matchAll(/href="\/dashboard\/entries\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
+    assert.ok(
+      others.every((id) => listed.includes(id)),
+      'not filtered by the q of the URL',
+    );
   });
 
   test('keyset pages of 50: every entry once, newest first, also among entries of the same instant', async () => {

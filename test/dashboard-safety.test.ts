@@ -232,9 +232,9 @@ describe('participant look-ups are audited', () => {
     assert.equal((await maria.post(`${participants}/find`, { mode: 'live', document: cpf(8) })).status, 200);
     assert.equal((await maria.post(`${participants}/find`, { mode: 'test', document: cpf(9) })).status, 404);
     assert.equal((await maria.post(`${participants}/find`, { mode: 'live', document: '123' })).status, 422, 'no CPF: nothing looked up');
-    assert.equal((await maria.get(`${entries}?q=${encodeURIComponent(cpf(8))}`)).status, 200);
-    assert.equal((await maria.get(`${entries}?q=ROSA.LIMA%40example.com`)).status, 200);
-    assert.equal((await maria.get(`${entries}?q=ninguem%40example.com&mode=test`)).status, 200);
+    assert.equal((await maria.post(`${entries}/search`, { mode: 'live', q: cpf(8) })).status, 200);
+    assert.equal((await maria.post(`${entries}/search`, { mode: 'live', q: 'ROSA.LIMA@example.com' })).status, 200);
+    assert.equal((await maria.post(`${entries}/search`, { mode: 'test', q: 'ninguem@example.com' })).status, 200);
     assert.equal((await maria.get(entries)).status, 200, 'a listing without a search looks no one up');
 
     const records = listAuditRecords(t.ctx, { action: 'participant.looked_up', limit: 10 }).reverse();

@@ -6,13 +6,17 @@
 // stored only as digests.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
-import { createSignInLink } from '../src/dashboard/sessions.ts';
+import { listAuditRecords } from '../src/audit/audit.ts';
+import { createSignInLink, listSessions } from '../src/dashboard/sessions.ts';
 import { redactPath } from '../src/http/request-log.ts';
 import { entryBody, makeCampaign, OPERATOR, runCli, startTestServer, submitEntry, type TestServer } from './support/harness.ts';
-import { dashboardRequest, openLink, sessionCookieOf, signIn } from './support/dashboard.ts';
+import { csrfOf, dashboardRequest, openLink, sessionCookieOf, signIn } from './support/dashboard.ts';
+import { spawnServe } from './support/serve-process.ts';
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -190,7 +194,7 @@ describe('sign-in links', () => {
     await openLink(t, `/dashboard/signin/${link.token}`, 'joao');
   });
 
-  test('the cookie is HttpOnly, SameSite=Strict, Path=/dashboard; Secure when CES_PUBLIC_URL is https', async () => {
+  test('the cookie is HttpOnly, SameSite=Strict; over http ces_session, Path=/dashboard; with an https CES_PUBLIC_URL __Host-ces_session, Secure, Path=/', async () => {
     const plain = await server();
     const a = await dashboardRequest(
       plain,
@@ -204,9 +208,52 @@ describe('sign-in links', () => {
       'POST',
       `/dashboard/signin/${createSignInLink(https.ctx, { name: 'b', ttlMinutes: 5 }, OPERATOR).token}`,
     );
-    assert.match(b.headers.get('set-cookie')!, /^ces_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/dashboard; Secure$/);
+    // What a browser requires of a __Host- cookie: Secure, Path=/, no Domain.
+    assert.match(b.headers.get('set-cookie')!, /^__Host-ces_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Secure$/);
+    assert.doesNotMatch(b.headers.get('set-cookie')!, /Domain=/i);
+    const token = sessionCookieOf(b)!;
+    const home = (cookieName: string) => dashboardRequest(https, 'GET', '/dashboard/', { cookie: token, cookieName });
+    assert.equal((await home('__Host-ces_session')).status, 200);
+    assert.equal((await home('ces_session')).status, 303, 'the same token without the prefix is no session');
+    // Signing out clears the same cookie (same name and path, or the browser would keep it).
+    const out = await dashboardRequest(https, 'POST', '/dashboard/signout', {
+      cookie: token,
+      cookieName: '__Host-ces_session',
+      form: { csrf: csrfOf(b.text) },
+    });
+    assert.equal(out.headers.get('set-cookie'), '__Host-ces_session=; HttpOnly; SameSite=Strict; Path=/; Secure; Max-Age=0');
     // The page moves on to the dashboard by itself (a same-site navigation that carries the cookie).
     assert.match(a.text, /<meta http-equiv="refresh" content="0; url=\/dashboard\/"\s*\/?>/);
+  });
+
+  test('ces serve records its public URL: ces dashboard link from a shell without CES_PUBLIC_URL prints links to it; the CLI’s own CES_PUBLIC_URL wins', async () => {
+    // A listening server without CES_PUBLIC_URL records http://HOST:PORT, the port it was given.
+    const t = await startTestServer({ socket: true });
+    cleanups.push(() => t.close());
+    const printed = await cli(t, ['dashboard', 'link', '--as', 'maria']);
+    assert.ok(printed.url.startsWith(`${t.url}/dashboard/signin/`), `${printed.url} is on ${t.url}`);
+    await openLink(t, new URL(printed.url).pathname, 'maria');
+    const own = await cli(t, ['dashboard', 'link', '--as', 'maria'], { CES_PUBLIC_URL: 'https://ops.example.com.br/' });
+    assert.match(own.url, /^https:\/\/ops\.example\.com\.br\/dashboard\/signin\//, 'the CLI’s CES_PUBLIC_URL wins');
+    const hostPort = await cli(t, ['dashboard', 'link', '--as', 'maria'], { CES_HOST: '10.0.0.5', CES_PORT: '8080' });
+    assert.ok(hostPort.url.startsWith(`${t.url}/`), 'what the server recorded beats a guess from the shell’s CES_HOST and CES_PORT');
+
+    // The real `ces serve`, CES_PUBLIC_URL only in its own environment (a systemd unit's).
+    const dir = mkdtempSync(join(tmpdir(), 'ces-public-url-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const dbPath = join(dir, 'ces.db');
+    const serve = await spawnServe({ dbPath, env: { CES_PUBLIC_URL: 'https://promo.example.com.br' } });
+    try {
+      const fromShell = await runCli(['dashboard', 'link', '--as', 'ana', '--json'], { dbPath });
+      assert.equal(fromShell.code, 0, fromShell.stderr);
+      assert.match(fromShell.json.url, /^https:\/\/promo\.example\.com\.br\/dashboard\/signin\/[A-Za-z0-9_-]{43}$/);
+    } finally {
+      serve.child.kill('SIGTERM');
+      assert.equal((await serve.exited).code, 0, serve.output());
+    }
+    // Kept once the server has stopped: a link made during a restart points where it comes back.
+    const afterStop = await runCli(['dashboard', 'link', '--as', 'ana', '--json'], { dbPath });
+    assert.match(afterStop.json.url, /^https:\/\/promo\.example\.com\.br\/dashboard\/signin\//);
   });
 
   test('only SHA-256 digests of link and session tokens are stored', async () => {
@@ -294,7 +341,74 @@ describe('sessions end', () => {
     assert.equal(session.state, 'idle');
   });
 
-  test('signing out ends the session and clears the cookie', async () => {
+  test("the live page's automatic refresh is not use: a page left open all night does not keep the session", async () => {
+    const t = await server();
+    const { campaign } = makeCampaign(t.ctx);
+    const maria = await signIn(t);
+    const live = `/dashboard/campaigns/${campaign.id}`;
+    const refresh = () => dashboardRequest(t, 'GET', live, { cookie: maria.cookie, headers: { 'x-ces-live': '1' } });
+    t.clock.advance(30 * 60_000);
+    assert.equal((await maria.get(live)).status, 200, 'the operator opens the live page');
+    const used = listSessions(t.ctx)[0].last_seen_at;
+    // The page refreshes itself (every 5 s in a browser; here every 15 minutes of the clock).
+    for (let minutes = 15; minutes < 12 * 60; minutes += 15) {
+      t.clock.advance(15 * 60_000);
+      const res = await refresh();
+      assert.equal(res.status, 200, `the refresh still reads the page after ${minutes} min`);
+    }
+    assert.equal(listSessions(t.ctx)[0].last_seen_at, used, 'no refresh counted as use');
+    t.clock.advance(15 * 60_000);
+    const ended = await refresh();
+    assert.equal(ended.status, 303, '12 hours after the last page the operator opened');
+    assert.equal(ended.headers.get('location'), '/dashboard/signin');
+    assert.equal((await maria.get(live)).status, 303, 'and it stays ended');
+    const [session] = listSessions(t.ctx);
+    assert.equal(session.state, 'idle');
+    assert.equal(Date.parse(session.ended_at!) - Date.parse(used), 12 * 3600_000);
+  });
+
+  test('a session ends 7 days after sign-in however often it is used', async () => {
+    const t = await server();
+    const maria = await signIn(t);
+    const signedInAt = t.clock.now();
+    while (t.clock.now() + 11 * 3600_000 < signedInAt + 7 * 24 * 3600_000) {
+      t.clock.advance(11 * 3600_000);
+      assert.equal((await maria.get('/dashboard/')).status, 200);
+    }
+    t.clock.set(new Date(signedInAt + 7 * 24 * 3600_000 - 1000).toISOString());
+    assert.equal((await maria.get('/dashboard/')).status, 200, 'a second before the 7 days');
+    // `ces dashboard sessions` already shows it expired at the 7 days, before any request ends it.
+    t.clock.advance(1000);
+    assert.equal(listSessions(t.ctx)[0].state, 'expired');
+    const res = await maria.get('/dashboard/');
+    assert.equal(res.status, 303);
+    const [session] = listSessions(t.ctx);
+    assert.deepEqual([session.state, session.ended_at], ['expired', new Date(signedInAt + 7 * 24 * 3600_000).toISOString()]);
+  });
+
+  test('a new sign-in in the same browser ends the session the browser held; a refused one leaves it', async () => {
+    const t = await server();
+    const maria = await signIn(t, 'maria');
+    const joaoLink = createSignInLink(t.ctx, { name: 'joao', ttlMinutes: 15 }, OPERATOR);
+    // The browser still holds maria's cookie when it presses joao's Sign in button.
+    const res = await dashboardRequest(t, 'POST', `/dashboard/signin/${joaoLink.token}`, { cookie: maria.cookie });
+    assert.equal(res.status, 200, res.text);
+    const joao = sessionCookieOf(res)!;
+    assert.equal((await maria.get('/dashboard/')).status, 303, "maria's session ended");
+    assert.equal((await dashboardRequest(t, 'GET', '/dashboard/', { cookie: joao })).status, 200);
+    const byName = new Map(listSessions(t.ctx).map((s) => [s.name, s]));
+    assert.equal(byName.get('maria')!.state, 'replaced');
+    assert.equal(byName.get('joao')!.state, 'active');
+    const [signedIn] = listAuditRecords(t.ctx, { action: 'dashboard.signed_in', limit: 1 });
+    assert.equal(signedIn.actor, 'dashboard:joao');
+    assert.equal(signedIn.details.replaced_session_id, byName.get('maria')!.id);
+    // A used link signs nobody in, and the browser's session goes on.
+    const again = await dashboardRequest(t, 'POST', `/dashboard/signin/${joaoLink.token}`, { cookie: joao });
+    assert.equal(again.status, 410);
+    assert.equal((await dashboardRequest(t, 'GET', '/dashboard/', { cookie: joao })).status, 200);
+  });
+
+  test('signing out ends the session, clears the cookie and is audited', async () => {
     const t = await server();
     const maria = await signIn(t);
     const res = await maria.post('/dashboard/signout');
@@ -302,6 +416,15 @@ describe('sessions end', () => {
     assert.equal(res.headers.get('location'), '/dashboard/signin');
     assert.match(res.headers.get('set-cookie')!, /^ces_session=; HttpOnly; SameSite=Strict; Path=\/dashboard; Max-Age=0$/);
     assert.equal((await maria.get('/dashboard/')).status, 303);
+    const [session] = listSessions(t.ctx);
+    assert.equal(session.state, 'signed_out');
+    const audit = await cli(t, ['audit', 'list', '--action', 'dashboard.signed_out']);
+    assert.deepEqual(
+      audit.map((r: any) => [r.actor, r.details]),
+      [['dashboard:maria', { session_id: session.id }]],
+    );
+    assert.equal((await maria.post('/dashboard/signout')).status, 303, 'a second sign-out of the ended session');
+    assert.equal((await cli(t, ['audit', 'list', '--action', 'dashboard.signed_out'])).length, 1, 'records nothing');
   });
 });
 
@@ -383,6 +506,43 @@ describe('pages', () => {
       assert.match(res.headers.get('content-type')!, /^text\/html; charset=utf-8$/);
       assert.equal([...res.text.matchAll(/<h1>/g)].length, 1, `${path}: one h1`);
     }
+  });
+});
+
+describe('unrouted requests under /dashboard/', () => {
+  test('an unknown path is a 404 page and a wrong method a 405 page naming the allowed ones, with the security headers', async () => {
+    const t = await server({ CES_PUBLIC_URL: 'https://promo.example.com.br' });
+    const maria = await signIn(t);
+    for (const [method, path, status, allow] of [
+      ['GET', '/dashboard/nope', 404, null],
+      ['GET', '/dashboard/campaigns/x/y/z', 404, null],
+      ['POST', '/dashboard/nope', 404, null],
+      ['HEAD', '/dashboard/nope', 404, null],
+      ['PUT', '/dashboard/signin', 405, 'GET, HEAD'],
+      ['GET', '/dashboard/signout', 405, 'POST'],
+      ['DELETE', '/dashboard/', 405, 'GET, HEAD'],
+    ] as const) {
+      const what = `${method} ${path}`;
+      const res = await dashboardRequest(t, method, path);
+      assert.equal(res.status, status, what);
+      assert.equal(res.headers.get('allow'), allow, what);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html; charset=utf-8$/, what);
+      assertSecurityHeaders(res, what);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY', what);
+      assert.equal(res.headers.get('cache-control'), 'no-store', what);
+      assert.equal(res.headers.get('strict-transport-security'), 'max-age=31536000', what);
+      if (method !== 'HEAD') {
+        assert.match(res.text, status === 404 ? /<h1>Not found<\/h1>/ : /<h1>Method not allowed<\/h1>/, what);
+        assert.match(res.text, /How to sign in/, `${what}: without a session, the way to sign in`);
+      }
+    }
+    const signedIn = await maria.get('/dashboard/nope');
+    assert.equal(signedIn.status, 404);
+    assert.match(signedIn.text, /Back to the campaigns/);
+    // The API's own unknown paths stay problem+json.
+    const api = await dashboardRequest(t, 'GET', '/v1/nope');
+    assert.equal(api.status, 404);
+    assert.match(api.headers.get('content-type') ?? '', /^application\/problem\+json/);
   });
 });
 

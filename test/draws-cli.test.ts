@@ -652,6 +652,17 @@ describe('the worked example: run, show, disqualify, publish', () => {
     await refused(dw, ['draw', 'run', bare], 'draw_results_missing', /^Record the extraction first/);
     await refused(dw, ['draw', 'disqualify', id, '--position', '1', '--reason', 'x'], 'draw_not_run', /has not run yet/);
   });
+
+  test('a frozen set changed in storage never decides a draw: run refuses with draw_numbers_damaged', async () => {
+    const { dw, id } = await example();
+    // 0/00007 alone in its series, stored as gaps: the same count, another element (0/00000).
+    const changed = dw.s.ctx.db
+      .prepare('UPDATE draw_numbers SET data = ? WHERE draw_id = ? AND series = 0 AND encoding = 1 AND count = 1')
+      .run(Buffer.from([1]), id);
+    assert.equal(changed.changes, 1);
+    await refused(dw, ['draw', 'run', id], 'draw_numbers_damaged', /no longer match their SHA-256/);
+    assert.equal((await dw.ces(['draw', 'show', id, '--json'])).json.status, 'frozen', 'nothing was drawn');
+  });
 });
 
 describe('one win per document', () => {

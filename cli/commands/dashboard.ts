@@ -1,6 +1,6 @@
 // ces dashboard link|sessions|revoke: sign-in to the operator dashboard (CONTRACT: Dashboard).
 import type { Command } from 'commander';
-import type { Config } from '../../src/config.ts';
+import { linkBaseUrl } from '../../src/dashboard/public-url.ts';
 import {
   createSignInLink,
   DEFAULT_LINK_TTL_MINUTES,
@@ -32,7 +32,7 @@ export function registerDashboardCommands(program: Command): void {
             operator,
           );
           name = link.name;
-          return { url: `${baseUrl(ctx.config)}/dashboard/signin/${link.token}`, expires_at: link.expires_at };
+          return { url: `${linkBaseUrl(ctx)}/dashboard/signin/${link.token}`, expires_at: link.expires_at };
         },
         (r) => `${r.url}\n\nIt signs in as ${name}, once, until ${r.expires_at}. Anyone holding it can use it: send it privately.`,
         {},
@@ -72,15 +72,4 @@ export function registerDashboardCommands(program: Command): void {
             : table(list as unknown as Array<Record<string, unknown>>, ['id', 'name', 'state', 'ended_at']),
       );
     });
-}
-
-/**
- * Where browsers reach the server: CES_PUBLIC_URL, else http://HOST:PORT of the serve settings
- * (a server listening on every interface, 0.0.0.0 or ::, is reached here on loopback).
- */
-function baseUrl(config: Readonly<Config>): string {
-  if (config.publicUrl !== null) return config.publicUrl;
-  const listen = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
-  const host = listen.includes(':') ? `[${listen}]` : listen;
-  return `http://${host}:${config.port}`;
 }

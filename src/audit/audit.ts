@@ -30,10 +30,11 @@ export const AUDIT_ACTIONS = [
   'participant.anonymized',
   'backup.created',
   'database.restored',
-  // The dashboard (CONTRACT: Dashboard): a sign-in link made, a session started or ended by an
-  // operator, and every view of a participant's unmasked personal data.
+  // The dashboard (CONTRACT: Dashboard): a sign-in link made, a session started, signed out or
+  // ended by an operator, and every view of a participant's unmasked personal data.
   'dashboard.link_created',
   'dashboard.signed_in',
+  'dashboard.signed_out',
   'dashboard.session_revoked',
   'participant.viewed',
   // A participant looked up by what identifies them (a CPF/CNPJ or an e-mail), found or not.

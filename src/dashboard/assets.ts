@@ -76,7 +76,13 @@ ul.pager { list-style: none; padding: 0; margin: 0 0 .6rem; }
  * The live refresh: every 5 s, each element with data-live="<id>" is replaced by the element of the
  * same id in a fresh copy of the page (fetched with the session's cookie, same origin). Without
  * JavaScript the page is complete and a reload shows the same. Paused while the tab is hidden.
+ * Each fetch says it is automatic (x-ces-live: 1): a tab left open is not use of the session, which
+ * still ends after 12 hours without the operator. Once it has ended (the fetch was sent on to the
+ * sign-in page), the page reloads, so the operator sees the sign-in page instead of frozen figures.
  */
+/** The request header of the live page's automatic refresh: not use of the session (sessions.ts). */
+export const LIVE_REFRESH_HEADER = 'x-ces-live';
+
 export const DASHBOARD_JS = `
 (function () {
   var regions = document.querySelectorAll('[data-live]');
@@ -84,8 +90,11 @@ export const DASHBOARD_JS = `
   var every = Number(document.body.getAttribute('data-refresh-ms')) || 5000;
   function refresh() {
     if (document.hidden) return;
-    fetch(location.href, { credentials: 'same-origin', headers: { 'x-ces-live': '1' } })
-      .then(function (res) { return res.ok ? res.text() : null; })
+    fetch(location.href, { credentials: 'same-origin', headers: { '${LIVE_REFRESH_HEADER}': '1' } })
+      .then(function (res) {
+        if (res.redirected) { location.reload(); return null; }
+        return res.ok ? res.text() : null;
+      })
       .then(function (text) {
         if (text === null) return;
         var fresh = new DOMParser().parseFromString(text, 'text/html');

@@ -14,7 +14,7 @@ import { AppError } from '../errors.ts';
 import type { Mode } from '../keys/keys.ts';
 import type { Ctx } from '../context.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
-import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.ts';
+import { DASHBOARD_CSS, DASHBOARD_JS, LIVE_REFRESH_HEADER } from './assets.ts';
 import { html, type Html } from '../html.ts';
 import { BASE, CSS_PATH, JS_PATH, csrfInput, layout } from './layout.ts';
 import { registerCampaignRoutes } from './pages/campaign.ts';
@@ -46,6 +46,11 @@ export interface Service {
 }
 
 export const SESSION_COOKIE = 'ces_session';
+/**
+ * The cookie's name when the public URL is https: a browser keeps a `__Host-` cookie only if it is
+ * Secure, has Path=/ and no Domain, so no other host (a sibling subdomain) can set or overwrite it.
+ */
+export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -152,6 +157,19 @@ export function publicPage(
     });
 }
 
+/** True for /dashboard and every path under /dashboard/: its 404 and 405 are dashboard pages, not problem+json. */
+export function isDashboardPath(pathname: string): boolean {
+  return pathname === BASE || pathname.startsWith(`${BASE}/`);
+}
+
+/**
+ * The answer to a request under /dashboard/ that no route takes (the app's 404, or 405 with its
+ * Allow header): an HTML page with the dashboard's security headers, like every dashboard answer.
+ */
+export function unroutedAnswer(service: Service, event: H3Event, error: AppError): Promise<HTTPResponse> {
+  return answer(service, event, () => Promise.reject(error));
+}
+
 /** The hidden input (name="csrf") every form of the dashboard includes. */
 export function csrfField(session: DashboardSession): Html {
   return csrfInput(session);
@@ -211,15 +229,28 @@ export function routeParam(event: H3Event, name: string, options: { caseSensitiv
   }
 }
 
-/** The Set-Cookie of a session (or its removal): HttpOnly, SameSite=Strict, Path=/dashboard, Secure when served over https. */
+/**
+ * The Set-Cookie of a session (or its removal), HttpOnly and SameSite=Strict. With an https public
+ * URL: `__Host-ces_session`, Secure, Path=/ (what the prefix demands); else (plain http, a local or
+ * loopback server): `ces_session`, Path=/dashboard.
+ */
 export function sessionCookie(service: Service, token: string | null): string {
-  const secure = service.ctx.config.publicUrl?.startsWith('https:') ? '; Secure' : '';
+  const https = isHttps(service);
   const value = token === null ? '; Max-Age=0' : '';
-  return `${SESSION_COOKIE}=${token ?? ''}; HttpOnly; SameSite=Strict; Path=${BASE}${secure}${value}`;
+  return `${sessionCookieName(service)}=${token ?? ''}; HttpOnly; SameSite=Strict; Path=${https ? '/' : BASE}${https ? '; Secure' : ''}${value}`;
 }
 
-function sessionOf(service: Service, event: H3Event): DashboardSession | null {
-  return resolveSession(service.ctx, cookieValue(event.req.headers.get('cookie'), SESSION_COOKIE));
+export function sessionCookieName(service: Service): string {
+  return isHttps(service) ? HOST_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+const isHttps = (service: Service): boolean => service.ctx.config.publicUrl?.startsWith('https:') ?? false;
+
+/** The session of the request's cookie; the live page's automatic refresh does not count as use. */
+export function sessionOf(service: Service, event: H3Event): DashboardSession | null {
+  return resolveSession(service.ctx, cookieValue(event.req.headers.get('cookie'), sessionCookieName(service)), {
+    automatic: event.req.headers.get(LIVE_REFRESH_HEADER) === '1',
+  });
 }
 
 function cookieValue(header: string | null, name: string): string | undefined {
@@ -262,7 +293,7 @@ async function answer(service: Service, event: H3Event, run: () => Promise<Resol
  * (CONTRACT: Dashboard), so a session cookie is never offered over a downgraded connection.
  */
 function setStrictTransportSecurity(service: Service, response: HTTPResponse): void {
-  if (service.ctx.config.publicUrl?.startsWith('https:')) response.headers.set('strict-transport-security', HSTS);
+  if (isHttps(service)) response.headers.set('strict-transport-security', HSTS);
 }
 
 export const HSTS = 'max-age=31536000';
@@ -279,6 +310,7 @@ const TITLES: Record<number, string> = {
   400: 'Bad request',
   403: 'Forbidden',
   404: 'Not found',
+  405: 'Method not allowed',
   409: 'Conflict',
   410: 'Gone',
   413: 'Too large',
@@ -304,7 +336,8 @@ export function errorPage(service: Service, error: unknown, session: DashboardSe
   const body = html`<h1>${title}</h1>
     <p class="notice error">${message}</p>
     <p><a href="${session ? `${BASE}/` : `${BASE}/signin`}">${session ? 'Back to the campaigns' : 'How to sign in'}</a></p>`;
-  return htmlResponse(layout({ title, session, body }), status);
+  // An error's own headers (a 405's Allow) go with it.
+  return htmlResponse(layout({ title, session, body }), status, error instanceof AppError ? error.headers : {});
 }
 
 function asset(service: Service, body: string, contentType: string): HTTPResponse {

@@ -1,4 +1,4 @@
-// SQL of dashboard_links and dashboard_sessions (schema version 14): the dashboard's one-time
+// SQL of dashboard_links and dashboard_sessions (schema versions 14 and 18): the dashboard's one-time
 // sign-in links and the sessions they start. Tokens are never stored, only their SHA-256.
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
@@ -22,7 +22,7 @@ export interface SessionRow {
   created_at: string;
   last_seen_at: string;
   ended_at: string | null;
-  end_reason: 'signed_out' | 'revoked' | 'idle' | null;
+  end_reason: 'signed_out' | 'revoked' | 'idle' | 'expired' | 'replaced' | null;
 }
 
 export function insertLink(db: Db, row: LinkRow): void {

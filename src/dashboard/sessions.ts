@@ -1,9 +1,11 @@
 // Sign-in to the dashboard (CONTRACT: Dashboard). `ces dashboard link` makes a one-time link; the
-// first GET of it starts a session and marks it used; a used, expired or unknown link starts
-// nothing and the page says why. The link's token and the session's (the cookie) are 256 random
-// bits from ctx.random, stored only as SHA-256 digests. A session ends when its operator signs out,
-// when `ces dashboard revoke` ends it, or after 12 hours without a request. The CSRF token of a
-// session is derived from its secret token, so it is never stored and differs for every session.
+// POST of its "Sign in" button starts a session and marks it used; a used, expired or unknown link
+// starts nothing and the page says why. The link's token and the session's (the cookie) are 256
+// random bits from ctx.random, stored only as SHA-256 digests. A session ends when its operator
+// signs out, when a new sign-in in the same browser replaces it, when `ces dashboard revoke` ends
+// it, after 12 hours without use (the live page's automatic refresh is not use) and 7 days after
+// sign-in in any case. The CSRF token of a session is derived from its secret token, so it is
+// never stored and differs for every session.
 import { sameSecret, sha256 } from '../digests.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -25,8 +27,10 @@ import {
   type SessionRow,
 } from './sessions.repo.ts';
 
-/** A session ends after this long without a request. */
+/** A session ends after this long without use. */
 export const SESSION_IDLE_MS = 12 * 3600 * 1000;
+/** A session ends this long after its sign-in, used or not: a stolen cookie does not live for ever. */
+export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_LINK_TTL_MINUTES = 15;
 /** A link lives at most a day: it is a credential sent through chat or e-mail. */
 export const MAX_LINK_TTL_MINUTES = 1440;
@@ -53,7 +57,7 @@ export interface SignInLink {
 export interface SessionView {
   id: string;
   name: string;
-  state: 'active' | 'signed_out' | 'revoked' | 'idle';
+  state: 'active' | NonNullable<SessionRow['end_reason']>;
   created_at: string;
   last_seen_at: string;
   ended_at: string | null;
@@ -136,13 +140,20 @@ export function inspectSignInLink(ctx: Ctx, token: string): { name: string; expi
 /**
  * Opens a link: a new session and its cookie token, the link marked used and the sign-in audited,
  * in one transaction. A link that is unknown (another database, a typo), used or expired is a 4xx
- * whose message says which.
+ * whose message says which, and changes nothing. `replacing` is the session whose cookie the
+ * browser presented: it ends (reason replaced), so a browser holds one session, not a trail of
+ * open ones.
  */
-export function signInWithLink(ctx: Ctx, token: string): { session: DashboardSession; token: string } {
+export function signInWithLink(
+  ctx: Ctx,
+  token: string,
+  replacing: DashboardSession | null = null,
+): { session: DashboardSession; token: string } {
   return ctx.db
     .transaction(() => {
       const link = usableLink(ctx, token);
       const now = ctx.clock.now();
+      const replaced = replacing !== null && endSessionRow(ctx.db, replacing.id, toIso(now), 'replaced') ? replacing.id : null;
       const sessionToken = ctx.random.bytes(TOKEN_BYTES).toString('base64url');
       const id = ctx.random.uuid();
       const at = toIso(now);
@@ -161,7 +172,7 @@ export function signInWithLink(ctx: Ctx, token: string): { session: DashboardSes
         actor: { kind: 'dashboard', name: link.name },
         action: 'dashboard.signed_in',
         campaignId: null,
-        details: { session_id: id, link_id: link.id },
+        details: { session_id: id, link_id: link.id, ...(replaced ? { replaced_session_id: replaced } : {}) },
       });
       return { session: { id, name: link.name, csrf: csrfTokenOf(sessionToken) }, token: sessionToken };
     })
@@ -169,21 +180,31 @@ export function signInWithLink(ctx: Ctx, token: string): { session: DashboardSes
 }
 
 /**
- * The session a cookie token names, or null: unknown (another database), ended, or idle for 12
- * hours (then ended now, reason idle). Its last use is recorded at most once a minute.
+ * The session a cookie token names, or null: unknown (another database), ended, idle for 12 hours
+ * or 7 days old (then ended now, as of when that happened, reason idle or expired). Its last use
+ * is recorded at most once a minute; an `automatic` request (the live page's refresh, which a
+ * browser left open sends every few seconds) is not use and records nothing.
  */
-export function resolveSession(ctx: Ctx, token: string | undefined): DashboardSession | null {
+export function resolveSession(ctx: Ctx, token: string | undefined, o: { automatic?: boolean } = {}): DashboardSession | null {
   if (token === undefined || token === '' || token.length > 128) return null;
   const row = findSessionByHash(ctx.db, hashToken(token));
   if (!row || row.ended_at !== null) return null;
   const now = ctx.clock.now();
-  const idle = now - Date.parse(row.last_seen_at);
-  if (idle >= SESSION_IDLE_MS) {
-    ctx.db.transaction(() => endSessionRow(ctx.db, row.id, toIso(Date.parse(row.last_seen_at) + SESSION_IDLE_MS), 'idle')).immediate();
+  const end = naturalEndOf(row);
+  if (end.at <= now) {
+    ctx.db.transaction(() => endSessionRow(ctx.db, row.id, toIso(end.at), end.reason)).immediate();
     return null;
   }
-  if (idle >= TOUCH_EVERY_MS) ctx.db.transaction(() => touchSession(ctx.db, row.id, toIso(now))).immediate();
+  if (!o.automatic && now - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS)
+    ctx.db.transaction(() => touchSession(ctx.db, row.id, toIso(now))).immediate();
   return { id: row.id, name: row.name, csrf: csrfTokenOf(token) };
+}
+
+/** When an open session ends by itself, and why: 12 hours after its last use or 7 days after sign-in, whichever comes first. */
+function naturalEndOf(row: SessionRow): { at: number; reason: 'idle' | 'expired' } {
+  const idle = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
+  const expired = Date.parse(row.created_at) + SESSION_LIFETIME_MS;
+  return expired <= idle ? { at: expired, reason: 'expired' } : { at: idle, reason: 'idle' };
 }
 
 /** The CSRF token of the session whose secret is `token`: a digest of it, never stored. */
@@ -197,8 +218,19 @@ export function csrfMatches(session: DashboardSession, presented: string | null 
   return sameSecret(presented, session.csrf);
 }
 
+/** Ends the session ("Sign out"), audited as dashboard.signed_out under the operator's name. */
 export function signOut(ctx: Ctx, session: DashboardSession): void {
-  ctx.db.transaction(() => endSessionRow(ctx.db, session.id, nowIso(ctx.clock), 'signed_out')).immediate();
+  ctx.db
+    .transaction(() => {
+      if (endSessionRow(ctx.db, session.id, nowIso(ctx.clock), 'signed_out'))
+        recordAudit(ctx, {
+          actor: { kind: 'dashboard', name: session.name },
+          action: 'dashboard.signed_out',
+          campaignId: null,
+          details: { session_id: session.id },
+        });
+    })
+    .immediate();
 }
 
 /**
@@ -221,15 +253,15 @@ export function revokeSessions(ctx: Ctx, target: { id: string } | { all: true },
     .immediate();
 }
 
-/** Sessions, newest first; a session idle for 12 hours shows as idle even before a request ends it. */
+/** Sessions, newest first; a session idle for 12 hours or 7 days old shows as idle or expired even before a request ends it. */
 export function listSessions(ctx: Ctx, limit = 1000): SessionView[] {
   const now = ctx.clock.now();
   return listSessionRows(ctx.db, limit).map((row) => toSessionView(row, now));
 }
 
 function toSessionView(row: SessionRow, now: number): SessionView {
-  const idleSince = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
-  const state = row.end_reason ?? (idleSince <= now ? 'idle' : 'active');
-  const ended_at = row.ended_at ?? (state === 'idle' ? toIso(idleSince) : null);
-  return { id: row.id, name: row.name, state, created_at: row.created_at, last_seen_at: row.last_seen_at, ended_at };
+  const base = { id: row.id, name: row.name, created_at: row.created_at, last_seen_at: row.last_seen_at };
+  if (row.ended_at !== null) return { ...base, state: row.end_reason ?? 'revoked', ended_at: row.ended_at };
+  const end = naturalEndOf(row);
+  return end.at <= now ? { ...base, state: end.reason, ended_at: toIso(end.at) } : { ...base, state: 'active', ended_at: null };
 }

@@ -44,6 +44,7 @@ import {
   type Formed,
 } from './formation.ts';
 import { freezeDrawSet } from './freeze.ts';
+import { canonicalSha256OnThread } from './scan-thread.ts';
 import { canonicalChunks, canonicalSha256, formatNumber, NumberSet } from './number-set.ts';
 import {
   APPROXIMATIONS,
@@ -416,7 +417,20 @@ export async function recordResults(ctx: Ctx, id: string, input: ResultsInput, a
 /** The frozen set, checked against its SHA-256: a set that changed in storage never decides a draw. */
 export function loadFrozenSet(ctx: Ctx, row: DrawRow): NumberSet {
   const set = NumberSet.decode(row.series_count, listFrozenSeries(ctx.db, row.id));
-  if (set.count !== row.eligible_count || canonicalSha256(set) !== row.numbers_sha256)
+  return checkedFrozenSet(set, canonicalSha256(set), row);
+}
+
+/**
+ * loadFrozenSet with the SHA-256 computed on a thread when the database is a file: for a run, which
+ * the dashboard starts on the server, 20 million numbers are a second or two of hashing.
+ */
+async function loadFrozenSetOffLoop(ctx: Ctx, row: DrawRow): Promise<NumberSet> {
+  const set = NumberSet.decode(row.series_count, listFrozenSeries(ctx.db, row.id));
+  return checkedFrozenSet(set, ctx.db.memory ? canonicalSha256(set) : await canonicalSha256OnThread(set), row);
+}
+
+function checkedFrozenSet(set: NumberSet, sha256: string, row: DrawRow): NumberSet {
+  if (set.count !== row.eligible_count || sha256 !== row.numbers_sha256)
     throw new AppError(
       409,
       'draw_numbers_damaged',
@@ -483,7 +497,7 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
       'draw_results_missing',
       'Record the extraction first: ces draw results DRAW_ID --extraction N --date DATE --prizes P1,P2,P3,P4,P5',
     );
-  const set = loadFrozenSet(ctx, row);
+  const set = await loadFrozenSetOffLoop(ctx, row);
   const formed = formNumber(
     JSON.parse(row.extraction_prizes) as string[],
     parseDigits(row.series_digits, '--series'),

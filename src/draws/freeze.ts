@@ -1,17 +1,14 @@
 // The freeze: the numbers eligible at the draw's cut-off, read in one snapshot, so that what it
 // reads cannot change while it reads, and the writer (intake, the tick) never waits for it. From a
-// file, the scan runs on a thread of its own with its own read-only connection (scan-thread.ts):
-// 20 million numbers are seconds of CPU that a freeze started from the dashboard would otherwise
-// take from the server's event loop. The canonical list's SHA-256 is then computed here, one
-// series at a time, giving the event loop back between two.
-import { createHash } from 'node:crypto';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+// file, the scan and the canonical list's SHA-256 run on a thread of their own, at the lowest
+// priority, with their own read-only connection (scan-thread.ts): 20 million numbers are seconds of
+// CPU that a freeze started from the dashboard would otherwise take from the server's event loop.
 import type { Ctx } from '../context.ts';
 import type { Db } from '../db/open.ts';
 import { AppError } from '../errors.ts';
 import { iterateEligibleNumbers, saveFrozenSet, type DrawRow, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
-import { canonicalChunks, ENCODING_BITMAP, NumberSet } from './number-set.ts';
+import { canonicalSha256, ENCODING_BITMAP, NumberSet } from './number-set.ts';
 import { scanEligibleNumbersOnThread } from './scan-thread.ts';
 
 export interface FrozenSet {
@@ -24,14 +21,9 @@ export interface FrozenSet {
 
 export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> {
   const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
-  const fromFile = !ctx.db.memory;
-  const set = fromFile ? await scanOnThread(ctx.db.name, params, row.series_count) : scanHere(ctx.db, params, row.series_count);
-  const hash = createHash('sha256');
-  for (const chunk of canonicalChunks(set)) {
-    hash.update(chunk);
-    if (fromFile) await yieldToEventLoop();
-  }
-  const sha256 = hash.digest('hex');
+  const { set, sha256 } = ctx.db.memory
+    ? hashed(scanHere(ctx.db, params, row.series_count))
+    : await scanOnThread(ctx.db.name, params, row.series_count);
   const frozenAt = new Date(ctx.clock.now()).toISOString();
   return {
     set,
@@ -41,14 +33,19 @@ export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> 
   };
 }
 
-async function scanOnThread(path: string, params: EligibleNumbersParams, seriesCount: number): Promise<NumberSet> {
-  const { series, outside } = await scanEligibleNumbersOnThread(path, params, seriesCount);
+async function scanOnThread(path: string, params: EligibleNumbersParams, seriesCount: number): Promise<{ set: NumberSet; sha256: string }> {
+  const { series, outside, sha256 } = await scanEligibleNumbersOnThread(path, params, seriesCount);
   if (outside !== null) throw outsideSeries(outside, seriesCount);
   // decode checks each bitmap's count against its bits, as it does for a stored set.
-  return NumberSet.decode(
+  const set = NumberSet.decode(
     seriesCount,
     series.map((s) => ({ series: s.series, encoding: ENCODING_BITMAP, count: s.count, data: s.data })),
   );
+  return { set, sha256 };
+}
+
+function hashed(set: NumberSet): { set: NumberSet; sha256: string } {
+  return { set, sha256: canonicalSha256(set) };
 }
 
 /** An in-memory database (tests) has no file another connection could open: scanned on the caller's connection. */

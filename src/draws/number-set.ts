@@ -94,6 +94,11 @@ export class NumberSet {
     return -1;
   }
 
+  /** The series' bitmap (NumberSet's own: read it, never change it), or undefined when it holds none. */
+  bitmapOf(series: number): Uint8Array | undefined {
+    return this.#bitmaps.get(series);
+  }
+
   /** Every number in ascending (series, element) order. */
   *numbers(): Generator<[series: number, element: number]> {
     for (const s of this.series()) {
@@ -204,43 +209,62 @@ export function canonicalSeriesWidth(seriesCount: number): number {
 
 /** One number as the canonical list writes it: `S/EEEEE`, the series zero-padded. */
 export function formatNumber(series: number, element: number, seriesCount: number): string {
-  return `${String(series).padStart(canonicalSeriesWidth(seriesCount), '0')}/${String(element).padStart(5, '0')}`;
+  return `${canonicalPrefix(series, seriesCount)}${String(element).padStart(5, '0')}`;
 }
 
 /** Lines in one chunk of the canonical list: 90 KB, a millisecond or so to write. */
-const LINES_PER_CHUNK = 10_000;
+export const LINES_PER_CHUNK = 10_000;
+
+/** What starts each line of a series in the canonical list: the series zero-padded, then `/`. */
+export function canonicalPrefix(series: number, seriesCount: number): string {
+  return `${String(series).padStart(canonicalSeriesWidth(seriesCount), '0')}/`;
+}
 
 /**
- * The canonical list in chunks of at most LINES_PER_CHUNK lines, each ending in a whole line: one
- * line per number, `S/EEEEE\n`, ascending. Written into bytes directly: 20 million numbers are
- * 180 MB of text, and a caller on the server's event loop (the freeze, the dashboard's download)
- * gives the loop back between two chunks.
+ * The canonical list (CONTRACT: Freeze) in chunks of at most LINES_PER_CHUNK lines, each ending in
+ * a whole line: one line per number, `S/EEEEE\n`, ascending. Written into bytes directly: 20
+ * million numbers are 180 MB of text, and a caller on the server's event loop (the dashboard's
+ * download) gives the loop back between two chunks.
  */
 export function* canonicalChunks(set: NumberSet): Generator<Buffer> {
-  const width = canonicalSeriesWidth(set.seriesCount);
-  const line = width + 7;
   for (const s of set.series()) {
-    const prefix = Buffer.from(`${String(s).padStart(width, '0')}/`, 'latin1');
-    let out = Buffer.allocUnsafe(LINES_PER_CHUNK * line);
-    let at = 0;
-    for (let e = set.nextInSeries(s, 0); e !== -1; e = set.nextInSeries(s, e + 1)) {
-      prefix.copy(out, at);
+    const prefix = Buffer.from(canonicalPrefix(s, set.seriesCount), 'latin1');
+    for (const chunk of canonicalSeriesChunks(prefix, set.bitmapOf(s)!, LINES_PER_CHUNK))
+      yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  }
+}
+
+/**
+ * One series' lines of the canonical list from its bitmap (element e at bit e & 7 of byte e >> 3),
+ * in chunks of at most `linesPerChunk` lines. Self-contained, without a closure or an import:
+ * scan-thread.ts runs this very source on the freeze's thread, so the SHA-256 the freeze stores and
+ * the list a download gives are written by one function.
+ */
+export function* canonicalSeriesChunks(prefix: Uint8Array, bits: Uint8Array, linesPerChunk: number): Generator<Uint8Array> {
+  const size = linesPerChunk * (prefix.length + 6);
+  let out = new Uint8Array(size);
+  let at = 0;
+  for (let byte = 0; byte < bits.length; byte++) {
+    let b = bits[byte]!;
+    while (b !== 0) {
+      let v = byte * 8 + 31 - Math.clz32(b & -b);
+      b &= b - 1;
+      out.set(prefix, at);
       at += prefix.length;
-      let v = e;
       for (let k = 4; k >= 0; k--) {
         out[at + k] = 48 + (v % 10);
-        v = Math.floor(v / 10);
+        v = (v - (v % 10)) / 10;
       }
       out[at + 5] = 10;
       at += 6;
-      if (at === out.length) {
+      if (at === size) {
         yield out;
-        out = Buffer.allocUnsafe(LINES_PER_CHUNK * line);
+        out = new Uint8Array(size);
         at = 0;
       }
     }
-    if (at > 0) yield out.subarray(0, at);
   }
+  if (at > 0) yield out.subarray(0, at);
 }
 
 /** SHA-256 (hex) of the canonical list. */

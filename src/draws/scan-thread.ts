@@ -1,14 +1,16 @@
-// The freeze's scan of the eligible numbers on a thread of its own: 20 million rows are seconds of
-// CPU that, on the server's event loop, every request would wait behind, however finely sliced
-// (BENCHMARKS.md, Draws). The thread opens the file read-only, runs ELIGIBLE_NUMBERS_SQL (one
-// statement: one read transaction, one snapshot) at the lowest CPU priority, and hands back one
-// bitmap per series, moved, not copied. It needs better-sqlite3 and nothing of ours, so, as
-// src/db/checkpointer.ts, it is a few lines of CommonJS run with `eval`, the same from source and
-// from the dist/ces.mjs bundle.
+// The freeze's scan of the eligible numbers and the SHA-256 of their canonical list, on a thread of
+// its own: 20 million rows and 180 MB of text are seconds of CPU that, on the server's event loop,
+// every request would wait behind, however finely sliced (BENCHMARKS.md, Draws). The thread opens
+// the file read-only, runs ELIGIBLE_NUMBERS_SQL (one statement: one read transaction, one snapshot)
+// at the lowest CPU priority, hashes the list that canonicalSeriesChunks writes (its own source,
+// passed in), and hands back one bitmap per series, moved, not copied, with the SHA-256. It needs
+// better-sqlite3 and nothing else of ours, so, as src/db/checkpointer.ts, it is CommonJS run with
+// `eval`, the same from source and from the dist/ces.mjs bundle.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { ELIGIBLE_NUMBERS_SQL, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
+import { canonicalSeriesChunks, canonicalSeriesWidth, LINES_PER_CHUNK, type NumberSet } from './number-set.ts';
 
 export interface ScannedSeries {
   series: number;
@@ -18,9 +20,20 @@ export interface ScannedSeries {
 }
 
 export interface ScanResult {
+  /** Ascending by series. */
   series: ScannedSeries[];
   /** The first number met in a series at or beyond seriesCount (series × 100,000 + element), or null. */
   outside: number | null;
+  /** SHA-256 (hex) of the canonical list of `series` (meaningless when `outside` is not null). */
+  sha256: string;
+}
+
+interface HashData {
+  hashOnly: true;
+  series: Array<{ series: number; data: Uint8Array }>;
+  seriesWidth: number;
+  linesPerChunk: number;
+  lowerPriority: boolean;
 }
 
 interface ScanData {
@@ -30,19 +43,25 @@ interface ScanData {
   params: EligibleNumbersParams;
   seriesCount: number;
   elementsPerSeries: number;
+  seriesWidth: number;
+  linesPerChunk: number;
   lowerPriority: boolean;
 }
 
 const SCAN_CODE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
-const Database = require(w.sqlite);
-let db;
-if (w.lowerPriority) {
-  try {
-    require('node:os').setPriority(19);
-  } catch {}
+const { createHash } = require('node:crypto');
+const canonicalSeriesChunks = ${canonicalSeriesChunks.toString()};
+function canonicalSha256(series) {
+  const hash = createHash('sha256');
+  for (const s of series) {
+    const prefix = Buffer.from(String(s.series).padStart(w.seriesWidth, '0') + '/', 'latin1');
+    for (const chunk of canonicalSeriesChunks(prefix, s.data, w.linesPerChunk)) hash.update(chunk);
+  }
+  return hash.digest('hex');
 }
-try {
+function scan() {
+  const Database = require(w.sqlite);
   db = new Database(w.path, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 10000');
   const bitmaps = new Map();
@@ -65,14 +84,29 @@ try {
       s.count++;
     }
   }
-  const series = [...bitmaps.values()];
-  parentPort.postMessage({ series, outside }, series.map((s) => s.data.buffer));
+  const series = [...bitmaps.values()].sort((a, b) => a.series - b.series);
+  const sha256 = outside === null ? canonicalSha256(series) : '';
+  parentPort.postMessage({ series, outside, sha256 }, series.map((s) => s.data.buffer));
+}
+let db;
+if (w.lowerPriority) {
+  try {
+    require('node:os').setPriority(19);
+  } catch {}
+}
+try {
+  if (w.hashOnly) parentPort.postMessage({ sha256: canonicalSha256(w.series) });
+  else scan();
 } catch (error) {
   parentPort.postMessage({ failed: { message: String(error && error.message), code: error && error.code } });
 } finally {
   if (db && db.open) db.close();
 }
 `;
+
+// Linux keeps a nice value per thread: at 19 the thread gives way to intake when the cores are
+// busy, and loses nothing when they are not. Elsewhere it would lower the whole process.
+const LOWER_PRIORITY = process.platform === 'linux';
 
 // The thread holds a map of bitmaps (outside V8's heap) and nothing per row.
 const LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
@@ -86,24 +120,44 @@ export function scanEligibleNumbersOnThread(path: string, params: EligibleNumber
     params,
     seriesCount,
     elementsPerSeries: ELEMENTS_PER_SERIES,
-    // Linux keeps a nice value per thread: at 19 the scan gives way to intake when the cores are
-    // busy, and loses nothing when they are not. Elsewhere it would lower the whole process.
-    lowerPriority: process.platform === 'linux',
+    seriesWidth: canonicalSeriesWidth(seriesCount),
+    linesPerChunk: LINES_PER_CHUNK,
+    lowerPriority: LOWER_PRIORITY,
   };
+  return onThread<ScanResult>(workerData);
+}
+
+/**
+ * SHA-256 of the set's canonical list, written and hashed on a thread at the lowest priority: a run
+ * from the dashboard checks its 20 million frozen numbers without holding the server's event loop.
+ */
+export async function canonicalSha256OnThread(set: NumberSet): Promise<string> {
+  const workerData: HashData = {
+    hashOnly: true,
+    series: set.series().map((series) => ({ series, data: set.bitmapOf(series)! })),
+    seriesWidth: canonicalSeriesWidth(set.seriesCount),
+    linesPerChunk: LINES_PER_CHUNK,
+    lowerPriority: LOWER_PRIORITY,
+  };
+  return (await onThread<{ sha256: string }>(workerData)).sha256;
+}
+
+function onThread<T>(workerData: ScanData | HashData): Promise<T> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(SCAN_CODE, { eval: true, workerData, resourceLimits: LIMITS });
     let settled = false;
-    worker.once('message', (m: ScanResult | { failed: { message: string; code?: string } }) => {
+    worker.once('message', (m: T | { failed: { message: string; code?: string } }) => {
       settled = true;
-      if ('failed' in m) reject(Object.assign(new Error(m.failed.message), m.failed.code ? { code: m.failed.code } : {}));
-      else resolve(m);
+      if (typeof m === 'object' && m !== null && 'failed' in m)
+        reject(Object.assign(new Error(m.failed.message), m.failed.code ? { code: m.failed.code } : {}));
+      else resolve(m as T);
     });
     worker.once('error', (error) => {
       settled = true;
       reject(error);
     });
     worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the freeze's scan thread stopped (exit code ${code}) before it answered`));
+      if (!settled) reject(new Error(`the draw's thread stopped (exit code ${code}) before it answered`));
     });
   });
 }

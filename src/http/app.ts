@@ -13,7 +13,7 @@ import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { parseTrustedProxies } from '../trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
-import { registerDashboardRoutes } from '../dashboard/routes.ts';
+import { isDashboardPath, registerDashboardRoutes, unroutedAnswer } from '../dashboard/routes.ts';
 import { readTextBody } from './body.ts';
 
 /**
@@ -29,15 +29,22 @@ export function createHttpApp(service: Service): H3 {
   const { ctx } = service;
   const metrics = createServiceMetrics(ctx, service.deliveries);
   const trusted = parseTrustedProxies(ctx.config.trustedProxies);
+  const dashboard = { ...service, readText: readTextBody };
   const app = new H3({
     ...createRequestHooks(ctx, metrics, trusted),
     onError: (error, event) => {
       const status = (error as { status?: number }).status;
+      // Under /dashboard/ a browser is the client: an unrouted path is a page with the dashboard's
+      // security headers, not problem+json.
+      const answer =
+        ctx.config.dashboard && isDashboardPath(event.url.pathname)
+          ? (e: AppError) => unroutedAnswer(dashboard, event, e)
+          : (e: AppError) => problem(e);
       if (status === 404) {
         // h3 answers a path it serves with another method as 404 too; the client is told which.
         const allowed = allowedMethods(app, event.url.pathname);
-        if (allowed.length === 0) return problem(new AppError(404, 'not_found', 'No such endpoint.'));
-        return problem(
+        if (allowed.length === 0) return answer(new AppError(404, 'not_found', 'No such endpoint.'));
+        return answer(
           new AppError(
             405,
             'method_not_allowed',
@@ -47,8 +54,8 @@ export function createHttpApp(service: Service): H3 {
           ),
         );
       }
-      if (status === 405) return problem(new AppError(405, 'method_not_allowed', 'Method not allowed on this endpoint.'));
-      if (status === 400) return problem(new AppError(400, 'bad_request', 'Malformed request.'));
+      if (status === 405) return answer(new AppError(405, 'method_not_allowed', 'Method not allowed on this endpoint.'));
+      if (status === 400) return answer(new AppError(400, 'bad_request', 'Malformed request.'));
       return problemFromError(error.cause ?? error, ctx.log);
     },
   });
@@ -85,7 +92,7 @@ export function createHttpApp(service: Service): H3 {
   registerMechanicsRoutes(app, service, route);
   registerWebhookRoutes(app, service, route);
   // CES_DASHBOARD=off: nothing is registered, so /dashboard/… is a 404 problem like any unknown path.
-  if (ctx.config.dashboard) registerDashboardRoutes(app, { ...service, readText: readTextBody });
+  if (ctx.config.dashboard) registerDashboardRoutes(app, dashboard);
   return app;
 }
 

@@ -15,6 +15,7 @@ import { startCheckpointer, type Checkpointer } from '../db/checkpointer.ts';
 import { openDatabase } from '../db/open.ts';
 import { claimDatabase, releaseDatabase } from '../db/server-claim.ts';
 import { createHttpApp } from './app.ts';
+import { recordPublicUrl } from '../dashboard/public-url.ts';
 import { closeTimedOutSocket } from './body.ts';
 import { trackRequests } from './graceful-close.ts';
 import { createTicker, finishesWithin, releaseStaleLeases, type TickReport } from '../pipeline/tick.ts';
@@ -142,6 +143,12 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   const port = boundPort ?? config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
+  try {
+    recordPublicUrl(ctx, port);
+  } catch (error) {
+    // Not a reason to stop serving: `ces dashboard link` then falls back to its own settings.
+    log.warn({ message: `could not record the public URL for ces dashboard link: ${(error as Error).message}` });
+  }
   if (!isLoopbackHost(config.host)) {
     log.warn({
       message: `serving plain HTTP on ${url}, reachable from other machines: API keys, CPFs and webhook secrets would cross the network in clear. Put a TLS-terminating proxy in front (docs: Deployment) and listen on 127.0.0.1 unless the proxy runs on another machine.`,

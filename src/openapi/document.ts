@@ -49,7 +49,7 @@ interface Operation {
   auth: boolean;
   idempotencyKey?: boolean;
   body?: { schema: string; required: boolean };
-  responses: Record<number, { description: string; schema?: string; contentType?: string; example?: unknown }>;
+  responses: Record<number, { description: string; schema?: string; contentType?: string; example?: unknown; headers?: string[] }>;
   errors: ErrorCodes;
   /** Query parameters, in the order they are documented. */
   query?: Array<{ name: string; description: string; schema: Record<string, unknown> }>;
@@ -83,7 +83,7 @@ const OPERATIONS: Operation[] = [
     description:
       'Validates, deduplicates on (campaign, mode, Idempotency-Key), stores and queues the entry; `entry.received` follows at once. A replay of a committed key answers 202 with the original entry and ignores the new payload. An access key with a bad check digit, model or state answers 202 with status REJECTED.',
     body: { schema: 'EntrySubmission', required: true },
-    responses: { 202: { description: 'Accepted (or an idempotent replay).', schema: 'EntryAccepted' } },
+    responses: { 202: { description: 'Accepted (or an idempotent replay).', schema: 'EntryAccepted', headers: ['Idempotent-Replayed'] } },
     errors: {
       ...JSON_BODY,
       403: ['registration_closed'],
@@ -476,6 +476,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       headers: {
         RequestId: { description: 'The request id (echoed or generated); quote it when reporting a problem.', schema: { type: 'string' } },
+        IdempotentReplayed: {
+          description:
+            "Present, with the value `true`, only when this 202 answers a replay of an Idempotency-Key already committed: the entry is the first one and this request's body was ignored. Absent on a new entry.",
+          schema: { type: 'string', enum: ['true'] },
+        },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
         WwwAuthenticate: {
           description:
@@ -498,7 +503,10 @@ function operationObject(op: Operation): Record<string, unknown> {
     const contentType = r.contentType ?? 'application/json';
     responses[status] = {
       description: r.description,
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+        ...Object.fromEntries((r.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name.replaceAll('-', '')}` }])),
+      },
       content: {
         [contentType]: withExamples(
           { schema: r.schema ? { $ref: `#/components/schemas/${r.schema}` } : { type: 'string' } },

@@ -11,15 +11,19 @@ export interface PageResponse {
   text: string;
 }
 
-/** One request to the test server (in process or over its socket), redirects not followed; `cookie` is sent as the session cookie. */
+/**
+ * One request to the test server (in process or over its socket), redirects not followed; `cookie`
+ * is sent as the session cookie, named `cookieName` (default ces_session; __Host-ces_session when
+ * the server's public URL is https).
+ */
 export async function dashboardRequest(
   t: Pick<TestServer, 'fetch'>,
   method: string,
   path: string,
-  o: { cookie?: string | null; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  o: { cookie?: string | null; cookieName?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
 ): Promise<PageResponse> {
   const headers: Record<string, string> = { ...o.headers };
-  if (o.cookie) headers.cookie = `ces_session=${o.cookie}`;
+  if (o.cookie) headers.cookie = `${o.cookieName ?? 'ces_session'}=${o.cookie}`;
   let body: string | undefined;
   if (o.form) {
     body = new URLSearchParams(o.form).toString();
@@ -33,14 +37,16 @@ export interface Operator {
   name: string;
   /** The session cookie's value. */
   cookie: string;
+  /** The session cookie's name: ces_session, or __Host-ces_session with an https public URL. */
+  cookieName: string;
   csrf: string;
   get(path: string): Promise<PageResponse>;
   post(path: string, form?: Record<string, string>): Promise<PageResponse>;
 }
 
-/** The ces_session value of a Set-Cookie header, or null. */
+/** The session cookie's value in a Set-Cookie header (ces_session or __Host-ces_session), or null. */
 export function sessionCookieOf(res: PageResponse): string | null {
-  const match = /(?:^|,\s*)ces_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '');
+  const match = /(?:^|,\s*)(?:__Host-)?ces_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '');
   return match ? match[1] : null;
 }
 
@@ -64,13 +70,15 @@ export async function openLink(t: Pick<TestServer, 'fetch'>, linkPath: string, n
   assert.equal(res.status, 200, res.text);
   const cookie = sessionCookieOf(res);
   assert.ok(cookie, 'the link sets the session cookie');
+  const cookieName = /^((?:__Host-)?ces_session)=/.exec(res.headers.get('set-cookie')!)![1];
   const csrf = csrfOf(res.text);
   return {
     name,
     cookie,
+    cookieName,
     csrf,
-    get: (path) => dashboardRequest(t, 'GET', path, { cookie }),
-    post: (path, form = {}) => dashboardRequest(t, 'POST', path, { cookie, form: { csrf, ...form } }),
+    get: (path) => dashboardRequest(t, 'GET', path, { cookie, cookieName }),
+    post: (path, form = {}) => dashboardRequest(t, 'POST', path, { cookie, cookieName, form: { csrf, ...form } }),
   };
 }
 

@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { canonicalChunks, canonicalSha256, ENCODING_BITMAP, ENCODING_GAPS, formatNumber, NumberSet } from '../../src/draws/number-set.ts';
+import {
+  canonicalChunks,
+  canonicalPrefix,
+  canonicalSeriesChunks,
+  canonicalSha256,
+  ENCODING_BITMAP,
+  ENCODING_GAPS,
+  formatNumber,
+  NumberSet,
+} from '../../src/draws/number-set.ts';
 import { seededRandom } from '../../src/random.ts';
 
 function randomSet(seriesCount: number, perSeries: number[], seed: number): NumberSet {
@@ -47,4 +56,14 @@ test('a series is stored as the smaller of its bitmap and its gaps, and read bac
   const back = NumberSet.decode(4, parts);
   assert.equal(back.count, set.count);
   assert.equal(canonicalSha256(back), canonicalSha256(set));
+});
+
+test("canonicalSeriesChunks' source alone, as the freeze's thread evaluates it, writes the same list", () => {
+  const set = randomSet(12, [0, 1, 99_999, 40_000, 100_000, 7], 3);
+  const isolated = new Function(`return ${canonicalSeriesChunks.toString()}`)() as typeof canonicalSeriesChunks;
+  const parts: Uint8Array[] = [];
+  for (const s of set.series())
+    parts.push(...isolated(Buffer.from(canonicalPrefix(s, set.seriesCount), 'latin1'), set.bitmapOf(s)!, 1_000));
+  assert.equal(Buffer.concat(parts).toString('latin1'), Buffer.concat([...canonicalChunks(set)]).toString('latin1'));
+  assert.ok(parts.length > 40, 'chunks of 1,000 lines');
 });

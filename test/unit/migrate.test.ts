@@ -257,9 +257,37 @@ describe('migration 8: Idempotency-Keys stored as the text the client sent', () 
   });
 });
 
-describe('migration 18: delivery attempts recorded by an older ces lose the URL credentials they hold', () => {
-  test('the password (or a lone user name) becomes ***, in the attempt URL, its error and the delivery last_error; the configuration keeps its URL', () => {
+describe('migration 18: sessions that expire or are replaced, and the public URL', () => {
+  test('sessions are carried over as they were; the new end reasons are accepted, others refused; public_urls holds one row', () => {
     const db = atVersion('v17.db', 17);
+    const session =
+      db.prepare(`INSERT INTO dashboard_sessions (id, token_hash, name, link_id, created_at, last_seen_at, ended_at, end_reason)
+      VALUES (?, ?, 'maria', 'lnk', '2026-11-20T12:00:00.000Z', '2026-11-20T13:00:00.000Z', ?, ?)`);
+    session.run('open', Buffer.from('a'), null, null);
+    session.run('out', Buffer.from('b'), '2026-11-20T14:00:00.000Z', 'signed_out');
+    assert.throws(() => session.run('new', Buffer.from('c'), '2026-11-20T14:00:00.000Z', 'expired'), /CHECK constraint failed/);
+
+    migrate(db);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare('SELECT id, token_hash, ended_at, end_reason FROM dashboard_sessions ORDER BY id').all(), [
+      { id: 'open', token_hash: Buffer.from('a'), ended_at: null, end_reason: null },
+      { id: 'out', token_hash: Buffer.from('b'), ended_at: '2026-11-20T14:00:00.000Z', end_reason: 'signed_out' },
+    ]);
+    const end = db.prepare(`UPDATE dashboard_sessions SET ended_at = 'x', end_reason = ? WHERE id = 'open'`);
+    for (const reason of ['expired', 'replaced']) end.run(reason);
+    assert.throws(() => end.run('forgotten'), /CHECK constraint failed/);
+    assert.throws(() => session.run('dup', Buffer.from('a'), null, null), /UNIQUE constraint failed/, 'token_hash stays unique');
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM dashboard_sessions WHERE ended_at IS NULL ORDER BY created_at`).all();
+    assert.match(JSON.stringify(plan), /dashboard_sessions_open/);
+    db.prepare(`INSERT INTO public_urls (id, url, recorded_at) VALUES (1, 'https://promo.example.com.br', 'now')`).run();
+    assert.throws(() => db.prepare(`INSERT INTO public_urls (id, url, recorded_at) VALUES (2, 'http://x', 'now')`).run(), /CHECK/);
+    db.close();
+  });
+});
+
+describe('migration 19: delivery attempts recorded by an older ces lose the URL credentials they hold', () => {
+  test('the password (or a lone user name) becomes ***, in the attempt URL, its error and the delivery last_error; the configuration keeps its URL', () => {
+    const db = atVersion('v18.db', 18);
     // As ces before the masking recorded them: the endpoint URL as configured, credentials and all.
     db.prepare(
       `INSERT INTO webhook_configs (campaign_id, endpoint_url, is_active, secret, created_at, updated_at)

@@ -1182,6 +1182,8 @@ export interface components {
   headers: {
     /** @description The request id (echoed or generated); quote it when reporting a problem. */
     RequestId: string;
+    /** @description Present, with the value `true`, only when this 202 answers a replay of an Idempotency-Key already committed: the entry is the first one and this request's body was ignored. Absent on a new entry. */
+    IdempotentReplayed: 'true';
     /** @description Seconds to wait before retrying. */
     RetryAfter: string;
     /** @description The bearer challenge (RFC 6750): `Bearer realm="ces"` when no bearer key was sent, `Bearer realm="ces", error="invalid_token"` for a key that is refused (`Bearer realm="metrics"` on GET /metrics). */
@@ -1213,6 +1215,7 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {

@@ -1,7 +1,8 @@
 // Sign-in and sign-out (CONTRACT: Dashboard). GET /dashboard/signin explains how to get a link;
 // GET /dashboard/signin/:token shows who the link signs in and a "Sign in" button, and changes
 // nothing: a mail scanner's HEAD or a chat app's link preview must not use the link up (and get a
-// working session). Only the button's POST uses the link; POST /dashboard/signout ends the session.
+// working session). Only the button's POST uses the link, and ends the session the browser held
+// before, if any; POST /dashboard/signout ends the session (audited).
 //
 // The POST answers 200 with the session cookie and a page that moves on to /dashboard/ at once
 // (<meta http-equiv="refresh">): a navigation of this site, which carries the SameSite=Strict
@@ -27,9 +28,10 @@ export function registerSignInRoutes(router: DashboardRouter): void {
           <p>The dashboard has no passwords. Someone with a shell on the server makes a one-time link for you:</p>
           <pre class="card"><code>ces dashboard link --as YOUR_NAME</code></pre>
           <p>
-            Open the link in this browser within 15 minutes (or the <code>--ttl</code> given). It works once and starts a session that ends
-            when you sign out, when an operator runs <code>ces dashboard revoke</code>, or after 12 hours without use. Every change you make
-            is recorded in the audit log under <code>dashboard:YOUR_NAME</code>.
+            Open the link in this browser within 15 minutes (or the <code>--ttl</code> given) and press its Sign in button. It works once
+            and starts a session that ends when you sign out, when you sign in again, when an operator runs
+            <code>ces dashboard revoke</code>, after 12 hours without use (a page refreshing itself is not use) and 7 days after sign-in in
+            any case. Every change you make is recorded in the audit log under <code>dashboard:YOUR_NAME</code>.
           </p>`,
       }),
     ),
@@ -56,9 +58,10 @@ export function registerSignInRoutes(router: DashboardRouter): void {
 
   router.post(
     '/signin/:token',
-    publicPage(({ event, service }) => {
+    publicPage(({ event, service, session: current }) => {
       refuseCrossSiteOrigin(event);
-      const { session, token } = signInWithLink(service.ctx, routeParam(event, 'token', { caseSensitive: true }));
+      // The session this browser holds, if any, ends with the new sign-in: one browser, one session.
+      const { session, token } = signInWithLink(service.ctx, routeParam(event, 'token', { caseSensitive: true }), current);
       const page = layout({
         title: 'Signed in',
         session,

@@ -1,4 +1,4 @@
-// Schema version 18, data only: delivery attempts recorded by a ces older than the masking of
+// Schema version 19, data only: delivery attempts recorded by a ces older than the masking of
 // webhook URLs (CONTRACT: credentials in webhook URLs are never stored in attempt records) still
 // hold the receiver's Basic credentials, https://user:pass@host/…, in webhook_attempts.url and
 // possibly in an error's text. They are rewritten as maskUrlCredentials shows them
@@ -8,7 +8,7 @@
 import { maskUrlCredentials, maskUrlCredentialsInText } from '../../url-credentials.ts';
 import type { Migration } from './migration.ts';
 
-export const migration018: Migration = (db) => {
+export const migration019: Migration = (db) => {
   const attempts = db.prepare(`SELECT id, url, error FROM webhook_attempts WHERE url LIKE '%@%' OR error LIKE '%://%@%'`).all() as Array<{
     id: number;
     url: string | null;
