@@ -236,6 +236,8 @@ describe('participant look-ups are audited', () => {
     assert.equal((await maria.post(`${entries}/search`, { mode: 'live', q: 'ROSA.LIMA@example.com' })).status, 200);
     assert.equal((await maria.post(`${entries}/search`, { mode: 'test', q: 'ninguem@example.com' })).status, 200);
     assert.equal((await maria.get(entries)).status, 200, 'a listing without a search looks no one up');
+    const nextPage = { mode: 'live', q: cpf(8), before: '2026-11-22T12:00:00.000Z|00000000-0000-4000-8000-000000000000' };
+    assert.equal((await maria.post(`${entries}/search`, nextPage)).status, 200, 'the next page of a search is the same look-up');
 
     const records = listAuditRecords(t.ctx, { action: 'participant.looked_up', limit: 10 }).reverse();
     assert.deepEqual(
