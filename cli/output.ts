@@ -10,7 +10,10 @@ import { openDatabase, type OpenOptions } from '../src/db/open.ts';
 import { AppError } from '../src/errors.ts';
 import { createLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
+import { escapeCharacter, escapeControlCharacters } from '../src/control-characters.ts';
 import { cliIo } from './io.ts';
+
+export { escapeControlCharacters };
 
 export interface CommonOptions {
   db?: string;
@@ -152,27 +155,6 @@ function cell(value: unknown): string {
   // A cell is one line: a line break in a value would forge a row or a field of its own.
   if (typeof value === 'object') return escapeControlCharacters(JSON.stringify(value));
   return escapeControlCharacters(String(value));
-}
-
-// Human-readable output never writes a control character raw (CONTRACT): names, webhook URLs and
-// receivers' answers come from the API, and an ESC sequence printed as is can clear the operator's
-// screen, move the cursor, retitle the window or print a fake "webhook OK". C0 (U+0000-U+001F),
-// DEL and C1 (U+0080-U+009F: U+009B is a one-character CSI to many terminals) are shown as
-// \u001b. Every renderer goes through table()/details() (their cells) and runCommand (the whole
-// text), so every command gets it.
-// Bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) too: stored from
-// integrator input, they reorder what an operator reads (a consent line shown reversed, a name
-// shown as another's), and the line separators U+2028-U+2029.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
-// The same, but a renderer's own line breaks (LF, CRLF) stay: a lone CR would overwrite the line.
-const CONTROL_CHARACTERS_BUT_LINE_BREAKS =
-  /\r(?!\n)|[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
-
-const escapeCharacter = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** `text` with every control character shown as \u001b; with keepLineBreaks, LF and CRLF stay. */
-export function escapeControlCharacters(text: string, options: { keepLineBreaks?: boolean } = {}): string {
-  return text.replace(options.keepLineBreaks ? CONTROL_CHARACTERS_BUT_LINE_BREAKS : CONTROL_CHARACTERS, escapeCharacter);
 }
 
 /**

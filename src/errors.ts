@@ -50,11 +50,12 @@ export const FIELD_ERROR_CODES = [
   // operator input (CLI and dashboard), never an API answer
   'invalid_option',
   'webhook_url_refused',
+  'control_character',
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
 
 /** Field codes only operator input can produce: not in the API's documented enum. */
-export const OPERATOR_FIELD_ERROR_CODES: readonly FieldErrorCode[] = ['invalid_option', 'webhook_url_refused'];
+export const OPERATOR_FIELD_ERROR_CODES: readonly FieldErrorCode[] = ['invalid_option', 'webhook_url_refused', 'control_character'];
 
 export interface FieldError {
   field: string;

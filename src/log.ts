@@ -1,6 +1,7 @@
 // consola set up for the two log formats: pretty for a person at a TTY, one JSON object per line
 // for machines. Secrets never reach it: callers log ids and prefixes, never keys or HMAC secrets.
-import { createConsola, LogLevels, type ConsolaInstance, type LogObject } from 'consola';
+import { createConsola, LogLevels, type ConsolaInstance, type ConsolaReporter, type LogObject } from 'consola';
+import { escapeControlCharacters } from './control-characters.ts';
 
 export interface LoggerOptions {
   level?: number;
@@ -31,8 +32,35 @@ export function createLogger(format: 'pretty' | 'json', stream: LogTarget = proc
           formatOptions: { date: true, colors: stream.isTTY === true },
         })
       : createJsonLogger(level, options.batched ? batchedWriter(stream) : (text: string) => void stream.write(text));
+  if (format === 'pretty') logger.setReporters(logger.options.reporters.map(escapingReporter));
   if (isLogOutput(stream)) (logger as unknown as Record<symbol, unknown>)[DROPPED_LINES] = stream.droppedLines;
   return logger;
+}
+
+/**
+ * The pretty log is read in a terminal, and its lines carry text from outside (a request's path, a
+ * receiver's error, a campaign's name): a raw ESC sequence would drive the operator's terminal, a
+ * bidi control reorder the line, a line break forge a line of its own. Every string in a record is
+ * shown escaped (\u001b), as the CLI shows them; an error's stack keeps its own line breaks. JSON
+ * lines need none of this: JSON.stringify escapes C0, and a reader of JSON parses it.
+ */
+function escapingReporter(inner: ConsolaReporter): ConsolaReporter {
+  return { log: (obj, ctx) => inner.log(escapeLogValue(obj) as LogObject, ctx) };
+}
+
+function escapeLogValue(value: unknown): unknown {
+  if (typeof value === 'string') return escapeControlCharacters(value);
+  if (value instanceof Error) {
+    const error = new Error(escapeControlCharacters(value.message));
+    error.stack = value.stack === undefined ? undefined : escapeControlCharacters(value.stack, { keepLineBreaks: true });
+    return error;
+  }
+  if (Array.isArray(value)) return value.map(escapeLogValue);
+  // Plain objects only (the record, its fields): a Date or a Buffer stays as it is.
+  const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (proto === Object.prototype || proto === null)
+    return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, escapeLogValue(v)]));
+  return value;
 }
 
 function createJsonLogger(level: number, write: (text: string) => void): ConsolaInstance {

@@ -4,7 +4,7 @@
 // through process.umask, which would change every file the server's process creates. A temp file
 // beside its destination gets a random name and is created with O_EXCL: nobody can predict it, and
 // a file or symlink already at that name is refused instead of written through.
-import { closeSync, linkSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AppError } from './errors.ts';
 import type { Random } from './random.ts';
@@ -66,4 +66,29 @@ export function publishFileExclusive(temp: string, target: string): void {
 /** An empty new 0600 file (O_EXCL): SQLite then writes a backup into it, and keeps its mode. */
 export function createPrivateFileExclusive(path: string): void {
   closeSync(openPrivateFileExclusive(path));
+}
+
+/**
+ * Writes `chunks` into a new file at `target` (`--out FILE` of `ces draw numbers` and `ces
+ * participant export`): under a temp name beside it (0600, O_EXCL), then linked into place whole
+ * (publishFileExclusive), so the file appears complete or not at all and an existing file is
+ * refused (422 cannot_write_file), never overwritten. Returns the bytes written.
+ */
+export function writePrivateFileExclusive(target: string, chunks: Iterable<Buffer>, random: Random): number {
+  const temp = tempPathBeside(target, random);
+  const fd = openPrivateFileExclusive(temp);
+  let bytes = 0;
+  try {
+    for (const chunk of chunks) {
+      for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at);
+      bytes += chunk.length;
+    }
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  publishFileExclusive(temp, target);
+  return bytes;
 }

@@ -29,3 +29,11 @@ export function maskUrlCredentials(url: string): string {
   else parsed.password = MASK;
   return parsed.href;
 }
+
+/**
+ * Every URL inside a free text (an error message) with its credentials masked as
+ * maskUrlCredentials shows them: the userinfo between `scheme://` and the first `@` before the host.
+ */
+export function maskUrlCredentialsInText(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]*@/gi, (prefix) => maskUrlCredentials(prefix));
+}

@@ -180,6 +180,9 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal(await page.getByText(key).count(), 0, 'the list never shows the key again');
     const row = page.locator('tr', { hasText: 'loja online' });
     await row.getByRole('button', { name: 'Revoke' }).click();
+    // Asked first (issue 32): the key works until the confirmation.
+    await page.getByRole('heading', { name: /^Revoke key .*\?$/ }).waitFor();
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
     await page.locator('tr', { hasText: 'loja online' }).getByText('revoked').waitFor();
     const refused = await t.request('POST', '/v1/entries', { key, idempotencyKey: 'browser-key-2', body: entryBody({}, 21) });
     assert.equal(refused.status, 401);
@@ -191,6 +194,7 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     await page.goto(campaignUrl('/webhook'));
     await page.getByLabel('Old secret keeps signing for (seconds)').fill('0');
     await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Rotate now, no grace' }).click();
     const secret = (await page.locator('#new-secret').textContent())!.trim();
     assert.match(secret, /^whsec_/);
     receiver.setSecret(secret);

@@ -149,7 +149,7 @@ describe('keys', () => {
     assert.equal((await t.request('GET', '/v1/prizes', { key: w.liveKey })).status, 401, 'after the grace');
 
     const newId = record.details.key_id as string;
-    const revoked = await op.post(campaignPath(w.campaign.id, `/keys/${newId}/revoke`));
+    const revoked = await op.post(campaignPath(w.campaign.id, `/keys/${newId}/revoke`), { confirmed: 'yes' });
     assert.equal(revoked.status, 303);
     assert.equal(revoked.location, `/dashboard/campaigns/${w.campaign.id}/keys`);
     assert.equal((await t.request('GET', '/v1/prizes', { key: fresh })).status, 401);
@@ -199,7 +199,7 @@ describe('webhook', () => {
     assert.equal(lastAudit(t, 'webhook.created', op).details.endpoint_url, r.url);
     assert.ok(!(await op.get(campaignPath(w.campaign.id, '/webhook'))).text.includes(secret), 'and only once');
 
-    const paused = await op.post(campaignPath(w.campaign.id, '/webhook/active'), { active: 'off' });
+    const paused = await op.post(campaignPath(w.campaign.id, '/webhook/active'), { active: 'off', confirmed: 'yes' });
     assert.equal(paused.status, 303);
     assert.equal(findOperatorWebhookConfig(t.ctx, w.campaign.id)?.is_active, false);
     assert.deepEqual(lastAudit(t, 'webhook.updated', op).details.changed, { is_active: false });
@@ -287,7 +287,7 @@ describe('webhook', () => {
       entry_id: null,
       mode: 'test',
     });
-    const all = await op.post(campaignPath(w.campaign.id, '/webhook/redeliver-failed'));
+    const all = await op.post(campaignPath(w.campaign.id, '/webhook/redeliver-failed'), { confirmed: 'yes' });
     assert.equal(all.status, 303);
     assert.match(all.location ?? '', /requeued=2$/);
     assert.deepEqual(lastAudit(t, 'webhook.redelivered', op).details, { all_failed: true, count: 2 });
@@ -429,7 +429,7 @@ describe('exports', () => {
     const w = makeCampaign(t.ctx);
     seedEntries(t.ctx, { campaignId: w.campaign.id, count: 3, name: (i) => (i === 1 ? '=HYPERLINK("http://evil.example")' : `P ${i}`) });
     const op = await signIn(t);
-    const csv = await op.post(campaignPath(w.campaign.id, '/exports'), { format: 'csv', mode: 'live', status: 'any' });
+    const csv = await op.post(campaignPath(w.campaign.id, '/exports'), { format: 'csv', mode: 'live', status: 'any', confirmed: 'yes' });
     assert.equal(csv.status, 200);
     assert.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8');
     assert.match(csv.headers.get('content-disposition') ?? '', /^attachment; filename="entries-[0-9a-f-]{36}-live\.csv"$/);
@@ -440,7 +440,12 @@ describe('exports', () => {
     const record = lastAudit(t, 'entries.exported', op);
     assert.deepEqual(record.details, { format: 'csv', mode: 'live', status: null, rows: 3 });
 
-    const jsonl = await op.post(campaignPath(w.campaign.id, '/exports'), { format: 'jsonl', mode: 'both', status: 'APPROVED' });
+    const jsonl = await op.post(campaignPath(w.campaign.id, '/exports'), {
+      format: 'jsonl',
+      mode: 'both',
+      status: 'APPROVED',
+      confirmed: 'yes',
+    });
     assert.equal(jsonl.status, 200);
     const rows = jsonl.text
       .trimEnd()
@@ -456,7 +461,7 @@ describe('exports', () => {
     const w = makeCampaign(t.ctx);
     seedEntries(t.ctx, { campaignId: w.campaign.id, count: 20_000, from: 100 });
     const op = await signIn(t);
-    const form = new URLSearchParams({ csrf: op.csrf, format: 'jsonl', mode: 'live', status: 'any' });
+    const form = new URLSearchParams({ csrf: op.csrf, format: 'jsonl', mode: 'live', status: 'any', confirmed: 'yes' });
     const res = await fetch(`${t.url}/dashboard/campaigns/${w.campaign.id}/exports`, {
       method: 'POST',
       headers: { cookie: op.cookie, 'content-type': 'application/x-www-form-urlencoded' },
@@ -496,7 +501,7 @@ describe('exports', () => {
     const res = await fetch(`${t.url}/dashboard/campaigns/${w.campaign.id}/exports`, {
       method: 'POST',
       headers: { cookie: op.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf: op.csrf, format: 'csv', mode: 'live', status: 'any' }).toString(),
+      body: new URLSearchParams({ csrf: op.csrf, format: 'csv', mode: 'live', status: 'any', confirmed: 'yes' }).toString(),
       signal: abort.signal,
     });
     const reader = res.body!.getReader();
@@ -635,20 +640,21 @@ describe('every change needs the session’s CSRF token', () => {
     const id = w.campaign.id;
     const posts: Array<[string, Record<string, string>]> = [
       [`/campaigns/${id}/keys`, { mode: 'live' }],
-      [`/campaigns/${id}/keys/${w.liveKeyId}/rotate`, { grace: '0' }],
-      [`/campaigns/${id}/keys/${w.liveKeyId}/revoke`, {}],
+      // Confirmed: the second POST of the confirmation page needs the token as much as the first.
+      [`/campaigns/${id}/keys/${w.liveKeyId}/rotate`, { grace: '0', confirmed: 'yes' }],
+      [`/campaigns/${id}/keys/${w.liveKeyId}/revoke`, { confirmed: 'yes' }],
       [`/campaigns/${id}/webhook/url`, { url: 'https://hooks.example.com/x' }],
-      [`/campaigns/${id}/webhook/active`, { active: 'off' }],
-      [`/campaigns/${id}/webhook/rotate-secret`, { grace: '0' }],
+      [`/campaigns/${id}/webhook/active`, { active: 'off', confirmed: 'yes' }],
+      [`/campaigns/${id}/webhook/rotate-secret`, { grace: '0', confirmed: 'yes' }],
       [`/campaigns/${id}/webhook/api-lock`, { webhook_api: 'none' }],
       [`/campaigns/${id}/webhook/ping`, { mode: 'test' }],
-      [`/campaigns/${id}/webhook/redeliver-failed`, {}],
+      [`/campaigns/${id}/webhook/redeliver-failed`, { confirmed: 'yes' }],
       [`/campaigns/${id}/prizes`, { mode: 'live', name: 'X', type: 'x', unit_value: '1', stock: '1' }],
       [`/campaigns/${id}/prizes/windows`, { mode: 'live', prize: prize.id, opens_at: '2026-12-01T10:00:00Z' }],
       [`/campaigns/${id}/participants/find`, { mode: 'live', document: cpf(0) }],
       [`/campaigns/${id}/participants/export`, { mode: 'live', document: cpf(0) }],
       [`/campaigns/${id}/participants/anonymize`, { mode: 'live', document: cpf(0), confirm: cpf(0) }],
-      [`/campaigns/${id}/exports`, { format: 'csv', mode: 'live', status: 'any' }],
+      [`/campaigns/${id}/exports`, { format: 'csv', mode: 'live', status: 'any', confirmed: 'yes' }],
       [
         '/campaigns/new',
         { name: 'Sneaky', lucky_quantity: '1', series_count: '1', instant_prize: 'none', lucky_numbers: 'none', webhook_api: 'any' },

@@ -3,8 +3,9 @@
 // any table, keeps the campaign's ledger (entries, awards, lucky numbers, consent records) intact,
 // and both are recorded in audit_log. The data is made through the real server and pipeline.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Db } from '../src/db/open.ts';
 import {
@@ -423,7 +424,11 @@ describe('ces participant anonymize redacts free text written about the particip
         ),
       }),
     });
-    receiver = await startReceiver();
+    // The partner's receiver answers with what it knows of the person (its answer is kept as the
+    // attempt's response_excerpt): that too is text about the participant.
+    receiver = await startReceiver({
+      respond: () => ({ status: 200, body: JSON.stringify({ ok: true, cliente: CLARA.full_name, cpf: CPF_PRINTED }) }),
+    });
     w = makeCampaign(t.ctx, { instantPrize: 'INTEGRATOR_DECLARED', fiscalVerifierUrl: verifier.url });
     await configureWebhook(t, w.liveKey, receiver.url);
   });
@@ -461,7 +466,15 @@ describe('ces participant anonymize redacts free text written about the particip
       dbPath: t.dbPath,
     });
     assert.equal(res.code, 0, res.stderr);
-    assert.deepEqual(res.json.free_text_redacted, { award_reasons: 1, rejection_messages: 1, webhook_payloads: 1 });
+    assert.deepEqual(res.json.free_text_redacted, { award_reasons: 1, rejection_messages: 1, webhook_payloads: 1, response_excerpts: 5 });
+    const excerpts = t.ctx.db
+      .prepare(
+        `SELECT DISTINCT a.response_excerpt FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.entry_id IN (?, ?)`,
+      )
+      .pluck()
+      .all(rejected, won);
+    // Five events: received, completed and evaluated of the winning entry; received and completed of the rejected one.
+    assert.deepEqual(excerpts, ['[redacted]'], "the receiver's answers about the participant");
 
     const after = await t.request('GET', `/v1/entries/${rejected}`, { key: w.liveKey });
     assert.deepEqual(after.body.rejection_reasons, [
@@ -490,5 +503,41 @@ describe('ces participant anonymize redacts free text written about the particip
 
     assert.deepEqual(holds(fileBytes(t.dbPath)), [], 'the database file');
     assert.deepEqual(holds(fileBytes(`${t.dbPath}-wal`)), [], 'the WAL');
+  });
+});
+
+describe('ces participant export --out', () => {
+  test('writes the document to a new 0600 file and prints where; an existing file is refused and untouched, nothing recorded', async () => {
+    const t = await startTestServer();
+    try {
+      const w = makeCampaign(t.ctx);
+      await submitEntry(t, w.liveKey, entryBody({ enrollment: { document_number: cpf(77), full_name: 'Rita Out' } }, 0), 'rita');
+      const out = join(t.dir, 'rita.json');
+      const args = ['participant', 'export', '--campaign', w.campaign.id, '--document', cpf(77), '--out', out];
+      const written = await runCli([...args, '--json'], { dbPath: t.dbPath });
+      assert.equal(written.code, 0, written.stderr);
+      const text = readFileSync(out, 'utf8');
+      const doc = JSON.parse(text);
+      assert.equal(doc.enrollment.full_name, 'Rita Out');
+      assert.deepEqual(written.json, { enrollment_id: doc.enrollment.id, file: out, bytes: Buffer.byteLength(text) });
+      assert.equal(statSync(out).mode & 0o777, 0o600);
+      assert.ok(!written.stdout.includes('Rita Out'), 'the document goes to the file, not stdout');
+
+      const exported = (): number =>
+        t.ctx.db.prepare(`SELECT count(*) FROM audit_log WHERE action = 'participant.exported'`).pluck().get() as number;
+      const recorded = exported();
+      writeFileSync(out, 'kept');
+      const refused = await runCli(args, { dbPath: t.dbPath });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /^ces: cannot create .*rita\.json: a file is already there$/m);
+      assert.equal(readFileSync(out, 'utf8'), 'kept');
+      assert.equal(exported(), recorded, 'a refused export is not recorded');
+      assert.deepEqual(
+        readdirSync(t.dir).filter((f) => f.endsWith('.tmp')),
+        [],
+      );
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -3,7 +3,6 @@
 // rule lives in src/draws/; this file reads flags and prints (results: cli/draw-results.ts).
 import type { Command } from 'commander';
 import { once } from 'node:events';
-import { closeSync, rmSync, writeSync } from 'node:fs';
 import type { Ctx } from '../../src/context.ts';
 import { AppError } from '../../src/errors.ts';
 import {
@@ -19,7 +18,7 @@ import {
   type RunOutcome,
 } from '../../src/draws/draws.ts';
 import { renderDrawClause, renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
-import { openPrivateFileExclusive, publishFileExclusive, tempPathBeside } from '../../src/private-files.ts';
+import { writePrivateFileExclusive } from '../../src/private-files.ts';
 import { recordDrawResults, type ResultsFlags } from '../draw-results.ts';
 import { drawRows, renderDraw, renderDrawDetail, renderRun } from '../draw-text.ts';
 import { cliIo } from '../io.ts';
@@ -71,22 +70,7 @@ function parseReportFormat(value: string): ReportFormat {
  */
 function writeNumbersFile(ctx: Ctx, drawId: string, out: string): NumbersFile {
   const draw = getDraw(ctx, drawId);
-  const chunks = frozenNumbersText(ctx, drawId);
-  const temp = tempPathBeside(out, ctx.random);
-  const fd = openPrivateFileExclusive(temp);
-  let bytes = 0;
-  try {
-    for (const chunk of chunks) {
-      for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at);
-      bytes += chunk.length;
-    }
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  publishFileExclusive(temp, out);
+  const bytes = writePrivateFileExclusive(out, frozenNumbersText(ctx, drawId), ctx.random);
   return { draw_id: drawId, file: out, eligible_count: draw.eligible_count, numbers_sha256: draw.numbers_sha256, bytes };
 }
 

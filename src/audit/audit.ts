@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'dashboard.signed_out',
   'dashboard.session_revoked',
   'participant.viewed',
+  // A participant looked up by what identifies them (a CPF/CNPJ or an e-mail), found or not.
+  'participant.looked_up',
   // Draws (CONTRACT: Draws): every step from creation to publication.
   'draw.created',
   'draw.frozen',

@@ -7,6 +7,7 @@ import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound, type FieldError } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
+import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
 import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 
@@ -59,6 +60,9 @@ export interface CampaignOptions {
   fiscalVerifierUrl?: string | null;
   webhookApi?: string;
 }
+
+/** Longest fiscal verifier URL, as a webhook endpoint's. */
+const MAX_URL_LENGTH = 2048;
 
 /** Largest series_count: pairs are series x 100000 and must stay well inside a JS integer. */
 export const MAX_SERIES_COUNT = 100_000;
@@ -162,8 +166,11 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
     errors.push({ field, code: 'invalid_option', message });
   };
   if (o.name !== undefined) {
-    if (o.name.trim() === '') fail('name', 'name must not be empty');
-    else next.name = o.name.trim();
+    const name = o.name.trim();
+    const problem = operatorTextProblem('name', name, MAX_NAME_LENGTH);
+    if (name === '') fail('name', 'name must not be empty');
+    else if (problem) errors.push({ field: 'name', ...problem });
+    else next.name = name;
   }
   const instant = (field: string, value: string | null | undefined): string | null | undefined => {
     if (value === undefined || value === null || value === '') return value === '' ? null : value;
@@ -234,7 +241,10 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   }
   if (o.fiscalVerifierUrl !== undefined) {
     const url = o.fiscalVerifierUrl;
+    const problem = url ? operatorTextProblem('--fiscal-verifier-url', url, MAX_URL_LENGTH) : null;
     if (url === null || url === '') next.fiscal_verifier_url = null;
+    // Checked before parsing: the URL parser drops tabs and line breaks, but the text is stored as typed.
+    else if (problem) errors.push({ field: 'fiscal_verifier_url', ...problem });
     else if (!isHttpsUrl(url)) fail('fiscal_verifier_url', '--fiscal-verifier-url must be an https:// URL');
     else next.fiscal_verifier_url = url;
   }

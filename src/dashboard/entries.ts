@@ -8,6 +8,7 @@ import { foldEmail } from '../entries/email-key.ts';
 import { findEnrollmentByDocument } from '../entries/enrollments.repo.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../entries/entries.repo.ts';
 import { isUuid } from '../entries/submission.ts';
+import { isCalendarDate } from '../validation/described.ts';
 import type { Mode } from '../keys/keys.ts';
 import {
   findEnrollmentIdByEmailKey,
@@ -40,6 +41,8 @@ export interface EntryListing {
   next: Cursor | null;
   /** What the search matched, for the page to say. */
   search: 'entry' | 'document' | 'email' | null;
+  /** The participant a search by document or e-mail found (null: none, or no such search). */
+  enrollmentId?: string | null;
 }
 
 /** The filter from a query string; a malformed value is a 400 with the field's name. */
@@ -50,8 +53,9 @@ export function parseEntryFilter(query: URLSearchParams, mode: Mode): EntryFilte
   const day = (name: 'from' | 'to'): string | null => {
     const value = (query.get(name) ?? '').trim();
     if (value === '') return null;
-    if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-      throw new AppError(400, 'invalid_option', `${name} must be a day written YYYY-MM-DD, got "${value}"`);
+    if (!DAY.test(value)) throw new AppError(400, 'invalid_option', `${name} must be a day written YYYY-MM-DD, got "${value}"`);
+    // Date.parse reads 2026-02-30 as 2 March: a day that is not on the calendar is refused instead.
+    if (!isCalendarDate(value)) throw new AppError(400, 'invalid_option', `${name} ${value} is not a day on the calendar`);
     return value;
   };
   const rawBefore = query.get('before');
@@ -110,8 +114,8 @@ export function listCampaignEntries(ctx: Ctx, campaignId: string, f: EntryFilter
         enrollmentId = findEnrollmentByDocument(ctx.db, campaignId, livemode, parsed.number)?.id;
         search = 'document';
       }
-      if (enrollmentId === undefined) return { rows: [], next: null, search };
-      return page(listEntriesOfEnrollmentPage(ctx.db, { enrollmentId, before: f.before, limit }), search);
+      if (enrollmentId === undefined) return { rows: [], next: null, search, enrollmentId: null };
+      return { ...page(listEntriesOfEnrollmentPage(ctx.db, { enrollmentId, before: f.before, limit }), search), enrollmentId };
     }
     const rows = listEntriesPage(ctx.db, {
       campaignId,

@@ -45,6 +45,16 @@ export function markLinkUsed(db: Db, id: string, usedAt: string, sessionId: stri
   );
 }
 
+/** True when a link expired before `before` (cheap: the table holds days of links, not more). */
+export function hasLinksExpiredBefore(db: Db, before: string): boolean {
+  return prepare<[string], number>(db, `SELECT EXISTS (SELECT 1 FROM dashboard_links WHERE expires_at < ?)`).pluck().get(before) === 1;
+}
+
+/** Deletes the links that expired before `before`, used or not; how many. */
+export function deleteLinksExpiredBefore(db: Db, before: string): number {
+  return prepare(db, `DELETE FROM dashboard_links WHERE expires_at < ?`).run(before).changes;
+}
+
 export function insertSession(db: Db, row: SessionRow): void {
   prepare(
     db,

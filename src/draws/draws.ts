@@ -12,6 +12,7 @@ import { AppError, notFound } from '../errors.ts';
 import { toMode } from '../keys/keys.ts';
 import { maskDocument, maskName } from '../masking.ts';
 import { parseDecimal } from '../numbers.ts';
+import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { toUtcTimestamp } from '../timestamps.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import {
@@ -57,8 +58,8 @@ import {
 } from './winners.ts';
 
 export const MAX_WINNERS = 10_000;
-export const MAX_DRAW_NAME = 200;
-export const MAX_DISQUALIFY_REASON = 1000;
+export const MAX_DRAW_NAME = MAX_NAME_LENGTH;
+export const MAX_DISQUALIFY_REASON = MAX_NOTE_LENGTH;
 
 export interface Extraction {
   number: number;
@@ -201,15 +202,11 @@ function isValidDate(value: string): boolean {
   return m !== null && toUtcTimestamp(`${value}T00:00:00Z`) !== null;
 }
 
-function hasControlCharacter(value: string): boolean {
-  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(value);
-}
-
 function checkText(field: string, value: string, max: number): string {
   const text = value.trim();
   if (text === '') throw new AppError(422, 'invalid_option', `${field} must not be empty`);
-  if ([...text].length > max) throw new AppError(422, 'invalid_option', `${field} may have at most ${max} characters`);
-  if (hasControlCharacter(text)) throw new AppError(422, 'invalid_option', `${field} must not contain control or bidirectional characters`);
+  const problem = operatorTextProblem(field, text, max);
+  if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: field.replace(/^--/, ''), ...problem }]);
   return text;
 }
 

@@ -164,7 +164,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   // request, none is in progress until the clients' next ones are parsed, and a tick that looked
   // then would take the idle-sized share.
   const httpBusy = (): boolean => http.activeRequests() > 0 || monotonicMs() - http.lastRequestEndedAt() < BUSY_LINGER_MS;
-  const ticker = createTicker(ctx, service.tick, httpBusy, service.deliveries, service.wal);
+  const ticker = createTicker(ctx, service.tick, httpBusy, service.deliveries, service.wal, service.chores);
   if (options.tick ?? true) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
   return {

@@ -4,9 +4,11 @@
 import type { Ctx } from '../context.ts';
 import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
 import { monotonicMs } from '../clock.ts';
-import type { TickState } from '../pipeline/tick.ts';
 import { runPassiveCheckpoint } from '../db/checkpointer.ts';
 import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
+import { pruneSignInLinks } from '../dashboard/link-retention.ts';
+import type { TickChore, TickState } from '../pipeline/tick.ts';
+import { restoreEndpointBackoffs } from '../webhooks/endpoint-health.ts';
 import { schedulerSettings } from '../webhooks/sender.ts';
 import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
 
@@ -20,6 +22,8 @@ export interface Service {
   deliveries: DeliveryScheduler;
   /** The -wal file's size against CES_WAL_ALARM_MB (GET /healthz, /metrics; checked by the tick). */
   wal: WalWatch;
+  /** What the tick also does for the areas above the pipeline (createTicker's chores). */
+  chores: readonly TickChore[];
 }
 
 export interface ServiceOptions {
@@ -29,12 +33,21 @@ export interface ServiceOptions {
 
 export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
   const groupCommit = options.groupCommit ?? true;
+  const deliveries = new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs));
+  // An endpoint that was failing when the last server stopped starts backed off, as it was.
+  for (const campaignId of restoreEndpointBackoffs(ctx, deliveries)) {
+    ctx.log.warn({
+      message: `the webhook endpoint of campaign ${campaignId} was failing when the last server stopped: it starts backed off, one attempt at a time once its cool-down ends`,
+      campaign_id: campaignId,
+    });
+  }
   return {
     ctx,
     writer: createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
-    deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs)),
+    deliveries,
     wal: createWalWatch(ctx.config, ctx.clock, ctx.log, runPassiveCheckpoint),
+    chores: [pruneSignInLinks],
   };
 }

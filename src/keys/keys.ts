@@ -9,6 +9,7 @@ import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { parseGraceSeconds } from '../numbers.ts';
+import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, listApiKeys, setApiKeyRevokedAt, type ApiKeyRow } from './keys.repo.ts';
 
 export type Mode = 'live' | 'test';
@@ -43,10 +44,11 @@ export function hashKey(key: string): Buffer {
 }
 
 export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; label?: string | null }, actor: Actor): IssuedKey {
+  const label = parseLabel(input.label);
   const mode = toMode(input.mode);
   return ctx.db
     .transaction(() => {
-      const issued = insertNewKey(ctx, input.campaignId, mode, input.label ?? null);
+      const issued = insertNewKey(ctx, input.campaignId, mode, label);
       recordAudit(ctx, { actor, action: 'key.issued', campaignId: issued.campaign_id, details: { key_id: issued.id, mode } });
       return issued;
     })
@@ -54,6 +56,15 @@ export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; la
 }
 
 /** A new key of the campaign and mode, stored (its hash) in the caller's transaction; not audited here. */
+/** A key's label as the operator typed it, trimmed; blank is none; too long or not one printable line is 422 invalid_option. */
+function parseLabel(value: string | null | undefined): string | null {
+  const label = value?.trim() ?? '';
+  if (label === '') return null;
+  const problem = operatorTextProblem('--label', label, MAX_NAME_LENGTH);
+  if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'label', ...problem }]);
+  return label;
+}
+
 function insertNewKey(ctx: Ctx, campaignId: string, mode: Mode, label: string | null): IssuedKey {
   getCampaign(ctx, campaignId);
   // 32 random bytes as base64url: 43 characters, 256 bits.

@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { AppError, type FieldError } from '../errors.ts';
 import { toMode, type Mode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
+import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
 
 /** The integrator-facing prize (GET /v1/prizes). */
@@ -59,8 +60,12 @@ export function addPrize(
   const errors: FieldError[] = [];
   const unitValue = parseDecimal(input.unitValue);
   const stock = parseDecimal(input.stock);
-  if (input.name.trim() === '') errors.push({ field: 'name', code: 'required', message: '--name must not be empty' });
-  if (input.type.trim() === '') errors.push({ field: 'type', code: 'required', message: '--type must not be empty' });
+  for (const field of ['name', 'type'] as const) {
+    const text = input[field].trim();
+    const problem = operatorTextProblem(`--${field}`, text, MAX_NAME_LENGTH);
+    if (text === '') errors.push({ field, code: 'required', message: `--${field} must not be empty` });
+    else if (problem) errors.push({ field, ...problem });
+  }
   if (!Number.isFinite(unitValue) || unitValue < 0)
     errors.push({ field: 'unit_value', code: 'invalid_option', message: '--unit-value must be a number >= 0' });
   if (!Number.isSafeInteger(stock) || stock < 0)

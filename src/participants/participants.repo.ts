@@ -95,6 +95,19 @@ export function listDeliveriesOfEnrollment(db: Db, enrollmentId: string): Partic
 export const REDACTED = '[redacted]';
 
 /**
+ * The receivers' answers to the participant's events (webhook_attempts.response_excerpt) become
+ * [redacted]: a receiver may echo the payload or write about the person (issue 32). How many.
+ */
+export function redactResponseExcerptsOfEnrollment(db: Db, enrollmentId: string): number {
+  return prepare(
+    db,
+    `UPDATE webhook_attempts SET response_excerpt = '${REDACTED}'
+    WHERE response_excerpt IS NOT NULL AND response_excerpt != '${REDACTED}'
+      AND delivery_id IN (SELECT d.id FROM webhook_deliveries d JOIN entries e ON e.id = d.entry_id WHERE e.enrollment_id = ?)`,
+  ).run(enrollmentId).changes;
+}
+
+/**
  * Replaces the enrollment's personal fields: the document by an opaque token, identifying fields
  * by NULL (email_key too: it is the email folded, and it would keep the address taken). state and
  * country stay (see docs/operations.md, LGPD). Guarded on anonymized_at so it runs once.

@@ -3,6 +3,7 @@
 // campaign and mode. Each request is recorded in audit_log in the transaction that serves it
 // (participant.exported, participant.anonymized). The audit record names the enrollment id, never
 // the document.
+import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
@@ -11,6 +12,7 @@ import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
 import { AppError, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
+import { MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { enrollmentToView } from '../mechanics/entry-view.ts';
@@ -28,6 +30,7 @@ import {
   listWrittenAwardReasonsOfEnrollment,
   REDACTED,
   redactConsentsOfEnrollment,
+  redactResponseExcerptsOfEnrollment,
   setAwardHistoryReason,
   setDeliveryPayload,
   setEntryRejectionReasons,
@@ -62,8 +65,8 @@ export interface ParticipantSummary {
 
 /**
  * The participant a document names in a campaign and mode, with its number of entries: enough to
- * be sure of the person before an LGPD request. Reads only what the operator typed back (the
- * document) and ids, so nothing is audited; 404 once anonymized, like the requests themselves.
+ * be sure of the person before an LGPD request; 404 once anonymized, like the requests
+ * themselves. Not audited here: lookUpParticipant is the operator's look-up, recorded.
  */
 export function findParticipantSummary(ctx: Ctx, req: ParticipantRequest): ParticipantSummary {
   const enrollment = findParticipant(ctx, req);
@@ -78,8 +81,76 @@ export function findParticipantSummary(ctx: Ctx, req: ParticipantRequest): Parti
   };
 }
 
+/** How an operator looked a participant up: by the CPF/CNPJ or the e-mail they gave. */
+export type LookUpKey = 'document' | 'email';
+/**
+ * Where: the dashboard's Participants page or entries search, or an export or anonymization (CLI or
+ * dashboard) that found no one (one that finds them is recorded as what it did).
+ */
+export type LookUpVia = 'participants' | 'entries' | 'export' | 'anonymize';
+
+/**
+ * Records a look-up of a participant by what identifies them (participant.looked_up): who looked,
+ * in which campaign and mode, by what kind of key, and what it found (the enrollment id, or
+ * nothing). Whether someone takes part is itself personal: a look-up that finds no one is recorded
+ * too. What was typed is not: the audit log holds no document or e-mail.
+ */
+export function recordParticipantLookUp(
+  ctx: Ctx,
+  input: { campaignId: string; livemode: number; by: LookUpKey; enrollmentId: string | null; via: LookUpVia },
+  actor: Actor,
+): void {
+  ctx.db
+    .transaction(() =>
+      recordAudit(ctx, {
+        actor,
+        action: 'participant.looked_up',
+        campaignId: input.campaignId,
+        details: {
+          by: input.by,
+          mode: input.livemode === 1 ? 'live' : 'test',
+          found: input.enrollmentId !== null,
+          enrollment_id: input.enrollmentId,
+          via: input.via,
+        },
+      }),
+    )
+    .immediate();
+}
+
+/** findParticipantSummary as an operator's look-up (the dashboard's Participants page): recorded, found or not. */
+export function lookUpParticipant(ctx: Ctx, req: ParticipantRequest, actor: Actor): ParticipantSummary {
+  const found = recordingMisses(ctx, req, 'participants', actor, () => findParticipantSummary(ctx, req));
+  recordParticipantLookUp(
+    ctx,
+    { campaignId: req.campaignId, livemode: req.livemode, by: 'document', enrollmentId: found.enrollment_id, via: 'participants' },
+    actor,
+  );
+  return found;
+}
+
+/**
+ * Runs a request by document; when no participant has it (404 in a campaign that exists), records
+ * the look-up as having found no one, then fails as it would. A document that is no CPF/CNPJ (422)
+ * looked nothing up.
+ */
+function recordingMisses<T>(ctx: Ctx, req: ParticipantRequest, via: LookUpVia, actor: Actor, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    const missed = error instanceof AppError && error.status === 404 && findCampaignById(ctx.db, req.campaignId) !== undefined;
+    if (missed)
+      recordParticipantLookUp(ctx, { campaignId: req.campaignId, livemode: req.livemode, by: 'document', enrollmentId: null, via }, actor);
+    throw error;
+  }
+}
+
 /** Everything stored about the participant, as one JSON-ready object; logged as participant.exported. */
 export function exportParticipant(ctx: Ctx, req: ParticipantRequest, actor: Actor): Record<string, unknown> {
+  return recordingMisses(ctx, req, 'export', actor, () => exportInTransaction(ctx, req, actor));
+}
+
+function exportInTransaction(ctx: Ctx, req: ParticipantRequest, actor: Actor): Record<string, unknown> {
   return ctx.db
     .transaction(() => {
       const enrollment = findParticipant(ctx, req);
@@ -157,6 +228,8 @@ export interface FreeTextRedacted {
   award_reasons: number;
   rejection_messages: number;
   webhook_payloads: number;
+  /** The receivers' answers to the participant's events, kept as excerpts of the delivery attempts. */
+  response_excerpts: number;
 }
 
 /**
@@ -167,6 +240,10 @@ export interface FreeTextRedacted {
  * campaign's audit.
  */
 export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
+  // The reason goes into the audit record: bounded, one printable line (src/operator-text.ts).
+  const reason = req.reason?.trim() || null;
+  const problem = reason === null ? null : operatorTextProblem('--reason', reason, MAX_NOTE_LENGTH);
+  if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'reason', ...problem }]);
   // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
   // the WAL, which still holds earlier copies of those pages, is copied back and emptied. If another
   // process holds a read open that long, the truncation waits up to the busy timeout and is then
@@ -178,7 +255,7 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   ctx.db.pragma('secure_delete = ON');
   let result: AnonymizeResult;
   try {
-    result = anonymizeInTransaction(ctx, req, actor);
+    result = recordingMisses(ctx, req, 'anonymize', actor, () => anonymizeInTransaction(ctx, { ...req, reason }, actor));
   } finally {
     ctx.db.pragma('secure_delete = FAST');
   }
@@ -243,11 +320,12 @@ const GENERATED_AWARD_REASON = new RegExp(
  * Free text that others wrote about the participant's entries, where a name or a CPF is easily
  * typed: an integrator's or operator's revoke reason in the award history, and the fiscal
  * verifier's words in a `fiscal_verifier_rejected` message, in the entry and in the webhook
- * payloads that carried it (payloads still pending go out redacted; the event id is unchanged).
+ * payloads that carried it (payloads still pending go out redacted; the event id is unchanged),
+ * and whatever the receivers answered to those events (the attempts' response excerpts).
  * The text becomes [redacted]; the codes, statuses and the fixed wording around it stay.
  */
 function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
-  const counts: FreeTextRedacted = { award_reasons: 0, rejection_messages: 0, webhook_payloads: 0 };
+  const counts: FreeTextRedacted = { award_reasons: 0, rejection_messages: 0, webhook_payloads: 0, response_excerpts: 0 };
   for (const { id, reason } of listWrittenAwardReasonsOfEnrollment(ctx.db, enrollmentId)) {
     if (reason === REDACTED || GENERATED_AWARD_REASON.test(reason)) continue;
     setAwardHistoryReason(ctx.db, id, REDACTED);
@@ -267,6 +345,7 @@ function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
     setDeliveryPayload(ctx.db, delivery.id, JSON.stringify(payload));
     counts.webhook_payloads++;
   }
+  counts.response_excerpts = redactResponseExcerptsOfEnrollment(ctx.db, enrollmentId);
   return counts;
 }
 

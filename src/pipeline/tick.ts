@@ -48,7 +48,13 @@ export interface TickPools {
  * and left to finish on their own; without them (tests, RunningServer.tick()) the tick waits for
  * them, so its report says what happened to everything it took.
  */
-export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> {
+/**
+ * Housekeeping of other areas that the tick runs after its own (the dashboard's sign-in link
+ * retention): handed in by the composition root, since those areas sit above the pipeline.
+ */
+export type TickChore = (ctx: Ctx) => unknown;
+
+export async function runTick(ctx: Ctx, pools?: TickPools, chores: readonly TickChore[] = []): Promise<TickReport> {
   const started = monotonicMs();
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
@@ -61,6 +67,7 @@ export async function runTick(ctx: Ctx, pools?: TickPools): Promise<TickReport> 
   await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_CLAIM, pools?.deliveries);
   const deliveriesPruned = pruneOutbox(ctx);
   forgetExpiredSecrets(ctx);
+  for (const chore of chores) chore(ctx);
   return { ...jobs, ...deliveries, deliveriesPruned, durationMs: Math.round(monotonicMs() - started) };
 }
 
@@ -129,6 +136,7 @@ export interface TickState {
  * `httpBusy` tells whether HTTP requests are in progress (the timer tick then rests between chunks).
  * `scheduler` decides which webhook attempts the timer's pool may start (made from ctx.config if not given).
  * `wal` is looked at before every tick: its alarm and its last-resort checkpoint (src/db/wal-watch.ts).
+ * `chores` run at the end of every tick (TickChore).
  */
 export function createTicker(
   ctx: Ctx,
@@ -136,6 +144,7 @@ export function createTicker(
   httpBusy: () => boolean = () => false,
   scheduler?: DeliveryScheduler,
   wal?: WalWatch,
+  chores: readonly TickChore[] = [],
 ): Ticker {
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
@@ -166,7 +175,7 @@ export function createTicker(
     const run = chain
       .then(() => {
         watchWal();
-        return runTick(ctx, detached ? pools : undefined);
+        return runTick(ctx, detached ? pools : undefined, chores);
       })
       .then(
         (report) => {

@@ -129,6 +129,11 @@ export function redeliver(ctx: Ctx, id: string, actor: Actor): DeliveryView {
 }
 
 /** Re-queues every failed delivery of the campaign: one `webhook.redelivered` record, none when there were none. */
+/** How many of the campaign's deliveries failed (what redeliverFailed would queue again). */
+export function countFailedDeliveries(ctx: Ctx, campaignId: string): number {
+  return listFailedDeliveryIds(ctx.db, campaignId).length;
+}
+
 export function redeliverFailed(ctx: Ctx, campaignId: string, actor: Actor): DeliveryView[] {
   return ctx.db
     .transaction(() => {

@@ -238,6 +238,27 @@ export function listAttempts(db: Db, deliveryId: string): AttemptRow[] {
   ).all(deliveryId);
 }
 
+/** An attempt as the back-off replay reads it (src/webhooks/endpoint-health.ts). */
+export interface AttemptOutcomeRow {
+  campaign_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  latency_ms: number | null;
+}
+
+/**
+ * Every recorded attempt, newest first, with its campaign: the caller stops reading where it has
+ * seen enough (rowid order is the order attempts were recorded, so no index on time is needed).
+ */
+export function iterateAttemptsNewestFirst(db: Db): IterableIterator<AttemptOutcomeRow> {
+  return prepare<[], AttemptOutcomeRow>(
+    db,
+    `SELECT d.campaign_id, a.attempted_at, a.status_code, a.latency_ms
+    FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    ORDER BY a.id DESC`,
+  ).iterate();
+}
+
 export function listFailedDeliveryIds(db: Db, campaignId: string): string[] {
   return prepare<[string], { id: string }>(db, `SELECT id FROM webhook_deliveries WHERE campaign_id = ? AND status = 'failed' ORDER BY seq`)
     .all(campaignId)

@@ -9,7 +9,9 @@
 // - Back-off: after `failuresBeforeBackoff` attempts in a row that failed (not 2xx, timed out,
 //   refused), an endpoint starts nothing for a cool-down (1 s, doubling to 5 min), then one probe
 //   at a time. A 2xx ends the back-off. Its deliveries stay due and keep their place; they are
-//   not attempted, so they do not spend their retry schedule while the receiver is down.
+//   not attempted, so they do not spend their retry schedule while the receiver is down. The
+//   state lives in memory; a restarted server replays the failures recorded lately
+//   (replayFailures, restore), so it does not start by hammering an endpoint that is down.
 // - CPU: an attempt in flight is waiting on the network and costs nothing, but starting one,
 //   parsing its answer and recording it run on the event loop that serves intake. While HTTP
 //   requests are being served, deliveries spend a budget that refills with wall time and is spent
@@ -143,6 +145,18 @@ export class DeliveryScheduler {
     return coolDownMs;
   }
 
+  /**
+   * Takes an endpoint's failures in a row as the attempts recorded before a restart show them
+   * (replayFailures), its cool-down measured on the wall clock: `wallNowMs` is that clock now.
+   */
+  restore(key: string, state: ReplayedEndpoint, wallNowMs: number): void {
+    if (state.failuresInARow === 0) return;
+    const e = this.endpoint(key);
+    e.failuresInARow = state.failuresInARow;
+    e.backoffStep = state.backoffStep;
+    e.backedOffUntil = state.backedOffUntilMs === null ? null : this.now() + Math.max(0, state.backedOffUntilMs - wallNowMs);
+  }
+
   /** Forgets an endpoint's failures (its URL changed, or the operator switched delivery back on). */
   reset(key: string): void {
     const e = this.endpoints.get(key);
@@ -214,6 +228,34 @@ export class DeliveryScheduler {
     this.refilledAt = now;
     return this.budgetMs;
   }
+}
+
+/** An endpoint's back-off as replayFailures rebuilds it; `backedOffUntilMs` on the wall clock. */
+export interface ReplayedEndpoint {
+  failuresInARow: number;
+  backoffStep: number;
+  backedOffUntilMs: number | null;
+}
+
+/**
+ * The back-off that `finished` would have reached after the failed attempts of an endpoint's
+ * latest run of failures, given when each ended (wall ms, oldest first): a failure at or past the
+ * threshold begins a cool-down unless one is still running, each one twice as long as the last.
+ */
+export function replayFailures(
+  endedAtMs: readonly number[],
+  settings: Pick<SchedulerSettings, 'failuresBeforeBackoff' | 'backoffBaseMs' | 'backoffMaxMs'>,
+): ReplayedEndpoint {
+  const state: ReplayedEndpoint = { failuresInARow: 0, backoffStep: 0, backedOffUntilMs: null };
+  for (const at of endedAtMs) {
+    state.failuresInARow++;
+    const coolingDown = state.backedOffUntilMs !== null && at < state.backedOffUntilMs;
+    if (state.failuresInARow >= settings.failuresBeforeBackoff && !coolingDown) {
+      state.backedOffUntilMs = at + Math.min(settings.backoffMaxMs, settings.backoffBaseMs * 2 ** state.backoffStep);
+      state.backoffStep++;
+    }
+  }
+  return state;
 }
 
 /**

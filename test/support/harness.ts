@@ -13,7 +13,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { ConsolaInstance } from 'consola';
 import type { CliInput, CliIo } from '../../cli/io.ts';
@@ -89,6 +89,11 @@ export interface StartTestServerOptions {
   socket?: boolean;
   /** The server's logger (default: silent), for a test that reads what it logs. */
   log?: ConsolaInstance;
+  /**
+   * Open this database file (one a server closed before: a restart) instead of a new one; its
+   * folder is the test's and close() leaves it.
+   */
+  dbPath?: string;
 }
 
 /**
@@ -101,8 +106,8 @@ export const IN_PROCESS_PEER = '127.0.0.1';
 let seedCounter = 1;
 
 export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'ces-test-'));
-  const dbPath = join(dir, 'ces.db');
+  const dir = options.dbPath ? dirname(options.dbPath) : mkdtempSync(join(tmpdir(), 'ces-test-'));
+  const dbPath = options.dbPath ?? join(dir, 'ces.db');
   // In process the checkpoint thread is off unless a test asks for it: commits checkpoint as
   // they do without it (src/db/checkpointer.ts), and the thread is tested on its own and over sockets.
   const defaults: Record<string, string> = { CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...(options.socket ? {} : { CES_CHECKPOINT_THREAD: '0' }) };
@@ -131,7 +136,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     tick: () => server.tick(),
     close: async () => {
       await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dbPath) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -150,7 +155,7 @@ function serveInProcess(opened: ReturnType<typeof openService>, tick: boolean): 
   const { service, app, release } = opened;
   const { config } = service.ctx;
   const inFlight = new Set<Promise<Response>>();
-  const ticker = createTicker(service.ctx, service.tick, () => inFlight.size > 0, service.deliveries, service.wal);
+  const ticker = createTicker(service.ctx, service.tick, () => inFlight.size > 0, service.deliveries, service.wal, service.chores);
   if (tick) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
   return {

@@ -284,3 +284,51 @@ describe('migration 18: sessions that expire or are replaced, and the public URL
     db.close();
   });
 });
+
+describe('migration 19: delivery attempts recorded by an older ces lose the URL credentials they hold', () => {
+  test('the password (or a lone user name) becomes ***, in the attempt URL, its error and the delivery last_error; the configuration keeps its URL', () => {
+    const db = atVersion('v18.db', 18);
+    // As ces before the masking recorded them: the endpoint URL as configured, credentials and all.
+    db.prepare(
+      `INSERT INTO webhook_configs (campaign_id, endpoint_url, is_active, secret, created_at, updated_at)
+      VALUES ('cmp', 'https://partner:s3cret@hooks.example/in', 1, 'whsec_x', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+    ).run();
+    const delivery = db.prepare(
+      `INSERT INTO webhook_deliveries (id, campaign_id, livemode, event_type, payload, status, attempts, last_error, created_at)
+      VALUES (?, 'cmp', 1, 'entry.received', '{}', 'failed', 1, ?, '2026-01-01T00:00:00.000Z')`,
+    );
+    delivery.run('d1', 'connect ECONNREFUSED for https://partner:s3cret@hooks.example/in');
+    delivery.run('d2', null);
+    const attempt = db.prepare(
+      `INSERT INTO webhook_attempts (delivery_id, attempted_at, url, status_code, error, response_excerpt)
+      VALUES (?, '2026-01-01T00:00:00.000Z', ?, ?, ?, ?)`,
+    );
+    attempt.run(
+      'd1',
+      'https://partner:s3cret@hooks.example/in',
+      null,
+      'connect ECONNREFUSED for https://partner:s3cret@hooks.example/in',
+      null,
+    );
+    attempt.run('d1', 'https://t0ken@hooks.example/in?x=1', 500, 'HTTP 500', 'mail me at ops@example.com');
+    attempt.run('d2', 'https://hooks.example/in', 200, null, 'ok');
+
+    migrate(db);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare('SELECT url, error, response_excerpt FROM webhook_attempts ORDER BY id').all(), [
+      {
+        url: 'https://partner:***@hooks.example/in',
+        error: 'connect ECONNREFUSED for https://partner:***@hooks.example/in',
+        response_excerpt: null,
+      },
+      { url: 'https://***@hooks.example/in?x=1', error: 'HTTP 500', response_excerpt: 'mail me at ops@example.com' },
+      { url: 'https://hooks.example/in', error: null, response_excerpt: 'ok' },
+    ]);
+    assert.deepEqual(db.prepare('SELECT last_error FROM webhook_deliveries ORDER BY seq').pluck().all(), [
+      'connect ECONNREFUSED for https://partner:***@hooks.example/in',
+      null,
+    ]);
+    assert.equal(db.prepare('SELECT endpoint_url FROM webhook_configs').pluck().get(), 'https://partner:s3cret@hooks.example/in');
+    db.close();
+  });
+});

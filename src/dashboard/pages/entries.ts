@@ -5,6 +5,7 @@
 // but goes with the search): a CPF or an e-mail in a URL stays in the browser's history and in
 // proxies' logs. A `q` in a GET's query string is ignored.
 import { getCampaign } from '../../campaigns/campaigns.ts';
+import { recordParticipantLookUp } from '../../participants/participants.ts';
 import { AppError } from '../../errors.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import type { ListedEntry } from '../entries.repo.ts';
@@ -61,7 +62,21 @@ function entriesPage(r: DashboardRequest, filter: EntryFilter): Answer {
       body,
     });
   try {
-    return shell(renderEntries(campaign.id, filter, listCampaignEntries(r.service.ctx, campaign.id, filter), null, r.session));
+    const listing = listCampaignEntries(r.service.ctx, campaign.id, filter);
+    // A search by CPF/CNPJ or e-mail looks a participant up: recorded once, not again for its next pages.
+    if ((listing.search === 'document' || listing.search === 'email') && filter.before === null)
+      recordParticipantLookUp(
+        r.service.ctx,
+        {
+          campaignId: campaign.id,
+          livemode: filter.mode === 'live' ? 1 : 0,
+          by: listing.search,
+          enrollmentId: listing.enrollmentId ?? null,
+          via: 'entries',
+        },
+        r.actor,
+      );
+    return shell(renderEntries(campaign.id, filter, listing, null, r.session));
   } catch (error) {
     // A search that is no id, e-mail or document: the form stays, with why, as a 422.
     if (!(error instanceof AppError) || error.code !== 'invalid_search') throw error;

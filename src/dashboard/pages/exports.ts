@@ -3,13 +3,17 @@
 // `ces entries export`'s own (src/exports/entries-export.ts); the answer is streamed from a
 // connection of its own (src/exports/entries-stream.ts), so a large campaign neither fills the
 // server's memory nor holds up intake. The download is a POST (CSRF-checked) because it is
-// recorded: entries.exported, with the format, mode, status and number of rows.
+// recorded: entries.exported, with the format, mode, status and number of rows. It asks first
+// (confirm.ts: the file holds every participant's personal data), and a session has at most
+// MAX_EXPORTS_PER_SESSION downloads running at once (a third is 429 too_many_exports).
 import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import { countEntriesFromTotals, type ExportFormat } from '../../exports/entries-export.ts';
 import { downloadEntriesExport, EXPORT_CONTENT_TYPES } from '../../exports/entries-stream.ts';
 import type { ExportFilter } from '../../exports/exports.repo.ts';
+import { AppError } from '../../errors.ts';
+import { confirmFirst } from '../confirm.ts';
 import { choice, select } from '../forms.ts';
 import { count } from '../format.ts';
 import { html } from '../../html.ts';
@@ -72,21 +76,49 @@ export function registerExportsRoutes(router: DashboardRouter): void {
       });
     }),
   );
+  // Exports still downloading, per session: each holds a database connection and a snapshot of
+  // the campaign's personal data until the browser has read its last row.
+  const downloading = new Map<string, number>();
   router.post(
     '/campaigns/:id/exports',
-    action(({ event, service, form, actor }) => {
-      const campaignId = routeParam(event, 'id');
+    action((r) => {
+      const { event, service, form, actor, session } = r;
+      const campaign = getCampaign(service.ctx, routeParam(event, 'id'));
       const format = choice(form, 'format', FORMATS);
       const mode = choice(form, 'mode', MODE_CHOICES);
       const status = choice(form, 'status', STATUS_CHOICES);
+      const confirmation = confirmFirst(r, {
+        question: `Download the personal data of every participant of ${campaign.name}?`,
+        consequence: html`The file holds every ${mode === 'both' ? 'live and test' : mode}
+        entry${status === 'any' ? '' : ` with status ${status}`} with its participant’s name, CPF/CNPJ, contacts, address and consent, as
+        ${format === 'csv' ? 'CSV' : 'JSON Lines'}. Keep it where personal data may be kept. The download is recorded in the audit log under
+        your name.`,
+        button: 'Download the export',
+        back: campaignPath(campaign.id, '/exports'),
+        campaign: { id: campaign.id, name: campaign.name },
+      });
+      if (confirmation) return confirmation;
+      const running = downloading.get(session.id) ?? 0;
+      if (running >= MAX_EXPORTS_PER_SESSION)
+        throw new AppError(
+          429,
+          'too_many_exports',
+          `${MAX_EXPORTS_PER_SESSION} exports of this session are still downloading. Wait until one has finished (or cancel it in the browser), then try again.`,
+        );
       const filter: ExportFilter = {
-        campaignId,
+        campaignId: campaign.id,
         livemode: mode === 'both' ? undefined : mode === 'live' ? 1 : 0,
         status: status === 'any' ? undefined : status,
       };
       const download = downloadEntriesExport(service.ctx, filter, format, actor);
-      const name = `entries-${campaignId}-${mode}${status === 'any' ? '' : `-${status.toLowerCase()}`}.${format}`;
-      return new HTTPResponse(download.stream, {
+      downloading.set(session.id, running + 1);
+      const release = (): void => {
+        const left = (downloading.get(session.id) ?? 1) - 1;
+        if (left > 0) downloading.set(session.id, left);
+        else downloading.delete(session.id);
+      };
+      const name = `entries-${campaign.id}-${mode}${status === 'any' ? '' : `-${status.toLowerCase()}`}.${format}`;
+      return new HTTPResponse(releasingAtEnd(download.stream, release), {
         status: 200,
         headers: {
           'content-type': EXPORT_CONTENT_TYPES[format],
@@ -96,4 +128,40 @@ export function registerExportsRoutes(router: DashboardRouter): void {
       });
     }),
   );
+}
+
+/** Downloads one session may have running at once; a third is 429 too_many_exports. */
+export const MAX_EXPORTS_PER_SESSION = 2;
+
+/**
+ * `stream`, calling `release` once when it ends: read to its last byte, failed, or cancelled (the
+ * browser went away or the download was stopped). Counted as the browser reads, not as the export
+ * is written: a download is running for as long as its bytes are still on their way.
+ */
+function releasingAtEnd(stream: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  let released = false;
+  const releaseOnce = (): void => {
+    if (released) return;
+    released = true;
+    release();
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          releaseOnce();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        releaseOnce();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      releaseOnce();
+      return reader.cancel(reason);
+    },
+  });
 }

@@ -1,11 +1,13 @@
 // /dashboard/campaigns/:id/keys: the campaign's API keys, as `ces key issue|list|rotate|revoke`
 // (src/keys/keys.ts, audited as dashboard:<name>). A new key is shown once, in the answer to the
 // POST that issues it (200, no-store: nothing to redirect to, the secret exists nowhere else);
-// rotating shows the replacing key the same way; revoking redirects back to the list.
+// rotating shows the replacing key the same way; revoking redirects back to the list. Revoking, and
+// rotating without a grace period (the old key stops at once), ask first (confirm.ts).
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
 import { notFound } from '../../errors.ts';
 import { issueKey, listKeys, MODES, revokeKey, rotateKey, type ApiKey, type IssuedKey } from '../../keys/keys.ts';
 import { MAX_GRACE_SECONDS } from '../../numbers.ts';
+import { confirmFirst } from '../confirm.ts';
 import { field, secretOnce, select } from '../forms.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
@@ -31,7 +33,18 @@ export function registerKeysRoutes(router: DashboardRouter): void {
     '/campaigns/:id/keys/:keyId/rotate',
     action((r) => {
       const key = keyOfCampaign(r);
-      const { issued, revoked } = rotateKey(r.service.ctx, key.id, field(r.form, 'grace') || '0', r.actor);
+      const grace = field(r.form, 'grace').trim() || '0';
+      // Without a grace period the old key stops at once, as a revoke does: asked first.
+      const confirmation =
+        /^0+$/.test(grace) &&
+        confirmFirst(r, {
+          question: `Rotate key ${key.prefix}… without a grace period?`,
+          consequence: `The old ${key.mode} key stops working at once: every request the integrator still sends with it is refused (401) until they switch to the new key. A grace period keeps it working meanwhile.`,
+          button: 'Rotate now, no grace',
+          back: campaignPath(key.campaign_id, '/keys'),
+        });
+      if (confirmation) return confirmation;
+      const { issued, revoked } = rotateKey(r.service.ctx, key.id, grace, r.actor);
       return keysPage(r, { issued, title: `Key ${key.prefix}… rotated`, replaced: revoked });
     }),
   );
@@ -39,6 +52,13 @@ export function registerKeysRoutes(router: DashboardRouter): void {
     '/campaigns/:id/keys/:keyId/revoke',
     action((r) => {
       const key = keyOfCampaign(r);
+      const confirmation = confirmFirst(r, {
+        question: `Revoke key ${key.prefix}…?`,
+        consequence: `Every request with this ${key.mode} key is refused (401) from now on${key.label ? ` (${key.label})` : ''}. A revoked key cannot be brought back: the integrator needs a new one.`,
+        button: 'Revoke the key',
+        back: campaignPath(key.campaign_id, '/keys'),
+      });
+      if (confirmation) return confirmation;
       revokeKey(r.service.ctx, key.id, r.actor);
       return seeOther(campaignPath(key.campaign_id, '/keys'));
     }),

@@ -12,6 +12,7 @@ import {
   anonymizeParticipant,
   exportParticipant,
   findParticipantSummary,
+  lookUpParticipant,
   type ParticipantSummary,
 } from '../../participants/participants.ts';
 import { field } from '../forms.ts';
@@ -43,7 +44,7 @@ export function registerParticipantsRoutes(router: DashboardRouter): void {
     `${base}/find`,
     action((r) => {
       const mode = formMode(r.form);
-      const found = findParticipantSummary(r.service.ctx, request(r, mode));
+      const found = lookUpParticipant(r.service.ctx, request(r, mode), r.actor);
       return participantsPage(r, mode, { found, document: field(r.form, 'document') });
     }),
   );
@@ -193,7 +194,9 @@ function participantCard(
         >Type the participant’s CPF or CNPJ to confirm
         <input id="anonymize-confirm" name="confirm" required autocomplete="off" ${refusal ? html` aria-invalid="true"` : null}
       /></label>
-      <label for="anonymize-reason">Reason (e.g. the request’s ticket) <input id="anonymize-reason" name="reason" maxlength="500" /></label>
+      <label for="anonymize-reason"
+        >Reason (e.g. the request’s ticket) <input id="anonymize-reason" name="reason" maxlength="1000"
+      /></label>
       <button type="submit" class="danger">Anonymize participant</button>
     </form>
   </section>`;

@@ -206,7 +206,7 @@ function addPrizeForm(path: string, mode: Mode, session: DashboardSession, typed
     >
     <label for="prize-type"
       >Type
-      <input id="prize-type" name="type" required maxlength="100" placeholder="voucher" value="${typed('prize', 'type')}" />
+      <input id="prize-type" name="type" required maxlength="200" placeholder="voucher" value="${typed('prize', 'type')}" />
       ${errorFor(errors, 'type')}</label
     >
     <label for="prize-value"

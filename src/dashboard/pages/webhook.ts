@@ -4,6 +4,8 @@
 // the POST's answer), which API keys may change it, the deliveries (filtered by status) with
 // redelivery of one or of every failed one, and a test ping. Changes are audited as
 // dashboard:<name> by the domain functions (src/webhooks/webhook-config.ts, src/campaigns/campaigns.ts).
+// Pausing, rotating the secret without a grace period and redelivering every failed delivery ask
+// first (confirm.ts).
 import { getCampaign, updateCampaign, WEBHOOK_API_ACCESS, type Campaign } from '../../campaigns/campaigns.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { MODES } from '../../keys/keys.ts';
@@ -15,6 +17,7 @@ import {
   type OperatorWebhookConfig,
 } from '../../webhooks/webhook-config.ts';
 import {
+  countFailedDeliveries,
   DELIVERY_STATUSES,
   getDeliveryWithAttempts,
   listRecentDeliveryViews,
@@ -23,6 +26,7 @@ import {
   type DeliveryView,
 } from '../../webhooks/deliveries.ts';
 import { sendTestPing } from '../../webhooks/ping.ts';
+import { confirmFirst } from '../confirm.ts';
 import { choice, field, secretOnce, select } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
@@ -61,6 +65,16 @@ export function registerWebhookRoutes(router: DashboardRouter): void {
     action(async (r) => {
       const campaignId = routeParam(r.event, 'id');
       const isActive = choice(r.form, 'active', ['on', 'off'] as const) === 'on';
+      const confirmation =
+        !isActive &&
+        confirmFirst(r, {
+          question: 'Pause webhook delivery?',
+          consequence:
+            'Events that happen while delivery is paused are recorded as skipped and never sent, not even after delivery resumes (the integrator can still read them with GET /v1/events).',
+          button: 'Pause delivery',
+          back: webhookPath(campaignId),
+        });
+      if (confirmation) return confirmation;
       await setWebhookConfig(r.service.ctx, campaignId, { isActive }, r.actor);
       return seeOther(webhookPath(campaignId));
     }),
@@ -70,7 +84,18 @@ export function registerWebhookRoutes(router: DashboardRouter): void {
     action((r) => {
       const campaignId = routeParam(r.event, 'id');
       getCampaign(r.service.ctx, campaignId);
-      const rotated = rotateWebhookSecret(r.service.ctx, campaignId, field(r.form, 'grace') || '0', r.actor);
+      const grace = field(r.form, 'grace').trim() || '0';
+      const confirmation =
+        /^0+$/.test(grace) &&
+        confirmFirst(r, {
+          question: 'Rotate the signing secret without a grace period?',
+          consequence:
+            'From now on every delivery is signed with the new secret only: the receiver rejects them until it has the new secret, and they are retried, then fail. A grace period signs with both secrets meanwhile.',
+          button: 'Rotate now, no grace',
+          back: webhookPath(campaignId),
+        });
+      if (confirmation) return confirmation;
+      const rotated = rotateWebhookSecret(r.service.ctx, campaignId, grace, r.actor);
       return webhookPage(r, {
         title: 'Signing secret rotated',
         secret: rotated.hmac_secret,
@@ -111,6 +136,17 @@ export function registerWebhookRoutes(router: DashboardRouter): void {
     action((r) => {
       const campaignId = routeParam(r.event, 'id');
       getCampaign(r.service.ctx, campaignId);
+      const failed = countFailedDeliveries(r.service.ctx, campaignId);
+      const confirmation =
+        failed > 0 &&
+        confirmFirst(r, {
+          question: `Redeliver all ${count(failed)} failed deliveries?`,
+          consequence:
+            'Every failed event of this campaign is sent to the partner again, each with the data it carried (an entry’s events carry the participant’s entry). The receiver gets them again even if it kept some.',
+          button: 'Redeliver all failed',
+          back: webhookPath(campaignId),
+        });
+      if (confirmation) return confirmation;
       const requeued = redeliverFailed(r.service.ctx, campaignId, r.actor);
       return seeOther(`${webhookPath(campaignId)}?requeued=${requeued.length}`);
     }),

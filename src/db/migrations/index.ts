@@ -21,6 +21,7 @@ import { migration015 } from './015-draws.ts';
 import { migration016 } from './016-events-index.ts';
 import { migration017 } from './017-integrity-checks.ts';
 import { migration018 } from './018-session-lifetime-public-url.ts';
+import { migration019 } from './019-scrub-attempt-credentials.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];
