@@ -1,5 +1,5 @@
 // npm run drill -- [--runs N] [--mode external|internal] [--seed S] [--rate R] [--kill-min MS]
-// [--kill-max MS] [--json] | npm run drill -- --latency [--window S] [--json]
+// [--kill-max MS] [--bundle dist/ces.mjs] [--json] | npm run drill -- --latency [--window S] [--json]
 //
 // The disaster-recovery drill of issue 33 repeated for measurement (test/support/litestream-drill.ts:
 // ces serve under Litestream, both SIGKILLed at a seeded random moment, the data folder deleted,
@@ -8,10 +8,12 @@
 // --latency instead measures intake p99 at 100 entries/s for ces alone against ces
 // (CES_CHECKPOINTS=external) under Litestream, in one run, and `ces participant anonymize` under
 // Litestream: p99 of the requests due while it runs against the idle p99 before it.
+// --bundle runs `ces serve` from a built bundle (npm run build) instead of the sources through tsx:
+// each run starts ces twice, and that is most of a run's time on a busy machine.
 // Needs the optional dependency @flydotio/litestream-linux-x64 (linux-x64). Traffic to 127.0.0.1 only.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBenchCampaign, cpf, currentYymm, entryRequest, type BenchCampaign } from './data.ts';
 import { latencyPercentiles, openLoop, percentile, type OpenLoopResult } from './open-loop.ts';
@@ -29,6 +31,7 @@ const { values: flags } = parseArgs({
     'kill-min': { type: 'string' },
     'kill-max': { type: 'string' },
     latency: { type: 'boolean' },
+    bundle: { type: 'string' },
     window: { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -51,6 +54,8 @@ if ('skip' in found) {
   process.exit(1);
 }
 const binary = found.path;
+const bundle = flags.bundle === undefined ? undefined : resolve(flags.bundle);
+if (bundle !== undefined && !existsSync(bundle)) throw new Error(`--bundle ${bundle} does not exist: npm run build writes dist/ces.mjs`);
 
 if (flags.latency) await measureLatency(positive('window', flags.window, 30));
 else await repeatDrill();
@@ -64,7 +69,7 @@ async function repeatDrill(): Promise<void> {
   const killWindowMs: [number, number] = [positive('kill-min', flags['kill-min'], 4_000), positive('kill-max', flags['kill-max'], 15_000)];
   const results: DrillResult[] = [];
   for (let i = 0; i < runs; i++) {
-    const r = await runDrill({ binary, mode, seed: firstSeed + i, ratePerS, killWindowMs, keep: true });
+    const r = await runDrill({ binary, mode, seed: firstSeed + i, ratePerS, killWindowMs, keep: true, bundle });
     results.push(r);
     const bad = !r.checkPassed || !r.continuity.ok || r.lostBeyondPromise > 0 || !r.servedAfterRestore || r.errors.length > 0;
     progress(
@@ -84,6 +89,7 @@ async function repeatDrill(): Promise<void> {
     rate_per_s: ratePerS,
     kill_window_ms: killWindowMs,
     seeds: `${firstSeed}..${firstSeed + runs - 1}`,
+    ces: bundle ?? 'sources (tsx)',
     corrupt_restores: results.filter((r) => !r.checkPassed).length,
     continuity_gaps: results.filter((r) => !r.continuity.ok).length,
     salt1_steps: results.flatMap((r) => r.continuity.gaps.map((g) => g.salt1Step)),
@@ -133,7 +139,7 @@ async function measureLatency(windowS: number): Promise<void> {
       const dbPath = join(work, 'alone', 'ces.db');
       mkdirSync(join(work, 'alone'), { mode: 0o700 });
       const campaign = createBenchCampaign(dbPath);
-      const server = await spawnServe({ dbPath, tickMs: 200 });
+      const server = await spawnServe({ dbPath, tickMs: 200, bundle });
       try {
         progress(`ces alone: ${warmupS + windowS} s at ${ratePerS}/s`);
         out.alone = steady(await load(server, campaign, 'alone', warmupS + windowS));
@@ -151,7 +157,7 @@ async function measureLatency(windowS: number): Promise<void> {
       const campaign = createBenchCampaign(dbPath);
       const env = { CES_CHECKPOINTS: 'external' };
       const litestream = await startLitestream(binary, configPath);
-      const server = await spawnServe({ dbPath, tickMs: 200, env });
+      const server = await spawnServe({ dbPath, tickMs: 200, env, bundle });
       try {
         progress(`ces (external) under Litestream: ${warmupS + windowS} s at ${ratePerS}/s`);
         out.litestream_external = steady(await load(server, campaign, 'litestream', warmupS + windowS));
