@@ -74,7 +74,7 @@ export function openCommandContext(opts: CommonOptions, open: OpenOptions = {}, 
   const io = cliIo();
   const config = loadCommandConfig({ db: opts.db }, io.env, settings);
   return {
-    db: openDatabase(config.dbPath, open),
+    db: openDatabase(config.dbPath, { ...open, checkpoints: config.checkpoints }),
     clock: io.clock ?? systemClock,
     random: cryptoRandom,
     config,

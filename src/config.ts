@@ -30,8 +30,16 @@ export interface Config {
   retentionDays: number;
   /** Bearer token for GET /metrics; empty = open; 'off' disables the endpoint. */
   metricsToken: string;
-  /** WAL checkpoints on a thread of their own instead of inside commits (src/db/checkpointer.ts). */
+  /** WAL checkpoints on a thread of their own instead of inside commits (src/db/checkpointer.ts); ignored when `checkpoints` is external. */
   checkpointThread: boolean;
+  /**
+   * Who checkpoints the WAL (CES_CHECKPOINTS): ces itself (`internal`), or an outside replicator
+   * such as Litestream (`external`: no checkpoint thread, wal_autocheckpoint=0 on every writable
+   * connection, no TRUNCATE anywhere; src/db/wal-watch.ts). Read by every command, not only `ces serve`.
+   */
+  checkpoints: CheckpointMode;
+  /** WAL size (MiB) past which /healthz is degraded in external mode (CES_WAL_ALARM_MB; src/db/wal-watch.ts). */
+  walAlarmMb: number;
   /** V8's --heap-growing-percent for `ces serve` (src/heap-growth.ts); 0 leaves V8's own factor. */
   heapGrowingPercent: number;
   /** After SIGTERM/SIGINT, longest wait for requests and outgoing calls in flight before they are abandoned. */
@@ -60,6 +68,8 @@ export interface ConfigFlags {
 
 type Env = Record<string, string | undefined>;
 
+export type CheckpointMode = 'internal' | 'external';
+
 const FLAG_NAMES: Record<keyof ConfigFlags, string> = { db: 'db', host: 'host', port: 'port', tickMs: 'tick-ms', logFormat: 'log-format' };
 
 export const DEFAULT_DB_PATH = './data/ces.db';
@@ -87,6 +97,7 @@ const SERVE_ONLY_VARIABLES = [
   'CES_REQUEST_TIMEOUT_MS',
   'CES_METRICS_TOKEN',
   'CES_CHECKPOINT_THREAD',
+  'CES_WAL_ALARM_MB',
   'CES_HEAP_GROWING_PERCENT',
   'CES_RETENTION_DAYS',
   'CES_SHUTDOWN_TIMEOUT_MS',
@@ -169,6 +180,8 @@ export function loadConfig(flags: ConfigFlags = {}, rawEnv: Env = process.env, i
     retentionDays: parseInteger('CES_RETENTION_DAYS', env.CES_RETENTION_DAYS ?? 30, 0, 36_500),
     metricsToken: parseMetricsToken(env.CES_METRICS_TOKEN),
     checkpointThread: parseSwitch('CES_CHECKPOINT_THREAD', env.CES_CHECKPOINT_THREAD, true),
+    checkpoints: parseCheckpointMode(env.CES_CHECKPOINTS),
+    walAlarmMb: parseInteger('CES_WAL_ALARM_MB', env.CES_WAL_ALARM_MB ?? 512, 1, 1_048_576),
     heapGrowingPercent: parseInteger('CES_HEAP_GROWING_PERCENT', env.CES_HEAP_GROWING_PERCENT ?? 100, 0, 1000),
     shutdownTimeoutMs: parseInteger('CES_SHUTDOWN_TIMEOUT_MS', env.CES_SHUTDOWN_TIMEOUT_MS ?? 10_000, 100, 600_000),
     trustedProxies: parseProxyList(env.CES_TRUSTED_PROXIES),
@@ -255,6 +268,14 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
   if (value === '0') return false;
   if (value === '1') return true;
   throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
+}
+
+/** CES_CHECKPOINTS: `internal` (the default) or `external`, any case. */
+function parseCheckpointMode(raw: string | undefined): CheckpointMode {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '') return 'internal';
+  if (value === 'internal' || value === 'external') return value;
+  throw new ConfigError(`CES_CHECKPOINTS must be internal or external, got "${raw}"`);
 }
 
 /** A feature switch: `on` or `1`, `off` or `0` (any case); unset is the default. */

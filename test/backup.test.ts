@@ -235,7 +235,7 @@ describe('ces backup under load, then ces restore', () => {
     const inUse = await runCli(['restore', join(dir, 'snapshot.db'), '--db', t.dbPath, '--force', '--json'], { process: true });
     assert.equal(inUse.code, 1);
     assert.equal(inUse.json.error.code, 'database_in_use');
-    assert.match(inUse.json.error.message, new RegExp(`process ${process.pid}`));
+    assert.match(inUse.json.error.message, new RegExp(`is open in node \\(pid ${process.pid}\\); stop it before restoring\\.$`));
     const again = await runCli(['backup', join(dir, 'snapshot.db'), '--db', t.dbPath, '--json']);
     assert.equal(again.json.error.code, 'destination_exists');
   });

@@ -111,7 +111,7 @@ describe('a newer ces and a database another process has open', () => {
     assert.equal(refused.json.error.code, 'database_in_use');
     assert.match(
       refused.json.error.message,
-      new RegExp(`schema version ${SCHEMA_VERSION - 1} and this ces needs ${SCHEMA_VERSION}; process ${process.pid} has it open`),
+      new RegExp(`schema version ${SCHEMA_VERSION - 1} and this ces needs ${SCHEMA_VERSION}; node \\(pid ${process.pid}\\) has it open`),
     );
     assert.equal(version(path), SCHEMA_VERSION - 1, 'not upgraded');
 

@@ -4,6 +4,7 @@
 // the backlog, and turns 503 when the tick stalls or the database is gone.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { statSync } from 'node:fs';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { countEntriesByStatus } from '../src/metrics/metrics.repo.ts';
@@ -118,6 +119,7 @@ describe('GET /metrics', () => {
       ces_jobs_retrying: 'gauge',
       ces_jobs_oldest_age_seconds: 'gauge',
       ces_outbox_backlog: 'gauge',
+      ces_wal_bytes: 'gauge',
       ces_webhook_deliveries_in_flight: 'gauge',
       ces_webhook_endpoints_backed_off: 'gauge',
       ces_webhook_delivery_attempts_total: 'counter',
@@ -282,6 +284,8 @@ describe('GET /healthz', () => {
       db: 'ok',
       tick: { last_tick_at: null, alive: true, interval_ms: 200, last_error: null },
       backlog: { jobs: 1, deliveries_pending: 0, deliveries_failed: 0 },
+      // The default CES_CHECKPOINTS=internal never raises the WAL alarm (test/checkpoints-external.test.ts).
+      wal: { bytes: statSync(`${t.dbPath}-wal`).size, alarm_bytes: 512 * 1024 * 1024, over_alarm: false },
     });
     await t.server.tick();
     const ticked = await t.request('GET', '/healthz');

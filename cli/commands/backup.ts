@@ -51,6 +51,7 @@ export function registerBackupCommands(program: Command): void {
           clock: systemClock,
           actor: cliOperator(),
           random: cryptoRandom,
+          checkpoints: config.checkpoints,
         });
         io.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {

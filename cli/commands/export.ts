@@ -112,7 +112,13 @@ export function registerExportCommand(program: Command): void {
       try {
         const io = cliIo();
         const config = loadCommandConfig({ db: flags.db }, io.env);
-        ctx = { db: openDatabase(config.dbPath), clock: systemClock, random: cryptoRandom, config, log: createSilentLogger() };
+        ctx = {
+          db: openDatabase(config.dbPath, { checkpoints: config.checkpoints }),
+          clock: systemClock,
+          random: cryptoRandom,
+          config,
+          log: createSilentLogger(),
+        };
         const summary = await exportEntries(ctx, flags);
         // stdout belongs to the data unless --out was given; the summary then goes there.
         if (flags.json) io.stdout.write(`${toJsonDocument(summary)}\n`);

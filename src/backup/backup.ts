@@ -12,9 +12,10 @@ import { dirname } from 'node:path';
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { nowIso, type Clock } from '../clock.ts';
+import type { CheckpointMode } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { readCesSchemaVersion, runIntegrityCheck, setRollbackJournal } from './backup.repo.ts';
-import { findProcessesUsingFile, realPath } from '../db/file-users.ts';
+import { findFileHolders, formatHolders, realPath } from '../db/file-users.ts';
 import { SCHEMA_VERSION } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { AppError } from '../errors.ts';
@@ -89,9 +90,9 @@ export async function backupDatabase(
   if (target === realPath(ctx.config.dbPath)) throw new AppError(422, 'invalid_option', 'The backup destination is the database itself.');
   if (existsSync(target) && !options.force) throw new AppError(409, 'destination_exists', `${dest} exists; pass --force to overwrite it.`);
   if (!existsSync(dirname(target))) throw new AppError(422, 'invalid_option', `The folder of ${dest} does not exist.`);
-  const users = findProcessesUsingFile(target, options.pid);
-  if (users.length > 0)
-    throw new AppError(409, 'database_in_use', `${dest} is open in process ${users.join(', ')}; choose another destination.`);
+  const holders = findFileHolders(target, options.pid);
+  if (holders.length > 0)
+    throw new AppError(409, 'database_in_use', `${dest} is open in ${formatHolders(holders)}; choose another destination.`);
   const temp = tempPathBeside(target, ctx.random);
   const started = ctx.clock.now();
   createPrivateFileExclusive(temp);
@@ -156,6 +157,8 @@ export async function restoreDatabase(input: {
   clock: Clock;
   actor: Actor;
   random: Random;
+  /** CES_CHECKPOINTS, for the open that records the restore (src/db/open.ts). */
+  checkpoints?: CheckpointMode;
 }): Promise<RestoreResult> {
   const source = realPath(input.source);
   const target = realPath(input.dbPath);
@@ -177,13 +180,19 @@ export async function restoreDatabase(input: {
       'destination_exists',
       `${input.dbPath} exists; pass --force to replace it (it is kept beside as a .pre-restore copy).`,
     );
-  const users = findProcessesUsingFile(target, input.pid);
-  if (users.length > 0)
+  const holders = findFileHolders(target, input.pid);
+  if (holders.length > 0) {
+    // Beside Litestream the order matters: a file replaced under it, or with its own state of the
+    // old file left beside, is not what its replica continues (docs/operations.md).
+    const beside = holders.some((h) => h.litestream)
+      ? ' Beside Litestream: stop ces serve and Litestream, restore (`litestream restore`, or this command), run `ces check`, then start them again.'
+      : '';
     throw new AppError(
       409,
       'database_in_use',
-      `${input.dbPath} is open in process ${users.join(', ')} (a running ces serve?); stop it before restoring.`,
+      `${input.dbPath} is open in ${formatHolders(holders)}; stop ${holders.length === 1 ? 'it' : 'them'} before restoring.${beside}`,
     );
+  }
 
   makePrivateDir(dirname(target));
   // Copy through SQLite rather than the file system: a source left in WAL mode may hold committed
@@ -213,7 +222,7 @@ export async function restoreDatabase(input: {
   }
   // Record the restore in the restored database itself, through the normal open (pragmas, migrations):
   // the record of a restore is where the restored history goes on.
-  const db = openDatabase(target);
+  const db = openDatabase(target, { checkpoints: input.checkpoints });
   try {
     const audited = { db, clock: input.clock };
     const { at, auditId } = db

@@ -143,3 +143,37 @@ export function startCheckpointer(
     },
   };
 }
+
+// One PASSIVE checkpoint on a connection of its own, for the last resort of CES_CHECKPOINTS=external
+// (src/db/wal-watch.ts): copying a WAL of gigabytes takes seconds, which the HTTP thread must not
+// spend. The connection only reads the WAL and writes the database file; closing it is not the last
+// close of the file (the server's connection stays open), so SQLite does not checkpoint again there.
+const ONE_PASS_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.sqlite);
+let db;
+try {
+  db = new Database(workerData.path, { fileMustExist: true });
+  db.pragma('busy_timeout = 0');
+  db.pragma('synchronous = FULL');
+  parentPort.postMessage({ result: db.pragma('wal_checkpoint(PASSIVE)')[0] });
+} catch (error) {
+  parentPort.postMessage({ failed: String(error) });
+} finally {
+  if (db && db.open) db.close();
+}
+`;
+
+/** Runs one `PRAGMA wal_checkpoint(PASSIVE)` of `path` on a thread; resolves with SQLite's answer. */
+export function runPassiveCheckpoint(path: string): Promise<PassResult> {
+  const data = { sqlite: createRequire(import.meta.url).resolve('better-sqlite3'), path };
+  const worker = new Worker(ONE_PASS_CODE, { eval: true, workerData: data, resourceLimits: LIMITS });
+  return new Promise((resolve, reject) => {
+    let answer: { result?: PassResult; failed?: string } = { failed: 'the checkpoint thread exited without an answer' };
+    worker.on('message', (message: typeof answer) => {
+      answer = message;
+    });
+    worker.once('error', (error) => reject(error));
+    worker.once('exit', () => (answer.result ? resolve(answer.result) : reject(new Error(answer.failed))));
+  });
+}

@@ -1,8 +1,10 @@
 // Which processes have a database file open, read from /proc on Linux. A running `ces serve` keeps
 // its database open for its whole life, so this is how the CLI tells that a server is up: restore
 // and backup refuse to replace a file in use, a schema upgrade waits until no one else has the file
-// open, and a second server refuses to start beside the first (src/db/server-claim.ts).
-import { existsSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+// open, and a second server refuses to start beside the first (src/db/server-claim.ts). A refusal
+// names each holder as /proc does ("litestream (pid 1234)", "ces serve (pid 99)"), so that the
+// operator stops the right process: beside Litestream, the holder is not always an older ces.
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /**
@@ -28,10 +30,13 @@ export function canSeeOpenFiles(): boolean {
   return existsSync('/proc/self/fd');
 }
 
-/** The names /proc shows for the database and its -wal (real paths: /proc resolves symlinks). */
+/**
+ * The names /proc shows for the database, its -wal and its -shm (real paths: /proc resolves
+ * symlinks). The -shm too: SQLite maps it, and a replicator may hold it while it reopens the rest.
+ */
 function openFileNames(path: string): Set<string> {
   const real = realPath(path);
-  return new Set([real, `${real}-wal`]);
+  return new Set([real, `${real}-wal`, `${real}-shm`]);
 }
 
 function holdsAny(pid: number, names: Set<string>): boolean {
@@ -51,7 +56,7 @@ function holdsAny(pid: number, names: Set<string>): boolean {
   return false;
 }
 
-/** Processes other than `selfPid` that have the file (or its -wal) open; [] where /proc is absent. */
+/** Processes other than `selfPid` that have the file (or its -wal or -shm) open; [] where /proc is absent. */
 export function findProcessesUsingFile(path: string, selfPid: number): number[] {
   if (!canSeeOpenFiles()) return [];
   const names = openFileNames(path);
@@ -64,7 +69,7 @@ export function findProcessesUsingFile(path: string, selfPid: number): number[] 
 }
 
 /**
- * Whether process `pid` has the file (or its -wal) open. Where /proc is absent, whether the process
+ * Whether process `pid` has the file (or its -wal or -shm) open. Where /proc is absent, whether the process
  * is alive at all: a recycled pid then reads as a user of the file, the safe side to err on.
  */
 export function processUsesFile(pid: number, path: string): boolean {
@@ -75,4 +80,50 @@ export function processUsesFile(pid: number, path: string): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Litestream's binary (the npm wrapper runs it as a child: the child is what opens the file). */
+const LITESTREAM_COMM = 'litestream';
+
+/** A process that has the file open, as a refusal names it. */
+export interface FileHolder {
+  pid: number;
+  /** What the process is: `/proc/PID/comm` ("litestream"), or "ces serve" for a node running ces. */
+  name: string;
+  litestream: boolean;
+}
+
+/**
+ * What process `pid` is, from /proc: its comm (the executable's name, or the title it set), except
+ * for a node process whose command line runs ces (bin/ces.mjs, dist/ces.mjs, cli/ces.ts), named
+ * `ces` and its command ("ces serve"). A process gone meanwhile, or not ours to read, is "process".
+ */
+export function describeProcess(pid: number): FileHolder {
+  let comm = '';
+  try {
+    comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return { pid, name: 'process', litestream: false };
+  }
+  let name = comm === '' ? 'process' : comm;
+  if (comm === 'node' || comm.startsWith('node-')) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const at = argv.findIndex((arg, i) => i > 0 && /(^|\/)ces(\.mjs|\.ts|\.js)?$/.test(arg));
+      if (at > 0) name = /^[a-z][a-z-]*$/.test(argv[at + 1] ?? '') ? `ces ${argv[at + 1]}` : 'ces';
+    } catch {
+      // gone meanwhile: its comm will do
+    }
+  }
+  return { pid, name, litestream: comm === LITESTREAM_COMM };
+}
+
+/** The holders of the file other than `selfPid`, named; [] where /proc is absent. */
+export function findFileHolders(path: string, selfPid: number): FileHolder[] {
+  return findProcessesUsingFile(path, selfPid).map(describeProcess);
+}
+
+/** "litestream (pid 1234), ces serve (pid 99)": the holders as a refusal names them. */
+export function formatHolders(holders: readonly FileHolder[]): string {
+  return holders.map((h) => `${h.name} (pid ${h.pid})`).join(', ');
 }

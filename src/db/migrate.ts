@@ -9,6 +9,9 @@ import { readSchemaSql } from './schema.ts';
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** The tables Litestream creates in the database it replicates (its sequence and its write lock). */
+const LITESTREAM_TABLES = `'_litestream_seq', '_litestream_lock'`;
+
 /** Brings the database to `target` (the newest version unless a test asks for an older one). */
 export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
@@ -28,8 +31,9 @@ export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
         const now = db.pragma('user_version', { simple: true }) as number;
         if (now > v) return now;
         // Version 0 is an empty file: one holding tables belongs to something else, and ours would be
-        // created among them.
-        if (v === 0 && db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() !== 0) {
+        // created among them. Litestream's two tables do not count: started before the first
+        // `ces serve`, it adds them to the empty file it replicates.
+        if (v === 0 && db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name NOT IN (${LITESTREAM_TABLES})`).pluck().get() !== 0) {
           throw new AppError(
             422,
             'not_a_ces_database',

@@ -1,12 +1,14 @@
 // Opens the SQLite file for the server or the CLI: creates its folder, sets the pragmas (busy
 // timeout first so that even the WAL switch waits for a concurrent opener), migrates: but never
-// under another process that has the file open, which would be an older ces still running.
+// under another process that has the file open, which may be an older ces still running (Litestream,
+// which only copies the WAL, is let be).
 import Database from 'better-sqlite3';
 import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
+import type { CheckpointMode } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.ts';
-import { findProcessesUsingFile } from './file-users.ts';
+import { findFileHolders, formatHolders } from './file-users.ts';
 import { migrate, SCHEMA_VERSION } from './migrate.ts';
 
 export type Db = Database.Database;
@@ -22,6 +24,11 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Refuse a path with no file instead of creating a database there. */
   mustExist?: boolean;
+  /**
+   * CES_CHECKPOINTS (config.checkpoints), default internal. External: wal_autocheckpoint=0, so that
+   * no commit through this connection ever checkpoints; the outside replicator does.
+   */
+  checkpoints?: CheckpointMode;
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
@@ -130,7 +137,10 @@ function configure(db: Db, path: string, options: OpenOptions): void {
   // intake rewrites in every batch are copied back a quarter as often. In `ces serve` a thread of
   // its own copies pages back all along (src/db/checkpointer.ts), so the commit that reaches this
   // limit has little left to copy before it starts the WAL over.
-  if (!options.readonly) db.pragma('wal_autocheckpoint = 4000');
+  // With CES_CHECKPOINTS=external never: a second checkpointer beside Litestream can start the WAL
+  // over while Litestream has let go of its read lock to checkpoint, and the replica then silently
+  // misses frames (issue 33: 2 corrupt restores of 35). Litestream checkpoints; a commit never does.
+  if (!options.readonly) db.pragma(`wal_autocheckpoint = ${options.checkpoints === 'external' ? 0 : 4000}`);
   if (options.readonly || options.migrate === false) return;
   refuseUpgradeUnderAnotherProcess(db, path);
   migrate(db);
@@ -138,19 +148,24 @@ function configure(db: Db, path: string, options: OpenOptions): void {
 
 /**
  * A database of an older schema is upgraded by the first newer ces to open it. A process that
- * still has it open is an older ces (its server, most likely) whose statements name the old
+ * still has it open may be an older ces (its server, most likely) whose statements name the old
  * tables: upgraded underneath, every intake it then ran would fail. So the upgrade waits until
- * that process is stopped. A new file (version 0) is created by whoever comes first, as before.
+ * that process is stopped, and the refusal names it from /proc. Litestream is the exception: it
+ * copies WAL frames whatever they hold, so an upgrade goes ahead beside it and is replicated like
+ * any write (`litestream replicate -exec "ces serve"` starts the new ces with Litestream holding
+ * the file). A new file (version 0) is created by whoever comes first, as before.
  */
 function refuseUpgradeUnderAnotherProcess(db: Db, path: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version === 0 || version >= SCHEMA_VERSION || path === ':memory:') return;
-  const users = findProcessesUsingFile(path, process.pid);
-  if (users.length === 0) return;
+  const holders = findFileHolders(path, process.pid).filter((h) => !h.litestream);
+  if (holders.length === 0) return;
+  const them = holders.length === 1 ? 'it' : 'them';
   throw new AppError(
     409,
     'database_in_use',
-    `The database has schema version ${version} and this ces needs ${SCHEMA_VERSION}; process ${users.join(', ')} has it open ` +
-      `(an older ces serve?), and upgrading it underneath would break that process. Stop it, then run this command again.`,
+    `The database has schema version ${version} and this ces needs ${SCHEMA_VERSION}; ${formatHolders(holders)} ` +
+      `${holders.length === 1 ? 'has' : 'have'} it open, and upgrading it underneath would break a process that reads the old schema ` +
+      `(an older ces). Stop ${them}, then run this command again.`,
   );
 }

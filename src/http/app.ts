@@ -27,7 +27,7 @@ const AUTH_FAILURE_REFILL_S = 40;
 
 export function createHttpApp(service: Service): H3 {
   const { ctx } = service;
-  const metrics = createServiceMetrics(ctx, service.deliveries);
+  const metrics = createServiceMetrics(ctx, service.deliveries, service.wal);
   const trusted = parseTrustedProxies(ctx.config.trustedProxies);
   const app = new H3({
     ...createRequestHooks(ctx, metrics, trusted),

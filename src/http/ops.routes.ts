@@ -25,8 +25,8 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
   });
 
   app.get('/healthz', () => {
-    const health = checkHealth(service.ctx, service.tick);
-    return json(health.status === 'ok' ? 200 : 503, health, { 'cache-control': 'no-store' });
+    const health = checkHealth(service.ctx, service.tick, service.wal);
+    return json(health.status === 'unavailable' ? 503 : 200, health, { 'cache-control': 'no-store' });
   });
 
   app.get('/metrics', (event) => {

@@ -57,12 +57,12 @@ export interface OpenedService {
 /**
  * Everything `ces serve` runs but the listener and the tick's timer: the database claimed for this
  * process (src/db/server-claim.ts), stale leases released, the checkpoint thread (unless
- * CES_CHECKPOINT_THREAD=0), the service and its HTTP app. startServer listens with it; tests drive
+ * CES_CHECKPOINT_THREAD=0 or CES_CHECKPOINTS=external), the service and its HTTP app. startServer listens with it; tests drive
  * the app in process (test/support/harness.ts).
  */
 export function openService(config: Readonly<Config>, log: ConsolaInstance, options: ServiceStartOptions = {}): OpenedService {
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(config.dbPath);
+  const db = openDatabase(config.dbPath, { checkpoints: config.checkpoints });
   const self = { pid: process.pid, host: hostname() };
   try {
     // A file this server has not opened before (a restore) is checked before anything reads it.
@@ -79,8 +79,11 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
     db.close();
     throw error;
   }
+  // With CES_CHECKPOINTS=external Litestream checkpoints, and nothing of ours does (src/db/wal-watch.ts).
   const checkpointer: Checkpointer | null =
-    config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
+    config.checkpoints === 'internal' && config.checkpointThread && config.dbPath !== ':memory:'
+      ? startCheckpointer(config.dbPath, log)
+      : null;
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit });
   releaseStaleLeases(ctx);
@@ -90,6 +93,7 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
     release: async () => {
       await service.writer.close();
       await checkpointer?.close();
+      await service.wal.settled();
       try {
         releaseDatabase(db, self);
       } catch (error) {
@@ -153,7 +157,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   // request, none is in progress until the clients' next ones are parsed, and a tick that looked
   // then would take the idle-sized share.
   const httpBusy = (): boolean => http.activeRequests() > 0 || monotonicMs() - http.lastRequestEndedAt() < BUSY_LINGER_MS;
-  const ticker = createTicker(ctx, service.tick, httpBusy, service.deliveries);
+  const ticker = createTicker(ctx, service.tick, httpBusy, service.deliveries, service.wal);
   if (options.tick ?? true) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
   return {

@@ -1,10 +1,12 @@
 // The running service's state, shared by the HTTP app and the background tick: the context, the
-// intake writer, the set of Idempotency-Keys whose requests are being read right now, and when
-// the tick last ran.
+// intake writer, the set of Idempotency-Keys whose requests are being read right now, when the
+// tick last ran, and the watch on the WAL's size.
 import type { Ctx } from '../context.ts';
 import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
 import { monotonicMs } from '../clock.ts';
 import type { TickState } from '../pipeline/tick.ts';
+import { runPassiveCheckpoint } from '../db/checkpointer.ts';
+import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
 import { schedulerSettings } from '../webhooks/sender.ts';
 import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
 
@@ -16,6 +18,8 @@ export interface Service {
   tick: TickState;
   /** Which webhook attempts may start (the timer's delivery pool); read by GET /metrics. */
   deliveries: DeliveryScheduler;
+  /** The -wal file's size against CES_WAL_ALARM_MB (GET /healthz, /metrics; checked by the tick). */
+  wal: WalWatch;
 }
 
 export interface ServiceOptions {
@@ -31,5 +35,6 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
     deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs)),
+    wal: createWalWatch(ctx.config, ctx.clock, ctx.log, runPassiveCheckpoint),
   };
 }

@@ -1,22 +1,28 @@
 // GET /healthz: is this server able to do its work? The database answers a read, and the
 // background tick has run recently (it drains jobs and the webhook outbox; a stuck tick means
-// entries stay PENDING and webhooks stop, while intake still looks fine from outside).
+// entries stay PENDING and webhooks stop, while intake still looks fine from outside). Degraded,
+// still 200: it works, but with CES_CHECKPOINTS=external its WAL is past CES_WAL_ALARM_MB, so
+// nothing (Litestream) is checkpointing it (src/db/wal-watch.ts). A load balancer must not take a
+// server out for that: it is for a person to look at, and intake goes on.
 import { toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import type { TickState } from '../pipeline/tick.ts';
+import type { WalStatus, WalWatch } from '../db/wal-watch.ts';
 import { countJobs, countOutboxBacklog } from './metrics.repo.ts';
 
 /** The tick is considered dead after this many intervals without a run that completed. */
 export const TICK_STALE_INTERVALS = 10;
 
 export interface Health {
-  status: 'ok' | 'unavailable';
+  status: 'ok' | 'degraded' | 'unavailable';
   db: 'ok' | 'error';
   tick: { last_tick_at: string | null; alive: boolean; interval_ms: number; last_error: string | null };
   backlog: { jobs: number; deliveries_pending: number; deliveries_failed: number } | null;
+  /** The -wal file: its size, the alarm (CES_WAL_ALARM_MB in bytes), whether it is over (external mode only). */
+  wal: WalStatus | null;
 }
 
-export function checkHealth(ctx: Ctx, tick: TickState): Health {
+export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Health {
   let backlog: Health['backlog'] = null;
   try {
     const outbox = countOutboxBacklog(ctx.db);
@@ -28,10 +34,19 @@ export function checkHealth(ctx: Ctx, tick: TickState): Health {
   const { startedAt, lastTickAt, lastError } = tick;
   const alive = ctx.clock.now() - (lastTickAt ?? startedAt) <= TICK_STALE_INTERVALS * intervalMs;
   const db = backlog ? 'ok' : 'error';
+  let wal: WalStatus | null = null;
+  try {
+    wal = walWatch.read();
+  } catch (error) {
+    ctx.log.error('health check: could not read the size of the WAL', { error: error instanceof Error ? error.message : String(error) });
+  }
+  let status: Health['status'] = db === 'ok' && alive ? 'ok' : 'unavailable';
+  if (status === 'ok' && wal?.over_alarm) status = 'degraded';
   return {
-    status: db === 'ok' && alive ? 'ok' : 'unavailable',
+    status,
     db,
     tick: { last_tick_at: lastTickAt === null ? null : toIso(lastTickAt), alive, interval_ms: intervalMs, last_error: lastError },
     backlog,
+    wal,
   };
 }

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.ts';
 import { droppedLogLines } from '../log.ts';
 import { JOB_KINDS } from '../pipeline/jobs.repo.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
+import { readWalBytes, type WalWatch } from '../db/wal-watch.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import {
   countEntriesByStatus,
@@ -29,7 +30,7 @@ export interface ServiceMetrics {
   render(): string;
 }
 
-export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler): ServiceMetrics {
+export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler, wal?: WalWatch): ServiceMetrics {
   const registry: Registry = createRegistry();
   const requests = registry.counter('ces_http_requests_total', 'HTTP requests answered, by matched route pattern, method and status.');
   const durations = registry.histogram(
@@ -104,6 +105,13 @@ export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler): 
     logLinesDropped.inc({}, dropped - droppedSeen);
     droppedSeen = dropped;
   };
+
+  // With CES_CHECKPOINTS=external the one sign, besides /healthz, that Litestream stopped checkpointing.
+  registry.gauge(
+    'ces_wal_bytes',
+    "Size of the database's -wal file in bytes (its high-water mark: SQLite reuses it from the start after a checkpoint).",
+    () => [{ value: wal ? wal.read().bytes : readWalBytes(ctx.config.dbPath) }],
+  );
 
   registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => [{ value: process.memoryUsage.rss() }]);
   registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use, in bytes.', () => [{ value: process.memoryUsage().heapUsed }]);

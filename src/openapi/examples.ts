@@ -189,6 +189,11 @@ export const EXAMPLES: Record<string, Example> = {
         deliveries_pending: 0,
         deliveries_failed: 0,
       },
+      wal: {
+        bytes: 4124152,
+        alarm_bytes: 536870912,
+        over_alarm: false,
+      },
     },
   },
   'getEntry.200': {

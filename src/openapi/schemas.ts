@@ -141,7 +141,7 @@ export const WebhookConfigCreatedStruct = object({
 });
 
 export const HealthStruct = object({
-  status: enums(['ok', 'unavailable']),
+  status: enums(['ok', 'degraded', 'unavailable']),
   db: enums(['ok', 'error']),
   tick: object({
     last_tick_at: nullable(dateTime()),
@@ -154,6 +154,13 @@ export const HealthStruct = object({
       jobs: describedInteger({ minimum: 0 }),
       deliveries_pending: describedInteger({ minimum: 0 }),
       deliveries_failed: describedInteger({ minimum: 0 }),
+    }),
+  ),
+  wal: nullable(
+    object({
+      bytes: describedInteger({ minimum: 0, description: "Size of the database's -wal file." }),
+      alarm_bytes: describedInteger({ minimum: 1, description: 'CES_WAL_ALARM_MB in bytes.' }),
+      over_alarm: boolean(),
     }),
   ),
 });

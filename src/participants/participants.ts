@@ -171,6 +171,10 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   // the WAL, which still holds earlier copies of those pages, is copied back and emptied. If another
   // process holds a read open that long, the truncation waits up to the busy timeout and is then
   // skipped: the server's own checkpoints overwrite those frames as the WAL is reused.
+  // With CES_CHECKPOINTS=external there is no truncation at all: beside Litestream it waited for
+  // Litestream's read lock holding the write lock (intake stopped for 10 s), and a second
+  // checkpointer is what corrupts its replica. The earlier page images stay in the WAL, and in the
+  // replica, until Litestream checkpoints and its retention drops them (docs/operations.md, LGPD).
   ctx.db.pragma('secure_delete = ON');
   let result: AnonymizeResult;
   try {
@@ -178,7 +182,7 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   } finally {
     ctx.db.pragma('secure_delete = FAST');
   }
-  ctx.db.pragma('wal_checkpoint(TRUNCATE)');
+  if (ctx.config.checkpoints === 'internal') ctx.db.pragma('wal_checkpoint(TRUNCATE)');
   return result;
 }
 

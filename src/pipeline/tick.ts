@@ -18,6 +18,7 @@ import {
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { forgetExpiredSecrets, pruneOutbox } from '../webhooks/retention.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
+import type { WalWatch } from '../db/wal-watch.ts';
 import { createVerifierPool, drainJobs, emptyJobStats, VERIFIER_CALLS_IN_FLIGHT, type JobStats, type VerifierPool } from './jobs.ts';
 import { releaseJobLeases } from './jobs.repo.ts';
 import { pipelineRestMs } from './pacing.ts';
@@ -127,8 +128,15 @@ export interface TickState {
  * failed, whether it ran by timer or by hand.
  * `httpBusy` tells whether HTTP requests are in progress (the timer tick then rests between chunks).
  * `scheduler` decides which webhook attempts the timer's pool may start (made from ctx.config if not given).
+ * `wal` is looked at before every tick: its alarm and its last-resort checkpoint (src/db/wal-watch.ts).
  */
-export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolean = () => false, scheduler?: DeliveryScheduler): Ticker {
+export function createTicker(
+  ctx: Ctx,
+  state?: TickState,
+  httpBusy: () => boolean = () => false,
+  scheduler?: DeliveryScheduler,
+  wal?: WalWatch,
+): Ticker {
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -145,9 +153,21 @@ export function createTicker(ctx: Ctx, state?: TickState, httpBusy: () => boolea
     chunkSize: () => (httpBusy() ? JOB_CHUNK_SIZE : IDLE_JOB_CHUNK_SIZE),
   };
 
+  // A WAL that cannot be looked at (its folder unreadable) is logged; the tick still runs.
+  const watchWal = (): void => {
+    try {
+      wal?.check();
+    } catch (error) {
+      ctx.log.error({ message: 'could not read the size of the WAL', error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
   const tick = (detached = false): Promise<TickReport> => {
     const run = chain
-      .then(() => runTick(ctx, detached ? pools : undefined))
+      .then(() => {
+        watchWal();
+        return runTick(ctx, detached ? pools : undefined);
+      })
       .then(
         (report) => {
           if (state) {

@@ -15,6 +15,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { ConsolaInstance } from 'consola';
 import type { CliInput, CliIo } from '../../cli/io.ts';
 import { runProgram } from '../../cli/program.ts';
 import { cliActor } from '../../src/audit/actor.ts';
@@ -86,6 +87,8 @@ export interface StartTestServerOptions {
    * anything that hands `url` to another process or client.
    */
   socket?: boolean;
+  /** The server's logger (default: silent), for a test that reads what it logs. */
+  log?: ConsolaInstance;
 }
 
 /**
@@ -111,8 +114,8 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     groupCommit: options.groupCommit,
   };
   const server = options.socket
-    ? await startServer(config, createSilentLogger(), { ...serviceOptions, tick: options.tick ?? false })
-    : serveInProcess(openService(config, createSilentLogger(), serviceOptions), options.tick ?? false);
+    ? await startServer(config, options.log ?? createSilentLogger(), { ...serviceOptions, tick: options.tick ?? false })
+    : serveInProcess(openService(config, options.log ?? createSilentLogger(), serviceOptions), options.tick ?? false);
   const fetchApp = (server as Partial<InProcessServer>).fetch;
   return {
     get url() {
@@ -147,7 +150,7 @@ function serveInProcess(opened: ReturnType<typeof openService>, tick: boolean): 
   const { service, app, release } = opened;
   const { config } = service.ctx;
   const inFlight = new Set<Promise<Response>>();
-  const ticker = createTicker(service.ctx, service.tick, () => inFlight.size > 0, service.deliveries);
+  const ticker = createTicker(service.ctx, service.tick, () => inFlight.size > 0, service.deliveries, service.wal);
   if (tick) ticker.start(config.tickMs);
   let closing: Promise<void> | null = null;
   return {

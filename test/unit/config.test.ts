@@ -42,6 +42,8 @@ const DEFAULTS = {
   retentionDays: 30,
   metricsToken: '',
   checkpointThread: true,
+  checkpoints: 'internal',
+  walAlarmMb: 512,
   heapGrowingPercent: 100,
   shutdownTimeoutMs: 10000,
   trustedProxies: [],
@@ -97,6 +99,11 @@ const FROM_ENV: Array<[keyof typeof DEFAULTS, string, string, unknown]> = [
   ['dashboard', 'CES_DASHBOARD', 'on', true],
   ['loteriaUrl', 'CES_LOTERIA_URL', 'http://127.0.0.1:8099/api/', 'http://127.0.0.1:8099/api'],
   ['loteriaTimeoutMs', 'CES_LOTERIA_TIMEOUT_MS', '2500', 2500],
+  ['checkpoints', 'CES_CHECKPOINTS', 'external', 'external'],
+  ['checkpoints', 'CES_CHECKPOINTS', 'External', 'external'],
+  ['checkpoints', 'CES_CHECKPOINTS', 'internal', 'internal'],
+  ['walAlarmMb', 'CES_WAL_ALARM_MB', '1', 1],
+  ['walAlarmMb', 'CES_WAL_ALARM_MB', '2048', 2048],
 ];
 for (const [setting, variable, value, expected] of FROM_ENV) {
   test(`${variable}=${value} sets ${setting} and nothing else`, () => {
@@ -254,6 +261,8 @@ const INVALID: Array<[ConfigFlags, Record<string, string>, string]> = [
     'CES_METRICS_TOKEN must be a bearer token (letters, digits and -._~+/, then only trailing =); character 4 is "é"',
   ],
   [{}, { CES_DASHBOARD: 'no' }, 'CES_DASHBOARD must be on or off, got "no"'],
+  [{}, { CES_CHECKPOINTS: 'litestream' }, 'CES_CHECKPOINTS must be internal or external, got "litestream"'],
+  [{}, { CES_WAL_ALARM_MB: '0' }, 'CES_WAL_ALARM_MB must be an integer from 1 to 1048576, got "0"'],
   [
     {},
     { CES_LOTERIA_URL: 'ftp://caixa' },

@@ -175,7 +175,7 @@ export interface paths {
     };
     /**
      * Liveness and readiness: database reachable, background tick alive, backlog sizes
-     * @description 503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals.
+     * @description 503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?).
      */
     get: operations['getHealth'];
     put?: never;
@@ -593,7 +593,7 @@ export interface components {
     };
     Health: {
       /** @enum {string} */
-      status: 'ok' | 'unavailable';
+      status: 'ok' | 'degraded' | 'unavailable';
       /** @enum {string} */
       db: 'ok' | 'error';
       tick: {
@@ -607,6 +607,13 @@ export interface components {
         jobs: number;
         deliveries_pending: number;
         deliveries_failed: number;
+      } | null;
+      wal: {
+        /** @description Size of the database's -wal file. */
+        bytes: number;
+        /** @description CES_WAL_ALARM_MB in bytes. */
+        alarm_bytes: number;
+        over_alarm: boolean;
       } | null;
     };
     EntryReceivedEvent: {
@@ -2446,7 +2453,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Healthy. */
+      /** @description Healthy, or degraded (status says which). */
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
