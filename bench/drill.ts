@@ -11,6 +11,7 @@
 // --bundle runs `ces serve` from a built bundle (npm run build) instead of the sources through tsx:
 // each run starts ces twice, and that is most of a run's time on a busy machine.
 // Needs the optional dependency @flydotio/litestream-linux-x64 (linux-x64). Traffic to 127.0.0.1 only.
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -125,12 +126,9 @@ async function measureLatency(windowS: number): Promise<void> {
         return { body, headers: { 'idempotency-key': idempotencyKey } };
       },
     });
-  const steady = (result: OpenLoopResult): { p50: number; p99: number; count: number; non_202: number } => {
+  const steady = (result: OpenLoopResult): { p50: number; p99: number; count: number; not_202: Record<string, number> } => {
     const from = Math.min(...result.requests.map((r) => r.dueAt)) + warmupS * 1000;
-    return {
-      ...latencyPercentiles(result.requests, from),
-      non_202: result.requests.filter((r) => r.status !== 202).length + result.errors,
-    };
+    return { ...latencyPercentiles(result.requests, from), not_202: not202(result) };
   };
   const out: Record<string, unknown> = { rate_per_s: ratePerS, window_s: windowS };
   try {
@@ -165,10 +163,8 @@ async function measureLatency(windowS: number): Promise<void> {
         const anonymizeLoad = load(server, campaign, 'anonymize', 20);
         await new Promise((resolve) => setTimeout(resolve, 10_000));
         const startedAt = Date.now();
-        const cli = await runCli(
-          ['participant', 'anonymize', '--campaign', campaign.campaignId, '--document', cpf(0), '--reason', 'drill', '--json'],
-          { dbPath, env, process: true },
-        );
+        const args = ['participant', 'anonymize', '--campaign', campaign.campaignId, '--document', cpf(0), '--reason', 'drill', '--json'];
+        const cli = bundle ? await runBundle(bundle, [...args, '--db', dbPath], env) : await runCli(args, { dbPath, env, process: true });
         const endedAt = Date.now();
         const result = await anonymizeLoad;
         const first = Math.min(...result.requests.map((r) => r.dueAt));
@@ -178,7 +174,7 @@ async function measureLatency(windowS: number): Promise<void> {
           // Idle: the seconds before it (after a 2 s start); during: from its start to 1 s after it ended.
           idle: latencyPercentiles(result.requests, first + 2_000, startedAt),
           during: latencyPercentiles(result.requests, startedAt, endedAt + 1_000),
-          non_202: result.requests.filter((r) => r.status !== 202).length + result.errors,
+          not_202: not202(result),
         };
         if (cli.code !== 0) progress(`anonymize failed: ${cli.stderr}`);
       } finally {
@@ -190,6 +186,23 @@ async function measureLatency(windowS: number): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   process.stdout.write(flags.json ? `${JSON.stringify(out)}\n` : `${JSON.stringify(out, null, 2)}\n`);
+}
+
+/** Answers other than 202 by status, and requests that got no answer ("error"). */
+function not202(result: OpenLoopResult): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of result.requests) if (r.status !== 202) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  if (result.errors > 0) counts.error = result.errors;
+  return counts;
+}
+
+/** `node BUNDLE ARGS…` as the operator's CLI would run: its exit status and output. */
+function runBundle(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [script, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 async function stop(server: ServeProcess): Promise<void> {
