@@ -135,6 +135,18 @@ describe('CES_CHECKPOINTS=external: ces never checkpoints', () => {
   });
 });
 
+test('every command reads CES_CHECKPOINTS, and refuses a value it does not know rather than checkpoint', async () => {
+  const t = await startTestServer({ env: EXTERNAL });
+  try {
+    const refused = await runCli(['campaign', 'list', '--json'], { dbPath: t.dbPath, env: { CES_CHECKPOINTS: 'litestream' } });
+    assert.equal(refused.code, 1);
+    assert.equal(refused.json.error.code, 'invalid_config');
+    assert.equal(refused.json.error.message, 'CES_CHECKPOINTS must be internal or external, got "litestream"');
+  } finally {
+    await t.close();
+  }
+});
+
 describe('the WAL watched: ces_wal_bytes, /healthz degraded past CES_WAL_ALARM_MB, the last resort', () => {
   test(
     'the alarm: degraded (still 200) with one warning a crossing, ok again once Litestream has truncated the WAL',
