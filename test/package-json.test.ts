@@ -17,4 +17,20 @@ describe('CONTRACT install/run: package.json', () => {
     assert.match(pkg.scripts.start, /\bserve$/);
     assert.match(pkg.scripts.build, /\bbuild\.mjs\b/);
   });
+
+  // The disaster-recovery drill's Litestream (test/litestream-drill.test.ts): an optional dependency,
+  // so that `npm ci` passes where the linux-x64 binary cannot install, pinned (the drill asserts
+  // the SQLite inside it), and never the @flydotio/litestream wrapper, which exits 0 on a failed
+  // restore and does not pass SIGTERM on.
+  test('Litestream for the drill is an optional, pinned linux-x64 binary, and the npm wrapper is nowhere', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, string>>;
+    const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as {
+      packages: Record<string, { optional?: boolean; dev?: boolean; os?: string[]; cpu?: string[] }>;
+    };
+    assert.deepEqual(pkg.optionalDependencies, { '@flydotio/litestream-linux-x64': '1.0.1' });
+    for (const field of ['dependencies', 'devDependencies']) assert.equal(pkg[field]['@flydotio/litestream-linux-x64'], undefined, field);
+    const entry = lock.packages['node_modules/@flydotio/litestream-linux-x64'];
+    assert.deepEqual([entry.optional, entry.os, entry.cpu], [true, ['linux'], ['x64']]);
+    assert.equal(lock.packages['node_modules/@flydotio/litestream'], undefined);
+  });
 });

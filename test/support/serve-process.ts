@@ -26,6 +26,8 @@ export interface SpawnServeOptions {
   logFormat?: 'json' | 'pretty';
   /** Flags for node itself, before the script (not with npmStart). */
   nodeFlags?: string[];
+  /** A built bundle (dist/ces.mjs) to run instead of the sources through tsx: starts faster (bench/drill.ts). */
+  bundle?: string;
 }
 
 export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
@@ -41,7 +43,9 @@ export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
   ];
   const [command, args] = options.npmStart
     ? ['npm', ['start', '--silent', '--', ...serveArgs]]
-    : [process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
+    : options.bundle
+      ? [process.execPath, [...(options.nodeFlags ?? []), options.bundle, 'serve', ...serveArgs]]
+      : [process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env },
