@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { startCheckpointer, type Checkpointer } from '../db/checkpointer.ts';
 import { openDatabase } from '../db/open.ts';
+import { revalidateRowsForRequest } from '../db/row-cache.ts';
 import { claimDatabase, releaseDatabase } from '../db/server-claim.ts';
 import { createHttpApp } from './app.ts';
 import { closeTimedOutSocket } from './body.ts';
@@ -138,6 +139,9 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   }
   applyTimeouts(listener.server, config.requestTimeoutMs);
   dropShutdownTracking(listener.server, handler);
+  // Before the app reads a memoized row for it: a key revoked by the CLI just before this request
+  // was sent is refused (src/db/row-cache.ts).
+  listener.server.prependListener('request', () => revalidateRowsForRequest(ctx.db));
   const http = trackRequests(listener.server);
   const port = boundPort ?? config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
