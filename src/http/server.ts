@@ -34,6 +34,8 @@ export interface ServiceStartOptions {
   clock?: Clock;
   random?: Random;
   groupCommit?: boolean;
+  /** The delivery scheduler's clock (src/http/service.ts); tests only. */
+  deliveryClock?: () => number;
 }
 
 export interface StartOptions extends ServiceStartOptions {
@@ -83,7 +85,7 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   const checkpointer: Checkpointer | null =
     config.checkpointThread && config.dbPath !== ':memory:' ? startCheckpointer(config.dbPath, log) : null;
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
-  const service = createService(ctx, { groupCommit: options.groupCommit });
+  const service = createService(ctx, { groupCommit: options.groupCommit, deliveryClock: options.deliveryClock });
   releaseStaleLeases(ctx);
   return {
     service,

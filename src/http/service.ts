@@ -21,6 +21,8 @@ export interface Service {
 export interface ServiceOptions {
   /** One transaction per request instead of group commit (the comparison the bench and tests make). */
   groupCommit?: boolean;
+  /** The delivery scheduler's monotonic clock in ms (cool-downs of a failing endpoint); tests move one by hand. */
+  deliveryClock?: () => number;
 }
 
 export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
@@ -30,6 +32,10 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     writer: createInlineWriter(ctx, { groupCommit }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
-    deliveries: new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs)),
+    deliveries: new DeliveryScheduler(
+      schedulerSettings(ctx.config),
+      options.deliveryClock ?? monotonicMs,
+      createUtilizationSampler(monotonicMs),
+    ),
   };
 }

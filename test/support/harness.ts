@@ -86,6 +86,11 @@ export interface StartTestServerOptions {
    * anything that hands `url` to another process or client.
    */
   socket?: boolean;
+  /**
+   * The delivery scheduler's clock (ms), for the cool-downs of a failing endpoint: a test that moves
+   * it by hand decides when a backed-off endpoint gets its probe. Default: the monotonic clock.
+   */
+  deliveryClock?: () => number;
 }
 
 /**
@@ -109,6 +114,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     clock,
     random: seededRandom(options.seed ?? seedCounter++),
     groupCommit: options.groupCommit,
+    deliveryClock: options.deliveryClock,
   };
   const server = options.socket
     ? await startServer(config, createSilentLogger(), { ...serviceOptions, tick: options.tick ?? false })
