@@ -336,6 +336,19 @@ async function configureWebhook(ces: Child, campaign: BenchCampaign, receiver: R
   await receiver.setSecret(body.hmac_secret);
 }
 
+function webhookDeps(): WebhookBenchDeps {
+  return {
+    work,
+    yymm,
+    progress,
+    startCes: (dbPath, o) => startCes(dbPath, o),
+    stop: (child, role) => stop(child, role),
+    startReceiver: (env) => startReceiver(env),
+    configureWebhook,
+    intakeLoad: (child, campaign, o) => intakeLoad(child, campaign, o),
+  };
+}
+
 interface PipelineFigures {
   entriesPerS: number;
   /** Server CPU time (all threads) over the idle drain, per entry drained: robust to a busy machine. */
@@ -561,6 +574,33 @@ async function main(): Promise<void> {
   };
 
   await buildBundles();
+  // A campaign beside one whose endpoint hangs, on a fresh server with both loads starting together
+  // (issue 32): figures of the whole run, no warm-up left out. Its baseline (no webhook at the same
+  // rate) comes from the webhooks phase when that runs too.
+  const hangingPhase = async (): Promise<void> => {
+    await attempt('webhooks-hanging', async () => {
+      const durationS = WEBHOOK_WARMUP_S + P.webhookWindowS;
+      progress(
+        `webhooks_40_per_s_beside_hanging: 40 entries/s for ${durationS} s to a ${P.webhookDelayMs} ms endpoint, beside a campaign at 40 entries/s whose endpoint hangs, from a cold start`,
+      );
+      const r = await measureSteady(webhookDeps(), {
+        ratePerS: 40,
+        hangingNeighbour: true,
+        delayMs: P.webhookDelayMs,
+        warmupS: 0,
+        windowS: durationS,
+      });
+      const idle = out.intake_p99_ms_at_40_per_s_no_webhook;
+      out.webhooks_40_per_s_beside_hanging = {
+        ...r,
+        ...(typeof idle === 'number' ? { intake_p99_vs_no_webhook: round(r.intake_p99_ms / Math.max(1, idle), 2) } : {}),
+      };
+    });
+  };
+  if (flags.only !== undefined && flags.only.split(',').every((name) => name === 'webhooks-hanging')) {
+    await hangingPhase();
+    return finish(out, errors, started);
+  }
   // Only when named in --only: its 20-million-number database takes minutes to seed and gigabytes of disk.
   const drawsPhase = async (): Promise<void> => {
     if (flags.only === undefined) return;
@@ -673,16 +713,7 @@ async function main(): Promise<void> {
   out.db_bytes_per_entry_intake_only = round(intake.intakeDbBytesPerEntry);
 
   await attempt('webhooks', async () => {
-    const deps: WebhookBenchDeps = {
-      work,
-      yymm,
-      progress,
-      startCes: (dbPath, o) => startCes(dbPath, o),
-      stop: (child, role) => stop(child, role),
-      startReceiver: (env) => startReceiver(env),
-      configureWebhook,
-      intakeLoad: (child, campaign, o) => intakeLoad(child, campaign, o),
-    };
+    const deps = webhookDeps();
     const timing = { warmupS: WEBHOOK_WARMUP_S, windowS: P.webhookWindowS };
     const idle = await measureIdleIntakeAtRate(deps, 40, timing);
     out.webhook_receiver_delay_ms = P.webhookDelayMs;
@@ -700,13 +731,14 @@ async function main(): Promise<void> {
     };
     await steady('webhooks_40_per_s', { ratePerS: 40 });
     await steady('webhooks_100_per_s', { ratePerS: 100 });
-    await steady('webhooks_40_per_s_beside_hanging', { ratePerS: 40, hangingNeighbour: true });
     out.webhooks_backlog_drain = await measureBacklogDrain(deps, {
       entries: P.webhookBacklog,
       delayMs: P.webhookDelayMs,
       timeoutMs: Math.max(120_000, P.webhookBacklog * 20),
     });
   });
+
+  await hangingPhase();
 
   await attempt('write', async () => {
     const { measureWriteStage } = await import('./write-stage.ts');

@@ -4,7 +4,9 @@
 //   events delivered per second in the window against events required (queued in the window),
 //   the backlog at the end, intake p99;
 // - the same with a second campaign whose endpoint never answers (each attempt ends at the
-//   timeout), its own intake at 10 entries/s: the healthy campaign's figures;
+//   timeout), on a freshly started server, both intakes at the same rate starting together and
+//   no warm-up left out: the healthy campaign's figures over the whole run and over its first
+//   15 s (the first timeout), when the hanging endpoint's first attempts are all in flight;
 // - a backlog of N entries drained with no intake: events delivered per second.
 // The baseline for intake p99 is the same open-loop rate with no webhook configured, in the same run.
 import Database from 'better-sqlite3';
@@ -106,14 +108,28 @@ export async function measureIdleIntakeAtRate(
   }
 }
 
+/** Seconds at the start of a run reported apart: the webhook timeout, while a hanging endpoint's first attempts are in flight. */
+const FIRST_S = 15;
+
 /**
  * One steady run: `ratePerS` entries/s to a campaign whose endpoint answers after `delayMs`; with
- * `hangingNeighbour`, a second campaign (10 entries/s) whose endpoint never answers.
+ * `hangingNeighbour`, a second campaign at the same rate whose endpoint never answers. Figures
+ * from `warmupS` on (0: from the first request).
  */
 export async function measureSteady(
   deps: WebhookBenchDeps,
   o: { ratePerS: number; delayMs: number; warmupS: number; windowS: number; hangingNeighbour?: boolean },
-): Promise<SteadyFigures & { neighbour_attempts?: number }> {
+): Promise<
+  SteadyFigures & {
+    neighbour_attempts?: number;
+    first_15_s?: {
+      webhook_lag_p99_ms: number;
+      webhook_lag_p50_ms: number;
+      events_arrived_in_first_10_s: number;
+      events_queued_in_first_10_s: number;
+    };
+  }
+> {
   const dbPath = join(deps.work, `hooks-${o.ratePerS}-${o.hangingNeighbour ? 'hang' : 'alone'}.db`);
   const campaign = createBenchCampaign(dbPath);
   const neighbour = o.hangingNeighbour ? createBenchCampaign(dbPath) : null;
@@ -127,7 +143,7 @@ export async function measureSteady(
     const started = Date.now();
     const [load] = await Promise.all([
       steadyIntake(deps, ces, campaign, o.ratePerS, durationS),
-      neighbour ? steadyIntake(deps, ces, neighbour, 10, durationS) : Promise.resolve(null),
+      neighbour ? steadyIntake(deps, ces, neighbour, o.ratePerS, durationS) : Promise.resolve(null),
     ]);
     const from = started + o.warmupS * 1000;
     const to = started + durationS * 1000;
@@ -153,7 +169,10 @@ export async function measureSteady(
     const received = new Map(got.received);
     const gaveUpAt = Date.now();
     // An entry whose event never came counts with the whole wait: the figure cannot flatter.
-    const lags = accepted.map((r) => (received.get(r.entryId!) ?? gaveUpAt) - r.answeredAt).sort((a, b) => a - b);
+    const lagOf = (r: (typeof accepted)[number]): number => (received.get(r.entryId!) ?? gaveUpAt) - r.answeredAt;
+    const lags = accepted.map(lagOf).sort((a, b) => a - b);
+    const early = accepted.filter((r) => r.dueAt < started + FIRST_S * 1000);
+    const earlyLags = early.map(lagOf).sort((a, b) => a - b);
     const delivered = got.arrivals.filter((at) => at >= from && at < to).length;
     const required = readOnly(
       dbPath,
@@ -193,6 +212,24 @@ export async function measureSteady(
       intake_p50_ms: intake.p50,
       non_202: load.requests.filter((r) => r.status !== 202).length,
       ...(neighbourAttempts !== undefined ? { neighbour_attempts: neighbourAttempts } : {}),
+      ...(o.warmupS === 0
+        ? {
+            first_15_s: {
+              webhook_lag_p99_ms: percentile(earlyLags, 0.99),
+              webhook_lag_p50_ms: percentile(earlyLags, 0.5),
+              events_arrived_in_first_10_s: got.arrivals.filter((at) => at < started + 10_000).length,
+              events_queued_in_first_10_s: readOnly(
+                dbPath,
+                (db) =>
+                  (
+                    db
+                      .prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE campaign_id = ? AND created_at < ?`)
+                      .get(campaign.campaignId, iso(started + 10_000)) as { n: number }
+                  ).n,
+              ),
+            },
+          }
+        : {}),
     };
   } finally {
     await deps.stop(ces, 'hooks_steady');

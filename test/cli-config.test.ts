@@ -148,9 +148,11 @@ for (const [args, env, message] of REFUSED) {
 test('ces serve: flags win over bad variables, and CES_HOST is read when --host is absent', { timeout: 90_000 }, async () => {
   let serve: ServeProcess | undefined;
   try {
-    // spawnServe passes --port 0 --tick-ms 20 --log-format json (and no --host).
+    // spawnServe passes --port 0 --tick-ms 1000 --log-format json (and no --host). (At 20 ms, /healthz
+    // would count the tick dead after a 200 ms stall of a busy machine.)
     serve = await spawnServe({
       dbPath: join(dir, 'serve', 'ces.db'),
+      tickMs: 1_000,
       env: { CES_PORT: 'bogus', PORT: 'bogus', CES_TICK_MS: '0', CES_LOG_FORMAT: 'xml', CES_HOST: 'localhost' },
     });
     assert.match(serve.url, /^http:\/\/localhost:\d+$/);
@@ -162,7 +164,7 @@ test('ces serve: flags win over bad variables, and CES_HOST is read when --host 
     assert.equal(JSON.parse(listening).url, serve.url, 'a JSON log record (--log-format json beat CES_LOG_FORMAT=xml)');
     const health = await fetch(`${serve.url}/healthz`);
     assert.equal(health.status, 200);
-    assert.equal(((await health.json()) as { tick: { interval_ms: number } }).tick.interval_ms, 20);
+    assert.equal(((await health.json()) as { tick: { interval_ms: number } }).tick.interval_ms, 1_000);
     serve.child.kill('SIGTERM');
     assert.deepEqual(await serve.exited, { code: 0, signal: null });
   } finally {
@@ -176,7 +178,7 @@ test(
   async () => {
     let serve: ServeProcess | undefined;
     try {
-      serve = await spawnServe({ dbPath: join(dir, 'serve-v6', 'ces.db'), env: { CES_HOST: '::1' } });
+      serve = await spawnServe({ dbPath: join(dir, 'serve-v6', 'ces.db'), tickMs: 1_000, env: { CES_HOST: '::1' } });
       assert.match(serve.url, /^http:\/\/\[::1\]:\d+$/);
       assert.equal((await fetch(`${serve.url}/healthz`)).status, 200);
       serve.child.kill('SIGTERM');

@@ -175,7 +175,8 @@ describe('npm start', () => {
   test('SIGTERM to npm reaches ces: it stops gracefully, npm exits 0, and nothing keeps listening', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ces-npm-start-'));
     const dbPath = join(dir, 'ces.db');
-    serve = await spawnServe({ dbPath, npmStart: true });
+    // A tick of 1 s: at 20 ms, /healthz counts the tick dead after a 200 ms stall of a busy machine.
+    serve = await spawnServe({ dbPath, npmStart: true, tickMs: 1_000 });
     const health = await fetch(`${serve.url}/healthz`);
     assert.equal(health.status, 200);
     serve.child.kill('SIGTERM');

@@ -66,17 +66,32 @@ test('each campaign’s endpoint has at most CES_DELIVERY_PER_ENDPOINT attempts 
   }
 });
 
-test('an endpoint that hangs until every timeout is backed off (a probe at a time) while another campaign’s events go out; a new URL ends the back-off', async () => {
+/** Waits for `done` (a state the server reaches), polling; the deadline only bounds a broken run. */
+async function until(what: string, done: () => boolean, deadlineMs = 60_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${deadlineMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test('an endpoint that hangs until every timeout is backed off (nothing while it cools down, then a probe at a time) while another campaign’s events go out; a new URL ends the back-off', async () => {
+  // The scheduler's clock stands still unless the test moves it: a cool-down ends when the test
+  // says, so what is counted does not depend on how fast this machine is. Only the attempts'
+  // timeout is real time, long enough that the healthy endpoint's 5 ms answers never meet it.
+  const cooling = { ms: 1_000_000 };
   const t = await startTestServer({
     tick: true,
+    deliveryClock: () => cooling.ms,
     env: {
       CES_TICK_MS: '20',
-      CES_WEBHOOK_TIMEOUT_MS: '300',
+      CES_WEBHOOK_TIMEOUT_MS: '2000',
       CES_DELIVERY_PER_ENDPOINT: '5',
       CES_WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0,0,0,0,0',
     },
   });
   cleanups.push(() => t.close());
+  const scheduler = t.server.service.deliveries;
   const hanging = await startReceiver({ respond: () => ({ status: 200, delayMs: 60_000 }) });
   cleanups.push(() => hanging.close());
   const healthy = await countingReceiver(5);
@@ -84,37 +99,47 @@ test('an endpoint that hangs until every timeout is backed off (a probe at a tim
   const up = makeCampaign(t.ctx);
   await configureWebhook(t, down.liveKey, hanging.url);
   await configureWebhook(t, up.liveKey, healthy.url);
+  const endpoint = () => scheduler.view().find((e) => e.key === down.campaign.id);
+  const attemptsOfDown = (): number =>
+    t.ctx.db
+      .prepare(`SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.campaign_id = ?`)
+      .pluck()
+      .get(down.campaign.id) as number;
+
   for (let i = 0; i < 20; i++) await submit(t, down.liveKey, i);
-  await hanging.waitFor((r) => r.length >= 5, 10_000);
-  const firstAt = hanging.requests[0].receivedAt;
-  const upIds: string[] = [];
-  for (let i = 0; i < 10; i++) upIds.push(await submit(t, up.liveKey, 100 + i));
-  await healthy.waitFor((r) => r.length >= 30, 10_000);
-  // Keep watching until 3 s after the first hanging request. Without a back-off, 5 attempts every
-  // 300 ms (a retry is due at once) would make some 50 requests; with it: the first 5 (and a few
-  // more when their timeouts are recorded in separate flushes, before the fifth failure in a row),
-  // then a probe after the 1 s cool-down, then one after 2 s more.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstAt + 3_000 - Date.now())));
-  const seen = hanging.requests.filter((r) => r.receivedAt <= firstAt + 3_000).length;
-  assert.ok(seen >= 6 && seen <= 12, `${seen} requests reached the hanging endpoint in 3 s`);
+  // The first 5 attempts hang until their timeout; the fifth failure in a row begins the back-off.
+  await until('backed off with nothing in flight', () => endpoint()?.backedOff === true && endpoint()?.inFlight === 0);
+  const first = attemptsOfDown();
+  // Each of the first four failures frees a slot a retry may take before the fifth: at most 4 more.
+  assert.ok(first >= 5 && first <= 9, `${first} attempts before the back-off`);
+  assert.equal(endpoint()!.backedOffForMs, 1_000);
   const metrics = await t.request('GET', '/metrics');
   assert.match(metrics.text, /^ces_webhook_endpoints_backed_off 1$/m);
-  // Three events per entry. At least once: an answer slower than the 300 ms timeout (a loaded
-  // machine) is retried, so the same webhook-id may arrive twice; never a fourth event.
+
+  // While it cools down, the other campaign's events go out; nothing goes to the hanging endpoint.
+  const upIds: string[] = [];
+  for (let i = 0; i < 10; i++) upIds.push(await submit(t, up.liveKey, 100 + i));
+  await until('the healthy campaign’s 30 events', () => new Set(healthy.requests.map((r) => r.headers['webhook-id'])).size >= 30);
   for (const id of upIds) {
     const events = new Set(healthy.requests.filter((r) => r.json.data.entry_id === id).map((r) => r.headers['webhook-id']));
     assert.equal(events.size, 3);
   }
+  assert.equal(attemptsOfDown(), first, 'no attempt while cooling down');
+  assert.equal(endpoint()!.inFlight, 0);
 
-  // The integrator points the webhook elsewhere: its events go out at once, not after the cool-down.
+  // The cool-down over: one probe, never two at once; it fails, and the next cool-down is twice as long.
+  cooling.ms += 1_000;
+  await until('a probe', () => endpoint()?.inFlight === 1);
+  await until('the probe’s failure recorded', () => attemptsOfDown() === first + 1 && endpoint()?.inFlight === 0);
+  assert.equal(endpoint()!.backedOffForMs, 2_000);
+  assert.equal(attemptsOfDown(), first + 1, 'one probe');
+
+  // The integrator points the webhook elsewhere: its events go out at once, though the old URL's
+  // cool-down would never end on this clock.
   const fixed = await countingReceiver(5);
   const patched = await t.request('PATCH', '/v1/webhook', { key: down.liveKey, body: { endpoint_url: fixed.url } });
   assert.equal(patched.status, 200, patched.text);
-  const movedAt = Date.now();
-  await fixed.waitFor((r) => r.length >= 1, 10_000);
-  // The next probe of the old URL was due 2 to 4 s later: the first event, not the cool-down, sets the pace.
-  assert.ok(Date.now() - movedAt < 2_000, `${Date.now() - movedAt} ms before the new URL got its first event`);
-  await fixed.waitFor((r) => r.length >= 10, 10_000);
+  await until('the new URL’s events', () => fixed.requests.length >= 10);
 });
 
 test('deliveries keep their connection alive, and a new connection resumes the TLS session', async () => {

@@ -7,6 +7,13 @@
 // start of every write transaction that asks (`revalidateRows`), so a batch never writes on the
 // strength of a row another process has changed. This connection's own writes do not change
 // data_version, so the repos that write these tables call `invalidateRows` themselves.
+//
+// "Once per turn" alone left a window: a read early in a turn (the tick's timer) checks, another
+// process commits (`ces key rotate --grace 0` returns), and a request it then sends is handled in
+// the poll phase of that same turn, on the row from before the commit. So the first HTTP request
+// of each turn has the memo checked again (`revalidateRowsForRequest`): that check comes after the
+// request arrived, hence after any commit that came before it was sent, and serves the requests
+// that arrived with it. At most one more PRAGMA per turn.
 import type { Db } from './open.ts';
 import { prepare } from './statements.ts';
 
@@ -16,6 +23,8 @@ const MAX_ROWS = 10_000;
 interface State {
   version: number | null;
   checked: boolean;
+  /** An HTTP request of this turn has had the memo checked again. */
+  requestSeen: boolean;
   tables: Map<string, Map<string, unknown>>;
 }
 
@@ -24,7 +33,7 @@ const states = new WeakMap<Db, State>();
 function state(db: Db): State {
   let s = states.get(db);
   if (!s) {
-    s = { version: null, checked: false, tables: new Map() };
+    s = { version: null, checked: false, requestSeen: false, tables: new Map() };
     states.set(db, s);
   }
   return s;
@@ -71,4 +80,18 @@ export function invalidateRows(db: Db): void {
 export function revalidateRows(db: Db): void {
   const s = states.get(db);
   if (s) s.checked = false;
+}
+
+/**
+ * An HTTP request arrived: the first of this event-loop turn has data_version compared again before
+ * the next read, whatever an earlier read of the turn (a timer's) found.
+ */
+export function revalidateRowsForRequest(db: Db): void {
+  const s = state(db);
+  if (s.requestSeen) return;
+  s.requestSeen = true;
+  s.checked = false;
+  setImmediate(() => {
+    s.requestSeen = false;
+  }).unref();
 }

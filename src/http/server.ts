@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { startCheckpointer, type Checkpointer } from '../db/checkpointer.ts';
 import { openDatabase } from '../db/open.ts';
+import { revalidateRowsForRequest } from '../db/row-cache.ts';
 import { claimDatabase, releaseDatabase } from '../db/server-claim.ts';
 import { createHttpApp } from './app.ts';
 import { recordPublicUrl } from '../dashboard/public-url.ts';
@@ -34,6 +35,8 @@ export interface ServiceStartOptions {
   clock?: Clock;
   random?: Random;
   groupCommit?: boolean;
+  /** The delivery scheduler's clock (src/http/service.ts); tests only. */
+  deliveryClock?: () => number;
 }
 
 export interface StartOptions extends ServiceStartOptions {
@@ -86,7 +89,7 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
       ? startCheckpointer(config.dbPath, log)
       : null;
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
-  const service = createService(ctx, { groupCommit: options.groupCommit });
+  const service = createService(ctx, { groupCommit: options.groupCommit, deliveryClock: options.deliveryClock });
   releaseStaleLeases(ctx);
   return {
     service,
@@ -143,6 +146,9 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   }
   applyTimeouts(listener.server, config.requestTimeoutMs);
   dropShutdownTracking(listener.server, handler);
+  // Before the app reads a memoized row for it: a key revoked by the CLI just before this request
+  // was sent is refused (src/db/row-cache.ts).
+  listener.server.prependListener('request', () => revalidateRowsForRequest(ctx.db));
   const http = trackRequests(listener.server);
   const port = boundPort ?? config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

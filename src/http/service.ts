@@ -29,11 +29,17 @@ export interface Service {
 export interface ServiceOptions {
   /** One transaction per request instead of group commit (the comparison the bench and tests make). */
   groupCommit?: boolean;
+  /** The delivery scheduler's monotonic clock in ms (cool-downs of a failing endpoint); tests move one by hand. */
+  deliveryClock?: () => number;
 }
 
 export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
   const groupCommit = options.groupCommit ?? true;
-  const deliveries = new DeliveryScheduler(schedulerSettings(ctx.config), monotonicMs, createUtilizationSampler(monotonicMs));
+  const deliveries = new DeliveryScheduler(
+    schedulerSettings(ctx.config),
+    options.deliveryClock ?? monotonicMs,
+    createUtilizationSampler(monotonicMs),
+  );
   // An endpoint that was failing when the last server stopped starts backed off, as it was.
   for (const campaignId of restoreEndpointBackoffs(ctx, deliveries)) {
     ctx.log.warn({

@@ -172,7 +172,14 @@ export class DeliveryScheduler {
    */
   chargeCpu(ms: number, attempts: number): void {
     this.budgetMs -= ms;
-    if (attempts > 0) this.costMs += COST_SMOOTHING * (ms / attempts - this.costMs);
+    // A step's measurement counts at most a full budget per attempt, so the estimate never
+    // exceeds what the budget can hold. A step held up by a cold start (the first TLS context,
+    // code not yet compiled), a GC pause or the machine's other processes measures wall time far
+    // above the CPU an attempt costs; an estimate above the burst could never be paid for while
+    // requests are served, so no attempt would start, nothing would be measured again, and every
+    // endpoint would wait until an idle moment or a flush of failures (a hanging endpoint's
+    // timeouts, 15 s later) brought the estimate down.
+    if (attempts > 0) this.costMs += COST_SMOOTHING * (Math.min(ms / attempts, this.settings.cpuBurstMs) - this.costMs);
   }
 
   /** Milliseconds until the CPU budget pays for one attempt (0 when it does now). */

@@ -94,6 +94,11 @@ export interface StartTestServerOptions {
    * folder is the test's and close() leaves it.
    */
   dbPath?: string;
+  /**
+   * The delivery scheduler's clock (ms), for the cool-downs of a failing endpoint: a test that moves
+   * it by hand decides when a backed-off endpoint gets its probe. Default: the monotonic clock.
+   */
+  deliveryClock?: () => number;
 }
 
 /**
@@ -117,6 +122,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     clock,
     random: seededRandom(options.seed ?? seedCounter++),
     groupCommit: options.groupCommit,
+    deliveryClock: options.deliveryClock,
   };
   const server = options.socket
     ? await startServer(config, options.log ?? createSilentLogger(), { ...serviceOptions, tick: options.tick ?? false })

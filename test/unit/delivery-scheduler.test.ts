@@ -218,3 +218,28 @@ test('the share follows the event loop: what intake leaves idle, and at least mi
   assert.equal(startedIn(0.99), 50, 'never below it');
   assert.equal(s.share(), 0.05);
 });
+
+test('one slow step (a cold start, a GC pause, a busy machine) cannot lift the cost estimate above the burst: attempts still start while busy, and the estimate comes back down', () => {
+  // Issue 32: on a fresh server, a step measured at 50 ms for one attempt (the first TLS context,
+  // code not yet compiled) made the estimate ~10 ms, above the 5 ms the budget can hold, so no
+  // attempt could start while requests were served until a flush of failures measured it again.
+  const { s, clock } = make({ cpuBurstMs: 5, maxInFlight: 1_000, perEndpoint: 1_000 });
+  const total = (plan: Array<{ room: number }>) => plan.reduce((n, p) => n + p.room, 0);
+  s.chargeCpu(50, 1);
+  assert.ok(s.attemptCostMs() <= 5, String(s.attemptCostMs()));
+  // The 50 ms were spent: the budget pays them back at the idle share (a quarter) before the next
+  // attempt, then one starts.
+  const wait = s.cpuWaitMs();
+  assert.ok(wait > 0 && wait <= (50 + 5) / 0.25, String(wait));
+  assert.equal(total(s.plan(['a'], true)), 0);
+  clock.ms += wait;
+  assert.ok(total(s.plan(['a'], true)) >= 1, 'an attempt starts once the budget has refilled');
+  // However long the estimate was high, a full budget always pays for one attempt.
+  for (let i = 0; i < 20; i++) s.chargeCpu(1_000, 1);
+  s.chargeCpu(-1_000_000, 0);
+  clock.ms += 1_000;
+  assert.ok(total(s.plan(['a'], true)) >= 1);
+  // The attempts that then start are measured at their real cost, and the estimate follows.
+  for (let i = 0; i < 30; i++) s.chargeCpu(0.5, 1);
+  assert.ok(s.attemptCostMs() < 0.6, String(s.attemptCostMs()));
+});
