@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
-import { DUE_DELIVERIES_SQL } from '../src/webhooks/outbox.repo.ts';
+import { claimDeliveries, DUE_DELIVERIES_SQL, insertDelivery, nextDeliveryDueAt } from '../src/webhooks/outbox.repo.ts';
 import {
   configureWebhook,
   drainAll,
@@ -582,4 +582,38 @@ test('the delivery claim walks the campaign’s due index in order and probes th
     plan.join('\n'),
   );
   assert.ok(!plan.some((d) => /TEMP B-TREE|^SCAN/.test(d)), plan.join('\n'));
+});
+
+test('nextDeliveryDueAt names the instant the claim first takes something: an event waiting behind its entry’s earlier, later-scheduled event is not due before it', async () => {
+  const t = await startTestServer();
+  cleanups.push(() => t.close());
+  const { campaign } = makeCampaign(t.ctx);
+  const db = t.ctx.db;
+  const at = (s: number): string => new Date(Date.UTC(2026, 10, 22, 12, 0, s)).toISOString();
+  const queue = (id: string, entry: string, due: string): void =>
+    insertDelivery(db, {
+      id,
+      campaign_id: campaign.id,
+      livemode: 1,
+      entry_id: entry,
+      event_type: 'entry.received',
+      payload: '{}',
+      status: 'pending',
+      next_attempt_at: due,
+      last_error: null,
+      created_at: at(0),
+    });
+  // The entry's first event is scheduled at 0:10 and never attempted; its second was redelivered
+  // (due at 0:05) but waits behind the first, as the claim's order rule says.
+  queue('evt_first', 'entry-1', at(10));
+  queue('evt_second', 'entry-1', at(5));
+  const claimAt = (now: string): string[] =>
+    db.transaction(() => claimDeliveries(db, now, at(50), [{ key: campaign.id, room: 10 }]).map((d) => d.id))();
+  assert.equal(nextDeliveryDueAt(db), at(10));
+  assert.deepEqual(claimAt(at(9)), []);
+  assert.deepEqual(claimAt(at(10)), ['evt_first']);
+  // The first is in flight until 0:50: the second is claimable when that lease ends, not before.
+  assert.equal(nextDeliveryDueAt(db), at(50));
+  assert.deepEqual(claimAt(at(49)), []);
+  assert.deepEqual(claimAt(at(50)).sort(), ['evt_first', 'evt_second']);
 });

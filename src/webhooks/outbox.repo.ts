@@ -173,12 +173,24 @@ export function releaseDeliveryLeases(db: Db): number {
   ).run().changes;
 }
 
-/** The earliest instant some pending delivery becomes claimable, or null when none is (held ones never are). */
+/**
+ * The earliest instant some pending delivery becomes claimable by DUE_DELIVERIES_SQL, or null when
+ * none ever is (held ones, and those waiting behind a held one). A delivery waiting behind an
+ * earlier event of its entry that was never attempted is left out: that earlier one is claimable
+ * first. One waiting behind an attempt in flight is claimable at the latest of its own time and
+ * the end of that attempt's lease. (Its own next_attempt_at alone can be earlier than anything
+ * claimable, e.g. a redelivered event behind a retry scheduled later: a test that moves its
+ * clock to that instant would find nothing to claim, for ever.)
+ */
 export function nextDeliveryDueAt(db: Db): string | null {
   const row = prepare<[string], { at: string | null }>(
     db,
-    `SELECT min(max(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS at
-    FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <> ?`,
+    `SELECT min(max(d.next_attempt_at, coalesce(d.locked_until, d.next_attempt_at),
+        coalesce((SELECT max(e.locked_until) FROM webhook_deliveries e
+          WHERE e.entry_id = d.entry_id AND e.seq < d.seq AND e.status = 'pending' AND e.attempts > 0), d.next_attempt_at))) AS at
+    FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <> ?
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+        WHERE e.entry_id = d.entry_id AND e.seq < d.seq AND e.status = 'pending' AND e.attempts = 0)`,
   ).get(HELD_UNTIL_REACTIVATED);
   return row?.at ?? null;
 }
