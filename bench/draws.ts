@@ -316,7 +316,16 @@ async function measureIntakeDuringFreeze(
         await new Promise((r) => setTimeout(r, lead * 1000));
         const f = await freeze();
         stop.abort();
-        return { load: slice(await loading, f.startedAt, f.endedAt), freeze: f };
+        const all = await loading;
+        if (process.env.BENCH_DRAWS_TRACE === '1') {
+          const slow = all.requests
+            .filter((r) => r.dueAt >= f.startedAt - 2000 && r.dueAt < f.endedAt + 2000)
+            .sort((a, b) => b.answeredAt - b.dueAt - (a.answeredAt - a.dueAt))
+            .slice(0, 40)
+            .map((r) => `${((r.dueAt - f.startedAt) / 1000).toFixed(2)}s:${r.answeredAt - r.dueAt}ms`);
+          deps.progress(`trace: freeze ${((f.endedAt - f.startedAt) / 1000).toFixed(2)} s; slowest: ${slow.join(' ')}`);
+        }
+        return { load: slice(all, f.startedAt, f.endedAt), freeze: f };
       } finally {
         stop.abort();
         await loading;

@@ -23,18 +23,25 @@ export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> 
   const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
   const { set, sha256 } = ctx.db.memory
     ? hashed(scanHere(ctx.db, params, row.series_count))
-    : await scanOnThread(ctx.db.name, params, row.series_count);
+    : await scanOnThread(ctx.db.name, params, row.series_count, ctx.config.checkpoints === 'internal');
   const frozenAt = new Date(ctx.clock.now()).toISOString();
+  // Encoded before the save's transaction: the write lock is held for the inserts alone.
+  const parts = set.encode();
   return {
     set,
     count: set.count,
     sha256,
-    save: () => saveFrozenSet(ctx.db, row.id, set.encode(), { eligible_count: set.count, numbers_sha256: sha256, frozen_at: frozenAt }),
+    save: () => saveFrozenSet(ctx.db, row.id, parts, { eligible_count: set.count, numbers_sha256: sha256, frozen_at: frozenAt }),
   };
 }
 
-async function scanOnThread(path: string, params: EligibleNumbersParams, seriesCount: number): Promise<{ set: NumberSet; sha256: string }> {
-  const { series, outside, sha256 } = await scanEligibleNumbersOnThread(path, params, seriesCount);
+async function scanOnThread(
+  path: string,
+  params: EligibleNumbersParams,
+  seriesCount: number,
+  checkpointAfter: boolean,
+): Promise<{ set: NumberSet; sha256: string }> {
+  const { series, outside, sha256 } = await scanEligibleNumbersOnThread(path, params, seriesCount, checkpointAfter);
   if (outside !== null) throw outsideSeries(outside, seriesCount);
   // decode checks each bitmap's count against its bits, as it does for a stored set.
   const set = NumberSet.decode(

@@ -46,6 +46,8 @@ interface ScanData {
   seriesWidth: number;
   linesPerChunk: number;
   lowerPriority: boolean;
+  /** Checkpoint the WAL once the scan's snapshot is released (see scanEligibleNumbersOnThread). */
+  checkpointAfter: boolean;
 }
 
 const SCAN_CODE = `
@@ -64,6 +66,15 @@ function scan() {
   const Database = require(w.sqlite);
   db = new Database(w.path, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 10000');
+  if (w.checkpointAfter) {
+    try {
+      writer = new Database(w.path, { fileMustExist: true });
+      writer.pragma('busy_timeout = 0');
+      writer.pragma('synchronous = FULL');
+    } catch {
+      writer = undefined;
+    }
+  }
   const bitmaps = new Map();
   let outside = null;
   for (const n of db.prepare(w.sql).pluck(true).iterate(w.params)) {
@@ -84,11 +95,19 @@ function scan() {
       s.count++;
     }
   }
+  // The statement is done: its snapshot no longer holds back the frames committed meanwhile.
+  if (writer) {
+    try {
+      writer.pragma('wal_checkpoint(PASSIVE)');
+    } catch {}
+    writer.close();
+  }
   const series = [...bitmaps.values()].sort((a, b) => a.series - b.series);
   const sha256 = outside === null ? canonicalSha256(series) : '';
   parentPort.postMessage({ series, outside, sha256 }, series.map((s) => s.data.buffer));
 }
 let db;
+let writer;
 if (w.lowerPriority) {
   try {
     require('node:os').setPriority(19);
@@ -101,6 +120,7 @@ try {
   parentPort.postMessage({ failed: { message: String(error && error.message), code: error && error.code } });
 } finally {
   if (db && db.open) db.close();
+  if (writer && writer.open) writer.close();
 }
 `;
 
@@ -111,8 +131,24 @@ const LOWER_PRIORITY = process.platform === 'linux';
 // The thread holds a map of bitmaps (outside V8's heap) and nothing per row.
 const LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
 
-/** Scans the eligible numbers of the file at `path` on a worker thread. */
-export function scanEligibleNumbersOnThread(path: string, params: EligibleNumbersParams, seriesCount: number): Promise<ScanResult> {
+/**
+ * Scans the eligible numbers of the file at `path` on a worker thread.
+ *
+ * While the scan's snapshot is open (seconds, for 20 million numbers) no checkpoint can copy back
+ * what intake commits meanwhile, and the WAL grows past wal_autocheckpoint. When the snapshot is
+ * released, the first commit to come would checkpoint that whole backlog itself, on the server's
+ * event loop (or the CLI's), and every request waiting on it stalled 70-95 ms at the end of a
+ * 20-million freeze (BENCHMARKS.md, Draws). With `checkpointAfter` the thread does that copy
+ * first, at its own low priority, on a connection it opened before the scan: a commit that comes
+ * meanwhile finds the checkpoint taken and goes on. Never with CES_CHECKPOINTS=external, where
+ * only the replicator checkpoints.
+ */
+export function scanEligibleNumbersOnThread(
+  path: string,
+  params: EligibleNumbersParams,
+  seriesCount: number,
+  checkpointAfter: boolean,
+): Promise<ScanResult> {
   const workerData: ScanData = {
     sqlite: createRequire(import.meta.url).resolve('better-sqlite3'),
     path,
@@ -123,6 +159,7 @@ export function scanEligibleNumbersOnThread(path: string, params: EligibleNumber
     seriesWidth: canonicalSeriesWidth(seriesCount),
     linesPerChunk: LINES_PER_CHUNK,
     lowerPriority: LOWER_PRIORITY,
+    checkpointAfter,
   };
   return onThread<ScanResult>(workerData);
 }
