@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './harness.ts';
+import { killChild } from './serve-process.ts';
 
 export const LITESTREAM_PACKAGE = '@flydotio/litestream-linux-x64';
 
@@ -73,13 +74,7 @@ export function startLitestream(binary: string, configPath: string, timeoutMs = 
 
 /** SIGKILL unless it has already exited (the drill's kill, and `after` hooks). */
 export async function killLitestream(p: LitestreamProcess | undefined): Promise<void> {
-  if (!p) return;
-  if (p.child.exitCode === null && p.child.signalCode === null) {
-    p.child.kill('SIGKILL');
-    await p.exited;
-  }
-  p.child.stdout?.destroy();
-  p.child.stderr?.destroy();
+  await killChild(p);
 }
 
 /** `litestream restore -config … -o OUT DB`: the latest state of the replica into OUT. Throws on a non-zero exit. */

@@ -79,6 +79,11 @@ export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
 
 /** Stops a child for good (used in `after` hooks): SIGKILL unless it has already exited. */
 export async function killServe(p: ServeProcess | undefined): Promise<void> {
+  await killChild(p);
+}
+
+/** SIGKILL unless the child has already exited, then its pipes closed: `ces serve`, Litestream. */
+export async function killChild(p: Pick<ServeProcess, 'child' | 'exited'> | undefined): Promise<void> {
   if (!p) return;
   if (p.child.exitCode === null && p.child.signalCode === null) {
     p.child.kill('SIGKILL');
