@@ -10,6 +10,7 @@ import type { Ctx } from '../context.ts';
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
+import { truncateWal } from '../db/wal-truncate.ts';
 import { AppError, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
 import { MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
@@ -245,9 +246,10 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   const problem = reason === null ? null : operatorTextProblem('--reason', reason, MAX_NOTE_LENGTH);
   if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'reason', ...problem }]);
   // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
-  // the WAL, which still holds earlier copies of those pages, is copied back and emptied. If another
-  // process holds a read open that long, the truncation waits up to the busy timeout and is then
-  // skipped: the server's own checkpoints overwrite those frames as the WAL is reused.
+  // the WAL, which still holds earlier copies of those pages, is copied back and emptied, tried again
+  // while another checkpoint runs (src/db/wal-truncate.ts). If another process holds a read open
+  // that long, the truncation waits up to the busy timeout and is then skipped: the server's own
+  // checkpoints overwrite those frames as the WAL is reused.
   // With CES_CHECKPOINTS=external there is no truncation at all: beside Litestream it waited for
   // Litestream's read lock holding the write lock (intake stopped for 10 s), and a second
   // checkpointer is what corrupts its replica. The earlier page images stay in the WAL, and in the
@@ -259,7 +261,7 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   } finally {
     ctx.db.pragma('secure_delete = FAST');
   }
-  if (ctx.config.checkpoints === 'internal') ctx.db.pragma('wal_checkpoint(TRUNCATE)');
+  if (ctx.config.checkpoints === 'internal') truncateWal(ctx.db);
   return result;
 }
 
