@@ -26,7 +26,7 @@ function markersInMainFile(path: string): string[] {
   copyFileSync(path, copy);
   const db = new Database(copy);
   try {
-    return (db.prepare('SELECT v FROM scan_marker ORDER BY v').pluck().all() as string[]) ?? [];
+    return db.prepare('SELECT v FROM scan_marker ORDER BY v').pluck().all() as string[];
   } finally {
     db.close();
   }

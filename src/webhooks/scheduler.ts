@@ -130,16 +130,7 @@ export class DeliveryScheduler {
       e.backedOffUntil = null;
       e.backoffStep = 0;
     } else if (result === 'failed') {
-      e.failuresInARow++;
-      const now = this.now();
-      // Failures of attempts that were in flight when the back-off began do not lengthen it; a
-      // failed probe (or a failure after the cool-down) does.
-      const coolingDown = e.backedOffUntil !== null && now < e.backedOffUntil;
-      if (e.failuresInARow >= this.settings.failuresBeforeBackoff && !coolingDown) {
-        coolDownMs = Math.min(this.settings.backoffMaxMs, this.settings.backoffBaseMs * 2 ** e.backoffStep);
-        e.backedOffUntil = now + coolDownMs;
-        e.backoffStep++;
-      }
+      coolDownMs = recordFailure(e, this.now(), this.settings);
     }
     if (e.inFlight === 0 && e.failuresInARow === 0) this.endpoints.delete(key);
     return coolDownMs;
@@ -249,20 +240,34 @@ export interface ReplayedEndpoint {
  * latest run of failures, given when each ended (wall ms, oldest first): a failure at or past the
  * threshold begins a cool-down unless one is still running, each one twice as long as the last.
  */
-export function replayFailures(
-  endedAtMs: readonly number[],
-  settings: Pick<SchedulerSettings, 'failuresBeforeBackoff' | 'backoffBaseMs' | 'backoffMaxMs'>,
-): ReplayedEndpoint {
-  const state: ReplayedEndpoint = { failuresInARow: 0, backoffStep: 0, backedOffUntilMs: null };
-  for (const at of endedAtMs) {
-    state.failuresInARow++;
-    const coolingDown = state.backedOffUntilMs !== null && at < state.backedOffUntilMs;
-    if (state.failuresInARow >= settings.failuresBeforeBackoff && !coolingDown) {
-      state.backedOffUntilMs = at + Math.min(settings.backoffMaxMs, settings.backoffBaseMs * 2 ** state.backoffStep);
-      state.backoffStep++;
-    }
-  }
-  return state;
+export function replayFailures(endedAtMs: readonly number[], settings: BackoffSettings): ReplayedEndpoint {
+  const state: BackoffState = { failuresInARow: 0, backoffStep: 0, backedOffUntil: null };
+  for (const at of endedAtMs) recordFailure(state, at, settings);
+  return { failuresInARow: state.failuresInARow, backoffStep: state.backoffStep, backedOffUntilMs: state.backedOffUntil };
+}
+
+type BackoffSettings = Pick<SchedulerSettings, 'failuresBeforeBackoff' | 'backoffBaseMs' | 'backoffMaxMs'>;
+
+interface BackoffState {
+  failuresInARow: number;
+  backoffStep: number;
+  backedOffUntil: number | null;
+}
+
+/**
+ * One more failed attempt of an endpoint, ended at `at` (the scheduler's clock live, the wall clock
+ * in a replay): `state` moved on; returns the length of the cool-down it began, in ms, or 0.
+ */
+function recordFailure(state: BackoffState, at: number, settings: BackoffSettings): number {
+  state.failuresInARow++;
+  // Failures of attempts that were in flight when the back-off began do not lengthen it; a
+  // failed probe (or a failure after the cool-down) does.
+  const coolingDown = state.backedOffUntil !== null && at < state.backedOffUntil;
+  if (state.failuresInARow < settings.failuresBeforeBackoff || coolingDown) return 0;
+  const coolDownMs = Math.min(settings.backoffMaxMs, settings.backoffBaseMs * 2 ** state.backoffStep);
+  state.backedOffUntil = at + coolDownMs;
+  state.backoffStep++;
+  return coolDownMs;
 }
 
 /**
