@@ -21,7 +21,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
-import { canonicalSha256, ENCODING_BITMAP, ENCODING_GAPS, NumberSet } from '../src/draws/number-set.ts';
+import { canonicalSha256, ENCODING_BITMAP, ENCODING_GAPS, ENCODING_MISSING_GAPS, NumberSet } from '../src/draws/number-set.ts';
 import { drawWinners, pickNextWinner, type Approximation, type DrawNumber, type Holder } from '../src/draws/winners.ts';
 
 const ELEMENTS = 100_000;
@@ -402,7 +402,7 @@ test('a NumberSet encoded and decoded is the same set, and its SHA-256 is that o
   const runs = Math.max(1, Math.ceil(RUNS / 10));
   t.diagnostic(`number-set property: ${runs} runs, seed ${SEED}`);
   fc.assert(
-    fc.property(caseArb, fc.boolean(), fc.integer({ min: 0, max: ELEMENTS - 1 }), (c, dense, denseFrom) => {
+    fc.property(caseArb, fc.constantFrom('sparse', 'dense', 'full'), fc.integer({ min: 0, max: ELEMENTS - 1 }), (c, fill, from) => {
       const added = new Set<number>();
       const set = new NumberSet(c.seriesCount);
       const add = (series: number, element: number): void => {
@@ -410,8 +410,11 @@ test('a NumberSet encoded and decoded is the same set, and its SHA-256 is that o
         added.add(series * ELEMENTS + element);
       };
       for (const n of numbersOf(c)) add(n.series, n.element);
-      // A dense stretch of the last series (2 numbers in 3), so that both encodings are exercised.
-      if (dense) for (let e = denseFrom; e < Math.min(ELEMENTS, denseFrom + 20_000); e++) if (e % 3 !== 0) add(c.seriesCount - 1, e);
+      // A dense stretch of the last series (2 numbers in 3), or the whole of it but one number in
+      // 499, so that every encoding is exercised.
+      const last = c.seriesCount - 1;
+      if (fill === 'dense') for (let e = from; e < Math.min(ELEMENTS, from + 20_000); e++) if (e % 3 !== 0) add(last, e);
+      if (fill === 'full') for (let e = 0; e < ELEMENTS; e++) if (e % 499 !== from % 499) add(last, e);
       const parts = set.encode();
       count(
         'number set: a series stored as a bitmap',
@@ -420,6 +423,10 @@ test('a NumberSet encoded and decoded is the same set, and its SHA-256 is that o
       count(
         'number set: a series stored as gaps',
         parts.some((p) => p.encoding === ENCODING_GAPS),
+      );
+      count(
+        'number set: a series stored as its missing elements',
+        parts.some((p) => p.encoding === ENCODING_MISSING_GAPS),
       );
       const back = NumberSet.decode(c.seriesCount, parts);
       const sorted = [...added].sort((a, b) => a - b);
@@ -436,6 +443,6 @@ test('a NumberSet encoded and decoded is the same set, and its SHA-256 is that o
         .join('');
       assert.equal(canonicalSha256(back), createHash('sha256').update(text).digest('hex'));
     }),
-    parameters<[Case, boolean, number]>(runs),
+    parameters<[Case, 'sparse' | 'dense' | 'full', number]>(runs),
   );
 });

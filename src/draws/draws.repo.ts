@@ -90,7 +90,7 @@ export function saveFrozenSet(
 }
 
 export function listFrozenSeries(db: Db, drawId: string): EncodedSeries[] {
-  return prepare<[string], { series: number; encoding: 0 | 1; count: number; data: Buffer }>(
+  return prepare<[string], { series: number; encoding: EncodedSeries['encoding']; count: number; data: Buffer }>(
     db,
     `SELECT series, encoding, count, data FROM draw_numbers WHERE draw_id = ? ORDER BY series`,
   )

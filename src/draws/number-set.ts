@@ -1,18 +1,21 @@
 // The frozen set of a draw's eligible numbers: one bitmap of 100,000 bits per series that holds
-// any, addressed by n = series * 100,000 + element. Stored per series as whichever is smaller,
-// the bitmap itself (12,500 bytes) or the ascending elements as LEB128 gaps, so a dense series
-// costs 1 bit a number and a sparse one 1 to 3 bytes. The canonical list (CONTRACT: Freeze) and
-// its SHA-256 are computed from the set, never stored beside it.
+// any, addressed by n = series * 100,000 + element. Stored per series as whichever is smallest:
+// the bitmap itself (12,500 bytes), the ascending elements as LEB128 gaps, or the elements the
+// series lacks as LEB128 gaps. A sparse series costs 1 to 3 bytes a number, a half-full one 1 bit,
+// and a series that numbers given in order filled, where only rejected entries' numbers are
+// missing, 1 to 3 bytes a missing number: nothing at all when it is full. The canonical list
+// (CONTRACT: Freeze) and its SHA-256 are computed from the set, never stored beside it.
 import { createHash } from 'node:crypto';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
 
 const BITMAP_BYTES = ELEMENTS_PER_SERIES / 8;
 export const ENCODING_BITMAP = 0;
 export const ENCODING_GAPS = 1;
+export const ENCODING_MISSING_GAPS = 2;
 
 export interface EncodedSeries {
   series: number;
-  encoding: typeof ENCODING_BITMAP | typeof ENCODING_GAPS;
+  encoding: typeof ENCODING_BITMAP | typeof ENCODING_GAPS | typeof ENCODING_MISSING_GAPS;
   count: number;
   data: Uint8Array;
 }
@@ -106,9 +109,9 @@ export class NumberSet {
     }
   }
 
-  /** Series by series, as stored: the bitmap or the gaps, whichever is smaller. */
+  /** Series by series, as stored: the bitmap, the gaps or the missing elements' gaps, whichever is smallest. */
   encode(): EncodedSeries[] {
-    return this.series().map((s) => encodeSeries(s, this.#bitmaps.get(s)!));
+    return this.series().map((series) => ({ series, ...encodeBitmap(this.#bitmaps.get(series)!) }));
   }
 
   static decode(seriesCount: number, parts: readonly EncodedSeries[]): NumberSet {
@@ -119,22 +122,22 @@ export class NumberSet {
         const bits = part.data.slice();
         set.#bitmaps.set(part.series, bits);
         set.#count += popcount(bits);
-      } else {
-        let e = -1;
-        let i = 0;
-        while (i < part.data.length) {
-          let gap = 0;
-          let shift = 0;
-          let byte: number;
-          do {
-            byte = part.data[i++]!;
-            gap |= (byte & 0x7f) << shift;
-            shift += 7;
-          } while (byte & 0x80);
-          e += gap;
-          set.add(part.series, e);
+      } else if (part.encoding === ENCODING_GAPS) {
+        for (const e of readGaps(part)) set.add(part.series, e);
+      } else if (part.encoding === ENCODING_MISSING_GAPS) {
+        if (!Number.isInteger(part.series) || part.series < 0 || part.series >= seriesCount)
+          throw new RangeError(`series ${part.series} is outside 0..${seriesCount - 1}`);
+        const bits = new Uint8Array(BITMAP_BYTES).fill(0xff);
+        for (const e of readGaps(part)) {
+          if (e >= ELEMENTS_PER_SERIES) throw new RangeError(`series ${part.series}: missing element ${e} is outside 0..99999`);
+          bits[e >> 3]! &= ~(1 << (e & 7));
         }
+        set.#bitmaps.set(part.series, bits);
+        set.#count += popcount(bits);
+      } else {
+        throw new Error(`series ${part.series}: unknown encoding ${String(part.encoding)}`);
       }
+      set.#sortedSeries = null;
       const bits = set.#bitmaps.get(part.series);
       if ((bits === undefined ? 0 : popcount(bits)) !== part.count)
         throw new Error(`series ${part.series}: stored count ${part.count} does not match its numbers`);
@@ -143,36 +146,73 @@ export class NumberSet {
   }
 }
 
-function encodeSeries(series: number, bits: Uint8Array): EncodedSeries {
-  const count = popcount(bits);
-  // Every gap takes at least a byte: from BITMAP_BYTES numbers on, the bitmap is the smaller.
-  if (count >= BITMAP_BYTES) return { series, encoding: ENCODING_BITMAP, count, data: bits.slice() };
-  // At most 3 bytes a gap (gaps < 2^17): decide from an upper bound first, then measure.
-  const gaps: number[] = [];
-  let previous = -1;
-  let size = 0;
-  for (let byte = 0; byte < BITMAP_BYTES && size < BITMAP_BYTES; byte++) {
-    let b = bits[byte]!;
-    while (b !== 0) {
-      const e = byte * 8 + ctz8(b);
-      b &= b - 1;
-      const gap = e - previous;
-      previous = e;
-      gaps.push(gap);
-      size += gap < 0x80 ? 1 : gap < 0x4000 ? 2 : 3;
-    }
-  }
-  if (size >= BITMAP_BYTES) return { series, encoding: ENCODING_BITMAP, count, data: bits.slice() };
-  const data = new Uint8Array(size);
+/** The ascending elements that a part's LEB128 gaps (from -1) name. */
+function* readGaps(part: EncodedSeries): Generator<number> {
+  let e = -1;
   let i = 0;
-  for (let gap of gaps) {
-    while (gap >= 0x80) {
-      data[i++] = (gap & 0x7f) | 0x80;
-      gap >>>= 7;
-    }
-    data[i++] = gap;
+  while (i < part.data.length) {
+    let gap = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      if (i === part.data.length || shift > 14) throw new Error(`series ${part.series}: a gap is cut short or longer than 3 bytes`);
+      byte = part.data[i++]!;
+      gap |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    e += gap;
+    yield e;
   }
-  return { series, encoding: ENCODING_GAPS, count, data };
+}
+
+/**
+ * One series' bitmap (BITMAP_BYTES bytes, element e at bit e & 7 of byte e >> 3) as stored: the
+ * smallest of the bitmap, the LEB128 gaps (from -1) between the elements it holds, and those
+ * between the elements it lacks; on a tie, gaps before missing gaps before the bitmap. Every gap
+ * takes at least a byte, so a list of BITMAP_BYTES elements or more is never measured; a gap is
+ * below 2^17, at most 3 bytes. Self-contained, without a closure, a call or an import:
+ * scan-thread.ts runs this very source on the freeze's thread, which hands back the stored form.
+ */
+export function encodeBitmap(bits: Uint8Array): { encoding: 0 | 1 | 2; count: number; data: Uint8Array } {
+  const bytes = bits.length;
+  let count = 0;
+  for (let byte = 0; byte < bytes; byte++) for (let b = bits[byte]!; b !== 0; b &= b - 1) count++;
+  // [held, missing]: the bytes of each list of gaps, `bytes` when it could not be smaller.
+  const sizes = [count < bytes ? 0 : bytes, bytes * 8 - count < bytes ? 0 : bytes];
+  for (let k = 0; k < 2; k++) {
+    if (sizes[k] === bytes) continue;
+    const flip = k === 0 ? 0 : 0xff;
+    let previous = -1;
+    let size = 0;
+    for (let byte = 0; byte < bytes && size < bytes; byte++) {
+      for (let b = bits[byte]! ^ flip; b !== 0; b &= b - 1) {
+        const e = byte * 8 + 31 - Math.clz32(b & -b);
+        const gap = e - previous;
+        previous = e;
+        size += gap < 0x80 ? 1 : gap < 0x4000 ? 2 : 3;
+      }
+    }
+    sizes[k] = Math.min(size, bytes);
+  }
+  const k = sizes[0]! < bytes && sizes[0]! <= sizes[1]! ? 0 : sizes[1]! < bytes ? 1 : -1;
+  if (k === -1) return { encoding: 0, count, data: bits.slice() };
+  const flip = k === 0 ? 0 : 0xff;
+  const data = new Uint8Array(sizes[k]!);
+  let previous = -1;
+  let i = 0;
+  for (let byte = 0; byte < bytes; byte++) {
+    for (let b = bits[byte]! ^ flip; b !== 0; b &= b - 1) {
+      const e = byte * 8 + 31 - Math.clz32(b & -b);
+      let gap = e - previous;
+      previous = e;
+      while (gap >= 0x80) {
+        data[i++] = (gap & 0x7f) | 0x80;
+        gap >>>= 7;
+      }
+      data[i++] = gap;
+    }
+  }
+  return { encoding: k === 0 ? 1 : 2, count, data };
 }
 
 function ctz8(b: number): number {

@@ -1,6 +1,7 @@
 // The frozen set's text and storage (CONTRACT: Draws, Freeze) do not depend on how they are cut:
 // the canonical list comes in chunks of whole lines that add up to one line per number in order,
-// and a series is stored as whichever of bitmap and gaps is smaller, read back to the same set.
+// and a series is stored as whichever of bitmap, gaps and missing elements' gaps is smallest, read
+// back to the same set.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import {
   canonicalSha256,
   ENCODING_BITMAP,
   ENCODING_GAPS,
+  ENCODING_MISSING_GAPS,
   formatNumber,
   NumberSet,
 } from '../../src/draws/number-set.ts';
@@ -36,8 +38,8 @@ test('the canonical chunks end on whole lines and add up to one line per number,
   assert.equal(canonicalSha256(set), createHash('sha256').update(expected).digest('hex'));
 });
 
-test('a series is stored as the smaller of its bitmap and its gaps, and read back unchanged', () => {
-  // 12,500 numbers and more: a bitmap (a byte a gap at least); a few hundred: gaps.
+test('a series is stored as the smallest of its bitmap, its gaps and its missing elements, and read back unchanged', () => {
+  // 12,500 numbers and more: a bitmap (a byte a gap at least); a few hundred: gaps; full: nothing missing.
   const set = randomSet(4, [300, 12_499, 12_500, 100_000], 2);
   const parts = set.encode();
   assert.deepEqual(
@@ -51,7 +53,7 @@ test('a series is stored as the smaller of its bitmap and its gaps, and read bac
   );
   assert.equal(parts[0]!.encoding, ENCODING_GAPS);
   assert.equal(parts[2]!.encoding, ENCODING_BITMAP);
-  assert.equal(parts[3]!.encoding, ENCODING_BITMAP);
+  assert.deepEqual([parts[3]!.encoding, parts[3]!.data.length], [ENCODING_MISSING_GAPS, 0]);
   for (const p of parts) assert.ok(p.data.length <= 12_500);
   const back = NumberSet.decode(4, parts);
   assert.equal(back.count, set.count);

@@ -1,5 +1,6 @@
 // The frozen set of a draw (src/draws/number-set.ts, CONTRACT "Draws: Freeze"): per-series
-// bitmaps, stored as the bitmap or as gaps whichever is smaller, and the canonical list with its
+// bitmaps, stored as the bitmap, the gaps or the missing elements' gaps, whichever is smallest,
+// checked against a naive encoder that lists every element; and the canonical list with its
 // SHA-256. The canonical text is rebuilt here naively, line by line, to check the byte writer.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -10,6 +11,7 @@ import {
   canonicalSha256,
   ENCODING_BITMAP,
   ENCODING_GAPS,
+  ENCODING_MISSING_GAPS,
   formatNumber,
   NumberSet,
   type EncodedSeries,
@@ -169,17 +171,106 @@ test('encode then decode gives back the same numbers, series by series, whatever
   assert.deepEqual(
     parts.map((p) => [p.series, p.encoding, p.count]),
     [
-      [0, ENCODING_BITMAP, 100_000],
+      [0, ENCODING_MISSING_GAPS, 100_000],
       [3, ENCODING_GAPS, 2],
       [7, ENCODING_GAPS, 6_667],
       [199, ENCODING_GAPS, 1],
     ],
   );
+  assert.equal(parts[0]!.data.length, 0, 'a full series lacks nothing: no bytes');
   const back = NumberSet.decode(200, parts);
   assert.equal(back.count, set.count);
   assert.deepEqual([...back.numbers()], [...set.numbers()]);
   assert.deepEqual(back.encode(), parts);
   assert.equal(canonicalSha256(back), canonicalSha256(set));
+});
+
+test('a series missing few elements is stored as their gaps; half full, as its bitmap', () => {
+  // Missing 0, 200 and 99,999: gaps 1, 200, 99,799, as a sparse series with those elements would be.
+  const missing = new Set([0, 200, 99_999]);
+  const [part] = setOf(
+    1,
+    range(0, 99_999)
+      .filter((e) => !missing.has(e))
+      .map((e) => [0, e]),
+  ).encode();
+  assert.deepEqual(part, {
+    series: 0,
+    encoding: ENCODING_MISSING_GAPS,
+    count: 99_997,
+    data: Uint8Array.from([0x01, 0xc8, 0x01, 0xd7, 0x8b, 0x06]),
+  });
+  const back = NumberSet.decode(1, [part!]);
+  assert.equal(back.count, 99_997);
+  assert.ok(!back.has(0, 0) && back.has(0, 1) && !back.has(0, 200) && back.has(0, 99_998) && !back.has(0, 99_999));
+  // 12,499 missing (one-byte gaps) as their gaps, 12,500 missing as the bitmap, half full as the bitmap.
+  const lacking = (n: number) =>
+    setOf(
+      1,
+      range(n, 99_999).map((e) => [0, e]),
+    ).encode()[0]!;
+  assert.deepEqual([lacking(12_499).encoding, lacking(12_499).data.length], [ENCODING_MISSING_GAPS, 12_499]);
+  assert.deepEqual([lacking(12_500).encoding, lacking(12_500).data.length], [ENCODING_BITMAP, 12_500]);
+  assert.equal(lacking(50_000).encoding, ENCODING_BITMAP);
+});
+
+/** The smallest encoding, found naively: every element listed, each list's LEB128 bytes counted. */
+function naiveEncodedSize(elements: ReadonlySet<number>): { encoding: number; bytes: number } {
+  const leb = (list: number[]) =>
+    list.reduce((n, e, i) => n + Math.ceil(Math.max(1, (e - (i === 0 ? -1 : list[i - 1]!)).toString(2).length) / 7), 0);
+  const held = range(0, 99_999).filter((e) => elements.has(e));
+  const lacking = range(0, 99_999).filter((e) => !elements.has(e));
+  const options = [
+    { encoding: ENCODING_GAPS, bytes: leb(held) },
+    { encoding: ENCODING_MISSING_GAPS, bytes: leb(lacking) },
+    { encoding: ENCODING_BITMAP, bytes: 12_500 },
+  ];
+  // Ties: gaps before missing gaps before the bitmap; a list only when it is under 12,500 bytes.
+  return options.filter((o) => o.encoding === ENCODING_BITMAP || o.bytes < 12_500).sort((a, b) => a.bytes - b.bytes)[0]!;
+}
+
+test('random series of every density take the smallest encoding and decode back', () => {
+  let x = 7;
+  const next = () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31);
+  for (const density of [0.00005, 0.001, 0.05, 0.12, 0.125, 0.13, 0.5, 0.87, 0.875, 0.88, 0.95, 0.999, 0.99995]) {
+    const elements = new Set(range(0, 99_999).filter(() => next() / 2 ** 31 < density));
+    if (elements.size === 0) elements.add(next() % 100_000);
+    const set = setOf(
+      2,
+      [...elements].map((e) => [1, e]),
+    );
+    const [part] = set.encode();
+    const naive = naiveEncodedSize(elements);
+    assert.deepEqual([part!.encoding, part!.data.length], [naive.encoding, naive.bytes], `density ${density}`);
+    const back = NumberSet.decode(2, [part!]);
+    assert.equal(back.count, elements.size, `density ${density}`);
+    assert.deepEqual(
+      [...back.numbers()].map(([, e]) => e),
+      [...elements].sort((a, b) => a - b),
+      `density ${density}`,
+    );
+  }
+});
+
+test('decode refuses missing gaps that leave the series or repeat an element, and a cut-short gap', () => {
+  // Gap 100,001 from -1: element 100,000.
+  assert.throws(
+    () => NumberSet.decode(1, [{ series: 0, encoding: ENCODING_MISSING_GAPS, count: 99_999, data: Uint8Array.from([0xa1, 0x8d, 0x06]) }]),
+    /series 0: missing element 100000 is outside 0..99999/,
+  );
+  // Gaps 1 and 0: element 0 missing twice, so one number fewer is missing than the count says.
+  assert.throws(
+    () => NumberSet.decode(1, [{ series: 0, encoding: ENCODING_MISSING_GAPS, count: 99_998, data: Uint8Array.from([0x01, 0x00]) }]),
+    /series 0: stored count 99998 does not match/,
+  );
+  assert.throws(
+    () => NumberSet.decode(1, [{ series: 0, encoding: ENCODING_GAPS, count: 1, data: Uint8Array.from([0x81]) }]),
+    /series 0: a gap is cut short/,
+  );
+  assert.throws(
+    () => NumberSet.decode(1, [{ series: 1, encoding: ENCODING_MISSING_GAPS, count: 100_000, data: new Uint8Array(0) }]),
+    /series 1 is outside 0..0/,
+  );
 });
 
 test('an empty set encodes to nothing and decodes to an empty set', () => {

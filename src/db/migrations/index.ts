@@ -22,6 +22,7 @@ import { migration016 } from './016-events-index.ts';
 import { migration017 } from './017-integrity-checks.ts';
 import { migration018 } from './018-session-lifetime-public-url.ts';
 import { migration019 } from './019-scrub-attempt-credentials.ts';
+import { migration020 } from './020-draw-numbers-missing-gaps.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];
