@@ -1,18 +1,18 @@
 // The freeze: the numbers eligible at the draw's cut-off, read in one snapshot, so that what it
 // reads cannot change while it reads, and the writer (intake, the tick) never waits for it. From a
-// file, the scan and the canonical list's SHA-256 run on a thread of their own, at the lowest
-// priority, with their own read-only connection (scan-thread.ts): 20 million numbers are seconds of
-// CPU that a freeze started from the dashboard would otherwise take from the server's event loop.
+// file, the scan, the canonical list's SHA-256 and the encoding of the set as draw_numbers stores
+// it run on a thread of their own, at the lowest priority, with their own read-only connection
+// (scan-thread.ts): 20 million numbers are seconds of CPU that a freeze started from the dashboard
+// would otherwise take from the server's event loop, which is left the save of a few hundred KB.
 import type { Ctx } from '../context.ts';
 import type { Db } from '../db/open.ts';
 import { AppError } from '../errors.ts';
 import { iterateEligibleNumbers, saveFrozenSet, type DrawRow, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
-import { canonicalSha256, ENCODING_BITMAP, NumberSet } from './number-set.ts';
+import { canonicalSha256, NumberSet, type EncodedSeries } from './number-set.ts';
 import { scanEligibleNumbersOnThread } from './scan-thread.ts';
 
 export interface FrozenSet {
-  set: NumberSet;
   count: number;
   sha256: string;
   /** Stores the set on ctx.db; call inside a transaction. False when the draw was frozen meanwhile. */
@@ -21,38 +21,32 @@ export interface FrozenSet {
 
 export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> {
   const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
-  const { set, sha256 } = ctx.db.memory
-    ? hashed(scanHere(ctx.db, params, row.series_count))
+  const { parts, count, sha256 } = ctx.db.memory
+    ? hereEncoded(scanHere(ctx.db, params, row.series_count))
     : await scanOnThread(ctx.db.name, params, row.series_count, ctx.config.checkpoints === 'internal');
   const frozenAt = new Date(ctx.clock.now()).toISOString();
-  // Encoded before the save's transaction: the write lock is held for the inserts alone.
-  const parts = set.encode();
   return {
-    set,
-    count: set.count,
+    count,
     sha256,
-    save: () => saveFrozenSet(ctx.db, row.id, parts, { eligible_count: set.count, numbers_sha256: sha256, frozen_at: frozenAt }),
+    // The parts are encoded already: the write lock is held for the inserts alone.
+    save: () => saveFrozenSet(ctx.db, row.id, parts, { eligible_count: count, numbers_sha256: sha256, frozen_at: frozenAt }),
   };
 }
 
-async function scanOnThread(
-  path: string,
-  params: EligibleNumbersParams,
-  seriesCount: number,
-  checkpointAfter: boolean,
-): Promise<{ set: NumberSet; sha256: string }> {
-  const { series, outside, sha256 } = await scanEligibleNumbersOnThread(path, params, seriesCount, checkpointAfter);
-  if (outside !== null) throw outsideSeries(outside, seriesCount);
-  // decode checks each bitmap's count against its bits, as it does for a stored set.
-  const set = NumberSet.decode(
-    seriesCount,
-    series.map((s) => ({ series: s.series, encoding: ENCODING_BITMAP, count: s.count, data: s.data })),
-  );
-  return { set, sha256 };
+interface Scanned {
+  parts: EncodedSeries[];
+  count: number;
+  sha256: string;
 }
 
-function hashed(set: NumberSet): { set: NumberSet; sha256: string } {
-  return { set, sha256: canonicalSha256(set) };
+async function scanOnThread(path: string, params: EligibleNumbersParams, seriesCount: number, checkpointAfter: boolean): Promise<Scanned> {
+  const { parts, count, outside, sha256 } = await scanEligibleNumbersOnThread(path, params, seriesCount, checkpointAfter);
+  if (outside !== null) throw outsideSeries(outside, seriesCount);
+  return { parts, count, sha256 };
+}
+
+function hereEncoded(set: NumberSet): Scanned {
+  return { parts: set.encode(), count: set.count, sha256: canonicalSha256(set) };
 }
 
 /** An in-memory database (tests) has no file another connection could open: scanned on the caller's connection. */

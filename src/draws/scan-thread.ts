@@ -2,29 +2,32 @@
 // its own: 20 million rows and 180 MB of text are seconds of CPU that, on the server's event loop,
 // every request would wait behind, however finely sliced (BENCHMARKS.md, Draws). The thread opens
 // the file read-only, runs ELIGIBLE_NUMBERS_SQL (one statement: one read transaction, one snapshot)
-// at the lowest CPU priority, hashes the list that canonicalSeriesChunks writes (its own source,
-// passed in), and hands back one bitmap per series, moved, not copied, with the SHA-256. It needs
+// at the lowest CPU priority, hashes the list that canonicalSeriesChunks writes and encodes each
+// series as encodeBitmap does (their own sources, passed in), and hands back the stored form, moved,
+// not copied, with the SHA-256: the server's event loop is left the save alone. It needs
 // better-sqlite3 and nothing else of ours, so, as src/db/checkpointer.ts, it is CommonJS run with
 // `eval`, the same from source and from the dist/ces.mjs bundle.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { ELIGIBLE_NUMBERS_SQL, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
-import { canonicalSeriesChunks, canonicalSeriesWidth, LINES_PER_CHUNK, type NumberSet } from './number-set.ts';
-
-export interface ScannedSeries {
-  series: number;
-  count: number;
-  /** A bitmap of ELEMENTS_PER_SERIES bits, element e at bit e & 7 of byte e >> 3 (NumberSet's layout). */
-  data: Uint8Array;
-}
+import {
+  canonicalSeriesChunks,
+  canonicalSeriesWidth,
+  encodeBitmap,
+  LINES_PER_CHUNK,
+  type EncodedSeries,
+  type NumberSet,
+} from './number-set.ts';
 
 export interface ScanResult {
-  /** Ascending by series. */
-  series: ScannedSeries[];
+  /** The series holding numbers, ascending, as draw_numbers stores them (NumberSet.encode's form). */
+  parts: EncodedSeries[];
+  /** The numbers in `parts`. */
+  count: number;
   /** The first number met in a series at or beyond seriesCount (series × 100,000 + element), or null. */
   outside: number | null;
-  /** SHA-256 (hex) of the canonical list of `series` (meaningless when `outside` is not null). */
+  /** SHA-256 (hex) of the canonical list of `parts` (meaningless when `outside` is not null). */
   sha256: string;
 }
 
@@ -54,6 +57,7 @@ const SCAN_CODE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const canonicalSeriesChunks = ${canonicalSeriesChunks.toString()};
+const encodeBitmap = ${encodeBitmap.toString()};
 function canonicalSha256(series) {
   const hash = createHash('sha256');
   for (const s of series) {
@@ -104,7 +108,14 @@ function scan() {
   }
   const series = [...bitmaps.values()].sort((a, b) => a.series - b.series);
   const sha256 = outside === null ? canonicalSha256(series) : '';
-  parentPort.postMessage({ series, outside, sha256 }, series.map((s) => s.data.buffer));
+  let count = 0;
+  const parts = series.map((s) => {
+    const part = encodeBitmap(s.data);
+    if (part.count !== s.count) throw new Error('series ' + s.series + ': ' + part.count + ' numbers encoded, ' + s.count + ' scanned');
+    count += part.count;
+    return { series: s.series, encoding: part.encoding, count: part.count, data: part.data };
+  });
+  parentPort.postMessage({ parts, count, outside, sha256 }, parts.map((p) => p.data.buffer));
 }
 let db;
 let writer;

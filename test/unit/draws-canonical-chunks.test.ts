@@ -10,6 +10,7 @@ import {
   canonicalPrefix,
   canonicalSeriesChunks,
   canonicalSha256,
+  encodeBitmap,
   ENCODING_BITMAP,
   ENCODING_GAPS,
   ENCODING_MISSING_GAPS,
@@ -68,4 +69,15 @@ test("canonicalSeriesChunks' source alone, as the freeze's thread evaluates it, 
     parts.push(...isolated(Buffer.from(canonicalPrefix(s, set.seriesCount), 'latin1'), set.bitmapOf(s)!, 1_000));
   assert.equal(Buffer.concat(parts).toString('latin1'), Buffer.concat([...canonicalChunks(set)]).toString('latin1'));
   assert.ok(parts.length > 40, 'chunks of 1,000 lines');
+});
+
+test("encodeBitmap's source alone, as the freeze's thread evaluates it, stores every series as NumberSet.encode does", () => {
+  const set = randomSet(6, [1, 300, 12_500, 60_000, 99_000, 100_000], 4);
+  const isolated = new Function(`return ${encodeBitmap.toString()}`)() as typeof encodeBitmap;
+  const parts = set.series().map((series) => ({ series, ...isolated(set.bitmapOf(series)!) }));
+  assert.deepEqual(parts, set.encode());
+  assert.deepEqual(
+    parts.map((p) => p.encoding),
+    [ENCODING_GAPS, ENCODING_GAPS, ENCODING_BITMAP, ENCODING_BITMAP, ENCODING_MISSING_GAPS, ENCODING_MISSING_GAPS],
+  );
 });
