@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import type { Ctx } from '../src/context.ts';
-import { createDraw, freezeDraw, frozenNumbersText, getDraw } from '../src/draws/draws.ts';
+import { createDraw, freezeDraw, frozenNumbersText, getDraw, recordResults, runDraw } from '../src/draws/draws.ts';
 import type { AppError } from '../src/errors.ts';
-import { formatNumber } from '../src/draws/number-set.ts';
+import { ENCODING_GAPS, ENCODING_MISSING_GAPS, formatNumber } from '../src/draws/number-set.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
 import { anonymizeParticipant } from '../src/participants/participants.ts';
 import { cpf, makeCampaign, OPERATOR, startTestServer, type TestServer } from './support/harness.ts';
@@ -88,4 +88,43 @@ test('a number in a series the draw does not have (the campaign shrank its serie
     return true;
   });
   assert.equal(getDraw(s.ctx, draw.id).status, 'created');
+});
+
+test('a series nearly full is stored as the numbers it lacks, and the draw reads it back to its SHA-256', async () => {
+  assert.ok(!s.ctx.db.memory, 'a file: the freeze scans and encodes on its thread');
+  const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 2, seriesCount: 2 });
+  const entry = await submitEntry(s, w.liveKey);
+  await settle(s);
+  // The entry also holds every number of series 0 but one in 997: as if numbers given in order
+  // had filled the series, and a few were left out with their rejected entries.
+  const insert = s.ctx.db.prepare(
+    `INSERT OR IGNORE INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
+    VALUES (?, 1, 0, ?, ?, 'manual', ?)`,
+  );
+  const at = new Date(s.clock.now()).toISOString();
+  s.ctx.db.transaction(() => {
+    for (let e = 0; e < 100_000; e++) if (e % 997 !== 500) insert.run(w.campaign.id, e, entry, at);
+  })();
+  const expected = numbersOf(s.ctx, [entry], 2).sort();
+  const cutoff = new Date(s.clock.now()).toISOString();
+  s.clock.advance(1000);
+  const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff }, OPERATOR);
+  const frozen = await freezeDraw(s.ctx, draw.id, OPERATOR);
+  assert.equal(frozen.eligible_count, expected.length);
+  assert.deepEqual(frozenList(s.ctx, draw.id), expected);
+  const stored = s.ctx.db
+    .prepare('SELECT series, encoding, count, length(data) AS bytes FROM draw_numbers WHERE draw_id = ? ORDER BY series')
+    .all(draw.id) as Array<{ series: number; encoding: number; count: number; bytes: number }>;
+  const inSeries1 = expected.filter((n) => n.startsWith('1/')).length;
+  assert.deepEqual(stored[0], { series: 0, encoding: ENCODING_MISSING_GAPS, count: expected.length - inSeries1, bytes: stored[0]!.bytes });
+  assert.ok(stored[0]!.bytes < 400, `about 100 missing numbers, gaps of 997 (2 bytes each): ${stored[0]!.bytes} bytes`);
+  if (inSeries1 > 0) assert.equal(stored[1]!.encoding, ENCODING_GAPS);
+  await recordResults(
+    s.ctx,
+    draw.id,
+    { extraction: 5787, date: cutoff.slice(0, 10), prizes: ['050366', '12305', '05437', '13526', '02329'] },
+    OPERATOR,
+  );
+  const run = await runDraw(s.ctx, draw.id, OPERATOR);
+  assert.equal(getDraw(s.ctx, draw.id).status, 'drawn', JSON.stringify(run).slice(0, 200));
 });
