@@ -168,9 +168,9 @@ function* readGaps(part: EncodedSeries): Generator<number> {
 /**
  * One series' bitmap (BITMAP_BYTES bytes, element e at bit e & 7 of byte e >> 3) as stored: the
  * smallest of the bitmap, the LEB128 gaps (from -1) between the elements it holds, and those
- * between the elements it lacks; on a tie, gaps before missing gaps before the bitmap. Every gap
- * takes at least a byte, so a list of BITMAP_BYTES elements or more is never measured; a gap is
- * below 2^17, at most 3 bytes. Self-contained, without a closure, a call or an import:
+ * between the elements it lacks. A list is used only when it is under BITMAP_BYTES bytes, and the
+ * held elements' list wins a tie with the missing ones'. Every gap takes at least a byte, so a list
+ * of BITMAP_BYTES elements or more is never measured; a gap is below 2^17, at most 3 bytes. Self-contained, without a closure, a call or an import:
  * scan-thread.ts runs this very source on the freeze's thread, which hands back the stored form.
  */
 export function encodeBitmap(bits: Uint8Array): { encoding: 0 | 1 | 2; count: number; data: Uint8Array } {
