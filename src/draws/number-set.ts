@@ -117,33 +117,36 @@ export class NumberSet {
   static decode(seriesCount: number, parts: readonly EncodedSeries[]): NumberSet {
     const set = new NumberSet(seriesCount);
     for (const part of parts) {
-      if (part.encoding === ENCODING_BITMAP) {
-        if (part.data.length !== BITMAP_BYTES) throw new Error(`series ${part.series}: a bitmap of ${part.data.length} bytes`);
-        const bits = part.data.slice();
-        set.#bitmaps.set(part.series, bits);
-        set.#count += popcount(bits);
-      } else if (part.encoding === ENCODING_GAPS) {
-        for (const e of readGaps(part)) set.add(part.series, e);
-      } else if (part.encoding === ENCODING_MISSING_GAPS) {
-        if (!Number.isInteger(part.series) || part.series < 0 || part.series >= seriesCount)
-          throw new RangeError(`series ${part.series} is outside 0..${seriesCount - 1}`);
-        const bits = new Uint8Array(BITMAP_BYTES).fill(0xff);
-        for (const e of readGaps(part)) {
-          if (e >= ELEMENTS_PER_SERIES) throw new RangeError(`series ${part.series}: missing element ${e} is outside 0..99999`);
-          bits[e >> 3]! &= ~(1 << (e & 7));
-        }
-        set.#bitmaps.set(part.series, bits);
-        set.#count += popcount(bits);
-      } else {
-        throw new Error(`series ${part.series}: unknown encoding ${String(part.encoding)}`);
-      }
-      set.#sortedSeries = null;
-      const bits = set.#bitmaps.get(part.series);
-      if ((bits === undefined ? 0 : popcount(bits)) !== part.count)
-        throw new Error(`series ${part.series}: stored count ${part.count} does not match its numbers`);
+      if (!Number.isInteger(part.series) || part.series < 0 || part.series >= seriesCount)
+        throw new RangeError(`series ${part.series} is outside 0..${seriesCount - 1}`);
+      const bits = decodeBitmap(part);
+      const count = popcount(bits);
+      if (count !== part.count) throw new Error(`series ${part.series}: stored count ${part.count} does not match its numbers`);
+      set.#bitmaps.set(part.series, bits);
+      set.#count += count;
     }
     return set;
   }
+}
+
+/** One stored series as its bitmap (a copy: the part is left as it is). */
+function decodeBitmap(part: EncodedSeries): Uint8Array {
+  if (part.encoding === ENCODING_BITMAP) {
+    if (part.data.length !== BITMAP_BYTES) throw new Error(`series ${part.series}: a bitmap of ${part.data.length} bytes`);
+    return part.data.slice();
+  }
+  if (part.encoding !== ENCODING_GAPS && part.encoding !== ENCODING_MISSING_GAPS)
+    throw new Error(`series ${part.series}: unknown encoding ${String(part.encoding)}`);
+  // Gaps name the elements held, set in an empty bitmap; missing gaps those lacking, cleared in a full one.
+  const missing = part.encoding === ENCODING_MISSING_GAPS;
+  const bits = new Uint8Array(BITMAP_BYTES).fill(missing ? 0xff : 0);
+  for (const e of readGaps(part)) {
+    if (e >= ELEMENTS_PER_SERIES)
+      throw new RangeError(`series ${part.series}: ${missing ? 'missing ' : ''}element ${e} is outside 0..99999`);
+    if (missing) bits[e >> 3]! &= ~(1 << (e & 7));
+    else bits[e >> 3]! |= 1 << (e & 7);
+  }
+  return bits;
 }
 
 /** The ascending elements that a part's LEB128 gaps (from -1) name. */

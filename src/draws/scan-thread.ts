@@ -109,7 +109,7 @@ function scan() {
   const series = [...bitmaps.values()].sort((a, b) => a.series - b.series);
   const sha256 = outside === null ? canonicalSha256(series) : '';
   let count = 0;
-  const parts = series.map((s) => {
+  const parts = (outside === null ? series : []).map((s) => {
     const part = encodeBitmap(s.data);
     if (part.count !== s.count) throw new Error('series ' + s.series + ': ' + part.count + ' numbers encoded, ' + s.count + ' scanned');
     count += part.count;
