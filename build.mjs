@@ -38,8 +38,6 @@ const common = (minify) => ({
  * operators run it.
  */
 export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = false, entry = `${ROOT}cli/ces.ts` } = {}) {
-  const schemaText = readFileSync(`${ROOT}schema.sql`, 'utf8');
-  const initialSchemaText = readFileSync(`${ROOT}src/db/migrations/001-initial.sql`, 'utf8');
   const entryHasHashbang = readFileSync(entry, 'utf8').startsWith('#!');
   const banner = [...(entryHasHashbang ? [] : ['#!/usr/bin/env node']), ...REQUIRE_SHIM].join('\n');
   const result = await build({
@@ -47,16 +45,21 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
     entryPoints: [entry],
     outfile,
     banner: { js: banner },
-    define: {
-      __CES_SCHEMA__: JSON.stringify(schemaText),
-      __CES_INITIAL_SCHEMA__: JSON.stringify(initialSchemaText),
-    },
+    define: { ...schemaDefines(), __CES_BUILD__: JSON.stringify('bundle') },
     write: false,
   });
   const text = asciiOnly(result.outputFiles[0].text);
   mkdirSync(dirname(outfile), { recursive: true });
   writeFileSync(outfile, text);
   return { outfile, bytes: Buffer.byteLength(text) };
+}
+
+/** The schema texts src/db/schema.ts reads, embedded in a build so it needs no file beside it. */
+export function schemaDefines() {
+  return {
+    __CES_SCHEMA__: JSON.stringify(readFileSync(`${ROOT}schema.sql`, 'utf8')),
+    __CES_INITIAL_SCHEMA__: JSON.stringify(readFileSync(`${ROOT}src/db/migrations/001-initial.sql`, 'utf8')),
+  };
 }
 
 /**

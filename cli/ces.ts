@@ -13,4 +13,6 @@ if (dropCertificateCheckOverride()) {
     'ces: NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked (trust a CA with NODE_EXTRA_CA_CERTS)\n',
   );
 }
-await runProgram(process.argv.slice(2));
+// Not awaited at the top level: the executable's main script is CommonJS, which has no top-level
+// await. A rejection is a bug, and ends the process with its stack as an unhandled one.
+void runProgram(process.argv.slice(2));

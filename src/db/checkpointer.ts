@@ -23,7 +23,7 @@
 //
 // The worker needs better-sqlite3 and nothing of ours, so it is a few lines of CommonJS run with
 // `eval`, the same from source, from the dist/ces.mjs bundle and from an installed package.
-import { createRequire } from 'node:module';
+import { sqliteModulePath } from './sqlite-module.ts';
 import { Worker } from 'node:worker_threads';
 import type { ConsolaInstance } from 'consola';
 
@@ -114,7 +114,7 @@ export function startCheckpointer(
   intervalMs = CHECKPOINT_INTERVAL_MS,
   catchUpFrames = CATCH_UP_FRAMES,
 ): Checkpointer {
-  const data: CheckpointerData = { sqlite: createRequire(import.meta.url).resolve('better-sqlite3'), path, intervalMs, catchUpFrames };
+  const data: CheckpointerData = { sqlite: sqliteModulePath(), path, intervalMs, catchUpFrames };
   const worker = new Worker(WORKER_CODE, { eval: true, workerData: data, resourceLimits: LIMITS });
   // Never what keeps the process alive.
   worker.unref();
@@ -166,7 +166,7 @@ try {
 
 /** Runs one `PRAGMA wal_checkpoint(PASSIVE)` of `path` on a thread; resolves with SQLite's answer. */
 export function runPassiveCheckpoint(path: string): Promise<PassResult> {
-  const data = { sqlite: createRequire(import.meta.url).resolve('better-sqlite3'), path };
+  const data = { sqlite: sqliteModulePath(), path };
   const worker = new Worker(ONE_PASS_CODE, { eval: true, workerData: data, resourceLimits: LIMITS });
   return new Promise((resolve, reject) => {
     let answer: { result?: PassResult; failed?: string } = { failed: 'the checkpoint thread exited without an answer' };

@@ -7,7 +7,7 @@
 // not copied, with the SHA-256: the server's event loop is left the save alone. It needs
 // better-sqlite3 and nothing else of ours, so, as src/db/checkpointer.ts, it is CommonJS run with
 // `eval`, the same from source and from the dist/ces.mjs bundle.
-import { createRequire } from 'node:module';
+import { sqliteModulePath } from '../db/sqlite-module.ts';
 import { Worker } from 'node:worker_threads';
 import { ELIGIBLE_NUMBERS_SQL, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
@@ -161,7 +161,7 @@ export function scanEligibleNumbersOnThread(
   checkpointAfter: boolean,
 ): Promise<ScanResult> {
   const workerData: ScanData = {
-    sqlite: createRequire(import.meta.url).resolve('better-sqlite3'),
+    sqlite: sqliteModulePath(),
     path,
     sql: ELIGIBLE_NUMBERS_SQL,
     params,

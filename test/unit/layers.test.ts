@@ -163,8 +163,12 @@ test('the files directly in src/ import no folder, so that every layer may impor
   assert.deepEqual(out, [], offending(out));
 });
 
-test('db/ and validation/ sit below the domain: they import only the files directly in src/', () => {
-  assert.deepEqual(importsOf('db'), ['.']);
+test('binary/ (what only the executable does) imports only the files directly in src/', () => {
+  assert.deepEqual(importsOf('binary'), ['.']);
+});
+
+test('db/ and validation/ sit below the domain: they import only the files directly in src/ (db/ also binary/, for SQLite)', () => {
+  assert.deepEqual(importsOf('db'), ['.', 'binary']);
   assert.deepEqual(importsOf('validation'), ['.']);
 });
 
