@@ -24,6 +24,7 @@ import { registerAuditCommands } from './commands/audit.ts';
 import { registerDashboardCommands } from './commands/dashboard.ts';
 import { registerCheckCommand } from './commands/check.ts';
 import { registerDrawCommands } from './commands/draw.ts';
+import { registerVersionCommand } from './commands/version.ts';
 import { VERSION } from '../src/version.ts';
 
 export function createProgram(): Command {
@@ -62,6 +63,7 @@ export function createProgram(): Command {
   registerCheckCommand(program);
   registerDrawCommands(program);
   registerOpenApiCommand(program);
+  registerVersionCommand(program);
   return program;
 }
 

@@ -10,8 +10,9 @@ import { openDatabase } from '../src/db/open.ts';
 import { countEntriesByStatus } from '../src/metrics/metrics.repo.ts';
 import { HealthStruct } from '../src/openapi/schemas.ts';
 import { assert as assertStruct } from 'superstruct';
-import { configureWebhook, entryBody, makeCampaign, startTestServer, type TestServer } from './support/harness.ts';
+import { configureWebhook, entryBody, makeCampaign, runCli, startTestServer, type TestServer } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
+import { expectedVersions } from './support/versions.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
@@ -124,6 +125,7 @@ describe('GET /metrics', () => {
       ces_webhook_endpoints_backed_off: 'gauge',
       ces_webhook_delivery_attempts_total: 'counter',
       ces_log_lines_dropped_total: 'counter',
+      ces_build_info: 'gauge',
       process_resident_memory_bytes: 'gauge',
       nodejs_heap_used_bytes: 'gauge',
       process_uptime_seconds: 'gauge',
@@ -140,6 +142,17 @@ describe('GET /metrics', () => {
     }
     assert.equal(buckets.at(-1)!.labels.le, '+Inf');
     assert.equal(buckets.at(-1)!.value, m.value('ces_http_request_duration_seconds_count', { route: '/healthz' }));
+  });
+
+  test('ces_build_info is 1, one series, labelled with the versions ces version --json prints', async () => {
+    const t = await server();
+    const m = await scrape(t);
+    const info = m.samples.filter((s) => s.name === 'ces_build_info');
+    const versions = expectedVersions();
+    assert.deepEqual(info, [{ name: 'ces_build_info', labels: { ...versions, binary: 'false' }, value: 1 }]);
+    assert.match(info[0].labels.sqlite, /^3\.\d+\.\d+$/);
+    const cli = await runCli(['version', '--json'], { dbPath: t.dbPath });
+    assert.deepEqual(cli.json, versions, 'the CLI and the server report the same facts');
   });
 
   test('counters and gauges move with requests; routes are patterns, unknown paths one "unmatched" series', async () => {
@@ -286,6 +299,7 @@ describe('GET /healthz', () => {
       backlog: { jobs: 1, deliveries_pending: 0, deliveries_failed: 0 },
       // The default CES_CHECKPOINTS=internal never raises the WAL alarm (test/checkpoints-external.test.ts).
       wal: { bytes: statSync(`${t.dbPath}-wal`).size, alarm_bytes: 512 * 1024 * 1024, over_alarm: false },
+      versions: expectedVersions(),
     });
     await t.server.tick();
     const ticked = await t.request('GET', '/healthz');
@@ -398,6 +412,7 @@ describe('GET /healthz', () => {
     assert.equal(res.status, 503);
     assert.equal(res.body.db, 'error');
     assert.equal(res.body.backlog, null);
+    assert.deepEqual(res.body.versions, expectedVersions(), 'a failing server still says what it runs on');
     const metrics = await t.request('GET', '/metrics');
     assert.equal(metrics.status, 503);
     assert.equal(metrics.body.code, 'service_unavailable');

@@ -18,6 +18,7 @@ import { sendTestPing } from '../src/webhooks/ping.ts';
 import { drainAll, makeCampaign, OPERATOR, ROOT, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
 
 const WRITE = process.env.CES_OPENAPI_EXAMPLES === '1';
+const EXAMPLE_VERSIONS = { ces: '0.1.0', node: '20.20.2', sqlite: '3.53.2', platform: 'linux', arch: 'x64', binary: false };
 const FILE = join(ROOT, 'src/openapi/examples.ts');
 
 let s: TestServer;
@@ -126,7 +127,9 @@ async function runSession(): Promise<Record<string, Example>> {
   // the session moves: the example shows a fixed, typical figure instead (the rest is as answered).
   const health = expect(await s.request('GET', '/healthz'), 200).body;
   assert.equal(typeof health.wal.bytes, 'number');
-  record('getHealth.200', 'Healthy', { ...health, wal: { ...health.wal, bytes: 4_124_152 } });
+  // The versions are the machine's that runs the session, and the release's: typical ones instead.
+  assert.deepEqual(Object.keys(health.versions), Object.keys(EXAMPLE_VERSIONS));
+  record('getHealth.200', 'Healthy', { ...health, wal: { ...health.wal, bytes: 4_124_152 }, versions: EXAMPLE_VERSIONS });
   record(
     'getEntry.200',
     'Approved and evaluated: manual lucky numbers due, the declared win awarded',

@@ -15,6 +15,7 @@ import { parseTrustedProxies } from '../trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
 import { isDashboardPath, registerDashboardRoutes, unroutedAnswer } from '../dashboard/routes.ts';
 import { readTextBody } from './body.ts';
+import { runtimeVersions } from '../metrics/versions.ts';
 
 /**
  * Failed authentications per client address: CES_AUTH_FAILURE_LIMIT (20) at once, refilled over
@@ -27,7 +28,10 @@ const AUTH_FAILURE_REFILL_S = 40;
 
 export function createHttpApp(service: Service): H3 {
   const { ctx } = service;
-  const metrics = createServiceMetrics(ctx, service.deliveries, service.wal);
+  // Once per server start: none of it changes while the process runs, and asking SQLite opens a
+  // database, which a scrape or a health check every few seconds need not do.
+  const versions = runtimeVersions();
+  const metrics = createServiceMetrics(ctx, versions, service.deliveries, service.wal);
   const trusted = parseTrustedProxies(ctx.config.trustedProxies);
   const dashboard = { ...service, readText: readTextBody };
   const app = new H3({
@@ -87,7 +91,7 @@ export function createHttpApp(service: Service): H3 {
       }
     };
 
-  registerOpsRoutes(app, service, metrics);
+  registerOpsRoutes(app, service, metrics, versions);
   registerEntryRoutes(app, service, route);
   registerMechanicsRoutes(app, service, route);
   registerWebhookRoutes(app, service, route);

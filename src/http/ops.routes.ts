@@ -8,11 +8,12 @@ import { checkHealth } from '../metrics/health.ts';
 import type { ServiceMetrics } from '../metrics/metrics.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import type { Service } from './service.ts';
+import type { RuntimeVersions } from '../metrics/versions.ts';
 import { json, problem } from './respond.ts';
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMetrics): void {
+export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMetrics, versions: RuntimeVersions): void {
   const { ctx } = service;
   let document: string | null = null;
 
@@ -26,7 +27,7 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
 
   app.get('/healthz', () => {
     const health = checkHealth(service.ctx, service.tick, service.wal);
-    return json(health.status === 'unavailable' ? 503 : 200, health, { 'cache-control': 'no-store' });
+    return json(health.status === 'unavailable' ? 503 : 200, { ...health, versions }, { 'cache-control': 'no-store' });
   });
 
   app.get('/metrics', (event) => {

@@ -7,6 +7,7 @@ import { droppedLogLines } from '../log.ts';
 import { JOB_KINDS } from '../pipeline/jobs.repo.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { readWalBytes, type WalWatch } from '../db/wal-watch.ts';
+import type { RuntimeVersions } from './versions.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import {
   countEntriesByStatus,
@@ -30,7 +31,7 @@ export interface ServiceMetrics {
   render(): string;
 }
 
-export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler, wal?: WalWatch): ServiceMetrics {
+export function createServiceMetrics(ctx: Ctx, versions: RuntimeVersions, deliveries?: DeliveryScheduler, wal?: WalWatch): ServiceMetrics {
   const registry: Registry = createRegistry();
   const requests = registry.counter('ces_http_requests_total', 'HTTP requests answered, by matched route pattern, method and status.');
   const durations = registry.histogram(
@@ -118,6 +119,14 @@ export function createServiceMetrics(ctx: Ctx, deliveries?: DeliveryScheduler, w
   registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => [
     { value: Math.round(process.uptime() * 1000) / 1000 },
   ]);
+  // An info metric, always 1: the versions are its labels, so a query can join them to any other
+  // series (which release a latency came from) and an upgrade shows as one series ending.
+  const buildLabels = { ...versions, binary: String(versions.binary) };
+  registry.gauge(
+    'ces_build_info',
+    'The versions this server runs on, as its labels (ces version --json prints the same); always 1.',
+    () => [{ labels: buildLabels, value: 1 }],
+  );
 
   return {
     observeRequest(route, method, status, seconds) {

@@ -252,7 +252,7 @@ const OPERATIONS: Operation[] = [
     auth: false,
     summary: 'Liveness and readiness: database reachable, background tick alive, backlog sizes',
     description:
-      '503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?).',
+      '503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?). `versions` says what the server runs on, as `ces version --json` prints it.',
     responses: {
       200: { description: 'Healthy, or degraded (status says which).', schema: 'Health' },
       503: { description: 'Unhealthy; the body says which part failed.', schema: 'Health' },

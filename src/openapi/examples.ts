@@ -194,6 +194,14 @@ export const EXAMPLES: Record<string, Example> = {
         alarm_bytes: 536870912,
         over_alarm: false,
       },
+      versions: {
+        ces: '0.1.0',
+        node: '20.20.2',
+        sqlite: '3.53.2',
+        platform: 'linux',
+        arch: 'x64',
+        binary: false,
+      },
     },
   },
   'getEntry.200': {

@@ -163,6 +163,15 @@ export const HealthStruct = object({
       over_alarm: boolean(),
     }),
   ),
+  versions: object({
+    ces: describedString({ description: 'The release of ces (`ces --version`).' }),
+    node: describedString({ description: 'The Node.js version, without the leading v.' }),
+    sqlite: describedString({ description: 'The SQLite library ces runs on, as compiled into better-sqlite3.' }),
+    platform: describedString({ description: "Node's process.platform, e.g. linux." }),
+    arch: describedString({ description: "Node's process.arch, e.g. x64." }),
+    // True when ces runs as the single executable; false for the bundle or the sources on an installed Node.
+    binary: boolean(),
+  }),
 });
 
 // Webhook events (CONTRACT: Event envelope).

@@ -175,7 +175,7 @@ export interface paths {
     };
     /**
      * Liveness and readiness: database reachable, background tick alive, backlog sizes
-     * @description 503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?).
+     * @description 503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?). `versions` says what the server runs on, as `ces version --json` prints it.
      */
     get: operations['getHealth'];
     put?: never;
@@ -615,6 +615,19 @@ export interface components {
         alarm_bytes: number;
         over_alarm: boolean;
       } | null;
+      versions: {
+        /** @description The release of ces (`ces --version`). */
+        ces: string;
+        /** @description The Node.js version, without the leading v. */
+        node: string;
+        /** @description The SQLite library ces runs on, as compiled into better-sqlite3. */
+        sqlite: string;
+        /** @description Node's process.platform, e.g. linux. */
+        platform: string;
+        /** @description Node's process.arch, e.g. x64. */
+        arch: string;
+        binary: boolean;
+      };
     };
     EntryReceivedEvent: {
       /** @description Event id; equals the webhook-id header and stays the same across retries. Deduplicate on it. */
