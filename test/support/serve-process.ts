@@ -28,6 +28,8 @@ export interface SpawnServeOptions {
   nodeFlags?: string[];
   /** A built bundle (dist/ces.mjs) to run instead of the sources through tsx: starts faster (bench/drill.ts). */
   bundle?: string;
+  /** The words that run ces instead of node: the executable, maybe behind `chroot ROOT` (test/slow/binary.test.ts). */
+  executable?: string[];
 }
 
 export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
@@ -43,9 +45,11 @@ export function spawnServe(options: SpawnServeOptions): Promise<ServeProcess> {
   ];
   const [command, args] = options.npmStart
     ? ['npm', ['start', '--silent', '--', ...serveArgs]]
-    : options.bundle
-      ? [process.execPath, [...(options.nodeFlags ?? []), options.bundle, 'serve', ...serveArgs]]
-      : [process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
+    : options.executable
+      ? [options.executable[0]!, [...options.executable.slice(1), 'serve', ...serveArgs]]
+      : options.bundle
+        ? [process.execPath, [...(options.nodeFlags ?? []), options.bundle, 'serve', ...serveArgs]]
+        : [process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'cli/ces.ts'), 'serve', ...serveArgs]];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, CES_ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env },

@@ -1,0 +1,192 @@
+// The single executable (npm run build:binary) where no Node.js is installed: the test builds it,
+// makes a root file system that holds the executable, the system libraries it and SQLite's addon
+// link (as ldd lists them), a CA file and nothing else, and runs every kind of command inside it
+// through chroot: `ces demo`, `ces serve` answering the demo's own request with 202, a signed
+// webhook delivered to a receiver outside, a draw frozen (a worker thread) and run, `ces check`, a
+// backup restored. It needs Linux on x64 and root (chroot), and skips saying so elsewhere.
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { ROOT } from '../support/harness.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { killServe, spawnServe, type ServeProcess } from '../support/serve-process.ts';
+
+const run = promisify(execFile);
+
+interface BuildModule {
+  buildBinary(options: { outDir: string }): Promise<{ executable: string; archive: string; sums: string; node: string }>;
+}
+
+function whyNot(): string | null {
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    return `the executable is built for linux-x64; this is ${process.platform}-${process.arch}`;
+  if (process.getuid?.() !== 0) return 'chroot needs root';
+  try {
+    execFileSync('sh', ['-c', 'command -v chroot && command -v ldd && command -v strip'], { stdio: 'ignore' });
+  } catch {
+    return 'chroot, ldd or strip is missing';
+  }
+  return null;
+}
+
+const skip = whyNot();
+// By its path: inside the root PATH is only `/`, and the environment given to chroot is that one.
+const CHROOT = skip ? 'chroot' : execFileSync('sh', ['-c', 'command -v chroot'], { encoding: 'utf8' }).trim();
+
+/** The shared libraries `file` needs, as ldd resolves them: absolute paths on this machine. */
+function linkedLibraries(file: string): string[] {
+  const out = execFileSync('ldd', [file], { encoding: 'utf8' });
+  return [...out.matchAll(/(\/[^\s]+\.so[^\s]*)/g)].map((m) => m[1]!);
+}
+
+/** A root file system with the executable as /ces and the libraries it links, at their own paths. */
+function makeRoot(dir: string, executable: string, addon: string): string {
+  const root = join(dir, 'root');
+  for (const lib of new Set([...linkedLibraries(executable), ...linkedLibraries(addon)])) {
+    mkdirSync(join(root, dirname(lib)), { recursive: true });
+    copyFileSync(lib, join(root, lib)); // follows the link: the root holds the library itself
+  }
+  copyFileSync(executable, join(root, 'ces'));
+  execFileSync('chmod', ['755', join(root, 'ces')]);
+  for (const folder of ['tmp', 'home/operator', 'data']) mkdirSync(join(root, folder), { recursive: true, mode: 0o755 });
+  execFileSync('chmod', ['1777', join(root, 'tmp')]);
+  copyFileSync(join(ROOT, 'test/fixtures/tls/ca.pem'), join(root, 'ca.pem'));
+  return root;
+}
+
+describe('the executable, in a root file system without Node.js', { skip: skip ?? false, timeout: 20 * 60_000 }, () => {
+  let dir: string;
+  let root: string;
+  let built: Awaited<ReturnType<BuildModule['buildBinary']>>;
+  let receiver: Receiver;
+  let server: ServeProcess | undefined;
+  const env = {
+    HOME: '/home/operator',
+    PATH: '/',
+    NODE_EXTRA_CA_CERTS: '/ca.pem',
+    CES_ALLOW_PRIVATE_WEBHOOKS: '1',
+    CES_LOG_FORMAT: 'json',
+  };
+
+  /** `ces ARGS… --json` inside the root; the parsed document, after asserting exit 0. */
+  async function ces(args: string[]): Promise<any> {
+    const { stdout } = await run(CHROOT, [root, '/ces', ...args, '--db', '/data/ces.db', '--json'], { env, maxBuffer: 16 << 20 }).catch(
+      (error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`ces ${args.join(' ')} failed: ${error.stderr ?? ''}${error.stdout ?? ''}${error.message}`);
+      },
+    );
+    return JSON.parse(stdout);
+  }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ces-binary-test-'));
+    const { buildBinary } = (await import(join(ROOT, 'scripts/build-binary.mjs') as string)) as BuildModule;
+    built = await buildBinary({ outDir: join(dir, 'dist') });
+    // The addon as the executable writes it: run once outside to find it, in a folder of the test's.
+    const native = join(dir, 'native');
+    execFileSync(built.executable, ['version', '--json'], { env: { ...process.env, CES_NATIVE_DIR: native } });
+    const folder = readdirSync(native).find((name) => name.startsWith('ces-'))!;
+    root = makeRoot(dir, built.executable, join(native, folder, 'better_sqlite3.node'));
+    receiver = await startReceiver();
+  });
+
+  after(async () => {
+    await killServe(server);
+    await receiver?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the root holds no Node.js: only the executable, libraries and the CA', () => {
+    const files = execFileSync('find', [root, '-type', 'f'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    assert.ok(
+      files.every((f) => f === join(root, 'ces') || f === join(root, 'ca.pem') || /\.so(\.\d+)*$/.test(f)),
+      files.join('\n'),
+    );
+    assert.ok(!files.some((f) => /(^|\/)node$/.test(f)));
+  });
+
+  test('the archive and the sums match the executable', () => {
+    const bytes = readFileSync(built.executable);
+    assert.deepEqual(gunzipSync(readFileSync(built.archive)), bytes);
+    const sums = readFileSync(built.sums, 'utf8');
+    assert.match(sums, new RegExp(`^${createHash('sha256').update(bytes).digest('hex')}  ces$`, 'm'));
+    assert.match(
+      sums,
+      new RegExp(`^${createHash('sha256').update(readFileSync(built.archive)).digest('hex')}  ces-[\\d.]+-linux-x64\\.gz$`, 'm'),
+    );
+  });
+
+  test('--version and --help write nothing; version --json names the executable and its Node', async () => {
+    const before = readdirSync(join(root, 'tmp')).length + readdirSync(join(root, 'home/operator')).length;
+    const { stdout: v } = await run(CHROOT, [root, '/ces', '--version'], { env });
+    assert.match(v, /^\d+\.\d+\.\d+\n$/);
+    await run(CHROOT, [root, '/ces', '--help'], { env });
+    assert.equal(readdirSync(join(root, 'tmp')).length + readdirSync(join(root, 'home/operator')).length, before);
+    const version = await ces(['version']);
+    assert.equal(version.binary, true);
+    assert.equal(version.node, built.node);
+    assert.match(version.node, /^24\./);
+    assert.match(version.sqlite, /^3\.\d+\.\d+$/);
+    // The addon went to the operator's own cache folder, private to them.
+    const cache = join(root, 'home/operator/.cache/ces');
+    const folder = readdirSync(cache).find((name) => name.startsWith('ces-'))!;
+    assert.equal(statSync(join(cache, folder)).mode & 0o777, 0o700);
+  });
+
+  test('demo, serve answering the demo request with 202, and a signed webhook delivered', async () => {
+    const demo = await ces(['demo']);
+    assert.match(demo.listen, /^\/ces webhook listen /, 'the binary tells its own name, not npx');
+    const url = `${receiver.url}`;
+    await ces(['webhook', 'set', '--campaign', demo.campaign.id, '--url', url, '--active']);
+    receiver.setSecret(demo.webhook.hmac_secret);
+    server = await spawnServe({ dbPath: '/data/ces.db', executable: [CHROOT, root, '/ces'], env: { ...env, PATH: '/' } });
+    const body = /-d '(.*)'$/s.exec(demo.curl)![1]!;
+    const idempotencyKey = /Idempotency-Key: ([\w-]+)/.exec(demo.curl)![1]!;
+    const res = await fetch(`${server.url}/v1/entries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.key.key}`, 'idempotency-key': idempotencyKey, 'content-type': 'application/json' },
+      body,
+    });
+    assert.equal(res.status, 202, await res.text());
+    await receiver.waitFor((reqs) => reqs.some((r) => r.json?.type === 'entry.approved' || r.json?.event === 'entry.approved'), 60_000);
+    assert.ok(
+      receiver.requests.every((r) => r.verified === true),
+      'every delivery is signed with the campaign secret',
+    );
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as { status: string };
+    assert.equal(health.status, 'ok');
+  });
+
+  test('a draw frozen (on a worker thread) and run, then ces check, with the server still running', async () => {
+    const [campaign] = await ces(['campaign', 'list']);
+    const cutoff = new Date(Date.now() + 1500).toISOString();
+    const draw = await ces(['draw', 'create', '--campaign', campaign.id, '--mode', 'test', '--name', 'Sorteio', '--cutoff', cutoff]);
+    while (Date.now() <= Date.parse(cutoff)) await new Promise((resolve) => setTimeout(resolve, 100));
+    const frozen = await ces(['draw', 'freeze', draw.id]);
+    assert.equal(frozen.numbers_count ?? frozen.eligible_count ?? 1, 1, JSON.stringify(frozen));
+    const date = new Date().toISOString().slice(0, 10);
+    await ces(['draw', 'results', draw.id, '--extraction', '5787', '--date', date, '--prizes', '12345,23456,34567,45678,56789']);
+    const ran = await ces(['draw', 'run', draw.id]);
+    assert.equal(ran.winners.length, 1, JSON.stringify(ran));
+    const check = await ces(['check']);
+    assert.equal(check.ok ?? check.integrity === 'ok', true, JSON.stringify(check));
+  });
+
+  test('a backup restored into a new file, and the restored file checked', async () => {
+    await killServe(server);
+    server = undefined;
+    await ces(['backup', '/data/backup.db']);
+    const { stdout } = await run(CHROOT, [root, '/ces', 'restore', '/data/backup.db', '--db', '/data/restored.db', '--json'], { env });
+    assert.ok(JSON.parse(stdout));
+    const { stdout: list } = await run(CHROOT, [root, '/ces', 'campaign', 'list', '--db', '/data/restored.db', '--json'], { env });
+    assert.equal(JSON.parse(list).length, 1);
+    assert.ok(existsSync(join(root, 'data/restored.db')));
+    writeFileSync(join(dir, 'done'), '');
+  });
+});
