@@ -624,6 +624,14 @@ async function main(): Promise<void> {
       );
     });
   };
+  // The executable against the bundle: only when named, alone (it builds the executable first).
+  if (flags.only !== undefined && flags.only.split(',').every((name) => name === 'binary')) {
+    await attempt('binary', async () => {
+      const { measureBinary } = await import('./binary.ts');
+      await measureBinary({ work, progress, runs: quick ? 5 : 15 }, out);
+    });
+    return finish(out, errors, started);
+  }
   // The draws phase has its baseline of its own: run alone, it skips the echo and intake figures.
   if (flags.only !== undefined && flags.only.split(',').every((name) => name === 'draws')) {
     await drawsPhase();
