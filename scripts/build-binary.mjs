@@ -59,18 +59,20 @@ export async function buildBinary({ outDir = join(ROOT, 'dist'), log = () => {} 
     await bundleMain(main, manifest);
 
     const blob = join(work, 'sea.blob');
+    // Paths relative to the work folder, whose name is random: the blob records the main script's
+    // path, and an absolute one would make every build's bytes differ.
     const config = {
-      main,
-      output: blob,
+      main: 'main.cjs',
+      output: 'sea.blob',
       disableExperimentalSEAWarning: true,
       // A snapshot or a code cache would start faster, but neither is the same bytes from one build
       // to the next, and two builds of one commit must be (docs/architecture.md).
       useSnapshot: false,
       useCodeCache: false,
-      assets: { [ADDON]: addon, [MODULE]: module },
+      assets: { [ADDON]: ADDON, [MODULE]: MODULE },
     };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));
-    execFileSync(join(runtime, 'bin', 'node'), ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'pipe' });
+    execFileSync(join(runtime, 'bin', 'node'), ['--experimental-sea-config', 'sea-config.json'], { cwd: work, stdio: 'pipe' });
 
     const executable = join(work, 'ces');
     execFileSync('strip', ['--strip-all', '-o', executable, join(runtime, 'bin', 'node')]);

@@ -122,6 +122,12 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
     );
   });
 
+  test('a second build of the same commit is the same bytes', async () => {
+    const { buildBinary } = (await import(join(ROOT, 'scripts/build-binary.mjs') as string)) as BuildModule;
+    const again = await buildBinary({ outDir: join(dir, 'again') });
+    assert.equal(readFileSync(again.sums, 'utf8'), readFileSync(built.sums, 'utf8'));
+  });
+
   test('--version and --help write nothing; version --json names the executable and its Node', async () => {
     const before = readdirSync(join(root, 'tmp')).length + readdirSync(join(root, 'home/operator')).length;
     const { stdout: v } = await run(CHROOT, [root, '/ces', '--version'], { env });
