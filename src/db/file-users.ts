@@ -94,6 +94,21 @@ export interface FileHolder {
 }
 
 /**
+ * Node 24 names its main thread "MainThread", and a process's comm is its main thread's name: for
+ * such a process the name of the file it runs (/proc/PID/exe: "node", or the single executable's)
+ * stands in, as it is what comm said before. A title the process set still shows in comm.
+ */
+function readComm(pid: number): string {
+  const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  if (comm !== 'MainThread') return comm;
+  try {
+    return basename(readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, ''));
+  } catch {
+    return comm; // gone meanwhile, or not ours to read
+  }
+}
+
+/**
  * What process `pid` is, from /proc: its comm (the executable's name, or the title it set), except
  * for a node process whose command line runs ces (bin/ces.mjs, dist/ces.mjs, cli/ces.ts), named
  * `ces` and its command ("ces serve"). A process gone meanwhile, or not ours to read, is "process".
@@ -101,7 +116,7 @@ export interface FileHolder {
 export function describeProcess(pid: number): FileHolder {
   let comm = '';
   try {
-    comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    comm = readComm(pid);
   } catch {
     return { pid, name: 'process', litestream: false };
   }
