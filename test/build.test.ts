@@ -144,6 +144,14 @@ describe('one-file bundle', () => {
     );
   });
 
+  test("node <bundle> demo tells its user the installed commands, ces serve and ces webhook listen, not the checkout's", async () => {
+    const dbPath = join(dir, 'demo-text.db');
+    const { stdout } = await run(process.execPath, [bundle, 'demo', '--db', dbPath], { cwd: dir });
+    assert.ok(stdout.includes(`\nStart the server (ces serve --db ${dbPath}), then submit an entry:\n`), stdout);
+    assert.match(stdout, /^ces webhook listen --campaign [0-9a-f-]{36} /m);
+    assert.doesNotMatch(stdout, /npm|npx/);
+  });
+
   test("node <bundle> serve answers the demo's curl command with 202 and stops with exit 0 on SIGTERM", async () => {
     const dbPath = join(dir, 'serve.db');
     const server = await startBundledServer(bundle, dbPath);
