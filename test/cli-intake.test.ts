@@ -207,11 +207,11 @@ describe('ces campaign', () => {
 
   test('a parent command without its subcommand (ces, ces key, ces webhook) fails with one line naming the commands, not the help', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [[], /^ces: missing command after 'ces': one of serve, campaign, key, .* \(see ces --help\)$/m],
-      [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see ces key --help\)$/m],
+      [[], /^ces: missing command after 'ces': one of serve, campaign, key, .* \(see npx ces --help\)$/m],
+      [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see npx ces key --help\)$/m],
       [
         ['webhook'],
-        /^ces: missing command after 'ces webhook': one of listen, show, set, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m,
+        /^ces: missing command after 'ces webhook': one of listen, show, set, rotate-secret, deliveries, test, redeliver \(see npx ces webhook --help\)$/m,
       ],
     ];
     for (const [args, line] of cases) {
