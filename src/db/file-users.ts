@@ -88,34 +88,61 @@ const LITESTREAM_COMM = 'litestream';
 /** A process that has the file open, as a refusal names it. */
 export interface FileHolder {
   pid: number;
-  /** What the process is: `/proc/PID/comm` ("litestream"), or "ces serve" for a node running ces. */
+  /** What the process is: `/proc/PID/comm` ("litestream"), or "ces serve" for a process running ces. */
   name: string;
   litestream: boolean;
 }
 
 /**
- * What process `pid` is, from /proc: its comm (the executable's name, or the title it set), except
- * for a node process whose command line runs ces (bin/ces.mjs, dist/ces.mjs, cli/ces.ts), named
- * `ces` and its command ("ces serve"). A process gone meanwhile, or not ours to read, is "process".
+ * What process `pid` is, from /proc (see nameProcess). A process gone meanwhile, or not ours to
+ * read, is "process".
  */
 export function describeProcess(pid: number): FileHolder {
-  let comm = '';
+  let comm: string;
   try {
-    comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    comm = readFileSync(`/proc/${pid}/comm`, 'utf8');
   } catch {
     return { pid, name: 'process', litestream: false };
   }
-  let name = comm === '' ? 'process' : comm;
-  if (comm === 'node' || comm.startsWith('node-')) {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      const at = argv.findIndex((arg, i) => i > 0 && /(^|\/)ces(\.mjs|\.ts|\.js)?$/.test(arg));
-      if (at > 0) name = /^[a-z][a-z-]*$/.test(argv[at + 1] ?? '') ? `ces ${argv[at + 1]}` : 'ces';
-    } catch {
-      // gone meanwhile: its comm will do
-    }
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // gone meanwhile: its comm will do
   }
-  return { pid, name, litestream: comm === LITESTREAM_COMM };
+  return { pid, ...nameProcess(comm, cmdline) };
+}
+
+/**
+ * A process's name from its /proc/PID/comm and /proc/PID/cmdline (arguments ending in NUL): "ces"
+ * and its command ("ces serve") for a process running ces, else its comm (the executable's name,
+ * or the title it set). Running ces is the executable, whose comm is its file name, maybe renamed
+ * ("ces-0.1.0", cut at 15 characters), so its argv[0] is what tells (`./ces`, `/usr/local/bin/ces`);
+ * or a node running a ces script: the installed `ces` or dist/ces.mjs, bin/ces.mjs or cli/ces.ts.
+ */
+export function nameProcess(comm: string, cmdline: string): Omit<FileHolder, 'pid'> {
+  const name = comm.trim();
+  const argv = cmdline.split('\0');
+  const ces = cesAt(name, argv);
+  if (ces >= 0) return { name: withCommand(argv.slice(ces + 1)), litestream: false };
+  return { name: name === '' ? 'process' : name, litestream: name === LITESTREAM_COMM };
+}
+
+/** Where ces is in the command line: argv[0] for the executable, its script for a node; -1 for another program. */
+function cesAt(comm: string, argv: readonly string[]): number {
+  if (basename(argv[0]).startsWith('ces')) return 0;
+  if (comm !== 'node' && !comm.startsWith('node-')) return -1;
+  return argv.findIndex((arg, i) => i > 0 && isCesScript(arg));
+}
+
+function isCesScript(arg: string): boolean {
+  return /(^|\/)ces(\.mjs|\.ts|\.js)?$/.test(arg);
+}
+
+/** "ces serve": the command is the first argument that is not an option; "ces" if it is no command word. */
+function withCommand(args: readonly string[]): string {
+  const command = args.find((arg) => !arg.startsWith('-')) ?? '';
+  return /^[a-z][a-z-]*$/.test(command) ? `ces ${command}` : 'ces';
 }
 
 /** The holders of the file other than `selfPid`, named; [] where /proc is absent. */
