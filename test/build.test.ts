@@ -109,6 +109,11 @@ describe('one-file bundle', () => {
     assert.deepEqual([...new Set(bareImports)], ['better-sqlite3']);
   });
 
+  test('holds no path of the checkout it was built from, which a message could otherwise print', () => {
+    // esbuild names modules by their path relative to the checkout; an absolute one would be ours.
+    assert.ok(!readFileSync(bundle, 'utf8').includes(ROOT.replace(/\/$/, '')), `the bundle names ${ROOT}`);
+  });
+
   test('is ASCII only, so that V8 holds its source at one byte a character', () => {
     const text = readFileSync(bundle, 'utf8');
     const others = [...new Set(text.match(/[^\x00-\x7f]/g) ?? [])];
