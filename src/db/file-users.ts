@@ -116,23 +116,29 @@ export function describeProcess(pid: number): FileHolder {
 /**
  * A process's name from its /proc/PID/comm and /proc/PID/cmdline (arguments ending in NUL): "ces"
  * and its command ("ces serve") for a process running ces, else its comm (the executable's name,
- * or the title it set). Running ces is the executable, whose comm is its file name, maybe renamed
- * ("ces-0.1.0", cut at 15 characters), so its argv[0] is what tells (`./ces`, `/usr/local/bin/ces`);
- * or a node running a ces script: the installed `ces` or dist/ces.mjs, bin/ces.mjs or cli/ces.ts.
+ * or the title it set). Running ces is the executable, whose comm says nothing (its file name,
+ * maybe renamed and cut at 15 characters, or "MainThread", the name newer Node releases such as 24
+ * give their main thread), so its argv[0] is what tells (`./ces`, `/usr/local/bin/ces`); or a node
+ * running a ces script: the installed `ces` or dist/ces.mjs, bin/ces.mjs or cli/ces.ts.
  */
 export function nameProcess(comm: string, cmdline: string): Omit<FileHolder, 'pid'> {
   const name = comm.trim();
   const argv = cmdline.split('\0');
-  const ces = cesAt(name, argv);
-  if (ces >= 0) return { name: withCommand(argv.slice(ces + 1)), litestream: false };
-  return { name: name === '' ? 'process' : name, litestream: name === LITESTREAM_COMM };
+  if (basename(argv[0]).startsWith('ces')) return { name: withCommand(argv.slice(1)), litestream: false };
+  if (!isNode(name, argv[0])) return { name: name === '' ? 'process' : name, litestream: name === LITESTREAM_COMM };
+  const script = argv.findIndex((arg, i) => i > 0 && isCesScript(arg));
+  if (script > 0) return { name: withCommand(argv.slice(script + 1)), litestream: false };
+  // "MainThread" names no program the operator started.
+  return { name: name === 'MainThread' ? 'node' : name, litestream: false };
 }
 
-/** Where ces is in the command line: argv[0] for the executable, its script for a node; -1 for another program. */
-function cesAt(comm: string, argv: readonly string[]): number {
-  if (basename(argv[0]).startsWith('ces')) return 0;
-  if (comm !== 'node' && !comm.startsWith('node-')) return -1;
-  return argv.findIndex((arg, i) => i > 0 && isCesScript(arg));
+/**
+ * Whether the process is a node: comm "node" (or "node-…", a renamed binary), or "MainThread" with
+ * a node's argv[0]. A node that set its title has that title as comm instead, and is named by it.
+ */
+function isNode(comm: string, argv0: string): boolean {
+  if (comm === 'MainThread') return basename(argv0).startsWith('node');
+  return comm === 'node' || comm.startsWith('node-');
 }
 
 function isCesScript(arg: string): boolean {

@@ -20,6 +20,8 @@ test('the executable: its argv[0] names it, as called and whatever its comm', ()
   assert.equal(nameProcess(comm('ces'), cmdline('ces', 'backup', '/tmp/copy.db')).name, 'ces backup');
   // Renamed, with its comm cut at 15 characters.
   assert.equal(nameProcess(comm('ces-0.1.0-linux'), cmdline('./ces-0.1.0-linux-x64', 'serve')).name, 'ces serve');
+  // Node 24, which the executable is built on, names its main thread: comm is MainThread.
+  assert.equal(nameProcess(comm('MainThread'), cmdline('./ces', 'serve', '--db', 'ces.db')).name, 'ces serve');
   // No command word: the executable alone.
   assert.equal(nameProcess(comm('ces'), cmdline('./ces', '--version')).name, 'ces');
 });
@@ -28,6 +30,14 @@ test('the installed bundle: node running the ces on PATH, or dist/ces.mjs', () =
   assert.equal(nameProcess(comm('node'), cmdline('node', '/usr/local/bin/ces', 'serve', '--db', 'ces.db')).name, 'ces serve');
   assert.equal(nameProcess(comm('node'), cmdline('node', '/usr/lib/node_modules/ces/dist/ces.mjs', 'restore', 'b.db')).name, 'ces restore');
   assert.equal(nameProcess(comm('node'), cmdline('/usr/bin/node', '--max-old-space-size=512', 'dist/ces.mjs', 'serve')).name, 'ces serve');
+});
+
+test('the bundle and the sources under newer Node releases, whose comm is MainThread', () => {
+  assert.equal(nameProcess(comm('MainThread'), cmdline('node', '/usr/local/bin/ces', 'serve')).name, 'ces serve');
+  assert.equal(nameProcess(comm('MainThread'), cmdline('/usr/bin/node', '--import', 'tsx', 'cli/ces.ts', 'serve')).name, 'ces serve');
+  // Another node is a node, not MainThread; another program that names its thread so keeps the name.
+  assert.equal(nameProcess(comm('MainThread'), cmdline('node', '--test', 'test/backup.test.ts')).name, 'node');
+  assert.equal(nameProcess(comm('MainThread'), cmdline('/usr/lib/app/app', '--flag')).name, 'MainThread');
 });
 
 test('the sources: npm start, npx ces and bin/ces.mjs', () => {
