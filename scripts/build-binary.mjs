@@ -55,11 +55,14 @@ export async function buildBinary({ outDir = join(ROOT, 'dist'), log = () => {} 
     const module = join(work, MODULE);
     await bundleSqliteModule(module);
     const manifest = nativeManifest({ [ADDON]: readFileSync(addon), [MODULE]: readFileSync(module) });
-    const main = join(work, 'main.cjs');
-    await bundleMain(main, manifest);
+    const main = 'main.cjs';
+    await bundleMain(join(work, main), manifest);
 
     const blob = join(work, 'sea.blob');
     const config = {
+      // Kept in the executable as the main script's name in stack traces: relative to the work
+      // folder, which is the command's, so that it names no folder of the machine that built it
+      // (the work folder's name is random) and is the same bytes every build.
       main,
       output: blob,
       disableExperimentalSEAWarning: true,
@@ -70,7 +73,7 @@ export async function buildBinary({ outDir = join(ROOT, 'dist'), log = () => {} 
       assets: { [ADDON]: addon, [MODULE]: module },
     };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));
-    execFileSync(join(runtime, 'bin', 'node'), ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'pipe' });
+    execFileSync(join(runtime, 'bin', 'node'), ['--experimental-sea-config', 'sea-config.json'], { cwd: work, stdio: 'pipe' });
 
     const executable = join(work, 'ces');
     execFileSync('strip', ['--strip-all', '-o', executable, join(runtime, 'bin', 'node')]);
