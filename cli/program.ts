@@ -4,6 +4,7 @@
 // (cli/ces.ts), buffers for a test that runs the CLI in process.
 import { Command, CommanderError } from 'commander';
 import { AppError } from '../src/errors.ts';
+import { cesCommand } from '../src/runtime.ts';
 import { cliIo, processIo, withCliIo, type CliIo } from './io.ts';
 import { endQuietlyWhenReaderLeaves, fail } from './output.ts';
 import { registerCampaignCommands } from './commands/campaign.ts';
@@ -118,9 +119,12 @@ function commandNamedBy(root: Command, args: string[]): { command: Command; path
   return { command, path };
 }
 
-/** "missing command after 'ces key': one of issue, list, revoke (see ces key --help)". */
+/**
+ * "missing command after 'ces key': one of issue, list, revoke (see ces key --help)": the command by
+ * its name, and the help by what to type where ces runs (`npx ces key --help` in a checkout).
+ */
 function missingSubcommand({ command, path }: { command: Command; path: string[] }): string {
   const names = command.commands.filter((c) => c.name() !== 'help').map((c) => c.name());
-  const name = path.join(' ');
-  return `missing command after '${name}': one of ${names.join(', ')} (see ${name} --help)`;
+  const help = [cesCommand(), ...path.slice(1), '--help'].join(' ');
+  return `missing command after '${path.join(' ')}': one of ${names.join(', ')} (see ${help})`;
 }

@@ -60,7 +60,8 @@ export async function buildBinary({ outDir = join(ROOT, 'dist'), log = () => {} 
 
     const blob = join(work, 'sea.blob');
     // Paths relative to the work folder, whose name is random: the blob records the main script's
-    // path, and an absolute one would make every build's bytes differ.
+    // path (its name in stack traces), and an absolute one would name a folder of the machine that
+    // built it and make every build's bytes differ.
     const config = {
       main: 'main.cjs',
       output: 'sea.blob',

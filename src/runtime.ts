@@ -19,10 +19,11 @@ export function runningAs(): RunningAs {
  * What a person types to run ces again, for messages that tell them to: the executable as they
  * called it (`./ces`, `/usr/local/bin/ces`, `ces` from PATH), `ces` for an installed package, and
  * `npx ces` in a checkout. Only the binary reads `argv0`, which is the operator's own words: no
- * path of the machine that built ces ever reaches a message.
+ * path of the machine that built ces ever reaches a message. `as` is for tests, which run from
+ * the sources and still check what the binary and the bundle print.
  */
-export function cesCommand(argv0: string = process.argv0): string {
-  switch (runningAs()) {
+export function cesCommand(argv0: string = process.argv0, as: RunningAs = runningAs()): string {
+  switch (as) {
     case 'binary':
       return /^[\w./+-]+$/.test(argv0) ? argv0 : basename(argv0).replace(/[^\w.+-]/g, '') || 'ces';
     case 'bundle':
@@ -33,6 +34,6 @@ export function cesCommand(argv0: string = process.argv0): string {
 }
 
 /** How to start the server: `npm start` in a checkout, else `ces serve`. */
-export function serveCommand(argv0: string = process.argv0): string {
-  return runningAs() === 'source' ? 'npm start' : `${cesCommand(argv0)} serve`;
+export function serveCommand(argv0: string = process.argv0, as: RunningAs = runningAs()): string {
+  return as === 'source' ? 'npm start' : `${cesCommand(argv0, as)} serve`;
 }

@@ -3,11 +3,12 @@
 // schema upgrade goes ahead beside Litestream (it copies WAL frames, whatever they hold) but not
 // beside another process; the tables Litestream adds (_litestream_seq, _litestream_lock) make no
 // database look foreign and fail no check. The holders are real processes: a node child that opens
-// the file with better-sqlite3 and sets its title (its /proc/PID/comm) as Litestream's binary has.
+// the file with better-sqlite3 and sets its title (its /proc/PID/comm) as Litestream's binary has,
+// or that is started as the executable is, `./ces serve`.
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -29,17 +30,21 @@ after(() => {
   for (const child of holders) child.kill('SIGKILL');
 });
 
-/** A process named `title` (its comm) holding `dbPath` open with a read done, as Litestream does. */
-async function holdOpen(dbPath: string, title: string): Promise<Holder> {
-  const script = `
-    process.title = ${JSON.stringify(title)};
-    const db = new (require('better-sqlite3'))(${JSON.stringify(dbPath)});
+/** A node script that holds `dbPath` open with a read done, as Litestream does, until its stdin ends. */
+function holderScript(dbPath: string, title?: string): string {
+  return `
+    ${title === undefined ? '' : `process.title = ${JSON.stringify(title)};`}
+    const db = new (require(${JSON.stringify(join(ROOT, 'node_modules/better-sqlite3'))}))(${JSON.stringify(dbPath)});
     db.prepare('SELECT count(*) FROM sqlite_schema').get();
     process.stdout.write('ready\\n');
     process.stdin.on('data', () => {});
     process.stdin.on('end', () => { db.close(); process.exit(0); });
   `;
-  const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+}
+
+/** Starts a holder and resolves once it has the file open. */
+async function startHolder(command: string, args: string[], cwd: string): Promise<Holder> {
+  const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
   holders.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
@@ -54,6 +59,22 @@ async function holdOpen(dbPath: string, title: string): Promise<Holder> {
       holders.delete(child);
     },
   };
+}
+
+/** A process named `title` (its comm) holding `dbPath` open. */
+function holdOpen(dbPath: string, title: string): Promise<Holder> {
+  return startHolder(process.execPath, ['-e', holderScript(dbPath, title)], ROOT);
+}
+
+/**
+ * A process started as `./ces serve` holding `dbPath` open, as the executable is: its comm and
+ * argv[0] are what /proc shows of it, so node under the name ces (a link) running a file named serve.
+ */
+function holdOpenAsExecutable(dbPath: string): Promise<Holder> {
+  const bin = mkdtempSync(join(dir, 'bin-'));
+  symlinkSync(process.execPath, join(bin, 'ces'));
+  writeFileSync(join(bin, 'serve'), holderScript(dbPath));
+  return startHolder('./ces', ['serve'], bin);
 }
 
 const version = (path: string): number => {
@@ -94,7 +115,7 @@ describe('ces restore beside Litestream', () => {
     assert.match(refused.json.error.message, new RegExp(`is open in litestream \\(pid ${litestream.pid}\\); stop it before restoring\\.`));
     assert.match(
       refused.json.error.message,
-      /Beside Litestream: stop ces serve and Litestream, restore .*run `ces check`, then start them again/,
+      /Beside Litestream: stop ces serve and Litestream, restore .*run `npx ces check`, then start them again/,
     );
     assert.doesNotMatch(refused.json.error.message, /older ces|a running ces serve\?/);
     assert.deepEqual(
@@ -123,6 +144,20 @@ describe('ces restore beside Litestream', () => {
       );
     } finally {
       await killServe(server);
+    }
+  });
+
+  test('refused while the executable runs, naming it as ces serve', async () => {
+    const live = await cesDatabase('binary.db');
+    const backup = join(dir, 'binary-backup.db');
+    assert.equal((await runCli(['backup', backup, '--json'], { dbPath: live.path })).code, 0);
+    const server = await holdOpenAsExecutable(live.path);
+    try {
+      const refused = await runCli(['restore', backup, '--force', '--json'], { dbPath: live.path });
+      assert.equal(refused.json.error.code, 'database_in_use');
+      assert.match(refused.json.error.message, new RegExp(`is open in ces serve \\(pid ${server.pid}\\); stop it before restoring\\.$`));
+    } finally {
+      await server.release();
     }
   });
 });

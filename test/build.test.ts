@@ -109,6 +109,11 @@ describe('one-file bundle', () => {
     assert.deepEqual([...new Set(bareImports)], ['better-sqlite3']);
   });
 
+  test('holds no path of the checkout it was built from, which a message could otherwise print', () => {
+    // esbuild names modules by their path relative to the checkout; an absolute one would be ours.
+    assert.ok(!readFileSync(bundle, 'utf8').includes(ROOT.replace(/\/$/, '')), `the bundle names ${ROOT}`);
+  });
+
   test('is ASCII only, so that V8 holds its source at one byte a character', () => {
     const text = readFileSync(bundle, 'utf8');
     const others = [...new Set(text.match(/[^\x00-\x7f]/g) ?? [])];
@@ -142,6 +147,14 @@ describe('one-file bundle', () => {
       JSON.parse(list).map((c: { id: string }) => c.id),
       [demo.campaign.id],
     );
+  });
+
+  test("node <bundle> demo tells its user the installed commands, ces serve and ces webhook listen, not the checkout's", async () => {
+    const dbPath = join(dir, 'demo-text.db');
+    const { stdout } = await run(process.execPath, [bundle, 'demo', '--db', dbPath], { cwd: dir });
+    assert.ok(stdout.includes(`\nStart the server (ces serve --db ${dbPath}), then submit an entry:\n`), stdout);
+    assert.match(stdout, /^ces webhook listen --campaign [0-9a-f-]{36} /m);
+    assert.doesNotMatch(stdout, /npm|npx/);
   });
 
   test("node <bundle> serve answers the demo's curl command with 202 and stops with exit 0 on SIGTERM", async () => {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { DEMO_RECEIVER_URL } from '../cli/commands/demo.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { entryBody, makeCampaign, makePrize, runCli, startTestServer, type CliResult, type TestServer } from './support/harness.ts';
 
@@ -206,11 +207,11 @@ describe('ces campaign', () => {
 
   test('a parent command without its subcommand (ces, ces key, ces webhook) fails with one line naming the commands, not the help', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [[], /^ces: missing command after 'ces': one of serve, campaign, key, .* \(see ces --help\)$/m],
-      [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see ces key --help\)$/m],
+      [[], /^ces: missing command after 'ces': one of serve, campaign, key, .* \(see npx ces --help\)$/m],
+      [['key'], /^ces: missing command after 'ces key': one of issue, list, revoke, rotate \(see npx ces key --help\)$/m],
       [
         ['webhook'],
-        /^ces: missing command after 'ces webhook': one of listen, show, set, rotate-secret, deliveries, test, redeliver \(see ces webhook --help\)$/m,
+        /^ces: missing command after 'ces webhook': one of listen, show, set, rotate-secret, deliveries, test, redeliver \(see npx ces webhook --help\)$/m,
       ],
     ];
     for (const [args, line] of cases) {
@@ -609,6 +610,11 @@ describe('ces demo', () => {
       assert.equal(text.code, 0);
       assert.match(text.stdout, /^Test key {2}service_test_[A-Za-z0-9_-]{43}$/m);
       assert.match(text.stdout, /^curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/entries \\$/m);
+      // Run from the sources, as the tests are: the checkout's commands, on the demo's database.
+      assert.ok(text.stdout.includes(`\nStart the server (npm start -- --db ${net.dbPath}), then submit an entry:\n`), text.stdout);
+      const campaignId = /^Campaign {2}(\S+)/m.exec(text.stdout)?.[1];
+      const listen = `npx ces webhook listen --campaign ${campaignId} --forward-to ${DEMO_RECEIVER_URL} --db ${net.dbPath}`;
+      assert.ok(text.stdout.endsWith(`\n${listen}\n`), text.stdout);
     } finally {
       await net.close();
     }

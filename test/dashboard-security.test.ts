@@ -64,7 +64,8 @@ describe('no page without a session', () => {
     }
     const signin = await dashboardRequest(t, 'GET', '/dashboard/signin');
     assert.equal(signin.status, 200);
-    assert.match(signin.text, /ces dashboard link/);
+    // The command as the server runs (from the sources here): what its operator types on the server.
+    assert.match(signin.text, /<code>npx ces dashboard link --as YOUR_NAME<\/code>/);
     const css = await dashboardRequest(t, 'GET', '/dashboard/assets/dashboard.css');
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);

@@ -250,7 +250,7 @@ describe('ces draw freeze and numbers', () => {
     const id = await createDraw(dw);
     await refused(dw, ['draw', 'freeze', id], 'draw_cutoff_not_reached', /cut-off \(2026-11-22T13:00:00.000Z\) has not passed yet/);
     const early = await dw.ces(['draw', 'numbers', id]);
-    assert.deepEqual([early.code, early.stdout, early.stderr], [1, '', 'ces: The draw is not frozen yet: ces draw freeze DRAW_ID\n']);
+    assert.deepEqual([early.code, early.stdout, early.stderr], [1, '', 'ces: The draw is not frozen yet: npx ces draw freeze DRAW_ID\n']);
 
     dw.s.clock.set(AFTER_CUTOFF);
     // Given after the cut-off: not held at it, never eligible.

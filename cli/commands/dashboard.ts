@@ -10,6 +10,7 @@ import {
   type SessionView,
 } from '../../src/dashboard/sessions.ts';
 import { AppError } from '../../src/errors.ts';
+import { cesCommand } from '../../src/runtime.ts';
 import { cliOperator } from '../operator.ts';
 import { parseUuid } from '../options.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -63,7 +64,7 @@ export function registerDashboardCommands(program: Command): void {
         flags,
         (ctx) => {
           if ((id === undefined) === (flags.all !== true))
-            throw new AppError(400, 'invalid_usage', 'give a session id or --all (see ces dashboard revoke --help)');
+            throw new AppError(400, 'invalid_usage', `give a session id or --all (see ${cesCommand()} dashboard revoke --help)`);
           return revokeSessions(ctx, id === undefined ? { all: true } : { id }, cliOperator());
         },
         (list: SessionView[]) =>

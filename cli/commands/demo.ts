@@ -8,6 +8,7 @@ import type { Ctx } from '../../src/context.ts';
 import { makeAccessKey } from '../../src/entries/fiscal-key.ts';
 import { issueKey } from '../../src/keys/keys.ts';
 import { addPrize } from '../../src/mechanics/prizes.ts';
+import { cesCommand, runningAs, serveCommand } from '../../src/runtime.ts';
 import { parseWebhookPatch, patchWebhookConfig } from '../../src/webhooks/webhook-config.ts';
 import { cliOperator } from '../operator.ts';
 import { runCommand, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -45,8 +46,7 @@ export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor, dbFlag?: str
       `  -H 'Content-Type: application/json' \\`,
       `  -d '${JSON.stringify(body)}'`,
     ].join('\n');
-    const db = dbFlag === undefined ? '' : ` --db ${/^[\w./:-]+$/.test(dbFlag) ? dbFlag : `'${dbFlag.replaceAll("'", `'\\''`)}'`}`;
-    const listen = `npx ces webhook listen --campaign ${campaign.id} --forward-to ${DEMO_RECEIVER_URL}${db}`;
+    const listen = `${cesCommand()} webhook listen --campaign ${campaign.id} --forward-to ${DEMO_RECEIVER_URL}${dbOption(dbFlag)}`;
     return {
       campaign,
       key: { id: key.id, mode: key.mode, key: key.key, prefix: key.prefix },
@@ -56,6 +56,23 @@ export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor, dbFlag?: str
       listen,
     };
   })();
+}
+
+/** ` --db PATH`, quoted for a shell where it needs to be; '' without --db. */
+function dbOption(dbFlag: string | undefined): string {
+  if (dbFlag === undefined) return '';
+  return ` --db ${/^[\w./:-]+$/.test(dbFlag) ? dbFlag : `'${dbFlag.replaceAll("'", `'\\''`)}'`}`;
+}
+
+/**
+ * How to start the server on the demo's database, as this ces was started: the server needs the
+ * same --db as the demo, or the printed key is one it has never seen. `npm start` passes on what
+ * follows `--`.
+ */
+export function demoServeCommand(dbFlag?: string): string {
+  const db = dbOption(dbFlag);
+  if (db === '') return serveCommand();
+  return runningAs() === 'source' ? `${serveCommand()} --${db}` : `${serveCommand()}${db}`;
 }
 
 export function registerDemoCommand(program: Command): void {
@@ -77,7 +94,7 @@ export function registerDemoCommand(program: Command): void {
             `Prize     ${prize.id}`,
             `Secret    ${webhook.hmac_secret}  (signs the webhooks; the configured endpoint ${DEMO_WEBHOOK_URL} is paused)`,
             '',
-            'Start the server (npm start), then submit an entry:',
+            `Start the server (${demoServeCommand(flags.db)}), then submit an entry:`,
             '',
             String(d.curl),
             '',

@@ -21,6 +21,7 @@ import { openDatabase } from '../db/open.ts';
 import { AppError } from '../errors.ts';
 import { createPrivateFileExclusive, makePrivateDir, tempPathBeside } from '../private-files.ts';
 import type { Random } from '../random.ts';
+import { cesCommand } from '../runtime.ts';
 
 /** Pages per backup step: all of them at once (see the header). */
 const WHOLE_DATABASE = 0x7fffffff;
@@ -185,7 +186,7 @@ export async function restoreDatabase(input: {
     // Beside Litestream the order matters: a file replaced under it, or with its own state of the
     // old file left beside, is not what its replica continues (docs/operations.md).
     const beside = holders.some((h) => h.litestream)
-      ? ' Beside Litestream: stop ces serve and Litestream, restore (`litestream restore`, or this command), run `ces check`, then start them again.'
+      ? ` Beside Litestream: stop ces serve and Litestream, restore (\`litestream restore\`, or this command), run \`${cesCommand()} check\`, then start them again.`
       : '';
     throw new AppError(
       409,

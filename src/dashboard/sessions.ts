@@ -13,6 +13,7 @@ import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
+import { cesCommand } from '../runtime.ts';
 import {
   endSessionRow,
   findLinkByHash,
@@ -120,7 +121,11 @@ export function createSignInLink(ctx: Ctx, input: { name: string; ttlMinutes: st
 function usableLink(ctx: Ctx, token: string): NonNullable<ReturnType<typeof findLinkByHash>> {
   const link = findLinkByHash(ctx.db, hashToken(token));
   if (!link)
-    throw new AppError(404, 'link_not_found', 'This sign-in link is not one this server issued. Ask for a new one: ces dashboard link.');
+    throw new AppError(
+      404,
+      'link_not_found',
+      `This sign-in link is not one this server issued. Ask for a new one: ${cesCommand()} dashboard link.`,
+    );
   if (link.used_at !== null)
     throw new AppError(410, 'link_used', `This sign-in link was used at ${link.used_at}; a link works once. Ask for a new one.`);
   if (Date.parse(link.expires_at) <= ctx.clock.now())

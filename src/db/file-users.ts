@@ -88,49 +88,67 @@ const LITESTREAM_COMM = 'litestream';
 /** A process that has the file open, as a refusal names it. */
 export interface FileHolder {
   pid: number;
-  /** What the process is: `/proc/PID/comm` ("litestream"), or "ces serve" for a node running ces. */
+  /** What the process is: `/proc/PID/comm` ("litestream"), or "ces serve" for a process running ces. */
   name: string;
   litestream: boolean;
 }
 
 /**
- * Node 24 names its main thread "MainThread", and a process's comm is its main thread's name: for
- * such a process the name of the file it runs (/proc/PID/exe: "node", or the single executable's)
- * stands in, as it is what comm said before. A title the process set still shows in comm.
- */
-function readComm(pid: number): string {
-  const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  if (comm !== 'MainThread') return comm;
-  try {
-    return basename(readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, ''));
-  } catch {
-    return comm; // gone meanwhile, or not ours to read
-  }
-}
-
-/**
- * What process `pid` is, from /proc: its comm (the executable's name, or the title it set), except
- * for a node process whose command line runs ces (bin/ces.mjs, dist/ces.mjs, cli/ces.ts), named
- * `ces` and its command ("ces serve"). A process gone meanwhile, or not ours to read, is "process".
+ * What process `pid` is, from /proc (see nameProcess). A process gone meanwhile, or not ours to
+ * read, is "process".
  */
 export function describeProcess(pid: number): FileHolder {
-  let comm = '';
+  let comm: string;
   try {
-    comm = readComm(pid);
+    comm = readFileSync(`/proc/${pid}/comm`, 'utf8');
   } catch {
     return { pid, name: 'process', litestream: false };
   }
-  let name = comm === '' ? 'process' : comm;
-  if (comm === 'node' || comm.startsWith('node-')) {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      const at = argv.findIndex((arg, i) => i > 0 && /(^|\/)ces(\.mjs|\.ts|\.js)?$/.test(arg));
-      if (at > 0) name = /^[a-z][a-z-]*$/.test(argv[at + 1] ?? '') ? `ces ${argv[at + 1]}` : 'ces';
-    } catch {
-      // gone meanwhile: its comm will do
-    }
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // gone meanwhile: its comm will do
   }
-  return { pid, name, litestream: comm === LITESTREAM_COMM };
+  return { pid, ...nameProcess(comm, cmdline) };
+}
+
+/**
+ * A process's name from its /proc/PID/comm and /proc/PID/cmdline (arguments ending in NUL): "ces"
+ * and its command ("ces serve") for a process running ces, else its comm (the executable's name,
+ * or the title it set). Running ces is the executable, whose comm says nothing (its file name,
+ * maybe renamed and cut at 15 characters, or "MainThread", the name newer Node releases such as 24
+ * give their main thread), so its argv[0] is what tells (`./ces`, `/usr/local/bin/ces`); or a node
+ * running a ces script: the installed `ces` or dist/ces.mjs, bin/ces.mjs or cli/ces.ts.
+ */
+export function nameProcess(comm: string, cmdline: string): Omit<FileHolder, 'pid'> {
+  const name = comm.trim();
+  const argv = cmdline.split('\0');
+  if (basename(argv[0]).startsWith('ces')) return { name: withCommand(argv.slice(1)), litestream: false };
+  if (!isNode(name, argv[0])) return { name: name === '' ? 'process' : name, litestream: name === LITESTREAM_COMM };
+  const script = argv.findIndex((arg, i) => i > 0 && isCesScript(arg));
+  if (script > 0) return { name: withCommand(argv.slice(script + 1)), litestream: false };
+  // "MainThread" names no program the operator started.
+  return { name: name === 'MainThread' ? 'node' : name, litestream: false };
+}
+
+/**
+ * Whether the process is a node: comm "node" (or "node-…", a renamed binary), or "MainThread" with
+ * a node's argv[0]. A node that set its title has that title as comm instead, and is named by it.
+ */
+function isNode(comm: string, argv0: string): boolean {
+  if (comm === 'MainThread') return basename(argv0).startsWith('node');
+  return comm === 'node' || comm.startsWith('node-');
+}
+
+function isCesScript(arg: string): boolean {
+  return /(^|\/)ces(\.mjs|\.ts|\.js)?$/.test(arg);
+}
+
+/** "ces serve": the command is the first argument that is not an option; "ces" if it is no command word. */
+function withCommand(args: readonly string[]): string {
+  const command = args.find((arg) => !arg.startsWith('-')) ?? '';
+  return /^[a-z][a-z-]*$/.test(command) ? `ces ${command}` : 'ces';
 }
 
 /** The holders of the file other than `selfPid`, named; [] where /proc is absent. */

@@ -5,6 +5,7 @@
 // restore changes and a restart does not.
 import { statSync } from 'node:fs';
 import { AppError } from '../errors.ts';
+import { cesCommand } from '../runtime.ts';
 import type { Db } from './open.ts';
 import { prepare } from './statements.ts';
 
@@ -41,7 +42,7 @@ export function corruptDatabase(path: string, report: IntegrityReport): AppError
     422,
     'database_corrupt',
     `The database at ${path} failed its integrity check (${what}). If it is a restore, restore another backup or an earlier ` +
-      `point in time and run \`ces check --db ${path}\` until it passes; do not serve this file.`,
+      `point in time and run \`${cesCommand()} check --db ${path}\` until it passes; do not serve this file.`,
   );
 }
 

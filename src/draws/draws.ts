@@ -12,6 +12,7 @@ import { AppError, notFound } from '../errors.ts';
 import { toMode } from '../keys/keys.ts';
 import { maskDocument, maskName } from '../masking.ts';
 import { parseDecimal } from '../numbers.ts';
+import { cesCommand } from '../runtime.ts';
 import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { toUtcTimestamp } from '../timestamps.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
@@ -467,7 +468,7 @@ export function formationSteps(formed: Formed, seriesCount: number): FormationSt
 export function getRunOutcome(ctx: Ctx, id: string): RunOutcome {
   const row = findDraw(ctx, id);
   if (row.status !== 'drawn' && row.status !== 'published')
-    throw new AppError(409, 'draw_not_run', 'The draw has not run yet: ces draw run DRAW_ID');
+    throw new AppError(409, 'draw_not_run', `The draw has not run yet: ${cesCommand()} draw run DRAW_ID`);
   return outcomeOf(ctx, row);
 }
 
@@ -495,7 +496,7 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
     throw new AppError(
       409,
       'draw_results_missing',
-      'Record the extraction first: ces draw results DRAW_ID --extraction N --date DATE --prizes P1,P2,P3,P4,P5',
+      `Record the extraction first: ${cesCommand()} draw results DRAW_ID --extraction N --date DATE --prizes P1,P2,P3,P4,P5`,
     );
   const set = await loadFrozenSetOffLoop(ctx, row);
   const formed = formNumber(
@@ -617,7 +618,8 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
     .transaction(() => {
       const row = findDraw(ctx, id);
       if (row.status === 'published') throw new AppError(409, 'draw_published', 'The draw is already published.');
-      if (row.status !== 'drawn') throw new AppError(409, 'draw_not_run', 'Run the draw before publishing it: ces draw run DRAW_ID');
+      if (row.status !== 'drawn')
+        throw new AppError(409, 'draw_not_run', `Run the draw before publishing it: ${cesCommand()} draw run DRAW_ID`);
       const at = nowIso(ctx.clock);
       savePublished(ctx.db, id, at);
       const detail = getDraw(ctx, id);
@@ -647,7 +649,8 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
 /** The frozen canonical list (CONTRACT: Freeze), in chunks: what numbers_sha256 is the SHA-256 of. */
 export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
   const row = findDraw(ctx, id);
-  if (row.status === 'created') throw new AppError(409, 'draw_not_frozen', 'The draw is not frozen yet: ces draw freeze DRAW_ID');
+  if (row.status === 'created')
+    throw new AppError(409, 'draw_not_frozen', `The draw is not frozen yet: ${cesCommand()} draw freeze DRAW_ID`);
   return canonicalChunks(loadFrozenSet(ctx, row));
 }
 

@@ -5,6 +5,7 @@ import type { CampaignSummary, WebhookHealth } from '../figures.ts';
 import { summarizeCampaigns, windowState } from '../figures.ts';
 import { count, duration, percent, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
+import { cesCommand } from '../../runtime.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { page, type DashboardRouter } from '../routes.ts';
 
@@ -26,7 +27,7 @@ const WINDOW_TEXT: Record<ReturnType<typeof windowState>, string> = { open: 'ope
 export function renderOverview(summaries: CampaignSummary[], now: string): Html {
   if (summaries.length === 0)
     return html`<h1>Campaigns</h1>
-      <p>No campaign yet. <a href="${BASE}/campaigns/new">Create one</a> or run <code>ces campaign create</code>.</p>`;
+      <p>No campaign yet. <a href="${BASE}/campaigns/new">Create one</a> or run <code>${cesCommand()} campaign create</code>.</p>`;
   return html`<h1>Campaigns</h1>
     <div data-live="overview">
       <p class="muted">Figures as of ${time(now)}; this page refreshes itself every few seconds.</p>

@@ -11,6 +11,7 @@
 import type { H3Event } from 'h3';
 import { AppError } from '../../errors.ts';
 import { html } from '../../html.ts';
+import { cesCommand } from '../../runtime.ts';
 import { BASE, layout } from '../layout.ts';
 import { action, htmlResponse, publicPage, routeParam, seeOther, sessionCookie, type DashboardRouter } from '../routes.ts';
 import { inspectSignInLink, signInWithLink, signOut } from '../sessions.ts';
@@ -26,12 +27,12 @@ export function registerSignInRoutes(router: DashboardRouter): void {
         body: html`<h1>Sign in</h1>
           ${session ? html`<p class="notice success">You are signed in as <strong>${session.name}</strong>. <a href="${BASE}/">Go to the campaigns</a>.</p>` : null}
           <p>The dashboard has no passwords. Someone with a shell on the server makes a one-time link for you:</p>
-          <pre class="card"><code>ces dashboard link --as YOUR_NAME</code></pre>
+          <pre class="card"><code>${cesCommand()} dashboard link --as YOUR_NAME</code></pre>
           <p>
             Open the link in this browser within 15 minutes (or the <code>--ttl</code> given) and press its Sign in button. It works once
             and starts a session that ends when you sign out, when you sign in again, when an operator runs
-            <code>ces dashboard revoke</code>, after 12 hours without use (a page refreshing itself is not use) and 7 days after sign-in in
-            any case. Every change you make is recorded in the audit log under <code>dashboard:YOUR_NAME</code>.
+            <code>${cesCommand()} dashboard revoke</code>, after 12 hours without use (a page refreshing itself is not use) and 7 days after
+            sign-in in any case. Every change you make is recorded in the audit log under <code>dashboard:YOUR_NAME</code>.
           </p>`,
       }),
     ),

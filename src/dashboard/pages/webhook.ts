@@ -30,6 +30,7 @@ import { confirmFirst } from '../confirm.ts';
 import { choice, field, secretOnce, select } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
+import { cesCommand } from '../../runtime.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../routes.ts';
 import type { DashboardSession } from '../sessions.ts';
@@ -334,7 +335,7 @@ function deliveriesSection(campaign: Campaign, list: DeliveryView[], status: str
         }
       </tbody>
     </table>
-    <p class="muted">The newest ${DELIVERY_LIMIT}; <code>ces webhook deliveries --limit N</code> lists further back.</p>`;
+    <p class="muted">The newest ${DELIVERY_LIMIT}; <code>${cesCommand()} webhook deliveries --limit N</code> lists further back.</p>`;
 }
 
 const STATUS_CLASS: Record<string, string> = { delivered: 'ok', failed: 'bad', pending: 'warn', skipped: 'muted' };
