@@ -5,7 +5,7 @@
 // webhook delivered to a receiver outside, a draw frozen (a worker thread) and run, `ces check`, a
 // backup restored. It needs Linux on x64 and root (chroot), and skips saying so elsewhere.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { ROOT } from '../support/harness.ts';
+import { findLitestream } from '../support/litestream.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { killServe, spawnServe, type ServeProcess } from '../support/serve-process.ts';
 
@@ -28,9 +29,9 @@ function whyNot(): string | null {
     return `the executable is built for linux-x64; this is ${process.platform}-${process.arch}`;
   if (process.getuid?.() !== 0) return 'chroot needs root';
   try {
-    execFileSync('sh', ['-c', 'command -v chroot && command -v ldd && command -v strip'], { stdio: 'ignore' });
+    execFileSync('sh', ['-c', 'command -v chroot && command -v ldd && command -v strip && command -v mknod'], { stdio: 'ignore' });
   } catch {
-    return 'chroot, ldd or strip is missing';
+    return 'chroot, ldd, strip or mknod is missing';
   }
   return null;
 }
@@ -57,6 +58,9 @@ function makeRoot(dir: string, executable: string, addon: string): string {
   for (const folder of ['tmp', 'home/operator', 'data']) mkdirSync(join(root, folder), { recursive: true, mode: 0o755 });
   execFileSync('chmod', ['1777', join(root, 'tmp')]);
   copyFileSync(join(ROOT, 'test/fixtures/tls/ca.pem'), join(root, 'ca.pem'));
+  // /dev/null, which Litestream gives the command it runs as stdin (ces itself needs no device).
+  mkdirSync(join(root, 'dev'));
+  execFileSync('mknod', ['-m', '666', join(root, 'dev/null'), 'c', '1', '3']);
   return root;
 }
 
@@ -160,13 +164,24 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
       body,
     });
     assert.equal(res.status, 202, await res.text());
-    await receiver.waitFor((reqs) => reqs.some((r) => r.json?.type === 'entry.approved' || r.json?.event === 'entry.approved'), 60_000);
+    await receiver.waitFor((reqs) => reqs.some((r) => r.json?.event_type === 'entry.completed'), 60_000);
     assert.ok(
       receiver.requests.every((r) => r.verified === true),
       'every delivery is signed with the campaign secret',
     );
-    const health = (await (await fetch(`${server.url}/healthz`)).json()) as { status: string };
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as { status: string; versions: { binary: boolean } };
     assert.equal(health.status, 'ok');
+    assert.equal(health.versions.binary, true);
+    // The dashboard's stylesheet and script are strings inside the executable.
+    for (const asset of ['dashboard.css', 'dashboard.js']) {
+      const r: Response = await fetch(`${server.url}/dashboard/assets/${asset}`);
+      assert.equal(r.status, 200, asset);
+      assert.ok((await r.text()).length > 100, asset);
+    }
+    const { stdout: csv } = await run(CHROOT, [root, '/ces', 'entries', 'export', '--campaign', demo.campaign.id, '--db', '/data/ces.db'], {
+      env,
+    });
+    assert.equal(csv.trim().split('\n').length, 2, `a header and the demo's entry:\n${csv}`);
   });
 
   test('a draw frozen (on a worker thread) and run, then ces check, with the server still running', async () => {
@@ -175,13 +190,13 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
     const draw = await ces(['draw', 'create', '--campaign', campaign.id, '--mode', 'test', '--name', 'Sorteio', '--cutoff', cutoff]);
     while (Date.now() <= Date.parse(cutoff)) await new Promise((resolve) => setTimeout(resolve, 100));
     const frozen = await ces(['draw', 'freeze', draw.id]);
-    assert.equal(frozen.numbers_count ?? frozen.eligible_count ?? 1, 1, JSON.stringify(frozen));
+    assert.equal(frozen.eligible_count, 1, JSON.stringify(frozen));
     const date = new Date().toISOString().slice(0, 10);
     await ces(['draw', 'results', draw.id, '--extraction', '5787', '--date', date, '--prizes', '12345,23456,34567,45678,56789']);
     const ran = await ces(['draw', 'run', draw.id]);
     assert.equal(ran.winners.length, 1, JSON.stringify(ran));
     const check = await ces(['check']);
-    assert.equal(check.ok ?? check.integrity === 'ok', true, JSON.stringify(check));
+    assert.deepEqual([check.ok, check.integrity_check], [true, ['ok']], JSON.stringify(check));
   });
 
   test('a backup restored into a new file, and the restored file checked', async () => {
@@ -193,6 +208,74 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
     const { stdout: list } = await run(CHROOT, [root, '/ces', 'campaign', 'list', '--db', '/data/restored.db', '--json'], { env });
     assert.equal(JSON.parse(list).length, 1);
     assert.ok(existsSync(join(root, 'data/restored.db')));
-    writeFileSync(join(dir, 'done'), '');
+  });
+
+  test('under `litestream replicate -exec "/ces serve"`: serves, stops on SIGTERM with Litestream, and the replica restores', async (t) => {
+    const litestream = findLitestream();
+    if ('skip' in litestream) return t.skip(litestream.skip);
+    for (const lib of linkedLibrariesOrNone(litestream.path)) {
+      mkdirSync(join(root, dirname(lib)), { recursive: true });
+      if (!existsSync(join(root, lib))) copyFileSync(lib, join(root, lib));
+    }
+    copyFileSync(litestream.path, join(root, 'litestream'));
+    execFileSync('chmod', ['755', join(root, 'litestream')]);
+    writeFileSync(
+      join(root, 'litestream.yml'),
+      'dbs:\n  - path: /data/ces.db\n    replicas:\n      - type: file\n        path: /replica\n        sync-interval: 1s\n',
+    );
+    const child = spawn(
+      CHROOT,
+      [root, '/litestream', 'replicate', '-config', '/litestream.yml', '-exec', '/ces serve --db /data/ces.db --port 0 --log-format json'],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const url = await waitFor(
+        () => /listening on (http:\/\/[^\s"]+)/.exec(out)?.[1],
+        60_000,
+        () => out,
+      );
+      assert.equal((await fetch(`${url}/healthz`)).status, 200);
+      await waitFor(
+        () => (out.includes('snapshot written') ? true : undefined),
+        60_000,
+        () => out,
+      );
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0, out);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    await run(CHROOT, [root, '/litestream', 'restore', '-config', '/litestream.yml', '-o', '/data/from-replica.db', '/data/ces.db'], {
+      env,
+    });
+    const { stdout } = await run(CHROOT, [root, '/ces', 'check', '--db', '/data/from-replica.db', '--json'], { env });
+    assert.equal(JSON.parse(stdout).ok, true, stdout);
   });
 });
+
+/** ldd's libraries, or none for a static binary (ldd then exits non-zero). */
+function linkedLibrariesOrNone(file: string): string[] {
+  try {
+    return linkedLibraries(file);
+  } catch {
+    return [];
+  }
+}
+
+/** Polls `probe` every 50 ms until it gives a value; fails after `ms` with what `context` says. */
+async function waitFor<T>(probe: () => T | undefined, ms: number, context: () => string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms:\n${context()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
