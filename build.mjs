@@ -19,12 +19,12 @@ const REQUIRE_SHIM = [
   'const require = __cesCreateRequire(import.meta.url);',
 ];
 
-/** esbuild options: one ESM file for Node 20, better-sqlite3 left outside. */
+/** esbuild options: one ESM file for Node 24, better-sqlite3 left outside. */
 const common = (minify) => ({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   external: ['better-sqlite3'],
   minify,
   sourcemap: false,

@@ -42,6 +42,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     }
     db = new Database(path, { readonly: options.readonly ?? false });
   } catch (error) {
+    // The executable's SQLite could not be made ready (src/binary/native-cache.ts): its own words
+    // name the folder and the fix, whatever the path.
+    if (error instanceof AppError) throw error;
     throw cannotOpen(path, error);
   }
   try {
