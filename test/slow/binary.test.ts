@@ -149,6 +149,27 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
     assert.equal(statSync(join(cache, folder)).mode & 0o777, 0o700);
   });
 
+  test('a home on a noexec mount is passed over for the next folder, /tmp/ces-UID', async (t) => {
+    const home = join(root, 'home/noexec');
+    mkdirSync(home, { recursive: true });
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'noexec,size=16m', 'tmpfs', home], { stdio: 'ignore' });
+    } catch {
+      return t.skip('cannot mount a tmpfs here');
+    }
+    try {
+      const { stdout } = await run(CHROOT, [root, '/ces', 'version', '--json'], { env: { ...env, HOME: '/home/noexec' } });
+      assert.equal(JSON.parse(stdout).binary, true);
+      const fallback = join(root, 'tmp', `ces-${process.getuid!()}`);
+      assert.ok(
+        readdirSync(fallback).some((name) => name.startsWith('ces-')),
+        'the addon went to /tmp/ces-UID',
+      );
+    } finally {
+      execFileSync('umount', [home]);
+    }
+  });
+
   test('demo, serve answering the demo request with 202, and a signed webhook delivered', async () => {
     const demo = await ces(['demo']);
     assert.match(demo.listen, /^\/ces webhook listen /, 'the binary tells its own name, not npx');
