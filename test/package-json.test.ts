@@ -22,6 +22,13 @@ describe('package.json: install and run', () => {
     assert.match(pkg.scripts.build, /\bbuild\.mjs\b/);
   });
 
+  // npm asks for install scripts to be approved (allowScripts): the day it stops running the ones
+  // not listed, better-sqlite3 would install without its addon, and ces without SQLite.
+  test('install scripts: better-sqlite3 and esbuild approved, the telemetry one denied', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { allowScripts: Record<string, boolean> };
+    assert.deepEqual(pkg.allowScripts, { 'better-sqlite3': true, esbuild: true, '@scarf/scarf': false });
+  });
+
   // The disaster-recovery drill's Litestream (test/litestream-drill.test.ts): an optional dependency,
   // so that `npm ci` passes where the linux-x64 binary cannot install, pinned (the drill asserts
   // the SQLite inside it), and never the @flydotio/litestream wrapper, which exits 0 on a failed
