@@ -70,6 +70,7 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
   let built: Awaited<ReturnType<BuildModule['buildBinary']>>;
   let receiver: Receiver;
   let server: ServeProcess | undefined;
+  let demoBody = '';
   const env = {
     HOME: '/home/operator',
     PATH: '/',
@@ -178,6 +179,7 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
     receiver.setSecret(demo.webhook.hmac_secret);
     server = await spawnServe({ dbPath: '/data/ces.db', executable: [CHROOT, root, '/ces'], env: { ...env, PATH: '/' } });
     const body = /-d '(.*)'$/s.exec(demo.curl)![1]!;
+    demoBody = body;
     const idempotencyKey = /Idempotency-Key: ([\w-]+)/.exec(demo.curl)![1]!;
     const res = await fetch(`${server.url}/v1/entries`, {
       method: 'POST',
@@ -203,6 +205,47 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
       env,
     });
     assert.equal(csv.trim().split('\n').length, 2, `a header and the demo's entry:\n${csv}`);
+  });
+
+  test('webhook listen forwards new events, signed, to a local receiver', async () => {
+    const [campaign] = await ces(['campaign', 'list']);
+    const listen = spawn(
+      CHROOT,
+      [
+        root,
+        '/ces',
+        'webhook',
+        'listen',
+        '--campaign',
+        campaign.id,
+        '--forward-to',
+        receiver.url.replace(/\/hooks$/, '/listen'),
+        '--db',
+        '/data/ces.db',
+      ],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    listen.stdout.on('data', (d: Buffer) => (out += d));
+    listen.stderr.on('data', (d: Buffer) => (out += d));
+    try {
+      await waitFor(
+        () => (/forwarding/.test(out) ? true : undefined),
+        30_000,
+        () => out,
+      );
+      const [key] = await ces(['key', 'issue', '--campaign', campaign.id, '--mode', 'test']).then((k) => [k.key as string]);
+      const res = await fetch(`${server!.url}/v1/entries`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID(), 'content-type': 'application/json' },
+        body: demoBody,
+      });
+      assert.equal(res.status, 202, await res.text());
+      await receiver.waitFor((reqs) => reqs.some((r) => r.path === '/listen' && r.json?.event_type === 'entry.received'), 60_000);
+      assert.ok(receiver.requests.filter((r) => r.path === '/listen').every((r) => r.verified === true));
+    } finally {
+      listen.kill('SIGINT');
+    }
   });
 
   test('a draw frozen (on a worker thread) and run, then ces check, with the server still running', async () => {
