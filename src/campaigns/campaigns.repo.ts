@@ -2,7 +2,7 @@
 import type { Db } from '../db/open.ts';
 import { cachedRow, invalidateRows } from '../db/row-cache.ts';
 import { prepare } from '../db/statements.ts';
-import type { Campaign, RequiredField } from './campaigns.ts';
+import type { Campaign, RequiredField } from './campaign.ts';
 
 /** The stored shape: booleans as 0/1, the required fields as JSON text. */
 export type CampaignRow = Omit<Campaign, 'required_fields' | 'allow_companies' | 'api_enabled'> & {

@@ -9,37 +9,19 @@ import { AppError, notFound, type FieldError } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
+import {
+  INSTANT_PRIZE_MODES,
+  LUCKY_NUMBER_MODES,
+  REQUIRED_FIELDS,
+  WEBHOOK_API_ACCESS,
+  type Campaign,
+  type RequiredField,
+  type WebhookApiAccess,
+} from './campaign.ts';
 import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 
-export const REQUIRED_FIELDS = ['full_name', 'email', 'phone', 'birthdate', 'city', 'state'] as const;
-export type RequiredField = (typeof REQUIRED_FIELDS)[number];
-export const INSTANT_PRIZE_MODES = ['none', 'INTEGRATOR_DECLARED', 'WINDOW'] as const;
-export const LUCKY_NUMBER_MODES = ['none', 'auto', 'manual'] as const;
-/** Which API keys may change the webhook configuration (PATCH /v1/webhook); GET stays open to all. */
-export const WEBHOOK_API_ACCESS = ['any', 'live', 'none'] as const;
-export type WebhookApiAccess = (typeof WEBHOOK_API_ACCESS)[number];
-
-export interface Campaign {
-  id: string;
-  name: string;
-  starts_at: string | null;
-  ends_at: string | null;
-  purchase_from: string | null;
-  purchase_to: string | null;
-  required_fields: RequiredField[];
-  allow_companies: boolean;
-  api_enabled: boolean;
-  instant_prize: (typeof INSTANT_PRIZE_MODES)[number];
-  lucky_numbers: (typeof LUCKY_NUMBER_MODES)[number];
-  lucky_quantity: number;
-  series_count: number;
-  max_entries_per_participant: number | null;
-  max_entries_per_day: number | null;
-  fiscal_verifier_url: string | null;
-  webhook_api: WebhookApiAccess;
-  created_at: string;
-  updated_at: string;
-}
+export { REQUIRED_FIELDS, INSTANT_PRIZE_MODES, LUCKY_NUMBER_MODES, WEBHOOK_API_ACCESS };
+export type { Campaign, RequiredField, WebhookApiAccess };
 
 /** Operator input: strings as typed on the command line; `null` clears an optional setting. */
 export interface CampaignOptions {

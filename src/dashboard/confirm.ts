@@ -7,7 +7,7 @@
 // page, not a partner's integration. The CSRF token guards both POSTs as it guards every form.
 import { html, type Html } from '../html.ts';
 import { csrfInput, layout, type CampaignContext } from './layout.ts';
-import type { ActionRequest } from './routes.ts';
+import type { ActionRequest } from './kit.ts';
 
 /** The field the confirmation page's button adds: only a POST that carries it acts. */
 export const CONFIRMED_FIELD = 'confirmed';

@@ -102,7 +102,7 @@ function campaignNav(campaign: CampaignContext, path: string | undefined): Html 
   </nav>`;
 }
 
-/** The hidden CSRF input of every form (routes.ts exports it as csrfField). */
+/** The hidden CSRF input of every form (kit.ts exports it as csrfField). */
 export function csrfInput(session: DashboardSession): Html {
   return html`<input type="hidden" name="csrf" value="${session.csrf}" />`;
 }

@@ -13,7 +13,8 @@ import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { parseTrustedProxies } from '../trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
-import { isDashboardPath, registerDashboardRoutes, unroutedAnswer } from '../dashboard/routes.ts';
+import { isDashboardPath, unroutedAnswer } from '../dashboard/kit.ts';
+import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { readTextBody } from './body.ts';
 import { runtimeVersions } from '../metrics/versions.ts';
 

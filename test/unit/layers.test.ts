@@ -1,8 +1,13 @@
-// Layers point one way (STYLE.md, rule 12): the folders of src/ import each other without a loop,
-// and the direction the code map draws holds where it is cheap to say. Every relative import of
-// src/ and cli/ counts, type-only imports and `export … from` included, as TypeScript's own
-// pre-processor reads them. A folder is src/x/… (folder x); the files directly in src/ are one
-// folder, ".", which every layer may import and which therefore imports no folder.
+// Layers point one way: the folders of src/ import each other without a loop, no files of src/ or
+// cli/ import each other in a circle, inside one folder included (a circle of files is the same
+// tangle, only smaller: none of its files can be read, tested or moved without the others), and the
+// direction the code map draws holds where it is cheap to say. Every relative import of src/ and
+// cli/ counts, type-only imports and `export … from` included, as TypeScript's own pre-processor
+// reads them. A type-only import is erased from the JavaScript, so a circle of them cannot misorder
+// a module's initialisation; it counts all the same, and that is the choice this test wants: what
+// it guards is the design, and a file that names another's types depends on it as much as one that
+// calls it (changing the type changes both). A folder is src/x/… (folder x); the files directly in
+// src/ are one folder, ".", which every layer may import and which therefore imports no folder.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -12,11 +17,16 @@ import ts from 'typescript';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-interface ImportEdge {
-  from: string;
-  to: string;
+/** A relative import: the file that makes it and the file it names, both from the repository's root. */
+interface FileImport {
   file: string;
   target: string;
+}
+
+/** An import between two different folders. */
+interface ImportEdge extends FileImport {
+  from: string;
+  to: string;
 }
 
 type Graph = Map<string, Set<string>>;
@@ -37,20 +47,26 @@ function folderOf(path: string): string {
   return parts.length === 2 ? '.' : parts[1];
 }
 
-/** Every relative import between two different folders, with the file that makes it. */
-function importEdges(): ImportEdge[] {
-  const edges: ImportEdge[] = [];
+/** Every relative import of src/ and cli/. */
+function fileImports(): FileImport[] {
+  const imports: FileImport[] = [];
   for (const file of [...sourceFiles('src'), ...sourceFiles('cli')]) {
     const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
     for (const { fileName } of importedFiles) {
       if (!fileName.startsWith('.')) continue;
-      const target = relative(ROOT, resolve(ROOT, dirname(file), fileName));
-      const from = folderOf(file);
-      const to = folderOf(target);
-      if (from !== to) edges.push({ from, to, file, target });
+      imports.push({ file, target: relative(ROOT, resolve(ROOT, dirname(file), fileName)) });
     }
   }
-  return edges;
+  return imports;
+}
+
+/** The imports between two different folders, with the file that makes each. */
+function folderEdges(imports: FileImport[]): ImportEdge[] {
+  return imports.flatMap(({ file, target }) => {
+    const from = folderOf(file);
+    const to = folderOf(target);
+    return from === to ? [] : [{ from, to, file, target }];
+  });
 }
 
 function graphOf(edges: Array<{ from: string; to: string }>): Graph {
@@ -60,6 +76,11 @@ function graphOf(edges: Array<{ from: string; to: string }>): Graph {
     graph.get(from)!.add(to);
   }
   return graph;
+}
+
+/** The graph of files: an edge from each file to each file it imports. */
+function fileGraph(imports: FileImport[]): Graph {
+  return graphOf(imports.map(({ file, target }) => ({ from: file, to: target })));
 }
 
 /** A cycle of the graph as the list of its nodes, the first repeated at the end; null if there is none. */
@@ -86,6 +107,49 @@ function findCycle(graph: Graph): string[] | null {
   return null;
 }
 
+/**
+ * Every circle of the graph: its strongly connected components (Tarjan's algorithm) of more than
+ * one node, and a node that imports itself. Each lists its nodes sorted, the list sorted by its
+ * first node; empty when the graph has no cycle. Unlike findCycle, which stops at the first loop,
+ * it names every circle at once, and every file of each.
+ */
+function circles(graph: Graph): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || graph.get(node)?.has(node)) found.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) connect(node);
+  return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** What a failing test says of a circle of files: its files, and one loop through them. */
+function describeCircle(files: string[], graph: Graph): string {
+  const inside: Graph = new Map(files.map((f) => [f, new Set([...(graph.get(f) ?? [])].filter((t) => files.includes(t)))]));
+  return `file import circle of ${files.length} files:\n${files.map((f) => `  ${f}`).join('\n')}\n  for one: ${findCycle(inside)!.join(' -> ')}`;
+}
+
 /** The cycle with, for each step, the first file that makes it: what a failing test should say. */
 function describeCycle(cycle: string[], edges: ImportEdge[]): string {
   const steps = cycle.slice(1).map((to, i) => {
@@ -95,7 +159,8 @@ function describeCycle(cycle: string[], edges: ImportEdge[]): string {
   return `folder import cycle ${cycle.join(' -> ')}\n${steps.join('\n')}`;
 }
 
-const edges = importEdges();
+const imports = fileImports();
+const edges = folderEdges(imports);
 const srcEdges = edges.filter((e) => e.from !== 'cli' && e.to !== 'cli');
 const importsOf = (folder: string): string[] => [...new Set(edges.filter((e) => e.from === folder).map((e) => e.to))].sort();
 const offending = (list: ImportEdge[]): string =>
@@ -130,6 +195,48 @@ test('findCycle finds a loop in a small graph, whichever node it starts from, an
   assert.equal(findCycle(new Map()), null);
 });
 
+test('circles names every circle of files, one inside a folder included, and none in an acyclic graph', () => {
+  // a.ts and b.ts import each other inside one folder: no import crosses a folder, so the folder
+  // check cannot see it; the file check must.
+  const inFolder: FileImport[] = [
+    { file: 'src/dashboard/a.ts', target: 'src/dashboard/b.ts' },
+    { file: 'src/dashboard/b.ts', target: 'src/dashboard/a.ts' },
+    { file: 'src/dashboard/b.ts', target: 'src/html.ts' },
+  ];
+  assert.equal(findCycle(graphOf(folderEdges(inFolder))), null);
+  assert.deepEqual(circles(fileGraph(inFolder)), [['src/dashboard/a.ts', 'src/dashboard/b.ts']]);
+  assert.match(
+    describeCircle(['src/dashboard/a.ts', 'src/dashboard/b.ts'], fileGraph(inFolder)),
+    /src\/dashboard\/a\.ts -> src\/dashboard\/b\.ts -> src\/dashboard\/a\.ts/,
+  );
+  // Two separate circles, one of three files, and a file that imports itself: all named.
+  const several = graphOf([
+    { from: 'x', to: 'y' },
+    { from: 'y', to: 'z' },
+    { from: 'z', to: 'x' },
+    { from: 'z', to: 'p' },
+    { from: 'p', to: 'q' },
+    { from: 'q', to: 'p' },
+    { from: 's', to: 's' },
+  ]);
+  // The dashboard as it was: routes.ts imports a page, the page imports its helpers back.
+  const before = fileGraph([
+    { file: 'src/http/app.ts', target: 'src/dashboard/routes.ts' },
+    { file: 'src/dashboard/routes.ts', target: 'src/dashboard/pages/a.ts' },
+    { file: 'src/dashboard/pages/a.ts', target: 'src/dashboard/routes.ts' },
+  ]);
+  assert.deepEqual(circles(before), [['src/dashboard/pages/a.ts', 'src/dashboard/routes.ts']]);
+  assert.deepEqual(circles(several), [['p', 'q'], ['s'], ['x', 'y', 'z']]);
+  const acyclic = fileGraph([
+    { file: 'src/dashboard/routes.ts', target: 'src/dashboard/pages/a.ts' },
+    { file: 'src/dashboard/routes.ts', target: 'src/dashboard/kit.ts' },
+    { file: 'src/dashboard/pages/a.ts', target: 'src/dashboard/kit.ts' },
+    { file: 'src/dashboard/kit.ts', target: 'src/html.ts' },
+  ]);
+  assert.deepEqual(circles(acyclic), []);
+  assert.deepEqual(circles(new Map()), []);
+});
+
 test('the import reader sees type-only imports, `export … from` and multi-line imports', () => {
   const source = [
     "import type { Ctx } from '../context.ts';",
@@ -151,6 +258,13 @@ test('the folders of src/ import each other without a cycle', () => {
   assert.ok(srcEdges.length > 50, `the reader found imports between folders (${srcEdges.length})`);
   const cycle = findCycle(graphOf(srcEdges));
   assert.equal(cycle, null, cycle ? describeCycle(cycle, srcEdges) : '');
+});
+
+test('no files of src/ or cli/ import each other in a circle, inside a folder or across folders', () => {
+  assert.ok(imports.length > 500, `the reader found the imports between files (${imports.length})`);
+  const graph = fileGraph(imports);
+  const found = circles(graph);
+  assert.deepEqual(found, [], found.map((c) => describeCircle(c, graph)).join('\n'));
 });
 
 test('nothing under src/ imports cli/', () => {

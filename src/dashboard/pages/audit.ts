@@ -8,7 +8,7 @@ import { AUDIT_ACTIONS, listAuditRecords, toAuditAction, type AuditRecord } from
 import { time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
-import { page, type DashboardRouter } from '../routes.ts';
+import { page, type DashboardRouter } from '../kit.ts';
 
 export const AUDIT_PAGE_SIZE = 50;
 

@@ -9,7 +9,7 @@ import { ATTEMPT_WINDOW, liveFigures, REJECTION_SAMPLE, type LiveFigures } from 
 import { count, duration, percent, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
-import { page, queryMode, routeParam, type DashboardRouter } from '../routes.ts';
+import { page, queryMode, routeParam, type DashboardRouter } from '../kit.ts';
 import { endpointNow } from './overview.ts';
 
 const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;

@@ -12,7 +12,7 @@ import type { Ctx } from '../../context.ts';
 import { frozenNumbersText, getDraw, type Draw } from '../../draws/draws.ts';
 import { renderDrawClause, renderDrawReport } from '../../draws/report.ts';
 import { html, type Html } from '../../html.ts';
-import { documentResponse, page, routeParam, type DashboardRouter } from '../routes.ts';
+import { documentResponse, page, routeParam, type DashboardRouter } from '../kit.ts';
 import { drawPath } from './draws.ts';
 
 function download(body: BodyInit, contentType: string, filename: string, headers: Record<string, string> = {}): HTTPResponse {

@@ -7,7 +7,7 @@ import { formationList, picksTable } from '../draw-steps.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { BASE } from '../layout.ts';
-import { csrfField } from '../routes.ts';
+import { csrfField } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 import { drawPath } from './draws.ts';
 

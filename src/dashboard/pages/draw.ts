@@ -36,7 +36,7 @@ import {
   type Answer,
   type DashboardRequest,
   type DashboardRouter,
-} from '../routes.ts';
+} from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 import { clauseSection, registerDrawFileRoutes, reportLinks } from './draw-files.ts';
 import { outcomeSections, refusalNotice, type FormName, type Refusal } from './draw-outcome.ts';

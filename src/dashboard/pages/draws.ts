@@ -25,7 +25,7 @@ import {
   toMode,
   type DashboardRequest,
   type DashboardRouter,
-} from '../routes.ts';
+} from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 export const drawPath = (drawId: string, suffix = ''): string => `${BASE}/draws/${encodeURIComponent(drawId)}${suffix}`;

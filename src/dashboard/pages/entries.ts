@@ -27,7 +27,7 @@ import {
   type Answer,
   type DashboardRequest,
   type DashboardRouter,
-} from '../routes.ts';
+} from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 export function registerEntriesRoutes(router: DashboardRouter): void {

@@ -12,7 +12,7 @@ import { duration, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { formatDocument, maskDocument, maskEmail, maskName, maskOther, maskPhone } from '../../masking.ts';
-import { action, csrfField, page, routeParam, seeOther, type DashboardRouter } from '../routes.ts';
+import { action, csrfField, page, routeParam, seeOther, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 import { entryTimeline, type EntryTimeline } from '../timeline.ts';
 

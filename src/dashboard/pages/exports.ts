@@ -18,7 +18,7 @@ import { choice, select } from '../forms.ts';
 import { count } from '../format.ts';
 import { html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
-import { action, csrfField, page, queryMode, routeParam, type DashboardRouter } from '../routes.ts';
+import { action, csrfField, page, queryMode, routeParam, type DashboardRouter } from '../kit.ts';
 
 const FORMATS = ['csv', 'jsonl'] as const satisfies readonly ExportFormat[];
 const MODE_CHOICES = ['live', 'test', 'both'] as const;

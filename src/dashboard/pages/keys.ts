@@ -12,7 +12,7 @@ import { field, secretOnce, select } from '../forms.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
-import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../routes.ts';
+import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 export function registerKeysRoutes(router: DashboardRouter): void {

@@ -7,7 +7,7 @@ import { count, duration, percent, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { cesCommand } from '../../runtime.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
-import { page, type DashboardRouter } from '../routes.ts';
+import { page, type DashboardRouter } from '../kit.ts';
 
 export function registerOverviewRoutes(router: DashboardRouter): void {
   const overview = page(({ service, session }) =>

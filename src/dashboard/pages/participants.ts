@@ -31,7 +31,7 @@ import {
   toMode,
   type DashboardRequest,
   type DashboardRouter,
-} from '../routes.ts';
+} from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 export function registerParticipantsRoutes(router: DashboardRouter): void {

@@ -21,7 +21,7 @@ import {
   toMode,
   type DashboardRequest,
   type DashboardRouter,
-} from '../routes.ts';
+} from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 /** Unclaimed windows listed (the counts cover them all). */

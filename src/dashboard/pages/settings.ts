@@ -20,7 +20,7 @@ import { errorFor, field, fieldErrors, isRefusal, select } from '../forms.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
-import { action, csrfField, htmlResponse, page, routeParam, seeOther, type ActionRequest, type DashboardRouter } from '../routes.ts';
+import { action, csrfField, htmlResponse, page, routeParam, seeOther, type ActionRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 export function registerSettingsRoutes(router: DashboardRouter): void {

@@ -13,7 +13,7 @@ import { AppError } from '../../errors.ts';
 import { html } from '../../html.ts';
 import { cesCommand } from '../../runtime.ts';
 import { BASE, layout } from '../layout.ts';
-import { action, htmlResponse, publicPage, routeParam, seeOther, sessionCookie, type DashboardRouter } from '../routes.ts';
+import { action, htmlResponse, publicPage, routeParam, seeOther, sessionCookie, type DashboardRouter } from '../kit.ts';
 import { inspectSignInLink, signInWithLink, signOut } from '../sessions.ts';
 
 export function registerSignInRoutes(router: DashboardRouter): void {

@@ -32,7 +32,7 @@ import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { cesCommand } from '../../runtime.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
-import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../routes.ts';
+import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 /** Deliveries listed, newest first (`ces webhook deliveries --limit` reaches further back). */
