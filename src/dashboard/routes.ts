@@ -1,11 +1,11 @@
-// The dashboard's routes under /dashboard/ (CONTRACT: Dashboard), registered by createHttpApp
-// unless CES_DASHBOARD=off. Every page goes through page() (GET) or action() (POST), which
-// resolve the session from its cookie (none: 303 to /dashboard/signin), check the CSRF token of
-// every POST (403 without it), render an AppError as an HTML page with its status, and set the
+// The dashboard's routes under /dashboard/ (docs/operations.md#dashboard), registered by
+// createHttpApp unless CES_DASHBOARD=off. Every page goes through page() (GET) or action() (POST),
+// which resolve the session from its cookie (none: 303 to /dashboard/signin), check the CSRF token
+// of every POST (403 without it), render an AppError as an HTML page with its status, and set the
 // security headers on every answer (a standalone document, documentResponse, keeps its own stricter
-// Content-Security-Policy). A handler gets { event, service, session, actor } and returns
-// Html (a 200 page) or an HTTPResponse (a redirect, a download). Page files live in pages/, one
-// per page, each with a register…Routes(router) listed in PAGES below.
+// Content-Security-Policy). A handler gets { event, service, session, actor } and returns Html (a
+// 200 page) or an HTTPResponse (a redirect, a download). Page files live in pages/, one per page,
+// each with a register…Routes(router) listed in PAGES below.
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { HTTPResponse, type H3, type H3Event } from 'h3';
@@ -290,7 +290,8 @@ async function answer(service: Service, event: H3Event, run: () => Promise<Resol
 
 /**
  * With an https public URL, every dashboard answer tells the browser to use https only for a year
- * (CONTRACT: Dashboard), so a session cookie is never offered over a downgraded connection.
+ * (docs/operations.md#dashboard), so a session cookie is never offered over a downgraded
+ * connection.
  */
 function setStrictTransportSecurity(service: Service, response: HTTPResponse): void {
   if (isHttps(service)) response.headers.set('strict-transport-security', HSTS);

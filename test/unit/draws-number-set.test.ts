@@ -1,4 +1,4 @@
-// The frozen set of a draw (src/draws/number-set.ts, CONTRACT "Draws: Freeze"): per-series
+// The frozen set of a draw (src/draws/number-set.ts, docs/operations.md#the-steps): per-series
 // bitmaps, stored as the bitmap, the gaps or the missing elements' gaps, whichever is smallest,
 // checked against a naive encoder that lists every element; and the canonical list with its
 // SHA-256. The canonical text is rebuilt here naively, line by line, to check the byte writer.

@@ -1,8 +1,8 @@
-// Layers point one way (STYLE.md, rule 12): the folders of src/ import each other without a loop,
-// and the direction the code map draws holds where it is cheap to say. Every relative import of
-// src/ and cli/ counts, type-only imports and `export … from` included, as TypeScript's own
-// pre-processor reads them. A folder is src/x/… (folder x); the files directly in src/ are one
-// folder, ".", which every layer may import and which therefore imports no folder.
+// Layers point one way (docs/architecture.md#code-map): the folders of src/ import each other
+// without a loop, and the direction the code map draws holds where it is cheap to say. Every
+// relative import of src/ and cli/ counts, type-only imports and `export … from` included, as
+// TypeScript's own pre-processor reads them. A folder is src/x/… (folder x); the files directly in
+// src/ are one folder, ".", which every layer may import and which therefore imports no folder.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
