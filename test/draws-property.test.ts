@@ -167,7 +167,8 @@ function numbersOf(c: Case): Held[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The naive oracle: one array sorted by (series, element), every rule written as the contract says it.
+// The naive oracle: one array sorted by (series, element), every rule written as docs/operations.md#the-rules-as-ces-applies-them
+// says it.
 
 interface Oracle {
   sorted: Held[];

@@ -23,7 +23,7 @@ function setOf(seriesCount: number, numbers: Array<[number, number]>): NumberSet
   return set;
 }
 
-/** The canonical list as the contract words it, built without the set's byte writer. */
+/** The canonical list as docs/operations.md#the-steps words it, built without the set's byte writer. */
 function naiveCanonicalText(seriesCount: number, numbers: Array<[number, number]>): string {
   const width = Math.max(1, String(seriesCount - 1).length);
   const unique = [...new Set(numbers.map(([s, e]) => s * 100_000 + e))].sort((a, b) => a - b);
