@@ -204,9 +204,9 @@ function createDrawCampaign(dbPath: string): { campaignId: string; liveKey: stri
 }
 
 /**
- * CONTRACT (Freeze): one line `SSS/EEEEE\n` per number, ascending, the series padded to the digits
- * of 199. Written here from the seed's own bitmap, so the freeze's SHA-256 is checked against an
- * independent computation.
+ * The canonical list (docs/operations.md#the-steps): one line `SSS/EEEEE\n` per number, ascending,
+ * the series padded to the digits of 199. Written here from the seed's own bitmap, so the freeze's
+ * SHA-256 is checked against an independent computation.
  */
 function canonicalListSha256(bits: Uint8Array): string {
   const hash = createHash('sha256');

@@ -1,7 +1,8 @@
-// How every CLI command opens the database, prints, and fails (CONTRACT: Operator CLI): with --json
-// exactly one JSON document on stdout; otherwise readable text. Failures: one line on stderr, exit 1
-// (and {"error": {code, message}} on stdout with --json). A reader that stops early ends the
-// command quietly; a closed stderr only silences it.
+// How every CLI command opens the database, prints, and fails
+// (docs/operations.md#cli-reference-campaigns-keys-entries-demo): with --json exactly one JSON
+// document on stdout; otherwise readable text. Failures: one line on stderr, exit 1 (and {"error":
+// {code, message}} on stdout with --json). A reader that stops early ends the command quietly; a
+// closed stderr only silences it.
 import type { Command } from 'commander';
 import { systemClock } from '../src/clock.ts';
 import { ConfigError, loadCommandConfig } from '../src/config.ts';
@@ -114,8 +115,9 @@ export function fail(opts: CommonOptions, error: unknown): void {
   const { code, message } = describeError(error);
   const io = cliIo();
   if (opts.json) io.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  // One line (CONTRACT), even when the message quotes a value the operator typed with a line break,
-  // and no control character raw: a message may quote a stored value that came from the API.
+  // One line (docs/operations.md#cli-reference-campaigns-keys-entries-demo), even when the message
+  // quotes a value the operator typed with a line break, and no control character raw: a message
+  // may quote a stored value that came from the API.
   io.stderr.write(`ces: ${escapeControlCharacters(message.replace(/\r\n|\r|\n/g, '\\n'))}\n`);
   io.exitCode = 1;
 }

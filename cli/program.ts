@@ -32,9 +32,10 @@ export function createProgram(): Command {
   const program = new Command('ces')
     .description('Campaign Entry Service: intake of promotional-campaign entries over HTTP')
     .version(VERSION)
-    // CONTRACT: a failure is one line on stderr (and {"error"} on stdout with --json); commander's own
-    // usage errors (unknown option, missing --name...) go through the catch in runProgram instead of
-    // printing the help text.
+    // A failure is one line on stderr (and {"error"} on stdout with --json;
+    // docs/operations.md#cli-reference-campaigns-keys-entries-demo); commander's own usage errors
+    // (unknown option, missing --name...) go through the catch in runProgram instead of printing
+    // the help text.
     // A parent command run without its subcommand (`ces`, `ces key`) is such an error too: commander
     // would write the whole help to stderr (writeErr), and the catch writes one line instead.
     // --help and --version print on the run's stdout.

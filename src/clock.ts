@@ -1,4 +1,4 @@
-// The only source of time. Everything that needs "now" takes a Clock; tests pass a TestClock and
+// The only source of time. Everything that needs "now" takes a Clock; tests pass a ManualClock and
 // advance it instead of sleeping.
 
 export interface Clock {

@@ -1,5 +1,5 @@
 // Flags + environment -> one frozen Config. The only reader of process.env; a flag always wins over
-// its variable, and the variable over the default (CONTRACT.md, Configuration).
+// its variable, and the variable over the default (README.md#configuration).
 import { parseDecimal } from './numbers.ts';
 import { parseTrustedProxies } from './trusted-proxies.ts';
 
@@ -206,10 +206,10 @@ function parseHost(name: string, host: string): string {
 }
 
 /**
- * CONTRACT: no switch turns certificate checks off (a CA is trusted with NODE_EXTRA_CA_CERTS). Node
- * reads NODE_TLS_REJECT_UNAUTHORIZED=0 at every TLS connection, the fiscal verifier's fetch
- * included, so it is taken out of the environment before any; true when it was there, for the CLI
- * to say it is ignored.
+ * No switch turns certificate checks off (a CA is trusted with NODE_EXTRA_CA_CERTS;
+ * README.md#configuration). Node reads NODE_TLS_REJECT_UNAUTHORIZED=0 at every TLS connection, the
+ * fiscal verifier's fetch included, so it is taken out of the environment before any; true when it
+ * was there, for the CLI to say it is ignored.
  */
 export function dropCertificateCheckOverride(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.NODE_TLS_REJECT_UNAUTHORIZED !== '0') return false;

@@ -1,11 +1,12 @@
 // Control characters shown escaped (\u001b) wherever a person reads text that others wrote: the
 // CLI's human-readable output, `ces serve`'s pretty log, and refused in what operators type.
-// Human-readable output never writes a control character raw (CONTRACT): names, webhook URLs and
+// Human-readable output never writes a control character raw
+// (docs/operations.md#cli-reference-campaigns-keys-entries-demo): names, webhook URLs and
 // receivers' answers come from the API, and an ESC sequence printed as is can clear the operator's
-// screen, move the cursor, retitle the window or print a fake "webhook OK". C0 (U+0000-U+001F),
-// DEL and C1 (U+0080-U+009F: U+009B is a one-character CSI to many terminals) are shown as
-// \u001b. Every renderer goes through table()/details() (their cells) and runCommand (the whole
-// text), so every command gets it.
+// screen, move the cursor, retitle the window or print a fake "webhook OK". C0 (U+0000-U+001F), DEL
+// and C1 (U+0080-U+009F: U+009B is a one-character CSI to many terminals) are shown as \u001b.
+// Every renderer goes through table()/details() (their cells) and runCommand (the whole text), so
+// every command gets it.
 // Bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) too: stored from
 // integrator input, they reorder what an operator reads (a consent line shown reversed, a name
 // shown as another's), and the line separators U+2028-U+2029.

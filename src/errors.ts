@@ -1,5 +1,5 @@
 // AppError is the one domain error: a status, a stable snake_case code, a human message and, for
-// validation, the list of field violations. http/problem.ts and the CLI map it at the edges;
+// validation, the list of field violations. src/http/respond.ts and the CLI map it at the edges;
 // anything else that is thrown is a bug.
 
 /**

@@ -1,9 +1,9 @@
 // Every file ces writes holds personal data or can (the database and its -wal/-shm, backups,
 // exports, their temp files), so each is created readable by its owner only (0600) and each folder
-// ces creates is 0700 (CONTRACT: Personal data at rest). The modes are given at creation, never
-// through process.umask, which would change every file the server's process creates. A temp file
-// beside its destination gets a random name and is created with O_EXCL: nobody can predict it, and
-// a file or symlink already at that name is refused instead of written through.
+// ces creates is 0700 (docs/deploy.md#1-the-service-user-and-its-files). The modes are given at
+// creation, never through process.umask, which would change every file the server's process
+// creates. A temp file beside its destination gets a random name and is created with O_EXCL: nobody
+// can predict it, and a file or symlink already at that name is refused instead of written through.
 import { closeSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AppError } from './errors.ts';

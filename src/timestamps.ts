@@ -1,8 +1,9 @@
-// Date-times as integrators send them, in the UTC form every output uses (CONTRACT: "Timestamps
-// are ISO 8601 in UTC"). A consent's granted_at is stored as sent, offset and all, because it is the
-// legal record; exports print it converted. Date.parse is not the converter: ECMAScript defines it
-// only for its own simplified format, and offsets without a colon (+0300), a lower-case z or nine
-// fractional digits are left to the engine. This reads every form intake accepts, exactly.
+// Date-times as integrators send them, in the UTC form every output uses (docs/api.md#api-overview:
+// timestamps are ISO 8601 in UTC). A consent's granted_at is stored as sent, offset and all,
+// because it is the legal record; exports print it converted. Date.parse is not the converter:
+// ECMAScript defines it only for its own simplified format, and offsets without a colon (+0300), a
+// lower-case z or nine fractional digits are left to the engine. This reads every form intake
+// accepts, exactly.
 
 /** The date-time forms POST /v1/entries accepts for consent.granted_at (src/entries/submission.ts). */
 export const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;

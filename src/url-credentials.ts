@@ -1,8 +1,9 @@
 // Credentials in a webhook URL (https://user:pass@host/…) are the receiver's Basic authorization:
 // the delivery sends them (node:http reads them from the URL), the configuration keeps them, and
-// nothing else ever holds or shows them (CONTRACT). Every URL that leaves the configuration (an
-// attempt record, an error message, the CLI) goes through maskUrlCredentials. A campaign's fiscal
-// verifier URL is shown the same way, which is why this sits below campaigns/ and webhooks/.
+// nothing else ever holds or shows them (docs/api.md#webhook-configuration). Every URL that leaves
+// the configuration (an attempt record, an error message, the CLI) goes through maskUrlCredentials.
+// A campaign's fiscal verifier URL is shown the same way, which is why this sits below campaigns/
+// and webhooks/.
 
 export const MASK = '***';
 

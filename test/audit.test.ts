@@ -1,7 +1,7 @@
-// The audit log (CONTRACT: Audit log): every change an operator (`cli:<OS user>`) or an API key
-// (`api_key:<key id>`, its mode in details) makes is recorded in the transaction of the change,
-// listed newest first by `ces audit list`, and no record holds a secret, an API key or a
-// participant's personal data.
+// The audit log (docs/operations.md#audit-log-ces-audit-list): every change an operator (`cli:<OS
+// user>`) or an API key (`api_key:<key id>`, its mode in details) makes is recorded in the
+// transaction of the change, listed newest first by `ces audit list`, and no record holds a secret,
+// an API key or a participant's personal data.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';

@@ -288,8 +288,8 @@ describe('instant-prize revoke and reassign', () => {
     assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 0 });
   });
 
-  // SPEC: reassign acts on "any existing award", a pending one included; CONTRACT: the new award is
-  // `awarded` (unit taken), the source revoked (a pending one never took a unit to return).
+  // SPEC: reassign acts on "any existing award", a pending one included; docs/api.md: the new award
+  // is `awarded` (unit taken), the source revoked (a pending one never took a unit to return).
   test("reassign of a pending award on its own entry: awarded at once with the new prize, echoed by the entry's evaluation; no webhook", async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const p = makePrize(s.ctx, w.campaign.id, 'live', 3, 'P').id;

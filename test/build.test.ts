@@ -1,8 +1,9 @@
-// The one-file build (CONTRACT: npm run build; issue 7 "One file"): build.mjs bundles the CLI into
-// one ESM file that runs every command with only better-sqlite3 beside it, and `npm pack` ships
-// that bundle so that an installed `ces` needs no sources and no tsx. The bundle is built into a
-// temp folder whose node_modules holds better-sqlite3 and nothing else: any other package the
-// bundle still required at run time would fail these tests.
+// The one-file build (docs/operations.md#one-file-build-and-installing-with-npm; issue 7 "One
+// file"): build.mjs bundles the CLI into one ESM file that runs every command with only
+// better-sqlite3 beside it, and `npm pack` ships that bundle so that an installed `ces` needs no
+// sources and no tsx. The bundle is built into a temp folder whose node_modules holds
+// better-sqlite3 and nothing else: any other package the bundle still required at run time would
+// fail these tests.
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';

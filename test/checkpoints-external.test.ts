@@ -1,10 +1,11 @@
-// CES_CHECKPOINTS=external (CONTRACT: Replication and integrity): ces leaves every WAL checkpoint to
-// Litestream. Through a real server on a real file and the real CLI: no checkpoint thread,
-// wal_autocheckpoint=0 on the server's connection and on every CLI command's (a WAL past the 4000
-// pages at which a commit of the internal mode checkpoints, and the database file still does not
-// change), no TRUNCATE after an anonymization; the default mode as before. Then the WAL's size in
-// /metrics, /healthz degraded past CES_WAL_ALARM_MB with one warning a crossing, and the PASSIVE
-// last resort far above it.
+// CES_CHECKPOINTS=external
+// (docs/operations.md#checkpoints-left-to-litestream-ces_checkpointsexternal): ces leaves every
+// WAL checkpoint to Litestream. Through a real server on a real file and the real CLI: no
+// checkpoint thread, wal_autocheckpoint=0 on the server's connection and on every CLI command's (a
+// WAL past the 4000 pages at which a commit of the internal mode checkpoints, and the database file
+// still does not change), no TRUNCATE after an anonymization; the default mode as before. Then the
+// WAL's size in /metrics, /healthz degraded past CES_WAL_ALARM_MB with one warning a crossing, and
+// the PASSIVE last resort far above it.
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';

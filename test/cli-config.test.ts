@@ -1,4 +1,4 @@
-// Configuration through the real `ces` program (CONTRACT: Configuration): --db on every command
+// Configuration through the real `ces` program (README.md#configuration): --db on every command
 // (env CES_DB; its folder is created if missing; the flag wins), and `ces serve` reading its flags
 // and variables: a bad value stops it with one line on stderr, a flag wins over a bad variable.
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
-// The operator CLI of issue 2 (CONTRACT: Operator CLI): campaign create|update|list|show, key
-// issue|list|revoke, entries list|show and demo, run as the `ces` program (in process; as a real
-// process where TZ or contention between processes is what is tested) on the same SQLite file as
-// a running server.
+// The operator CLI of issue 2 (docs/operations.md#cli-reference-campaigns-keys-entries-demo):
+// campaign create|update|list|show, key issue|list|revoke, entries list|show and demo, run as the
+// `ces` program (in process; as a real process where TZ or contention between processes is what is
+// tested) on the same SQLite file as a running server.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// The client a request comes from (CONTRACT "Outgoing calls and shutdown", proxies) and what is
+// The client a request comes from (README.md#configuration, CES_TRUSTED_PROXIES) and what is
 // limited by it: failed authentications per address, with X-Forwarded-For believed only from
 // CES_TRUSTED_PROXIES (CES_AUTH_FAILURE_LIMIT sets how many, 0 none); and the start-up warning of a server listening
 // beyond loopback over plain HTTP. Through the real server; time moves on the ManualClock.
@@ -34,8 +34,8 @@ test('failed authentications from one address: 401 twenty times, then 429 auth_r
   assert.match(limited.body.detail, /failed authentications/);
   assert.equal(limited.headers.get('retry-after'), '2');
   assert.equal((await get(t, '')).body.code, 'auth_rate_limited', 'a missing key counts as a failure too');
-  // CONTRACT "Two 429s": a valid key is never refused because of its neighbours' failures (one
-  // terminal with a revoked key behind a shop's NAT must not lock out the others).
+  // docs/api.md#entry-submission: a valid key is never refused because of its neighbours' failures
+  // (one terminal with a revoked key behind a shop's NAT must not lock out the others).
   for (let i = 0; i < 30; i++) assert.equal((await get(t, BAD_KEY)).status, 429);
   assert.equal((await get(t, w.liveKey)).status, 200);
   const entry = await t.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'beside-failures', body: entryBody() });

@@ -98,8 +98,8 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
     const cli = await runCli(['dashboard', 'link', '--as', 'ana', '--json'], { dbPath: t.dbPath });
     assert.equal(cli.code, 0, cli.stderr);
     assert.ok(cli.json.url.startsWith(`${t.url}/dashboard/signin/`), cli.stdout);
-    // A mail scanner's HEAD and a chat app's preview GET come first (CONTRACT: Dashboard): they
-    // change nothing, and the operator's own click still signs in.
+    // A mail scanner's HEAD and a chat app's preview GET come first (docs/operations.md#dashboard):
+    // they change nothing, and the operator's own click still signs in.
     assert.equal((await fetch(cli.json.url, { method: 'HEAD' })).status, 200);
     const preview = await fetch(cli.json.url, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
     assert.equal(preview.status, 200);

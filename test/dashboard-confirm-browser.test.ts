@@ -1,11 +1,11 @@
 // The dashboard's confirmations in a real browser (issue 32, item 9): headless Chromium
-// (test/support/browser.ts) with JavaScript turned off, since they must work without it (CONTRACT:
-// only live charts need script), against a real server on a socket and its SQLite file. For each
-// action that cannot be taken back (revoking a key, rotating a key or the webhook secret without a
-// grace period, pausing delivery, redelivering every failed delivery, downloading every
-// participant's data) the first click changes nothing and shows what will happen; only the
-// confirmation's button acts, and Cancel goes back with nothing done. If Chromium cannot start on
-// this machine the suite is skipped with the reason; it never passes unrun.
+// (test/support/browser.ts) with JavaScript turned off, since they must work without it
+// (docs/operations.md#security: only live charts need script), against a real server on a socket
+// and its SQLite file. For each action that cannot be taken back (revoking a key, rotating a key or
+// the webhook secret without a grace period, pausing delivery, redelivering every failed delivery,
+// downloading every participant's data) the first click changes nothing and shows what will happen;
+// only the confirmation's button acts, and Cancel goes back with nothing done. If Chromium cannot
+// start on this machine the suite is skipped with the reason; it never passes unrun.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listAuditRecords } from '../src/audit/audit.ts';

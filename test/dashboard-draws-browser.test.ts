@@ -1,11 +1,11 @@
-// A draw run from the dashboard in a real browser (CONTRACT: Draws, Dashboard): headless Chromium
-// (test/support/browser.ts) against a real server on a socket and its SQLite file. Entries come in
-// through the API with automatic lucky numbers and are processed by the real pipeline; the
-// operator creates a draw, is refused the freeze before its cut-off, freezes once the test's clock
-// has passed it, enters the five prizes, runs it, reads the derivation, disqualifies a winner (a
-// wrong typed confirmation first), publishes (the webhook receives draw.published) and opens the
-// print view. If Chromium cannot start on this machine the suite is skipped with the reason; it
-// never passes unrun.
+// A draw run from the dashboard in a real browser (docs/operations.md#running-a-draw-ces-draw,
+// #dashboard): headless Chromium (test/support/browser.ts) against a real server on a socket and
+// its SQLite file. Entries come in through the API with automatic lucky numbers and are processed
+// by the real pipeline; the operator creates a draw, is refused the freeze before its cut-off,
+// freezes once the test's clock has passed it, enters the five prizes, runs it, reads the
+// derivation, disqualifies a winner (a wrong typed confirmation first), publishes (the webhook
+// receives draw.published) and opens the print view. If Chromium cannot start on this machine the
+// suite is skipped with the reason; it never passes unrun.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listAuditRecords } from '../src/audit/audit.ts';

@@ -1,10 +1,10 @@
-// The dashboard's Draws pages over HTTP, in process (CONTRACT: Draws, Dashboard): the list and the
-// create form per campaign and mode, and one draw's page through freeze, results, run,
-// disqualification and publication. Each action is checked where it lands: the status, the draw
-// as the domain reads it back, the page, and the audit record under dashboard:<name>. Refusals
-// change nothing: a POST without the CSRF token (403), a freeze before the cut-off (409), results
-// that are not five prizes (422), a wrong typed confirmation (422), publishing before the run and
-// disqualifying after publication (409).
+// The dashboard's Draws pages over HTTP, in process (docs/operations.md#running-a-draw-ces-draw,
+// #dashboard): the list and the create form per campaign and mode, and one draw's page through
+// freeze, results, run, disqualification and publication. Each action is checked where it lands:
+// the status, the draw as the domain reads it back, the page, and the audit record under
+// dashboard:<name>. Refusals change nothing: a POST without the CSRF token (403), a freeze before
+// the cut-off (409), results that are not five prizes (422), a wrong typed confirmation (422),
+// publishing before the run and disqualifying after publication (409).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, describe, test } from 'node:test';

@@ -1,7 +1,7 @@
-// The dashboard's operations pages over HTTP (issue 25; CONTRACT: Dashboard): keys, webhook, prizes
-// and windows, participants (LGPD), exports, campaign create/settings and the audit log. Each
-// change is made through a real server on a real SQLite file, then checked where it lands: the
-// status code, the row in the database, the API's answer, and the audit record under
+// The dashboard's operations pages over HTTP (issue 25; docs/operations.md#dashboard): keys,
+// webhook, prizes and windows, participants (LGPD), exports, campaign create/settings and the audit
+// log. Each change is made through a real server on a real SQLite file, then checked where it
+// lands: the status code, the row in the database, the API's answer, and the audit record under
 // dashboard:<name>. Every POST needs the session's CSRF token, and the typed confirmation of an
 // anonymization is refused when it does not match.
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
-// The dashboard's security (CONTRACT: Dashboard; issue 25), through the real server and the real
-// CLI on a real SQLite file: no page without a session; a sign-in link works once and expires;
-// a cookie from another database, a revoked session or one idle for 12 hours is refused; a POST
-// without the session's CSRF token is 403; values render as text; the CSP and frame-ancestors
+// The dashboard's security (docs/operations.md#dashboard; issue 25), through the real server and
+// the real CLI on a real SQLite file: no page without a session; a sign-in link works once and
+// expires; a cookie from another database, a revoked session or one idle for 12 hours is refused; a
+// POST without the session's CSRF token is 403; values render as text; the CSP and frame-ancestors
 // headers are on every answer; CES_DASHBOARD=off serves nothing under /dashboard/; tokens are
 // stored only as digests.
 import assert from 'node:assert/strict';

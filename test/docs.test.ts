@@ -1,8 +1,11 @@
 // The documentation checked against the code (issue 24): docs/api.md's error table lists exactly the
 // problem codes of the OpenAPI document, every link between README.md and docs/ reaches a file and,
 // for an anchor, a heading of that file, and each docs page starts with one title and a paragraph
-// saying who it is for.
+// saying who it is for. The code base stands alone: no file cites a document the repository does
+// not hold, every file path the docs name exists, and every `docs/….md#anchor` a comment cites
+// reaches a heading.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
@@ -90,4 +93,44 @@ test('each docs page starts with one title and a paragraph saying who it is for,
     assert.equal(withoutCode(text).match(/^# /gm)?.length, 1, `${page} has one title`);
   }
   assert.ok(read('README.md').split('\n').length <= 251, 'README.md is at most 250 lines');
+});
+
+/** Tracked text files under the folders whose comments and docs a maintainer reads. */
+const TRACKED = execFileSync('git', ['ls-files', '-z', '--', 'src', 'cli', 'docs', 'test', 'bench', 'scripts', 'README.md'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+})
+  .split('\0')
+  .filter((f) => /\.(ts|mjs|js|md|sql|html|css)$/.test(f) && existsSync(join(ROOT, f)));
+const SELF = 'test/docs.test.ts';
+
+test('no file cites a document outside the repository', () => {
+  // Built from parts so that this file does not match itself.
+  const outside = new RegExp(['CONTR' + 'ACT', 'SP' + 'EC\\.md', 'STY' + 'LE\\.md'].join('|'));
+  const cited: string[] = [];
+  for (const file of TRACKED.filter((f) => f !== SELF))
+    read(file)
+      .split('\n')
+      .forEach((line, i) => {
+        if (outside.test(line)) cited.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+  assert.deepEqual(cited, []);
+});
+
+test('every src/, cli/, test/, docs/, bench/ and scripts/ path in README.md and docs/ exists', () => {
+  const missing: string[] = [];
+  for (const page of PAGES)
+    for (const [, path] of read(page).matchAll(/(?<![\w./-])((?:src|cli|test|docs|bench|scripts)\/[\w./-]*\.[a-z]+)\b/g))
+      if (!existsSync(join(ROOT, path))) missing.push(`${page}: ${path}`);
+  assert.deepEqual(missing, []);
+});
+
+test('every README.md#… or docs/….md#… a file cites reaches a heading', () => {
+  const broken: string[] = [];
+  for (const file of TRACKED)
+    for (const [, doc, anchor] of read(file).matchAll(/(?<![\w./-])((?:docs\/[\w-]+|README)\.md)#([\w-]+)/g)) {
+      if (!existsSync(join(ROOT, doc))) broken.push(`${file}: ${doc} (no file)`);
+      else if (!anchors(read(doc)).has(anchor)) broken.push(`${file}: ${doc}#${anchor} (no heading)`);
+    }
+  assert.deepEqual(broken, []);
 });

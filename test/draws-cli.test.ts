@@ -1,8 +1,9 @@
-// The apuração through the operator CLI (CONTRACT: Draws): `ces draw …` run as the real program on
-// a real database whose lucky numbers were given through the API and the pipeline, on the test
-// server's ManualClock, so the cut-off is crossed by advancing it. A worked example whose winners
-// can be computed by hand, the refusals with their codes, the audit trail, draw.published at the
-// campaign's webhook, and `results --fetch` against a local server speaking Caixa's shape.
+// The apuração through the operator CLI (docs/operations.md#running-a-draw-ces-draw): `ces draw …`
+// run as the real program on a real database whose lucky numbers were given through the API and the
+// pipeline, on the test server's ManualClock, so the cut-off is crossed by advancing it. A worked
+// example whose winners can be computed by hand, the refusals with their codes, the audit trail,
+// draw.published at the campaign's webhook, and `results --fetch` against a local server speaking
+// Caixa's shape.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -101,7 +102,8 @@ async function refused(dw: DrawWorld, args: string[], code: string, message: Reg
 const numberOf = (w: { number: string }): string => w.number;
 
 describe('ces draw create', () => {
-  // CONTRACT: --element defaults to 1u,2u,3u,4u,5u; --series to the tens of the 1st..k-th prizes, k the digits of series_count - 1.
+  // docs/operations.md#running-a-draw-ces-draw: --element defaults to 1u,2u,3u,4u,5u; --series to
+  // the tens of the 1st..k-th prizes, k the digits of series_count - 1.
   for (const [seriesCount, series] of [
     [1, ''],
     [10, '1d'],
@@ -341,7 +343,8 @@ describe('ces draw results', () => {
     prizes,
   ];
 
-  // CONTRACT: each prize 5 digits, or 6 with a leading 0 (as Caixa publishes it).
+  // docs/operations.md#the-steps: each prize 5 digits, or 6 with a leading 0 (as Caixa publishes
+  // it).
   for (const [prizes, recorded] of [
     ['50366,12345,67890,11111,22222', ['50366', '12345', '67890', '11111', '22222']],
     ['050366,012345,067890,011111,022222', ['50366', '12345', '67890', '11111', '22222']],

@@ -1,7 +1,8 @@
-// The freeze's eligible set (CONTRACT: Draws, Eligible), through the real server and pipeline: a
-// number counts when an APPROVED entry of the draw's campaign and mode held it at the cut-off and
-// its participant is not anonymised. The freeze reads entry by entry (src/draws/draws.repo.ts),
-// so each rule is checked here against the numbers the entries were given.
+// The freeze's eligible set (docs/operations.md#the-rules-as-ces-applies-them), through the real
+// server and pipeline: a number counts when an APPROVED entry of the draw's campaign and mode held
+// it at the cut-off and its participant is not anonymised. The freeze reads entry by entry
+// (src/draws/draws.repo.ts), so each rule is checked here against the numbers the entries were
+// given.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';

@@ -1,13 +1,13 @@
 // Property test (fast-check) of a draw's winners (src/draws/winners.ts) against a second, naive
-// implementation written here from CONTRACT "Draws" alone: it holds the eligible numbers as one
-// sorted array and finds every winner by sorting candidates by their distance or by walking the
-// array around, with no bitmaps and nothing shared with winners.ts beyond its types.
-// Random campaigns: 1 to 12 series, or 100, 200 or 1,000 sparse ones; sparse and dense numbers
-// (empty series, elements 00000 and 99999, one number, every number of a small range, pairs at the
-// same distance on both sides of the formed element, numbers a stride apart, now and then a dense
-// stretch stored as a bitmap); several numbers per document; formed numbers at the edges of the
-// series and of 00000..99999; 1 to 8 winners; both approximations, with and without one win per
-// document; then a few disqualifications. On every run:
+// implementation written here from docs/operations.md#the-rules-as-ces-applies-them alone: it holds
+// the eligible numbers as one sorted array and finds every winner by sorting candidates by their
+// distance or by walking the array around, with no bitmaps and nothing shared with winners.ts
+// beyond its types. Random campaigns: 1 to 12 series, or 100, 200 or 1,000 sparse ones; sparse and
+// dense numbers (empty series, elements 00000 and 99999, one number, every number of a small range,
+// pairs at the same distance on both sides of the formed element, numbers a stride apart, now and
+// then a dense stretch stored as a bitmap); several numbers per document; formed numbers at the
+// edges of the series and of 00000..99999; 1 to 8 winners; both approximations, with and without
+// one win per document; then a few disqualifications. On every run:
 //   - drawWinners gives the oracle's winners, in the same positions, and the same unfilled ones;
 //   - each replacement pickNextWinner gives after a disqualification (wired as draws.ts wires it)
 //     is the oracle's, and so are the winners left after each one;
@@ -167,7 +167,8 @@ function numbersOf(c: Case): Held[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The naive oracle: one array sorted by (series, element), every rule written as the contract says it.
+// The naive oracle: one array sorted by (series, element), every rule written as docs/operations.md#the-rules-as-ces-applies-them
+// says it.
 
 interface Oracle {
   sorted: Held[];

@@ -95,9 +95,10 @@ describe('a draw from entries to publication', () => {
     assert.deepEqual(outcome.winners[0]!.steps[0], { kind: 'formed', series: 3, element: 57698, eligible: false });
     assert.deepEqual(await runDraw(s.ctx, draw.id, OPERATOR), outcome, 'a second run gives the recorded outcome');
 
-    // Only the number is disqualified (CONTRACT): a no longer holds a win, so a's other number is
-    // eligible again. From the last winner 5/12345 upwards: 9/99999 is b's (won), then past the last
-    // series 0/00000 is c's (won), then 3/57695 is a's.
+    // Only the number is disqualified (docs/operations.md#the-rules-as-ces-applies-them): a no
+    // longer holds a win, so a's other number is eligible again. From the last winner 5/12345
+    // upwards: 9/99999 is b's (won), then past the last series 0/00000 is c's (won), then 3/57695
+    // is a's.
     const after1 = disqualifyWinner(s.ctx, draw.id, { position: 2, reason: 'Comprovante inválido' }, OPERATOR);
     assert.deepEqual(
       after1.winners.map((x) => [x.position, x.number]),

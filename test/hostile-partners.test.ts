@@ -1,7 +1,8 @@
-// Third parties that are slow or hostile (CONTRACT "Outgoing calls and shutdown"): a fiscal
-// verifier that drips its answer, one that floods it, one that hangs while another campaign's
-// answers; and `ces serve` stopped by SIGTERM while a verifier and a webhook endpoint both hang.
-// Every partner is a real HTTPS server on 127.0.0.1 with the test certificate.
+// Third parties that are slow or hostile (docs/api.md#fiscal-verifier-protocol,
+// docs/operations.md#graceful-shutdown): a fiscal verifier that drips its answer, one that floods
+// it, one that hangs while another campaign's answers; and `ces serve` stopped by SIGTERM while a
+// verifier and a webhook endpoint both hang. Every partner is a real HTTPS server on 127.0.0.1 with
+// the test certificate.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';

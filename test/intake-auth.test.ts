@@ -176,7 +176,7 @@ describe('the campaign and mode of a request come from the key', () => {
     assertProblem(await s.request('GET', '/v1/entries/not-a-uuid', { key: w.liveKey }), 404, 'not_found');
   });
 
-  test('GET /v1/entries/{id} returns the CONTRACT read shape', async () => {
+  test('GET /v1/entries/{id} returns the documented read shape', async () => {
     const w = makeCampaign(s.ctx);
     const res = await post(w.liveKey);
     const got = await s.request('GET', `/v1/entries/${res.body.entry_id}`, { key: w.liveKey });

@@ -1,5 +1,6 @@
 // Enrollment behaviour, required fields, email/phone uniqueness and the consent record
-// (SPEC: Enrollment behaviour, Required-field rules, consent; CONTRACT: scope per campaign and mode).
+// (SPEC: Enrollment behaviour, Required-field rules, consent; docs/api.md#api-overview: scope per
+// campaign and mode).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';

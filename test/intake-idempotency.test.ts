@@ -1,5 +1,5 @@
-// Idempotency of POST /v1/entries (SPEC: Limits, Idempotency rules; CONTRACT: Entry 409), and the
-// group committer giving exactly the results of one-transaction-per-request commits.
+// Idempotency of POST /v1/entries (SPEC: Limits, Idempotency rules; docs/api.md#entry-submission),
+// and the group committer giving exactly the results of one-transaction-per-request commits.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
@@ -37,7 +37,7 @@ describe('replays', () => {
     assert.equal(first.headers.get('idempotent-replayed'), null, 'a new entry is not marked');
     const replay = await post(w.liveKey, 'order-1', entryBody({}, 0));
     assert.equal(replay.status, 202);
-    assert.equal(replay.headers.get('idempotent-replayed'), 'true', 'CONTRACT: replays are marked');
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true', 'replays are marked');
     assert.deepEqual(Object.keys(replay.body).sort(), ['entry_id', 'message', 'status']);
     assert.equal(replay.body.entry_id, first.body.entry_id);
     assert.equal(replay.body.status, 'PENDING');

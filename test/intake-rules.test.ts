@@ -123,7 +123,7 @@ describe('SPEC digits are ASCII digits', () => {
   const fullWidth = (digits: string): string => [...digits].map((d) => String.fromCharCode(0xff10 + Number(d))).join('');
   const arabicIndic = (digits: string): string => [...digits].map((d) => String.fromCharCode(0x0660 + Number(d))).join('');
 
-  // SPEC evidence: access_key "44 to 50 digits"; CONTRACT: a value that is not 44 to 50 digits is a 422.
+  // SPEC evidence: access_key "44 to 50 digits"; a value that is not 44 to 50 digits is a 422.
   test('an access key written in full-width or Arabic-Indic digits is 422 invalid_access_key and writes nothing', async () => {
     const w = makeCampaign(s.ctx);
     const key = makeAccessKey({ yymm: '2611' });

@@ -1,4 +1,4 @@
-// POST /v1/entries input rules (SPEC: Resources, Limits; CONTRACT: error body, fail-fast): every
+// POST /v1/entries input rules (SPEC: Resources, Limits; docs/api.md#errors): every
 // cause of a 4xx with its stable code and errors[].field path, what is accepted and how it is
 // normalised, and that a refused request writes nothing and never produces a 5xx.
 import assert from 'node:assert/strict';
@@ -70,7 +70,7 @@ const CNPJ_CLASSIC = '11.222.333/0001-81';
 const CNPJ_ALPHA = '12.ABC.345/01DE-35';
 
 const rejects: RejectCase[] = [
-  // CONTRACT "Unknown fields are refused": at any depth, one error per field, beside the others.
+  // docs/api.md#errors: at any depth, one error per field, beside the others.
   {
     name: 'a typo in an enrollment field (emial) is refused, not stored without the e-mail',
     body: entryBody({ enrollment: { emial: 'maria@example.com' } }),
@@ -576,7 +576,7 @@ const rejects: RejectCase[] = [
     code: 'validation_failed',
     fields: [['enrollment.full_name', 'too_short']],
   },
-  // Field maxima (CONTRACT: documented maxima, too_long), in code points.
+  // Field maxima (docs/api.md#errors: documented maxima, too_long), in code points.
   {
     name: 'full_name of 201 characters',
     body: patched('enrollment.full_name', 'a'.repeat(201)),

@@ -1,7 +1,8 @@
-// ces check, and ces serve's check of a database file it has not opened before (CONTRACT
-// "Replication and integrity"; issue 33: a corrupt restore started, answered /healthz and took
-// entries while reads failed with "malformed"). A damaged file is made deterministically: an index
-// whose definition no longer matches its rows, which SQLite's integrity_check reports.
+// ces check, and ces serve's check of a database file it has not opened before
+// (docs/operations.md#backups-ces-backup-and-ces-restore; issue 33: a corrupt restore started,
+// answered /healthz and took entries while reads failed with "malformed"). A damaged file is made
+// deterministically: an index whose definition no longer matches its rows, which SQLite's
+// integrity_check reports.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// CONTRACT (Error body): "A 5xx never leaks a stack trace." A fault injected into the running
+// docs/api.md#errors: a 5xx never leaks a stack trace. A fault injected into the running
 // server (an Error thrown by domain code, a SQLite error from the database) reaches a client as
 // the generic 500 internal_error problem+json, with none of the error's text, path or stack; the
 // error itself is handed to the logger (STYLE: "500 with no details, logged with its stack").

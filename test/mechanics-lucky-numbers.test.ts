@@ -1,6 +1,6 @@
 // Lucky numbers through the real server and pipeline: automatic allocation (shape, uniqueness,
 // exhaustion, one last free pair under concurrency, series_count changes) and the manual
-// endpoint with every rule and error of SPEC.md, in the documented order of checks.
+// endpoint with every rule and error of docs/api.md, in the documented order of checks.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';

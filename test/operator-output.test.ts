@@ -1,9 +1,11 @@
-// What the operator sees (CONTRACT: Personal data at rest, exports and operator output). Values
-// that came from the API (a webhook URL, a participant's name, a receiver's answer) reach the
-// operator's terminal through the real CLI: control characters are shown escaped (\u001b), never
-// raw, so nobody can clear the screen and print a fake "webhook OK"; --json stays JSON of the exact
-// values. A webhook URL is stored in its normalised form. Credentials in a webhook URL authorize
-// the delivery but are never stored in attempt records nor printed: `https://user:***@host/…`.
+// What the operator sees (docs/deploy.md#1-the-service-user-and-its-files,
+// docs/operations.md#exports-ces-entries-export,
+// docs/operations.md#cli-reference-campaigns-keys-entries-demo). Values that came from the API (a
+// webhook URL, a participant's name, a receiver's answer) reach the operator's terminal through the
+// real CLI: control characters are shown escaped (\u001b), never raw, so nobody can clear the
+// screen and print a fake "webhook OK"; --json stays JSON of the exact values. A webhook URL is
+// stored in its normalised form. Credentials in a webhook URL authorize the delivery but are never
+// stored in attempt records nor printed: `https://user:***@host/…`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

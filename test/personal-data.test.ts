@@ -1,8 +1,8 @@
-// Personal data at rest (CONTRACT): every file ces writes is 0600 and every folder it creates is
-// 0700, whatever the umask: the database with its -wal and -shm while the server runs, backups,
-// exports, restored databases (a restore used to turn a 0600 database into 0644), and a database
-// created by an older ces, which the next open tightens. Temp files get random names and are
-// created exclusively (test/unit/private-files.test.ts).
+// Personal data at rest (docs/deploy.md#1-the-service-user-and-its-files): every file ces writes is
+// 0600 and every folder it creates is 0700, whatever the umask: the database with its -wal and -shm
+// while the server runs, backups, exports, restored databases (a restore used to turn a 0600
+// database into 0644), and a database created by an older ces, which the next open tightens. Temp
+// files get random names and are created exclusively (test/unit/private-files.test.ts).
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

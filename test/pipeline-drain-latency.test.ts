@@ -27,7 +27,8 @@ const show = (s: ReturnType<typeof summarize>): string =>
   `${s.n} requests: p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
 
 test(`request latency while the tick drains ${BACKLOG * 2} jobs`, { timeout: 180_000 }, async (ctx) => {
-  // Over a socket: what the tick yields to is Node's HTTP server busy with requests (src/server.ts).
+  // Over a socket: what the tick yields to is Node's HTTP server busy with requests
+  // (src/http/server.ts).
   t = await startTestServer({ socket: true, env: { CES_RATE_LIMIT_RPS: '0' } });
   const w = makeCampaign(t.ctx);
   const caller = { keyId: w.liveKeyId, campaignId: w.campaign.id, mode: 'live' as const, livemode: true };

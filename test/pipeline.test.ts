@@ -177,7 +177,7 @@ describe('rejection reasons: entry.received, entry.completed(REJECTED), never en
     await expectRejected(w, accepted.entry_id, ['access_key_invalid_check_digit']);
   });
 
-  // CONTRACT (Event envelope): entry.received carries "the status at acceptance, PENDING, or
+  // docs/api.md#events: entry.received carries "the status at acceptance, PENDING, or
   // REJECTED for an entry that failed fast"; entry.completed(REJECTED) follows with the reasons.
   const failFastKeys: Array<[string, string, string[]]> = [
     ['model 99', makeAccessKey({ model: '99', number: '000000778' }), ['access_key_invalid_model']],

@@ -168,7 +168,8 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
     );
     assert.deepEqual([blank.code, blank.json.error.code], [1, 'invalid_prize'], blank.stdout);
     assert.match(blank.stderr, /--unit-value.*--stock/);
-    // A value typed with a line break is quoted on one line of stderr (CONTRACT: a one-line message).
+    // A value typed with a line break is quoted on one line of stderr
+    // (docs/operations.md#cli-reference-campaigns-keys-entries-demo: a one-line message).
     const broken = await runCli(['prize', 'list', '--campaign', w.campaign.id, '--mode', 'li\nve', '--json'], { dbPath: s.dbPath });
     assert.equal(broken.code, 1);
     assert.equal(broken.stderr.split('\n').filter(Boolean).length, 1, broken.stderr);

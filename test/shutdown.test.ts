@@ -161,7 +161,7 @@ describe('closing while a request is in flight', () => {
   });
 });
 
-// CONTRACT's operator starts the service with `npm start`. npm passes SIGTERM to the script's
+// An operator may start the service with `npm start`. npm passes SIGTERM to the script's
 // shell; Debian's /bin/sh (dash) dies of it without passing it on, so the script execs node: the
 // signal then reaches ces itself, which stops gracefully, and npm exits 0 with it.
 describe('npm start', () => {

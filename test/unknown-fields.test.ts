@@ -1,4 +1,4 @@
-// CONTRACT "Unknown fields are refused": every request body of the API, not only the entry's,
+// docs/api.md#errors: every request body of the API, not only the entry's,
 // answers a field it does not define with 422 validation_failed and one unknown_field error per
 // field, listed beside the body's other violations; nothing is changed.
 import assert from 'node:assert/strict';

@@ -32,7 +32,7 @@ async function setup(status: number): Promise<{ t: TestServer; receiver: Receive
 }
 
 describe('ces webhook test', () => {
-  test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate checks off (CONTRACT): an untrusted receiver is refused, and the operator is told', async () => {
+  test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate checks off: an untrusted receiver is refused, and the operator is told', async () => {
     const s = await setup(200);
     // The receiver's certificate is signed by the test CA; this CLI process is not given that CA.
     // A real process: Node reads both variables when it starts.
@@ -116,7 +116,7 @@ describe('ces webhook test', () => {
     );
     const res = await runCli(['webhook', 'test', '--campaign', s.campaignId, '--json'], { dbPath: s.t.dbPath, env: ENV });
     assert.equal(res.code, 1);
-    // CONTRACT: a failure with --json prints {"error": {code, message}}; the attempt is beside it.
+    // A failure with --json prints {"error": {code, message}}; the attempt is beside it.
     assert.deepEqual(Object.keys(res.json), ['error', 'attempt']);
     assert.deepEqual(res.json.error, { code: 'ping_failed', message: `ping failed: ${res.json.attempt.error}` });
     assert.deepEqual([res.json.attempt.result, res.json.attempt.status_code], ['failed', null]);

@@ -1,7 +1,7 @@
-// ces webhook listen --forward-to (CONTRACT "Local development"): a developer's receiver on plain
-// http on loopback gets the campaign's new events, signed with the campaign's secret so that
-// standardwebhooks verifies them, one line printed per forward, until the command is stopped; the
-// configured endpoint keeps getting its own deliveries.
+// ces webhook listen --forward-to (docs/operations.md#local-development-ces-webhook-listen): a
+// developer's receiver on plain http on loopback gets the campaign's new events, signed with the
+// campaign's secret so that standardwebhooks verifies them, one line printed per forward, until the
+// command is stopped; the configured endpoint keeps getting its own deliveries.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,8 +1,9 @@
-// Webhook configuration, operator side (CONTRACT): the campaign's operator decides which API keys
-// may change the webhook (`--webhook-api any|live|none`, 403 webhook_config_locked otherwise; GET
-// stays open), sets it from the CLI (`ces webhook set`, with the API's URL checks and the
-// delivery's target check), and rotates the signing secret with a grace period during which every
-// delivery carries both signatures, verified here with the public standardwebhooks package.
+// Webhook configuration, operator side (docs/operations.md#webhook-configuration-operator-side):
+// the campaign's operator decides which API keys may change the webhook (`--webhook-api
+// any|live|none`, 403 webhook_config_locked otherwise; GET stays open), sets it from the CLI (`ces
+// webhook set`, with the API's URL checks and the delivery's target check), and rotates the signing
+// secret with a grace period during which every delivery carries both signatures, verified here
+// with the public standardwebhooks package.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';

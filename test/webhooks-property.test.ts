@@ -12,12 +12,13 @@
 // At every request the receiver gets:
 //   - its campaign's configuration exists and is active, at the URL in force, and nothing is sent
 //     for a skipped, delivered or failed delivery (docs/api.md: Paused or missing configuration;
-//     CONTRACT: Delivery);
+//     docs/api.md#delivery-retries-and-failure);
 //   - the Standard Webhooks signature verifies with the secret in force at send time, the
-//     timestamp is the send time, and webhook-id is the envelope id (CONTRACT: Webhook signing,
+// timestamp is the send time, and webhook-id is the envelope id
+// (docs/api.md#verifying-a-signature-node,
 //     Event envelope; docs/api.md: rotate-secret);
 //   - the body is the stored payload byte for byte, an envelope of exactly {id, event_type,
-//     created_at, livemode, campaign_id, data} (CONTRACT: Event envelope);
+//     created_at, livemode, campaign_id, data} (docs/api.md#events);
 //   - a 2xx seen by ces is the event's only one unless an operator redelivered it or a crash lost
 //     the record of an earlier one (docs/architecture.md: Delivery semantics, at least once).
 // After every step, per delivery (docs/api.md: Delivery, retries and failure; docs/operations.md: Operator commands):
@@ -347,7 +348,8 @@ const is2xx = (code: number | null): boolean => code !== null && code >= 200 && 
 
 /**
  * The receiver's answer, and the checks of what ces sent: to an active configuration's URL, signed
- * with its secret at send time, the stored payload of a pending delivery, as the CONTRACT envelope.
+ * with its secret at send time, the stored payload of a pending delivery, as the envelope of
+ * docs/api.md#events.
  */
 async function onRequest(w: World, req: ReceivedRequest): Promise<RespondResult> {
   const fail = (message: string): void => void w.violations.push(`${message} (request ${JSON.stringify(req.headers['webhook-id'])})`);
@@ -426,7 +428,7 @@ function submit(w: World, c: CampaignIx, live: boolean, failFast: boolean): void
   const i = ++w.participant;
   const m = w.campaigns[c];
   // Consent given now, on the world's clock: after a clock_back a fixed time would be "from the
-  // future", which intake refuses (CONTRACT: Consent from the future).
+  // future", which intake refuses (docs/api.md#errors, `in_future`).
   const consent = { granted_at: new Date(w.clock.now()).toISOString() };
   const patch: Parameters<typeof entryBody>[0] = failFast
     ? { consent, evidence: { access_key: makeAccessKey({ yymm: '2611', number: String(100000000 + i).slice(-9), model: '99' }) } }
@@ -835,7 +837,7 @@ function checkInvariants(w: World, seenAttemptId: number): number {
     // sends it too, and it is never retried"; nor is one the operator redelivered.
     if (d.event_type === 'ping')
       assert.ok(list.length - m.base <= 1, `${where}: a ping attempted ${list.length - m.base} times since it was queued or redelivered`);
-    // CONTRACT envelope, stored as sent.
+    // The envelope of docs/api.md#events, stored as sent.
     const env = JSON.parse(d.payload) as Record<string, unknown>;
     assert.deepEqual(env, {
       id: d.id,

@@ -56,7 +56,8 @@ test('each campaign’s endpoint has at most CES_DELIVERY_PER_ENDPOINT attempts 
   await Promise.all([a.waitFor((r) => r.length >= 36, 20_000), b.waitFor((r) => r.length >= 36, 20_000)]);
   assert.equal(a.maxInFlight(), 3, 'campaign A: the limit, and no more');
   assert.equal(b.maxInFlight(), 3, 'campaign B: the limit, and no more');
-  // Ordering (CONTRACT): an entry's events are first attempted in the order they happened.
+  // Ordering (docs/api.md#events): an entry's events are first attempted in the order they
+  // happened.
   for (const id of ids) {
     const receiver = a.requests.some((r) => r.json.data.entry_id === id) ? a : b;
     assert.deepEqual(

@@ -1,7 +1,8 @@
-// Webhook configuration (SPEC: GET/PATCH /v1/webhook) and delivery (CONTRACT: signing, delivery):
-// every delivery reaches a real HTTPS receiver that verifies it with the `standardwebhooks`
-// package; failures are retried on CES_WEBHOOK_RETRY_SCHEDULE with the same event id, then
-// `failed` and redeliverable from the CLI; paused configurations deliver nothing.
+// Webhook configuration (SPEC: GET/PATCH /v1/webhook) and delivery
+// (docs/api.md#verifying-a-signature-node, #delivery-retries-and-failure): every delivery reaches a
+// real HTTPS receiver that verifies it with the `standardwebhooks` package; failures are retried on
+// CES_WEBHOOK_RETRY_SCHEDULE with the same event id, then `failed` and redeliverable from the CLI;
+// paused configurations deliver nothing.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
@@ -292,7 +293,8 @@ describe('delivery', () => {
     );
     const waiting = held[0];
 
-    // An event that happens while paused is skipped (CONTRACT), the queued ones are not.
+    // An event that happens while paused is skipped (docs/api.md#delivery-retries-and-failure), the
+    // queued ones are not.
     const during = await submit(s, 1);
     await drainAll(s.t);
     assert.deepEqual(

@@ -1,4 +1,4 @@
-// ces audit list: who changed what (CONTRACT: Audit log), newest first.
+// ces audit list: who changed what (docs/operations.md#audit-log-ces-audit-list), newest first.
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { AUDIT_ACTIONS, listAuditRecords, type AuditRecord } from '../../src/audit/audit.ts';

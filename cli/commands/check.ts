@@ -1,5 +1,6 @@
-// ces check: SQLite's integrity_check and foreign_key_check of the database (CONTRACT "Replication
-// and integrity"); exit 0 only when both are clean. Run it on a restored file before serving it.
+// ces check: SQLite's integrity_check and foreign_key_check of the database
+// (docs/operations.md#backups-ces-backup-and-ces-restore); exit 0 only when both are clean. Run it
+// on a restored file before serving it.
 import type { Command } from 'commander';
 import { checkDatabase, corruptDatabase, type IntegrityReport } from '../../src/db/integrity.ts';
 import { cliIo } from '../io.ts';

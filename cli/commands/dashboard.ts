@@ -1,4 +1,5 @@
-// ces dashboard link|sessions|revoke: sign-in to the operator dashboard (CONTRACT: Dashboard).
+// ces dashboard link|sessions|revoke: sign-in to the operator dashboard
+// (docs/operations.md#dashboard).
 import type { Command } from 'commander';
 import { linkBaseUrl } from '../../src/dashboard/public-url.ts';
 import {

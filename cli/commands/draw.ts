@@ -1,6 +1,7 @@
 // ces draw create|list|show|freeze|numbers|results|run|disqualify|publish|report|clause: the
-// apuração of a campaign's lucky numbers from a Loteria Federal extraction (CONTRACT: Draws). Every
-// rule lives in src/draws/; this file reads flags and prints (results: cli/draw-results.ts).
+// apuração of a campaign's lucky numbers from a Loteria Federal extraction
+// (docs/operations.md#running-a-draw-ces-draw). Every rule lives in src/draws/; this file reads
+// flags and prints (results: cli/draw-results.ts).
 import type { Command } from 'commander';
 import { once } from 'node:events';
 import type { Ctx } from '../../src/context.ts';

@@ -78,8 +78,9 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
 
 /**
  * An export printed on a terminal is read by a person, not a program: control characters from the
- * API (an ESC sequence in a name) are shown escaped (CONTRACT), record line ends kept. A pipe or a
- * file gets the data exactly as exported. Each write is one whole record, so no character is split.
+ * API (an ESC sequence in a name) are shown escaped
+ * (docs/operations.md#exports-ces-entries-export), record line ends kept. A pipe or a file gets the
+ * data exactly as exported. Each write is one whole record, so no character is split.
  */
 function escapingForTerminal(terminal: CliOutput): Transform {
   const screen = new Transform({

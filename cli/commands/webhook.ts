@@ -141,7 +141,7 @@ export function registerWebhookCommands(program: Command): void {
           const io = cliIo();
           io.stderr.write(`ces: ${escapeControlCharacters(message)}\n`);
           io.exitCode = 1;
-          // A failure, so with --json the document is CONTRACT's {"error": {code, message}}; the
+          // A failure, so with --json the document is the CLI's {"error": {code, message}}; the
           // attempt goes beside it. Without --json the attempt is printed either way.
           return { error: { code: `ping_${attempt.result}`, message }, attempt };
         },

@@ -1,7 +1,8 @@
-// Who made a change, as the audit log names it (CONTRACT: Audit log): an operator at the CLI
-// (`cli:<OS user>`, read once at the CLI's edge), an API key (`api_key:<key id>`, its mode in the
-// record's details) or a dashboard session (`dashboard:<name>`, for the dashboard to come).
-// Domain code receives an Actor and never reads the OS or the environment itself.
+// Who made a change, as the audit log names it (docs/operations.md#audit-log-ces-audit-list): an
+// operator at the CLI (`cli:<OS user>`, read once at the CLI's edge), an API key (`api_key:<key
+// id>`, its mode in the record's details) or a dashboard session (`dashboard:<name>`, for the
+// dashboard to come). Domain code receives an Actor and never reads the OS or the environment
+// itself.
 
 export type Actor =
   { kind: 'cli'; user: string } | { kind: 'api_key'; keyId: string; mode: 'live' | 'test' } | { kind: 'dashboard'; name: string };

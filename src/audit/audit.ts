@@ -1,9 +1,9 @@
-// The audit log (CONTRACT: Audit log): one record per change an operator or an API key makes to a
-// campaign's settings, keys, webhook, prizes, windows and awards, to participants (LGPD requests)
-// and to the database (backup, restore). recordAudit runs inside the transaction of the change, so
-// a change without its record (or a record of a change that rolled back) cannot exist. `details`
-// holds ids, option names and non-personal values: never a secret, an API key, or a participant's
-// document, name, email or phone.
+// The audit log (docs/operations.md#audit-log-ces-audit-list): one record per change an operator or
+// an API key makes to a campaign's settings, keys, webhook, prizes, windows and awards, to
+// participants (LGPD requests) and to the database (backup, restore). recordAudit runs inside the
+// transaction of the change, so a change without its record (or a record of a change that rolled
+// back) cannot exist. `details` holds ids, option names and non-personal values: never a secret, an
+// API key, or a participant's document, name, email or phone.
 import { nowIso } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Ctx } from '../context.ts';
@@ -30,8 +30,8 @@ export const AUDIT_ACTIONS = [
   'participant.anonymized',
   'backup.created',
   'database.restored',
-  // The dashboard (CONTRACT: Dashboard): a sign-in link made, a session started, signed out or
-  // ended by an operator, and every view of a participant's unmasked personal data.
+  // The dashboard (docs/operations.md#dashboard): a sign-in link made, a session started, signed
+  // out or ended by an operator, and every view of a participant's unmasked personal data.
   'dashboard.link_created',
   'dashboard.signed_in',
   'dashboard.signed_out',
@@ -39,7 +39,7 @@ export const AUDIT_ACTIONS = [
   'participant.viewed',
   // A participant looked up by what identifies them (a CPF/CNPJ or an e-mail), found or not.
   'participant.looked_up',
-  // Draws (CONTRACT: Draws): every step from creation to publication.
+  // Draws (docs/operations.md#running-a-draw-ces-draw): every step from creation to publication.
   'draw.created',
   'draw.frozen',
   'draw.results_recorded',

@@ -1,10 +1,11 @@
 // Confirmation before the dashboard's actions that cannot be taken back (issue 32): revoking a
 // key, rotating a key or the webhook secret without a grace period, pausing delivery, redelivering
-// every failed delivery, downloading every participant's data. Without JavaScript (CONTRACT: only
-// live charts need it): the first POST changes nothing and answers a page that says what will
-// happen, with the same form again (every field carried as typed) and a second button; only that
-// second POST, which carries `confirmed=yes`, acts. A slip of the mouse on a table of keys costs a
-// page, not a partner's integration. The CSRF token guards both POSTs as it guards every form.
+// every failed delivery, downloading every participant's data. Without JavaScript
+// (docs/operations.md#security: only live charts need it): the first POST changes nothing and
+// answers a page that says what will happen, with the same form again (every field carried as
+// typed) and a second button; only that second POST, which carries `confirmed=yes`, acts. A slip of
+// the mouse on a table of keys costs a page, not a partner's integration. The CSRF token guards
+// both POSTs as it guards every form.
 import { html, type Html } from '../html.ts';
 import { csrfInput, layout, type CampaignContext } from './layout.ts';
 import type { ActionRequest } from './kit.ts';

@@ -1,5 +1,5 @@
-// Where browsers reach `ces serve` (CONTRACT: Dashboard), the base of every sign-in link. The
-// server records it when it starts listening, because CES_PUBLIC_URL usually lives only in the
+// Where browsers reach `ces serve` (docs/operations.md#dashboard), the base of every sign-in link.
+// The server records it when it starts listening, because CES_PUBLIC_URL usually lives only in the
 // server's systemd unit: `ces dashboard link` run from an operator's shell would otherwise print
 // http://127.0.0.1:3000. The CLI's own CES_PUBLIC_URL still wins (an operator who sets it means it).
 import type { Config } from '../config.ts';

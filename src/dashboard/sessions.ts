@@ -1,11 +1,11 @@
-// Sign-in to the dashboard (CONTRACT: Dashboard). `ces dashboard link` makes a one-time link; the
-// POST of its "Sign in" button starts a session and marks it used; a used, expired or unknown link
-// starts nothing and the page says why. The link's token and the session's (the cookie) are 256
-// random bits from ctx.random, stored only as SHA-256 digests. A session ends when its operator
-// signs out, when a new sign-in in the same browser replaces it, when `ces dashboard revoke` ends
-// it, after 12 hours without use (the live page's automatic refresh is not use) and 7 days after
-// sign-in in any case. The CSRF token of a session is derived from its secret token, so it is
-// never stored and differs for every session.
+// Sign-in to the dashboard (docs/operations.md#dashboard). `ces dashboard link` makes a one-time
+// link; the POST of its "Sign in" button starts a session and marks it used; a used, expired or
+// unknown link starts nothing and the page says why. The link's token and the session's (the
+// cookie) are 256 random bits from ctx.random, stored only as SHA-256 digests. A session ends when
+// its operator signs out, when a new sign-in in the same browser replaces it, when `ces dashboard
+// revoke` ends it, after 12 hours without use (the live page's automatic refresh is not use) and 7
+// days after sign-in in any case. The CSRF token of a session is derived from its secret token, so
+// it is never stored and differs for every session.
 import { sameSecret, sha256 } from '../digests.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -135,7 +135,8 @@ function usableLink(ctx: Ctx, token: string): NonNullable<ReturnType<typeof find
 
 /**
  * Who a link would sign in, without using it: what GET of the link shows above its "Sign in"
- * button, so a mail scanner's HEAD or a chat app's preview GET changes nothing (CONTRACT: Dashboard).
+ * button, so a mail scanner's HEAD or a chat app's preview GET changes nothing
+ * (docs/operations.md#dashboard).
  */
 export function inspectSignInLink(ctx: Ctx, token: string): { name: string; expires_at: string } {
   const link = usableLink(ctx, token);

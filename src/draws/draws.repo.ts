@@ -184,11 +184,11 @@ export function findNumberHolder(
 }
 
 /**
- * The numbers eligible at the cut-off (CONTRACT: Draws, Eligible): held by an entry of the
- * campaign and mode that is APPROVED, whose participant is not anonymised, allocated at or
- * before the cut-off. Each number as one integer, series × 100,000 + element (the address
- * NumberSet uses), in no particular order: a [series, element] row costs an array a number, a
- * third of the freeze's time at 20 million.
+ * The numbers eligible at the cut-off (docs/operations.md#the-rules-as-ces-applies-them): held by
+ * an entry of the campaign and mode that is APPROVED, whose participant is not anonymised,
+ * allocated at or before the cut-off. Each number as one integer, series × 100,000 + element (the
+ * address NumberSet uses), in no particular order: a [series, element] row costs an array a number,
+ * a third of the freeze's time at 20 million.
  *
  * Read entry by entry, not number by number: the campaign's approved entries on
  * entries_campaign_status, each one's participant, then its numbers on lucky_numbers_entry. A

@@ -1,8 +1,8 @@
-// Draws (apuração), CONTRACT "Draws": create, freeze, record the extraction, run, disqualify,
-// publish. The rules themselves are pure (formation.ts, winners.ts, number-set.ts); this module
-// loads and stores, checks each transition against the draw's status, and audits every change in
-// the change's own transaction. The freeze (freeze.ts) reads on a connection of its own, so it
-// never holds the writer.
+// Draws (apuração), docs/operations.md#the-rules-as-ces-applies-them: create, freeze, record the
+// extraction, run, disqualify, publish. The rules themselves are pure (formation.ts, winners.ts,
+// number-set.ts); this module loads and stores, checks each transition against the draw's status,
+// and audits every change in the change's own transaction. The freeze (freeze.ts) reads on a
+// connection of its own, so it never holds the writer.
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
@@ -646,7 +646,7 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
     .immediate();
 }
 
-/** The frozen canonical list (CONTRACT: Freeze), in chunks: what numbers_sha256 is the SHA-256 of. */
+/** The frozen canonical list (docs/operations.md#the-steps), in chunks: what numbers_sha256 is the SHA-256 of. */
 export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
   const row = findDraw(ctx, id);
   if (row.status === 'created')

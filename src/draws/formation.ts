@@ -1,8 +1,9 @@
-// Formation of the winning number from one Loteria Federal extraction (CONTRACT: Draws). A
-// DIGITS list names, left to right, where each digit of the series and of the element comes
-// from: `<prize><place>` (prize 1..5; place u, d, c, m, dm) or a literal `=D`. The defaults are
-// the wording SPA's SCPC writes into promotion plans: element = the units of the 1st to 5th
-// prizes; series = the tens of the 1st..k-th prizes, k the digits of `series_count - 1`.
+// Formation of the winning number from one Loteria Federal extraction
+// (docs/operations.md#running-a-draw-ces-draw). A DIGITS list names, left to right, where each
+// digit of the series and of the element comes from: `<prize><place>` (prize 1..5; place u, d, c,
+// m, dm) or a literal `=D`. The defaults are the wording SPA's SCPC writes into promotion plans:
+// element = the units of the 1st to 5th prizes; series = the tens of the 1st..k-th prizes, k the
+// digits of `series_count - 1`.
 import { AppError } from '../errors.ts';
 
 export const ELEMENTS_PER_SERIES = 100_000;

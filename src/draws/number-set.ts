@@ -4,7 +4,7 @@
 // series lacks as LEB128 gaps. A sparse series costs 1 to 3 bytes a number, a half-full one 1 bit,
 // and a series that numbers given in order filled, where only rejected entries' numbers are
 // missing, 1 to 3 bytes a missing number: nothing at all when it is full. The canonical list
-// (CONTRACT: Freeze) and its SHA-256 are computed from the set, never stored beside it.
+// (docs/operations.md#the-steps) and its SHA-256 are computed from the set, never stored beside it.
 import { createHash } from 'node:crypto';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
 
@@ -264,10 +264,10 @@ export function canonicalPrefix(series: number, seriesCount: number): string {
 }
 
 /**
- * The canonical list (CONTRACT: Freeze) in chunks of at most LINES_PER_CHUNK lines, each ending in
- * a whole line: one line per number, `S/EEEEE\n`, ascending. Written into bytes directly: 20
- * million numbers are 180 MB of text, and a caller on the server's event loop (the dashboard's
- * download) gives the loop back between two chunks.
+ * The canonical list (docs/operations.md#the-steps) in chunks of at most LINES_PER_CHUNK lines,
+ * each ending in a whole line: one line per number, `S/EEEEE\n`, ascending. Written into bytes
+ * directly: 20 million numbers are 180 MB of text, and a caller on the server's event loop (the
+ * dashboard's download) gives the loop back between two chunks.
  */
 export function* canonicalChunks(set: NumberSet): Generator<Buffer> {
   for (const s of set.series()) {

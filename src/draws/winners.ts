@@ -1,7 +1,8 @@
-// Winners of a draw from its formed number and frozen set (CONTRACT: Draws). Pure: the holder of
-// a number (its entry and participant) comes in as a function, so the same code runs the draw,
-// computes the clause's worked example and is checked against a naive scan in
-// test/draws-property.test.ts. Every decision is recorded as a step, for the apuração record.
+// Winners of a draw from its formed number and frozen set
+// (docs/operations.md#running-a-draw-ces-draw). Pure: the holder of a number (its entry and
+// participant) comes in as a function, so the same code runs the draw, computes the clause's worked
+// example and is checked against a naive scan in test/draws-property.test.ts. Every decision is
+// recorded as a step, for the apuração record.
 import { ELEMENTS_PER_SERIES } from './formation.ts';
 import type { NumberSet } from './number-set.ts';
 

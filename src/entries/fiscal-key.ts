@@ -92,8 +92,9 @@ export function computeAccessKeyCheckDigit(first43: string): number {
 }
 
 /**
- * Reasons to reject a 44-digit key at intake (CONTRACT: 202 with status REJECTED). Returns every
- * reason found, in a stable order; [] for a key that passes and for 45-50 digit keys.
+ * Reasons to reject a 44-digit key at intake (docs/api.md#processing-rejection-reasons: 202 with
+ * status REJECTED). Returns every reason found, in a stable order; [] for a key that passes and for
+ * 45-50 digit keys.
  */
 export function checkAccessKeyFailFast(key: string): AccessKeyIssue[] {
   if (!CLASSIC_KEY.test(key)) return [];

@@ -1,8 +1,8 @@
 // The POST /v1/entries body: its shape and every rule on a single field (superstruct structs built
 // with src/validation/described.ts, which are also the source of the OpenAPI schema), the field
-// rules of SPEC.md that no schema can state (check digits, a phone's numbering plan, dates relative
-// to now), and the normalised Submission that the write stage stores. Every violation is reported
-// with its field path; none stops the others from being found.
+// rules of docs/api.md#entry-submission that no schema can state (check digits, a phone's numbering
+// plan, dates relative to now), and the normalised Submission that the write stage stores. Every
+// violation is reported with its field path; none stops the others from being found.
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { array, boolean, enums, nullable, optional, type, type Infer } from 'superstruct';
 import { AppError, type FieldError } from '../errors.ts';
@@ -186,7 +186,7 @@ export function isUuid(value: string): boolean {
 /** Error codes that are reported as the top-level `code` when they are the only kind of violation. */
 const PROMOTED_CODES = new Set(['invalid_document']);
 
-/** How far ahead of the server's clock a consent's granted_at may be (CONTRACT "Consent from the future"). */
+/** How far ahead of the server's clock a consent's granted_at may be (docs/api.md#errors, `in_future`). */
 export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**

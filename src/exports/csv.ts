@@ -1,9 +1,10 @@
 // RFC 4180 CSV: fields separated by commas, records ended by CRLF, and a field that holds a comma,
 // a double quote, CR or LF enclosed in double quotes with inner quotes doubled. null is an empty
 // field. A text value that a spreadsheet would run as a formula gets a leading apostrophe
-// (CONTRACT, OWASP's CSV-injection rule): names, addresses and the like come from the API, and an
-// operator who opens the export in a spreadsheet must never run `=HYPERLINK(...)` or `+cmd|...`
-// sent by whoever filled a form. JSON Lines keeps every value exactly as stored.
+// (docs/operations.md#exports-ces-entries-export, OWASP's CSV-injection rule): names, addresses and
+// the like come from the API, and an operator who opens the export in a spreadsheet must never run
+// `=HYPERLINK(...)` or `+cmd|...` sent by whoever filled a form. JSON Lines keeps every value
+// exactly as stored.
 
 /** First characters that make a spreadsheet read a cell as a formula (or, TAB and CR, hide one). */
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -22,8 +22,8 @@ import { runtimeVersions } from '../metrics/versions.ts';
  * Failed authentications per client address: CES_AUTH_FAILURE_LIMIT (20) at once, refilled over
  * this many seconds (one every 2 s at the default); past that a missing or wrong key gets 429
  * auth_rate_limited instead of 401. A valid key from that address is served all the same
- * (CONTRACT "Two 429s"): one terminal with a revoked key behind a shop's NAT must not lock out
- * every other terminal there.
+ * (docs/api.md#entry-submission): one terminal with a revoked key behind a shop's NAT must not lock
+ * out every other terminal there.
  */
 const AUTH_FAILURE_REFILL_S = 40;
 

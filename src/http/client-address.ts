@@ -1,10 +1,10 @@
 // The address of the client a request comes from, for per-address limits and the request log
-// (CONTRACT "Outgoing calls and shutdown"). It is the connection's peer, unless that peer is one of
-// CES_TRUSTED_PROXIES: then X-Forwarded-For is read from the right, skipping trusted proxies, and
-// the first address that is not one is the client. So a client can never choose its address by
-// sending the header itself, and behind a proxy that is named, clients are not lumped together.
-// Off Node's HTTP server (a request handed to the app in process, as the tests do) the peer is the
-// request's `ip`, when the caller gives one.
+// (README.md#configuration, CES_TRUSTED_PROXIES). It is the connection's peer, unless that peer is
+// one of CES_TRUSTED_PROXIES: then X-Forwarded-For is read from the right, skipping trusted
+// proxies, and the first address that is not one is the client. So a client can never choose its
+// address by sending the header itself, and behind a proxy that is named, clients are not lumped
+// together. Off Node's HTTP server (a request handed to the app in process, as the tests do) the
+// peer is the request's `ip`, when the caller gives one.
 import { isIP } from 'node:net';
 import type { H3Event } from 'h3';
 import { unmapped, type TrustedProxies } from '../trusted-proxies.ts';

@@ -102,8 +102,8 @@ function accepted(result: IntakeResult): HTTPResponse {
     : result.status === 'REJECTED'
       ? 'Entry received and rejected: the fiscal access key failed validation.'
       : 'Entry accepted for processing.';
-  // CONTRACT "Replays are marked": a client that reused a key with another body learns that its
-  // new payload was ignored from a header, not only from the message's wording.
+  // Replays are marked (docs/api.md#entry-submission): a client that reused a key with another body
+  // learns that its new payload was ignored from a header, not only from the message's wording.
   return json(202, { entry_id: result.entry_id, status: result.status, message }, result.replay ? REPLAYED : undefined);
 }
 

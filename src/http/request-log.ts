@@ -69,9 +69,9 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics, trusted: T
 /**
  * A client that pastes a key or a webhook secret into a URL must not get it written to the log,
  * and a dashboard sign-in link's token never is, whatever the shape of the path that carries it
- * (CONTRACT: Dashboard): `//dashboard/signin/T`, `/dashboard//signin/T`, `/dashboard/signin%2FT`
- * and encodings of `signin` itself are read after percent-decoding, and anything after `signin`
- * is dropped.
+ * (docs/operations.md#dashboard): `//dashboard/signin/T`, `/dashboard//signin/T`,
+ * `/dashboard/signin%2FT` and encodings of `signin` itself are read after percent-decoding, and
+ * anything after `signin` is dropped.
  */
 const SECRET_SEGMENT = /(service_(?:live|test)_|whsec_)[^/]*/gi;
 const SIGN_IN_WITH_MORE = /signin[^a-z0-9]*[^/\s]/i;

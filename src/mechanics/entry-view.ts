@@ -1,4 +1,4 @@
-// The entry as GET /v1/entries/{id} and `ces entries show` present it (CONTRACT: read endpoints):
+// The entry as GET /v1/entries/{id} and `ces entries show` present it (docs/api.md#api-overview):
 // its status with the outcome of its mechanics, its award and its lucky numbers. It reads what
 // mechanics/ stores, so it sits here, above entries/.
 import type { Ctx } from '../context.ts';

@@ -70,8 +70,9 @@ export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string 
       if (!entry) throw notFound('Entry');
       const award = requireFinalAward(ctx, entry.id);
       const revoked = revokeFinalAward(ctx, award, now, 'cli', parsed, actor);
-      // CONTRACT "award.updated": an operator's change reaches the integrator, whose last word was
-      // entry.evaluated's outcome. The API's own revoke answers with the award and sends nothing.
+      // award.updated (docs/api.md#events): an operator's change reaches the integrator, whose last
+      // word was entry.evaluated's outcome. The API's own revoke answers with the award and sends
+      // nothing.
       if (revoked.status !== award.status)
         enqueueEvent(ctx, {
           campaignId: entry.campaign_id,
@@ -158,8 +159,9 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
       if (award.status === 'awarded') revokeAward(ctx, award, now, actorOf(caller), reason);
       if (award.status === 'pending') withdrawPendingAward(ctx, award, now, actorOf(caller), reason);
       try {
-        // Registered `awarded` (CONTRACT), also on an entry still being processed: its evaluation then
-        // echoes this win, and a rejection voids it and returns the unit (voidWinOfRejectedEntry).
+        // Registered `awarded` (docs/api.md#prizes-stock-and-awards), also on an entry still being
+        // processed: its evaluation then echoes this win, and a rejection voids it and returns the
+        // unit (voidWinOfRejectedEntry).
         const created = createAwardedAward(ctx, {
           entryId: target.id,
           campaignId: campaign.id,

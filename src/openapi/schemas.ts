@@ -174,7 +174,7 @@ export const HealthStruct = object({
   }),
 });
 
-// Webhook events (CONTRACT: Event envelope).
+// Webhook events (docs/api.md#events).
 const envelope = <T extends string, D extends Struct<any, any>>(eventType: T, data: D) =>
   object({
     id: describedString({

@@ -1,7 +1,7 @@
-// Fields a request body sends that the API does not define (CONTRACT "Unknown fields are
-// refused"): `enrollment.emial` is a 422, not an entry stored without its e-mail. Read from the
-// same superstruct structs that validate the body and generate the OpenAPI document, so the
-// fields the API knows are listed once.
+// Fields a request body sends that the API does not define (docs/api.md#errors: unknown
+// fields are refused): `enrollment.emial` is a 422, not an entry stored without its e-mail. Read
+// from the same superstruct structs that validate the body and generate the OpenAPI document, so
+// the fields the API knows are listed once.
 import type { Struct } from 'superstruct';
 import type { FieldError } from '../errors.ts';
 

@@ -1,7 +1,8 @@
 // The outbox as operators see it (`ces webhook deliveries|redeliver`): deliveries with their
 // attempt history, and re-queueing. A `failed` or `delivered` delivery can be sent again, with its
-// attempts reset and the same event id; a `skipped` one never is (CONTRACT: events queued while
-// delivery was paused are never sent, not even after reactivation).
+// attempts reset and the same event id; a `skipped` one never is
+// (docs/api.md#delivery-retries-and-failure: events queued while delivery was paused are never
+// sent, not even after reactivation).
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { nowIso } from '../clock.ts';

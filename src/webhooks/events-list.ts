@@ -1,7 +1,7 @@
-// GET /v1/events (CONTRACT "Integrator API additions"): the events of the key's campaign and mode,
-// newest first, in the webhook envelope, including those recorded while the webhook was paused or
-// not configured, so an integrator can reconcile after an outage without polling every entry.
-// Kept as long as the outbox keeps them (CES_RETENTION_DAYS).
+// GET /v1/events (docs/api.md#listing-events-get-v1events): the events of the key's campaign and
+// mode, newest first, in the webhook envelope, including those recorded while the webhook was
+// paused or not configured, so an integrator can reconcile after an outage without polling every
+// entry. Kept as long as the outbox keeps them (CES_RETENTION_DAYS).
 import { isUuid } from '../entries/submission.ts';
 import type { Ctx } from '../context.ts';
 import { validationFailed, type FieldError } from '../errors.ts';

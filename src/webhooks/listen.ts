@@ -1,9 +1,10 @@
-// `ces webhook listen --forward-to URL` (CONTRACT "Local development"): forwards the campaign's new
-// events, signed with the campaign's secret in the Standard Webhooks headers, to a receiver on the
-// developer's own machine, which may be plain http on a loopback address. It reads the outbox the
-// server writes (whether the events are sent, skipped or pending there), so the configured
-// endpoint is unaffected and the server need not know. Each event is forwarded once, in order;
-// a failed forward is reported and not retried (the event stays in GET /v1/events).
+// `ces webhook listen --forward-to URL` (docs/operations.md#local-development-ces-webhook-listen):
+// forwards the campaign's new events, signed with the campaign's secret in the Standard Webhooks
+// headers, to a receiver on the developer's own machine, which may be plain http on a loopback
+// address. It reads the outbox the server writes (whether the events are sent, skipped or pending
+// there), so the configured endpoint is unaffected and the server need not know. Each event is
+// forwarded once, in order; a failed forward is reported and not retried (the event stays in GET
+// /v1/events).
 import { isLoopbackHost } from '../loopback-host.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { monotonicMs, nowIso } from '../clock.ts';

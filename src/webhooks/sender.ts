@@ -348,7 +348,8 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow, signal?: 
   if (!config) return { kind: 'skipped', reason: 'no webhook configuration at send time' };
   if (config.is_active !== 1) return { kind: 'paused' };
   const attemptedMs = ctx.clock.now();
-  // The attempt record names the URL without its password (CONTRACT); the POST uses the real one.
+  // The attempt record names the URL without its password
+  // (docs/api.md#delivery-retries-and-failure); the POST uses the real one.
   const base = { kind: 'attempt' as const, attemptedAt: toIso(attemptedMs), url: maskUrlCredentials(config.endpoint_url) };
   const refused = await refuseWebhookTarget(config.endpoint_url, ctx.config.allowPrivateWebhooks);
   if (refused) return { ...base, ok: false, statusCode: null, latencyMs: null, error: refused, excerpt: null };
@@ -382,8 +383,8 @@ export async function attemptDelivery(ctx: Ctx, delivery: DeliveryRow, signal?: 
  * reused (at most CES_DELIVERY_PER_ENDPOINT idle ones per host), a new connection to a host seen
  * before resumes its TLS session instead of a full handshake, and the process never holds more than
  * CES_DELIVERY_CONCURRENCY sockets. The scheduler keeps attempts within those numbers, so no
- * request waits inside an agent for a socket. Certificates are always checked (CONTRACT): said
- * here, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
+ * request waits inside an agent for a socket. Certificates are always checked
+ * (README.md#configuration): said here, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
  */
 function agentsFor(config: Pick<Config, 'deliveryConcurrency' | 'deliveryPerEndpoint'>): { https: https.Agent; http: http.Agent } {
   const key = `${config.deliveryConcurrency}/${config.deliveryPerEndpoint}`;

@@ -1,9 +1,9 @@
-// Standard Webhooks signing (CONTRACT: webhook signing). The secret is `whsec_` + base64 of 32
-// random bytes, and those bytes are the HMAC-SHA256 key; the public `standardwebhooks` package
-// verifies at the receiver (tests and bench). Signing uses node:crypto's HMAC, which produces the
-// identical `v1,<base64>` value as the package's pure-JS sha256 at a fraction of the CPU (it
-// matters when a backlog drains at thousands of deliveries per second); test/unit/signing.test.ts
-// checks the two agree.
+// Standard Webhooks signing (docs/api.md#verifying-a-signature-node). The secret is `whsec_` +
+// base64 of 32 random bytes, and those bytes are the HMAC-SHA256 key; the public `standardwebhooks`
+// package verifies at the receiver (tests and bench). Signing uses node:crypto's HMAC, which
+// produces the identical `v1,<base64>` value as the package's pure-JS sha256 at a fraction of the
+// CPU (it matters when a backlog drains at thousands of deliveries per second);
+// test/unit/signing.test.ts checks the two agree.
 import { createHmac } from 'node:crypto';
 import type { Random } from '../random.ts';
 

@@ -1,9 +1,9 @@
 // The campaign's webhook configuration (SPEC: Webhook configuration, GET/PATCH /v1/webhook): one
 // per campaign, shared by live and test mode. The HMAC secret is generated here, shown once in the
 // response that creates the configuration, and afterwards only replaced (rotate-secret). Which API
-// keys may change it is the campaign's `webhook_api` (any, live, none: CONTRACT "Webhook
-// configuration, operator side"); the operator always may (`ces webhook set`). Every change is
-// audited in its transaction.
+// keys may change it is the campaign's `webhook_api` (any, live, none:
+// docs/operations.md#webhook-configuration-operator-side); the operator always may (`ces webhook
+// set`). Every change is audited in its transaction.
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { apiKeyActor, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -188,7 +188,8 @@ export function patchWebhookConfig(
         recordAudit(ctx, { actor, action: 'webhook.updated', campaignId, details: { changed } });
       }
       // Events queued while delivery was on wait through a pause and go out once it is back on
-      // (only events that happen while it is off are skipped, CONTRACT).
+      // (only events that happen while it is off are skipped,
+      // docs/api.md#delivery-retries-and-failure).
       if (current.is_active === 1 && next.is_active === 0) holdCampaignDeliveries(ctx.db, campaignId);
       if (current.is_active === 0 && next.is_active === 1) releaseCampaignDeliveries(ctx.db, campaignId, now);
       return { created: false, config: toView({ ...current, ...next }) };
@@ -209,7 +210,8 @@ export interface OperatorWebhookConfig {
 export function toOperatorView(row: WebhookConfigRow, nowMs: number): OperatorWebhookConfig {
   const grace =
     row.previous_secret_expires_at !== null && Date.parse(row.previous_secret_expires_at) > nowMs ? row.previous_secret_expires_at : null;
-  // The password of a URL with credentials is the receiver's secret: never shown to operators (CONTRACT).
+  // The password of a URL with credentials is the receiver's secret: never shown to operators
+  // (docs/api.md#webhook-configuration).
   return {
     campaign_id: row.campaign_id,
     endpoint_url: maskUrlCredentials(row.endpoint_url),

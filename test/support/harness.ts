@@ -1,7 +1,7 @@
 // Test harness. Every test builds its own world (a real SQLite file in a fresh temp folder, a
 // ManualClock); nothing is shared between tests. Three ways in, cheapest first (docs/architecture.md,
 // Testing):
-// - the server in process (default): the production service and HTTP app (src/server.ts
+// - the server in process (default): the production service and HTTP app (src/http/server.ts
 //   openService) driven through h3's app.request, without a port or a checkpoint thread;
 // - the server on a socket ({ socket: true }): the production startServer listening on
 //   127.0.0.1, for what only Node's HTTP server does (raw bytes, timeouts, keep-alive, client

@@ -20,7 +20,7 @@ export interface SpawnServeOptions {
   env?: Record<string, string>;
   /** How long to wait for the "listening on" line. */
   startTimeoutMs?: number;
-  /** Start it the way CONTRACT's operator does, `npm start -- …`: the child is then npm. */
+  /** Start it the way an operator in a checkout does, `npm start -- …` (README.md#install-run-test): the child is then npm. */
   npmStart?: boolean;
   /** --log-format; default json. */
   logFormat?: 'json' | 'pretty';

@@ -1,5 +1,6 @@
 // What `ces version`, GET /healthz and GET /metrics must report in this test run, found without
-// the code under test (src/versions.ts): the SQLite library is asked of better-sqlite3 directly.
+// the code under test (src/metrics/versions.ts): the SQLite library is asked of better-sqlite3
+// directly.
 import Database from 'better-sqlite3';
 import { VERSION } from '../../src/version.ts';
 

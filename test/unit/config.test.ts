@@ -1,6 +1,7 @@
-// Configuration (src/config.ts; CONTRACT: Configuration): every default, every variable, a flag over
-// its variable, CES_PORT over PORT, the TTY default of the log format, and the one-line refusals.
-// On/off settings: CES_CHECKPOINT_THREAD is on unless set; anything but 1 or 0 stops `ces serve`.
+// Configuration (src/config.ts; README.md#configuration): every default, every variable, a flag
+// over its variable, CES_PORT over PORT, the TTY default of the log format, and the one-line
+// refusals. On/off settings: CES_CHECKPOINT_THREAD is on unless set; anything but 1 or 0 stops `ces
+// serve`.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -20,7 +21,7 @@ test('CES_CHECKPOINT_THREAD is on by default, off with 0, refused unless 1 or 0'
   );
 });
 
-// CONTRACT (Configuration): every setting of `ces serve` is a flag and an environment variable,
+// README.md#configuration: every setting of `ces serve` is a flag and an environment variable,
 // the flag wins over the variable and the variable over the default.
 
 const DEFAULTS = {

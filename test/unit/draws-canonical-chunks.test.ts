@@ -1,7 +1,7 @@
-// The frozen set's text and storage (CONTRACT: Draws, Freeze) do not depend on how they are cut:
-// the canonical list comes in chunks of whole lines that add up to one line per number in order,
-// and a series is stored as whichever of bitmap, gaps and missing elements' gaps is smallest, read
-// back to the same set.
+// The frozen set's text and storage (docs/operations.md#the-steps) do not depend on how they are
+// cut: the canonical list comes in chunks of whole lines that add up to one line per number in
+// order, and a series is stored as whichever of bitmap, gaps and missing elements' gaps is
+// smallest, read back to the same set.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';

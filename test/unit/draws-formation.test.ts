@@ -1,6 +1,7 @@
-// Formation of the winning number (src/draws/formation.ts, CONTRACT "Draws"): the DIGITS lists,
-// Caixa's results as typed by an operator, and series/element read from five prizes, with the
-// worked examples of real promotion plans.
+// Formation of the winning number (src/draws/formation.ts,
+// docs/operations.md#the-rules-as-ces-applies-them): the DIGITS lists, Caixa's results as typed by
+// an operator, and series/element read from five prizes, with the worked examples of real promotion
+// plans.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AppError } from '../../src/errors.ts';

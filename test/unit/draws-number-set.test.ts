@@ -1,4 +1,4 @@
-// The frozen set of a draw (src/draws/number-set.ts, CONTRACT "Draws: Freeze"): per-series
+// The frozen set of a draw (src/draws/number-set.ts, docs/operations.md#the-steps): per-series
 // bitmaps, stored as the bitmap, the gaps or the missing elements' gaps, whichever is smallest,
 // checked against a naive encoder that lists every element; and the canonical list with its
 // SHA-256. The canonical text is rebuilt here naively, line by line, to check the byte writer.
@@ -23,7 +23,7 @@ function setOf(seriesCount: number, numbers: Array<[number, number]>): NumberSet
   return set;
 }
 
-/** The canonical list as the contract words it, built without the set's byte writer. */
+/** The canonical list as docs/operations.md#the-steps words it, built without the set's byte writer. */
 function naiveCanonicalText(seriesCount: number, numbers: Array<[number, number]>): string {
   const width = Math.max(1, String(seriesCount - 1).length);
   const unique = [...new Set(numbers.map(([s, e]) => s * 100_000 + e))].sort((a, b) => a - b);

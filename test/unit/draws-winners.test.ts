@@ -1,8 +1,9 @@
-// The pure rules of a draw's winners (src/draws/winners.ts, CONTRACT "Draws"): winner 1 by SCPC's
-// approximation or up-wrap, winners 2..N upwards and wrapping, one win per document, fewer
-// winners than asked, and the replacement of a disqualified winner. Numbers are written as the
-// canonical list writes them; "0/00010 A" is a number held by the participant of document A (a
-// number without a letter has a participant of its own).
+// The pure rules of a draw's winners (src/draws/winners.ts,
+// docs/operations.md#the-rules-as-ces-applies-them): winner 1 by SCPC's approximation or up-wrap,
+// winners 2..N upwards and wrapping, one win per document, fewer winners than asked, and the
+// replacement of a disqualified winner. Numbers are written as the canonical list writes them;
+// "0/00010 A" is a number held by the participant of document A (a number without a letter has a
+// participant of its own).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NumberSet } from '../../src/draws/number-set.ts';

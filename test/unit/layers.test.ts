@@ -1,4 +1,4 @@
-// Layers point one way: the folders of src/ import each other without a loop, no files of src/ or
+// Layers point one way (docs/architecture.md#code-map): the folders of src/ import each other without a loop, no files of src/ or
 // cli/ import each other in a circle, inside one folder included (a circle of files is the same
 // tangle, only smaller: none of its files can be read, tested or moved without the others), and the
 // direction the code map draws holds where it is cheap to say. Every relative import of src/ and

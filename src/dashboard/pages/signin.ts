@@ -1,8 +1,8 @@
-// Sign-in and sign-out (CONTRACT: Dashboard). GET /dashboard/signin explains how to get a link;
-// GET /dashboard/signin/:token shows who the link signs in and a "Sign in" button, and changes
-// nothing: a mail scanner's HEAD or a chat app's link preview must not use the link up (and get a
-// working session). Only the button's POST uses the link, and ends the session the browser held
-// before, if any; POST /dashboard/signout ends the session (audited).
+// Sign-in and sign-out (docs/operations.md#dashboard). GET /dashboard/signin explains how to get a
+// link; GET /dashboard/signin/:token shows who the link signs in and a "Sign in" button, and
+// changes nothing: a mail scanner's HEAD or a chat app's link preview must not use the link up (and
+// get a working session). Only the button's POST uses the link, and ends the session the browser
+// held before, if any; POST /dashboard/signout ends the session (audited).
 //
 // The POST answers 200 with the session cookie and a page that moves on to /dashboard/ at once
 // (<meta http-equiv="refresh">): a navigation of this site, which carries the SameSite=Strict

@@ -1,9 +1,10 @@
-// Schema version 13: audit_log as CONTRACT names it, {id, at, actor, action, campaign_id,
-// details} (src/audit/audit.ts), indexed for newest-first listings by campaign (and action) and
-// by action. The v1 table held LGPD requests, backups and restores, with `subject` and `detail`:
-// they are carried over under the new action names; the campaign moves out of detail into its
-// column, the enrollment (`enrollment:<id>`) or the file (a backup's, a restore's) into details.
-// (A `campaign:<id>` subject is a record the audit repo wrote while the file was still v1.)
+// Schema version 13: audit_log as docs/operations.md#audit-log-ces-audit-list names it, {id, at,
+// actor, action, campaign_id, details} (src/audit/audit.ts), indexed for newest-first listings by
+// campaign (and action) and by action. The v1 table held LGPD requests, backups and restores, with
+// `subject` and `detail`: they are carried over under the new action names; the campaign moves out
+// of detail into its column, the enrollment (`enrollment:<id>`) or the file (a backup's, a
+// restore's) into details. (A `campaign:<id>` subject is a record the audit repo wrote while the
+// file was still v1.)
 import type { Migration } from './migration.ts';
 
 export const migration013: Migration = (db) =>

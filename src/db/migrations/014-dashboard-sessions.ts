@@ -1,8 +1,8 @@
-// Schema version 14: the operator dashboard's sign-in (CONTRACT: Dashboard). `ces dashboard link`
-// writes a one-time link; opening it starts a session. Only SHA-256 digests of the link's and the
-// session's tokens are stored: a copy of the database (a backup) cannot sign anybody in. A link is
-// kept once used or expired so the page can say why it no longer works; a session is kept once
-// ended (signed out, revoked, idle for 12 hours) for `ces dashboard sessions`.
+// Schema version 14: the operator dashboard's sign-in (docs/operations.md#dashboard). `ces
+// dashboard link` writes a one-time link; opening it starts a session. Only SHA-256 digests of the
+// link's and the session's tokens are stored: a copy of the database (a backup) cannot sign anybody
+// in. A link is kept once used or expired so the page can say why it no longer works; a session is
+// kept once ended (signed out, revoked, idle for 12 hours) for `ces dashboard sessions`.
 import type { Migration } from './migration.ts';
 
 export const migration014: Migration = (db) =>

@@ -1,9 +1,10 @@
-// Schema version 15: draws (apuração) from Loteria Federal results (CONTRACT: Draws). A draw
-// copies what decides its winners when it is created (the campaign's series count, the digit
-// lists, the approximation rule), so a later change to the campaign cannot change it. Its frozen
-// set lives in draw_numbers, one row per series holding eligible numbers (a bitmap or LEB128
-// gaps, src/draws/number-set.ts); its winners in draw_winners, where a disqualified winner stays
-// with its reason beside the number that replaced it.
+// Schema version 15: draws (apuração) from Loteria Federal results
+// (docs/operations.md#running-a-draw-ces-draw). A draw copies what decides its winners when it is
+// created (the campaign's series count, the digit lists, the approximation rule), so a later change
+// to the campaign cannot change it. Its frozen set lives in draw_numbers, one row per series
+// holding eligible numbers (a bitmap or LEB128 gaps, src/draws/number-set.ts); its winners in
+// draw_winners, where a disqualified winner stays with its reason beside the number that replaced
+// it.
 import type { Migration } from './migration.ts';
 
 export const migration015: Migration = (db) =>

@@ -1,10 +1,10 @@
 // Schema version 19, data only: delivery attempts recorded by a ces older than the masking of
-// webhook URLs (CONTRACT: credentials in webhook URLs are never stored in attempt records) still
-// hold the receiver's Basic credentials, https://user:pass@host/…, in webhook_attempts.url and
-// possibly in an error's text. They are rewritten as maskUrlCredentials shows them
-// (https://user:***@host/…), and so is a delivery's last_error. The configuration keeps its URL:
-// the deliveries need it. Only rows with an `@` are read; a table of millions of attempts is
-// scanned once, at the upgrade.
+// webhook URLs (docs/api.md#webhook-configuration: credentials in webhook URLs are never stored in
+// attempt records) still hold the receiver's Basic credentials, https://user:pass@host/…, in
+// webhook_attempts.url and possibly in an error's text. They are rewritten as maskUrlCredentials
+// shows them (https://user:***@host/…), and so is a delivery's last_error. The configuration keeps
+// its URL: the deliveries need it. Only rows with an `@` are read; a table of millions of attempts
+// is scanned once, at the upgrade.
 import { maskUrlCredentials, maskUrlCredentialsInText } from '../../url-credentials.ts';
 import type { Migration } from './migration.ts';
 
