@@ -1,7 +1,7 @@
 // The documentation checked against the code (issue 24): docs/api.md's error table lists exactly the
-// problem codes of the OpenAPI document, every link between README.md and docs/ reaches a file and,
-// for an anchor, a heading of that file, and each docs page starts with one title and a paragraph
-// saying who it is for.
+// problem codes of the OpenAPI document, every link of README.md, BENCHMARKS.md and docs/ reaches a
+// file and, for an anchor, a heading of that file, each docs page starts with one title and a
+// paragraph saying who it is for, and BENCHMARKS.md stays short.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -12,6 +12,7 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const PAGES = [
   'README.md',
+  'BENCHMARKS.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
@@ -68,7 +69,7 @@ function anchors(markdown: string): Set<string> {
 }
 const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
 
-test('every relative link of README.md and docs/ reaches its file and heading', () => {
+test('every relative link of README.md, BENCHMARKS.md and docs/ reaches its file and heading', () => {
   const broken: string[] = [];
   for (const page of PAGES) {
     for (const [, target] of withoutCode(read(page)).matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -90,4 +91,11 @@ test('each docs page starts with one title and a paragraph saying who it is for,
     assert.equal(withoutCode(text).match(/^# /gm)?.length, 1, `${page} has one title`);
   }
   assert.ok(read('README.md').split('\n').length <= 251, 'README.md is at most 250 lines');
+});
+
+// BENCHMARKS.md holds today's figures; the history of past runs lives in git (git log -p BENCHMARKS.md).
+test('BENCHMARKS.md stays at most 200 lines: today\'s figures, not a history', () => {
+  const lines = read('BENCHMARKS.md').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  assert.ok(lines.length <= 200, `BENCHMARKS.md has ${lines.length} lines, at most 200`);
 });
