@@ -1,9 +1,9 @@
 // The documentation checked against the code (issue 24): docs/api.md's error table lists exactly the
-// problem codes of the OpenAPI document, every link between README.md and docs/ reaches a file and,
-// for an anchor, a heading of that file, and each docs page starts with one title and a paragraph
-// saying who it is for. The code base stands alone: no file cites a document the repository does
-// not hold, every file path the docs name exists, and every `docs/….md#anchor` a comment cites
-// reaches a heading.
+// problem codes of the OpenAPI document, every link of README.md, BENCHMARKS.md and docs/ reaches a
+// file and, for an anchor, a heading of that file, each docs page starts with one title and a
+// paragraph saying who it is for, and BENCHMARKS.md stays short. The code base stands alone: no
+// file cites a document the repository does not hold, every file path the docs name exists, and
+// every `docs/….md#anchor` a comment cites reaches a heading.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const PAGES = [
   'README.md',
+  'BENCHMARKS.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
@@ -71,7 +72,7 @@ function anchors(markdown: string): Set<string> {
 }
 const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
 
-test('every relative link of README.md and docs/ reaches its file and heading', () => {
+test('every relative link of README.md, BENCHMARKS.md and docs/ reaches its file and heading', () => {
   const broken: string[] = [];
   for (const page of PAGES) {
     for (const [, target] of withoutCode(read(page)).matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -133,4 +134,11 @@ test('every README.md#… or docs/….md#… a file cites reaches a heading', ()
       else if (!anchors(read(doc)).has(anchor)) broken.push(`${file}: ${doc}#${anchor} (no heading)`);
     }
   assert.deepEqual(broken, []);
+});
+
+// BENCHMARKS.md holds today's figures; the history of past runs lives in git (git log -p BENCHMARKS.md).
+test("BENCHMARKS.md stays at most 200 lines: today's figures, not a history", () => {
+  const lines = read('BENCHMARKS.md').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  assert.ok(lines.length <= 200, `BENCHMARKS.md has ${lines.length} lines, at most 200`);
 });
