@@ -12,6 +12,7 @@ import { AppError } from '../src/errors.ts';
 import { createLogger } from '../src/log.ts';
 import { cryptoRandom } from '../src/random.ts';
 import { escapeCharacter, escapeControlCharacters } from '../src/control-characters.ts';
+import { cliMessage } from './fields.ts';
 import { cliIo } from './io.ts';
 
 export { escapeControlCharacters };
@@ -123,7 +124,7 @@ export function fail(opts: CommonOptions, error: unknown): void {
 }
 
 function describeError(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message };
+  if (error instanceof AppError) return { code: error.code, message: cliMessage(error) };
   if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
   const sqliteCode = (error as { code?: unknown })?.code;
   if (typeof sqliteCode === 'string' && sqliteCode.startsWith('SQLITE_'))

@@ -95,6 +95,23 @@ export function validationFailed(errors: FieldError[]): AppError {
   return new AppError(422, 'validation_failed', 'The request body is invalid; see errors[] for each field.', errors);
 }
 
+/**
+ * How a message names a field: its domain name between backticks (`cutoff`, `extraction_date`).
+ * The CLI turns it into its flag, the dashboard into its form label (renameFields); a message never
+ * names a flag or a command itself, so the same words serve every place that shows them.
+ */
+export const fieldName = (field: string): string => `\`${field}\``;
+
+/** The message with every field it names (fieldName) named by `nameOf` instead. */
+export function renameFields(message: string, nameOf: (field: string) => string): string {
+  return message.replace(/`([a-z][a-z0-9_]*)`/g, (_, field: string) => nameOf(field));
+}
+
+/** A 422 invalid_option about one field of the operator's input, its message also as the field's error. */
+export function invalidOption(field: string, message: string): AppError {
+  return new AppError(422, 'invalid_option', message, [{ field, code: 'invalid_option', message }]);
+}
+
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }

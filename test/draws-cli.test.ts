@@ -238,7 +238,7 @@ describe('ces draw create', () => {
       dw,
       ['draw', 'create', '--campaign', other.campaign.id, '--mode', 'live', '--name', 'S', '--cutoff', CUTOFF],
       'lucky_numbers_off',
-      /nothing to draw/,
+      /^The campaign gives no lucky numbers \(--lucky-numbers none\): there is nothing to draw\.$/,
     );
   });
 });
@@ -252,7 +252,10 @@ describe('ces draw freeze and numbers', () => {
     const id = await createDraw(dw);
     await refused(dw, ['draw', 'freeze', id], 'draw_cutoff_not_reached', /cut-off \(2026-11-22T13:00:00.000Z\) has not passed yet/);
     const early = await dw.ces(['draw', 'numbers', id]);
-    assert.deepEqual([early.code, early.stdout, early.stderr], [1, '', 'ces: The draw is not frozen yet: npx ces draw freeze DRAW_ID\n']);
+    assert.deepEqual(
+      [early.code, early.stdout, early.stderr],
+      [1, '', 'ces: The draw is not frozen yet: freeze it first (npx ces draw freeze DRAW_ID)\n'],
+    );
 
     dw.s.clock.set(AFTER_CUTOFF);
     // Given after the cut-off: not held at it, never eligible.
@@ -544,7 +547,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
     receiver.setSecret(await configureWebhook(dw.s, dw.w.liveKey, receiver.url));
-    await refused(dw, ['draw', 'publish', id], 'draw_not_run', /^Run the draw before publishing it/);
+    await refused(dw, ['draw', 'publish', id], 'draw_not_run', /^Run the draw before publishing it \(npx ces draw run DRAW_ID\)$/);
     await dw.ces(['draw', 'run', id]);
     const published = await dw.ces(['draw', 'publish', id, '--json']);
     assert.equal(published.code, 0, published.stderr);
@@ -652,7 +655,12 @@ describe('the worked example: run, show, disqualify, publish', () => {
     const { dw, id } = await example();
     await refused(dw, ['draw', 'show', '00000000-0000-4000-8000-000000000000'], 'not_found', /^Draw not found\.$/);
     const bare = await createDraw(dw);
-    await refused(dw, ['draw', 'run', bare], 'draw_results_missing', /^Record the extraction first/);
+    await refused(
+      dw,
+      ['draw', 'run', bare],
+      'draw_results_missing',
+      /^Record the extraction first: its number, date and five prizes \(npx ces draw results DRAW_ID --extraction N --date DATE --prizes P1,P2,P3,P4,P5\)$/,
+    );
     await refused(dw, ['draw', 'disqualify', id, '--position', '1', '--reason', 'x'], 'draw_not_run', /has not run yet/);
   });
 

@@ -1,6 +1,6 @@
 // What the operations pages' forms share: reading a field, a select and a secret shown once, and
 // an AppError's field errors placed beside the fields they are about.
-import { AppError } from '../errors.ts';
+import { AppError, renameFields } from '../errors.ts';
 import { html, type Html } from '../html.ts';
 
 /** A form field as typed; absent is ''. */
@@ -40,10 +40,21 @@ export function isRefusal(error: unknown): error is AppError {
   return error instanceof AppError && error.status === 422;
 }
 
+/** A form's labels by field name, as its refusals name them. */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/**
+ * A domain message in a form's words: each field it names (src/errors.ts fieldName) by its label
+ * on the form, or by its bare name when the form has none.
+ */
+export function inFormWords(message: string, labels: FieldLabels = {}): string {
+  return renameFields(message, (name) => labels[name] ?? name);
+}
+
 /** Field → message of a validation error (AppError.errors), for a form shown again with its errors. */
-export function fieldErrors(error: unknown): Map<string, string> {
+export function fieldErrors(error: unknown, labels: FieldLabels = {}): Map<string, string> {
   const out = new Map<string, string>();
-  if (error instanceof AppError && error.errors) for (const e of error.errors) out.set(e.field, e.message);
+  if (error instanceof AppError && error.errors) for (const e of error.errors) out.set(e.field, inFormWords(e.message, labels));
   return out;
 }
 

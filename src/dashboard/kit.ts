@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { HTTPResponse, type H3Event } from 'h3';
 import type { Actor } from '../audit/actor.ts';
-import { AppError } from '../errors.ts';
+import { AppError, renameFields } from '../errors.ts';
 import type { Mode } from '../keys/keys.ts';
 import type { Ctx } from '../context.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
@@ -283,7 +283,8 @@ export function errorPage(service: Service, error: unknown, session: DashboardSe
   let message = 'An unexpected error occurred. It has been logged.';
   if (error instanceof AppError) {
     status = error.status;
-    message = error.message;
+    // A page has no form here to take labels from: a field is named as the domain names it.
+    message = renameFields(error.message, (field) => field);
   } else if (['SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR'].includes((error as { code?: string })?.code ?? '')) {
     status = 503;
     message = 'The database is busy or unavailable; try again in a moment.';

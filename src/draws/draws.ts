@@ -8,11 +8,10 @@ import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, fieldName, invalidOption, notFound } from '../errors.ts';
 import { toMode } from '../keys/keys.ts';
 import { maskDocument, maskName } from '../masking.ts';
 import { parseDecimal } from '../numbers.ts';
-import { cesCommand } from '../runtime.ts';
 import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { toUtcTimestamp } from '../timestamps.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
@@ -205,9 +204,9 @@ function isValidDate(value: string): boolean {
 
 function checkText(field: string, value: string, max: number): string {
   const text = value.trim();
-  if (text === '') throw new AppError(422, 'invalid_option', `${field} must not be empty`);
-  const problem = operatorTextProblem(field, text, max);
-  if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: field.replace(/^--/, ''), ...problem }]);
+  if (text === '') throw invalidOption(field, `${fieldName(field)} must not be empty`);
+  const problem = operatorTextProblem(fieldName(field), text, max);
+  if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field, ...problem }]);
   return text;
 }
 
@@ -228,28 +227,24 @@ export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
   const mode = toMode(input.mode);
   const campaign = getCampaign(ctx, input.campaignId);
   if (campaign.lucky_numbers === 'none')
-    throw new AppError(409, 'lucky_numbers_off', 'The campaign gives no lucky numbers (--lucky-numbers none): there is nothing to draw.');
-  const name = checkText('--name', input.name, MAX_DRAW_NAME);
+    throw new AppError(409, 'lucky_numbers_off', 'The campaign gives no lucky numbers (`lucky_numbers` none): there is nothing to draw.');
+  const name = checkText('name', input.name, MAX_DRAW_NAME);
   const cutoff = toUtcTimestamp(input.cutoff.trim());
   if (cutoff === null)
-    throw new AppError(
-      422,
-      'invalid_option',
-      `--cutoff must be a date-time with its zone (2026-12-31T23:59:59-03:00), got "${input.cutoff}"`,
-    );
+    throw invalidOption('cutoff', `\`cutoff\` must be a date-time with its zone (2026-12-31T23:59:59-03:00), got "${input.cutoff}"`);
   const extractionDate = input.extractionDate?.trim() || null;
   if (extractionDate !== null && !isValidDate(extractionDate))
-    throw new AppError(422, 'invalid_option', `--extraction-date must be a date YYYY-MM-DD, got "${extractionDate}"`);
+    throw invalidOption('extraction_date', `\`extraction_date\` must be a date YYYY-MM-DD, got "${extractionDate}"`);
   if (extractionDate !== null && extractionDate < cutoff.slice(0, 10))
-    throw new AppError(422, 'invalid_option', `--extraction-date ${extractionDate} is before the cut-off ${cutoff}`);
+    throw invalidOption('extraction_date', `\`extraction_date\` ${extractionDate} is before the cut-off ${cutoff}`);
   const winners = input.winners === undefined ? 1 : parseDecimal(input.winners);
   if (!Number.isInteger(winners) || winners < 1 || winners > MAX_WINNERS)
-    throw new AppError(422, 'invalid_option', `--winners must be an integer from 1 to ${MAX_WINNERS}, got "${input.winners}"`);
+    throw invalidOption('winners', `\`winners\` must be an integer from 1 to ${MAX_WINNERS}, got "${input.winners}"`);
   const approximation = (input.approximation ?? 'scpc').toLowerCase();
   if (!(APPROXIMATIONS as readonly string[]).includes(approximation))
-    throw new AppError(422, 'invalid_option', `--approximation must be one of ${APPROXIMATIONS.join(', ')}, got "${input.approximation}"`);
-  const series = input.series === undefined ? defaultSeriesDigits(campaign.series_count) : parseDigits(input.series, '--series');
-  const element = input.element === undefined ? defaultElementDigits() : parseDigits(input.element, '--element');
+    throw invalidOption('approximation', `\`approximation\` must be one of ${APPROXIMATIONS.join(', ')}, got "${input.approximation}"`);
+  const series = input.series === undefined ? defaultSeriesDigits(campaign.series_count) : parseDigits(input.series, 'series');
+  const element = input.element === undefined ? defaultElementDigits() : parseDigits(input.element, 'element');
   checkDigitLists(series, element, campaign.series_count);
   const now = nowIso(ctx.clock);
   const row: DrawRow = {
@@ -468,7 +463,7 @@ export function formationSteps(formed: Formed, seriesCount: number): FormationSt
 export function getRunOutcome(ctx: Ctx, id: string): RunOutcome {
   const row = findDraw(ctx, id);
   if (row.status !== 'drawn' && row.status !== 'published')
-    throw new AppError(409, 'draw_not_run', `The draw has not run yet: ${cesCommand()} draw run DRAW_ID`);
+    throw new AppError(409, 'draw_not_run', 'The draw has not run yet: run it first');
   return outcomeOf(ctx, row);
 }
 
@@ -493,16 +488,12 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
     row = findDraw(ctx, id);
   }
   if (row.extraction_prizes === null)
-    throw new AppError(
-      409,
-      'draw_results_missing',
-      `Record the extraction first: ${cesCommand()} draw results DRAW_ID --extraction N --date DATE --prizes P1,P2,P3,P4,P5`,
-    );
+    throw new AppError(409, 'draw_results_missing', 'Record the extraction first: its number, date and five prizes');
   const set = await loadFrozenSetOffLoop(ctx, row);
   const formed = formNumber(
     JSON.parse(row.extraction_prizes) as string[],
-    parseDigits(row.series_digits, '--series'),
-    parseDigits(row.element_digits, '--element'),
+    parseDigits(row.series_digits, 'series'),
+    parseDigits(row.element_digits, 'element'),
     row.series_count,
   );
   // Computed before the write transaction: the frozen set and the numbers' holders never change,
@@ -551,7 +542,7 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
  * eligible, and the position is filled with the next eligible number after the last one picked.
  */
 export function disqualifyWinner(ctx: Ctx, id: string, input: { position: string | number; reason: string }, actor: Actor): DrawDetail {
-  const reason = checkText('--reason', input.reason, MAX_DISQUALIFY_REASON);
+  const reason = checkText('reason', input.reason, MAX_DISQUALIFY_REASON);
   const position = parseDecimal(input.position);
   // Read and checked against its SHA-256 before the write transaction (seconds for 20 million
   // numbers): a frozen set never changes, so the writer is not held while it is read.
@@ -565,10 +556,9 @@ export function disqualifyWinner(ctx: Ctx, id: string, input: { position: string
       const rows = listWinnerRows(ctx.db, id);
       const target = rows.find((r) => r.position === position && r.disqualified_at === null);
       if (!Number.isInteger(position) || target === undefined)
-        throw new AppError(
-          422,
-          'invalid_option',
-          `--position must be the position of a current winner (1 to ${row.winners_count}), got "${input.position}"`,
+        throw invalidOption(
+          'position',
+          `\`position\` must be the position of a current winner (1 to ${row.winners_count}), got "${input.position}"`,
         );
       const at = nowIso(ctx.clock);
       markWinnerDisqualified(ctx.db, id, position, reason, at);
@@ -618,8 +608,7 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
     .transaction(() => {
       const row = findDraw(ctx, id);
       if (row.status === 'published') throw new AppError(409, 'draw_published', 'The draw is already published.');
-      if (row.status !== 'drawn')
-        throw new AppError(409, 'draw_not_run', `Run the draw before publishing it: ${cesCommand()} draw run DRAW_ID`);
+      if (row.status !== 'drawn') throw new AppError(409, 'draw_not_run', 'Run the draw before publishing it');
       const at = nowIso(ctx.clock);
       savePublished(ctx.db, id, at);
       const detail = getDraw(ctx, id);
@@ -649,8 +638,7 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
 /** The frozen canonical list (docs/operations.md#the-steps), in chunks: what numbers_sha256 is the SHA-256 of. */
 export function frozenNumbersText(ctx: Ctx, id: string): Generator<Buffer> {
   const row = findDraw(ctx, id);
-  if (row.status === 'created')
-    throw new AppError(409, 'draw_not_frozen', `The draw is not frozen yet: ${cesCommand()} draw freeze DRAW_ID`);
+  if (row.status === 'created') throw new AppError(409, 'draw_not_frozen', 'The draw is not frozen yet: freeze it first');
   return canonicalChunks(loadFrozenSet(ctx, row));
 }
 

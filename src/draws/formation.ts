@@ -4,7 +4,7 @@
 // m, dm) or a literal `=D`. The defaults are the wording SPA's SCPC writes into promotion plans:
 // element = the units of the 1st to 5th prizes; series = the tens of the 1st..k-th prizes, k the
 // digits of `series_count - 1`.
-import { AppError } from '../errors.ts';
+import { AppError, fieldName, invalidOption } from '../errors.ts';
 
 export const ELEMENTS_PER_SERIES = 100_000;
 
@@ -37,8 +37,8 @@ export function formatDigitSource(source: DigitSource): string {
   return source.kind === 'literal' ? `=${source.digit}` : `${source.prize}${source.place}`;
 }
 
-/** Parses a DIGITS list ("1d,2d" or "1u,2u,3u,4u,5u" or "=0,1d"); throws 422 invalid_option naming the flag. */
-export function parseDigits(value: string, flag: string): DigitSource[] {
+/** Parses a DIGITS list ("1d,2d" or "1u,2u,3u,4u,5u" or "=0,1d"); throws 422 invalid_option naming the field. */
+export function parseDigits(value: string, field: 'series' | 'element'): DigitSource[] {
   const trimmed = value.trim();
   if (trimmed === '') return [];
   return trimmed.split(',').map((raw, i) => {
@@ -47,10 +47,9 @@ export function parseDigits(value: string, flag: string): DigitSource[] {
     if (literal) return { kind: 'literal', digit: Number(literal[1]) };
     const match = /^([1-5])(u|d|c|m|dm)$/.exec(item);
     if (!match)
-      throw new AppError(
-        422,
-        'invalid_option',
-        `${flag} item ${i + 1} ("${raw.trim()}") must be <prize><place> (prize 1-5; place u, d, c, m or dm) or =D (a literal digit)`,
+      throw invalidOption(
+        field,
+        `${fieldName(field)} item ${i + 1} ("${raw.trim()}") must be <prize><place> (prize 1-5; place u, d, c, m or dm) or =D (a literal digit)`,
       );
     return { kind: 'prize', prize: Number(match[1]), place: match[2] as Place };
   });
@@ -73,19 +72,17 @@ export function defaultElementDigits(): DigitSource[] {
 
 /** Checks a draw's digit lists against its campaign's series; throws 422 invalid_option. */
 export function checkDigitLists(series: DigitSource[], element: DigitSource[], seriesCount: number): void {
-  if (element.length !== 5) throw new AppError(422, 'invalid_option', `--element must have exactly 5 items, got ${element.length}`);
+  if (element.length !== 5) throw invalidOption('element', `\`element\` must have exactly 5 items, got ${element.length}`);
   if (seriesCount > 1 && series.length === 0)
-    throw new AppError(422, 'invalid_option', `--series must have at least one item: the campaign has ${seriesCount} series`);
-  if (seriesCount === 1 && series.length > 0)
-    throw new AppError(422, 'invalid_option', '--series must be empty: the campaign has a single series (0)');
-  if (series.length > 6) throw new AppError(422, 'invalid_option', `--series may have at most 6 items, got ${series.length}`);
+    throw invalidOption('series', `\`series\` must have at least one item: the campaign has ${seriesCount} series`);
+  if (seriesCount === 1 && series.length > 0) throw invalidOption('series', '`series` must be empty: the campaign has a single series (0)');
+  if (series.length > 6) throw invalidOption('series', `\`series\` may have at most 6 items, got ${series.length}`);
   // Fewer digits than the largest series has would leave the upper series out of every formed
   // number: their holders could never be drawn directly (Decreto 70.951/1972 art. 16).
   if (series.length < seriesWidth(seriesCount))
-    throw new AppError(
-      422,
-      'invalid_option',
-      `--series must have at least ${seriesWidth(seriesCount)} items to reach every one of the ${seriesCount} series, got ${series.length}`,
+    throw invalidOption(
+      'series',
+      `\`series\` must have at least ${seriesWidth(seriesCount)} items to reach every one of the ${seriesCount} series, got ${series.length}`,
     );
 }
 

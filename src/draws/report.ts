@@ -341,8 +341,8 @@ function describeList(items: DigitSource[]): string {
  */
 export function renderDrawClause(ctx: Ctx, drawId: string): string {
   const draw = getDraw(ctx, drawId);
-  const series = parseDigits(draw.series_digits, '--series');
-  const element = parseDigits(draw.element_digits, '--element');
+  const series = parseDigits(draw.series_digits, 'series');
+  const element = parseDigits(draw.element_digits, 'element');
   const isDefaultElement = draw.element_digits === '1u,2u,3u,4u,5u';
   const last = draw.series_count - 1;
   const width = Math.max(1, String(last).length);

@@ -17,11 +17,11 @@ import {
 } from '../../src/draws/formation.ts';
 
 const digits = (list: DigitSource[]): string => list.map(formatDigitSource).join(',');
-const ELEMENT = parseDigits('1u,2u,3u,4u,5u', '--element');
+const ELEMENT = parseDigits('1u,2u,3u,4u,5u', 'element');
 
 /** series/element as the canonical list writes it, for readable expectations. */
 function formed(prizes: string[], series: string, seriesCount: number, element = '1u,2u,3u,4u,5u'): string {
-  const f = formNumber(parsePrizes(prizes), parseDigits(series, '--series'), parseDigits(element, '--element'), seriesCount);
+  const f = formNumber(parsePrizes(prizes), parseDigits(series, 'series'), parseDigits(element, 'element'), seriesCount);
   const width = Math.max(1, String(seriesCount - 1).length);
   return `${String(f.series).padStart(width, '0')}/${String(f.element).padStart(5, '0')}`;
 }
@@ -47,7 +47,7 @@ test('Tang: element 10484 from one extraction; series from the tens of the 1st p
 });
 
 test('the steps of a formation name each item, the digit it gave and the prize it came from', () => {
-  const f = formNumber(parsePrizes(['12305', '05437', '13526', '02329', '15458']), parseDigits('1d,2d', '--series'), ELEMENT, 100);
+  const f = formNumber(parsePrizes(['12305', '05437', '13526', '02329', '15458']), parseDigits('1d,2d', 'series'), ELEMENT, 100);
   assert.deepEqual(
     f.series_digits.map((d) => [d.item, d.digit, d.ticket]),
     [
@@ -83,10 +83,10 @@ test('every place of a prize reads its own digit: u units, d tens, c hundreds, m
     ['2m', 7],
     ['2dm', 6],
   ] as const) {
-    const f = formNumber(parsePrizes(prizes), parseDigits(item, '--series'), ELEMENT, 10);
+    const f = formNumber(parsePrizes(prizes), parseDigits(item, 'series'), ELEMENT, 10);
     assert.equal(f.series, digit, item);
     // The same place as the first digit of the element: 10,000 times the digit.
-    const e = formNumber(parsePrizes(prizes), [], parseDigits(`${item},=0,=0,=0,=0`, '--element'), 1);
+    const e = formNumber(parsePrizes(prizes), [], parseDigits(`${item},=0,=0,=0,=0`, 'element'), 1);
     assert.equal(e.element, digit * 10_000, item);
   }
 });
@@ -96,7 +96,7 @@ test('a literal =D item gives its digit whatever the prizes are', () => {
   assert.equal(formed(prizes, '=0,1d', 100), '09/99999');
   assert.equal(formed(prizes, '=1,=2', 100), '12/99999');
   assert.equal(formed(prizes, '', 1, '=0,=0,=0,=4,=2'), '0/00042');
-  const f = formNumber(parsePrizes(prizes), parseDigits('=7', '--series'), ELEMENT, 10);
+  const f = formNumber(parsePrizes(prizes), parseDigits('=7', 'series'), ELEMENT, 10);
   assert.deepEqual(f.series_digits, [{ item: '=7', digit: 7, ticket: null }]);
 });
 
@@ -115,14 +115,14 @@ test('a series read beyond the range is brought back by subtracting the series c
     // 150 series, read 99 stays.
     { count: 150, series: '1d,2d,3d', prizes: ['00000', '00090', '00090', '00000', '00000'], read: 99, expected: 99, reductions: 0 },
   ]) {
-    const f = formNumber(parsePrizes(prizes), parseDigits(series, '--series'), ELEMENT, count);
+    const f = formNumber(parsePrizes(prizes), parseDigits(series, 'series'), ELEMENT, count);
     assert.deepEqual([f.series_read, f.series, f.series_reductions], [read, expected, reductions], `${count} series, read ${read}`);
   }
 });
 
 test('10 series from the tens of the 1st prize never reduce', () => {
   for (let tens = 0; tens <= 9; tens++) {
-    const f = formNumber(parsePrizes([`000${tens}0`, '00000', '00000', '00000', '00000']), parseDigits('1d', '--series'), ELEMENT, 10);
+    const f = formNumber(parsePrizes([`000${tens}0`, '00000', '00000', '00000', '00000']), parseDigits('1d', 'series'), ELEMENT, 10);
     assert.deepEqual([f.series, f.series_reductions], [tens, 0]);
   }
 });
@@ -151,9 +151,9 @@ test('the default --element is the units of the 1st to 5th prizes', () => {
 });
 
 test('a DIGITS list is read left to right, trimmed and case-insensitive', () => {
-  assert.equal(digits(parseDigits(' 1D , 2dm,=3 ', '--series')), '1d,2dm,=3');
-  assert.deepEqual(parseDigits('', '--series'), []);
-  assert.deepEqual(parseDigits('5c', '--series'), [{ kind: 'prize', prize: 5, place: 'c' }]);
+  assert.equal(digits(parseDigits(' 1D , 2dm,=3 ', 'series')), '1d,2dm,=3');
+  assert.deepEqual(parseDigits('', 'series'), []);
+  assert.deepEqual(parseDigits('5c', 'series'), [{ kind: 'prize', prize: 5, place: 'c' }]);
 });
 
 test('a DIGITS item that is neither <prize><place> nor =D is refused, naming the flag and the item', () => {
@@ -168,24 +168,24 @@ test('a DIGITS item that is neither <prize><place> nor =D is refused, naming the
     ['u1', 1],
     ['1d;2d', 1],
   ] as const)
-    assert.throws(() => parseDigits(list, '--series'), refusal('invalid_option', new RegExp(`^--series item ${item} `)), list);
+    assert.throws(() => parseDigits(list, 'series'), refusal('invalid_option', new RegExp(`^\`series\` item ${item} `)), list);
 });
 
 test('the digit lists must fit the campaign: 5 element items, series items for several series, none for one', () => {
-  const series = (s: string) => parseDigits(s, '--series');
+  const series = (s: string) => parseDigits(s, 'series');
   checkDigitLists(series('1d,2d'), ELEMENT, 100);
   checkDigitLists(series(''), ELEMENT, 1);
   checkDigitLists(series('1d,2d,3d,4d,5d,=0'), ELEMENT, 1_000_000);
   assert.throws(
     () => checkDigitLists(series('1d'), ELEMENT.slice(0, 4), 10),
-    refusal('invalid_option', /--element must have exactly 5 items, got 4/),
+    refusal('invalid_option', /`element` must have exactly 5 items, got 4/),
   );
   assert.throws(
     () => checkDigitLists(series('1d'), [...ELEMENT, ...series('=0')], 10),
-    refusal('invalid_option', /--element must have exactly 5 items, got 6/),
+    refusal('invalid_option', /`element` must have exactly 5 items, got 6/),
   );
-  assert.throws(() => checkDigitLists(series(''), ELEMENT, 10), refusal('invalid_option', /--series must have at least one item/));
-  assert.throws(() => checkDigitLists(series('1d'), ELEMENT, 1), refusal('invalid_option', /--series must be empty/));
+  assert.throws(() => checkDigitLists(series(''), ELEMENT, 10), refusal('invalid_option', /`series` must have at least one item/));
+  assert.throws(() => checkDigitLists(series('1d'), ELEMENT, 1), refusal('invalid_option', /`series` must be empty/));
   assert.throws(() => checkDigitLists(series('1d,2d,3d,4d,5d,1u,2u'), ELEMENT, 100), refusal('invalid_option', /at most 6 items, got 7/));
   // Series 10..199 could never be formed from one digit: their holders would never be drawn directly.
   assert.throws(

@@ -21,7 +21,7 @@ import {
 } from '../../draws/draws.ts';
 import { AppError } from '../../errors.ts';
 import { ordinal } from '../draw-steps.ts';
-import { field } from '../forms.ts';
+import { field, inFormWords, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
@@ -115,6 +115,9 @@ export function registerDrawRoutes(router: DashboardRouter): void {
   registerDrawFileRoutes(router);
 }
 
+/** The labels of the page's forms, as their refusals name the fields. */
+const DRAW_PAGE_LABELS: FieldLabels = { position: 'Position', reason: 'Reason', extraction: 'Extraction number', date: 'Extraction date' };
+
 /** Runs an action; a refusal of the domain (409, 422) shows the page again with its reason beside the form. */
 async function change(r: ActionRequest, form: FormName, done: keyof typeof DONE, run: (id: string) => unknown): Promise<Answer> {
   const id = routeParam(r.event, 'drawId');
@@ -122,7 +125,7 @@ async function change(r: ActionRequest, form: FormName, done: keyof typeof DONE,
     await run(id);
   } catch (error) {
     if (!(error instanceof AppError) || (error.status !== 409 && error.status !== 422)) throw error;
-    return htmlResponse(drawPage(r, id, { form, message: error.message, values: r.form }), error.status);
+    return htmlResponse(drawPage(r, id, { form, message: inFormWords(error.message, DRAW_PAGE_LABELS), values: r.form }), error.status);
   }
   return seeOther(`${drawPath(id)}?done=${done}`);
 }

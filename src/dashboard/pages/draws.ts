@@ -10,7 +10,7 @@ import { createDraw, getDraw, listDraws, type Draw } from '../../draws/draws.ts'
 import { defaultElementDigits, defaultSeriesDigits, formatDigitSource } from '../../draws/formation.ts';
 import { APPROXIMATIONS } from '../../draws/winners.ts';
 import type { Mode } from '../../keys/keys.ts';
-import { field, isRefusal, select } from '../forms.ts';
+import { field, inFormWords, isRefusal, select, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
@@ -72,11 +72,23 @@ export function registerDrawsRoutes(router: DashboardRouter): void {
         return seeOther(`${drawPath(draw.id)}?done=created`);
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        return htmlResponse(drawsPage(r, mode, { values: r.form, message: error.message }), 422);
+        return htmlResponse(drawsPage(r, mode, { values: r.form, message: inFormWords(error.message, DRAW_LABELS) }), 422);
       }
     }),
   );
 }
+
+/** The create form's labels, as its refusals name the fields. */
+const DRAW_LABELS: FieldLabels = {
+  name: 'Name',
+  cutoff: 'Cut-off',
+  extraction_date: 'Extraction date',
+  winners: 'Winners',
+  series: 'Series digits',
+  element: 'Element digits',
+  approximation: 'Approximation',
+  lucky_numbers: 'Lucky numbers',
+};
 
 interface Refused {
   values: URLSearchParams;
@@ -153,9 +165,7 @@ export function renderDraws(
     <h2>Create a draw</h2>
     ${
       campaign.lucky_numbers === 'none'
-        ? html`<p class="muted">
-            This campaign gives no lucky numbers (<code>--lucky-numbers none</code>, see Settings): there is nothing to draw.
-          </p>`
+        ? html`<p class="muted">This campaign gives no lucky numbers (Lucky numbers is none, see Settings): there is nothing to draw.</p>`
         : createForm(campaign, mode, session, refused)
     }`;
 }
