@@ -338,7 +338,9 @@ describe('prizes and windows', () => {
       stock: 'many',
     });
     assert.equal(refused.status, 422);
-    assert.match(textOf(refused.text), /stock must be a whole number/);
+    // The field by its label on the form, as the notice and the error beside it say.
+    assert.match(textOf(refused.text), /Stock must be a whole number/);
+    assert.doesNotMatch(textOf(refused.text), /--stock|`stock`/);
     assert.match(refused.text, /value="Car"/, 'the typed values are kept');
     assert.equal(listOperatorPrizes(t.ctx, w.campaign.id, 'live').length, 0);
   });

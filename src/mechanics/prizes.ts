@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError, type FieldError } from '../errors.ts';
+import { AppError, fieldName, type FieldError } from '../errors.ts';
 import { toMode, type Mode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
@@ -62,14 +62,18 @@ export function addPrize(
   const stock = parseDecimal(input.stock);
   for (const field of ['name', 'type'] as const) {
     const text = input[field].trim();
-    const problem = operatorTextProblem(`--${field}`, text, MAX_NAME_LENGTH);
-    if (text === '') errors.push({ field, code: 'required', message: `--${field} must not be empty` });
+    const problem = operatorTextProblem(fieldName(field), text, MAX_NAME_LENGTH);
+    if (text === '') errors.push({ field, code: 'required', message: `${fieldName(field)} must not be empty` });
     else if (problem) errors.push({ field, ...problem });
   }
   if (!Number.isFinite(unitValue) || unitValue < 0)
-    errors.push({ field: 'unit_value', code: 'invalid_option', message: '--unit-value must be a number >= 0' });
+    errors.push({ field: 'unit_value', code: 'invalid_option', message: '`unit_value` must be a number >= 0' });
   if (!Number.isSafeInteger(stock) || stock < 0)
-    errors.push({ field: 'stock', code: 'invalid_option', message: `--stock must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}` });
+    errors.push({
+      field: 'stock',
+      code: 'invalid_option',
+      message: `${fieldName('stock')} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,
+    });
   if (errors.length > 0) throw new AppError(422, 'invalid_prize', errors.map((e) => e.message).join('; '), errors);
   const row: PrizeRow = {
     id: ctx.random.uuid(),

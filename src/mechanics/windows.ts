@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError, type FieldError } from '../errors.ts';
+import { AppError, fieldName, type FieldError } from '../errors.ts';
 import { toLivemode, toMode } from '../keys/keys.ts';
 import { parseDecimal } from '../numbers.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
@@ -60,32 +60,38 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): Priz
   if (campaign.instant_prize !== 'WINDOW')
     fail('campaign', `the campaign's instant-prize mechanic is ${campaign.instant_prize}, not WINDOW`);
   if (!findScopedPrize(ctx.db, input.prizeId, campaign.id, livemode))
-    fail('prize', `--prize is not a prize of this campaign in ${mode} mode`);
+    fail('prize', `${fieldName('prize')} is not a prize of this campaign in ${mode} mode`);
   const opensMs = parseZonedInstant(input.opensAt);
-  if (opensMs === null) fail('opens_at', `--opens-at must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.opensAt}"`);
-  else if (opensMs < EARLIEST_MS) fail('opens_at', `--opens-at must be no earlier than ${EARLIEST_TIMESTAMP}`);
+  if (opensMs === null)
+    fail('opens_at', `${fieldName('opens_at')} must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.opensAt}"`);
+  else if (opensMs < EARLIEST_MS) fail('opens_at', `${fieldName('opens_at')} must be no earlier than ${EARLIEST_TIMESTAMP}`);
   const count = input.count === undefined ? 1 : parseDecimal(input.count);
   if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD)
-    fail('count', `--count must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
-  if (input.every !== undefined && input.until !== undefined) fail('every', 'give --every or --until, not both');
+    fail('count', `${fieldName('count')} must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
+  if (input.every !== undefined && input.until !== undefined) fail('every', 'give `every` or `until`, not both');
   let stepMs = 0;
   if (input.every !== undefined) {
     const every = parseDecimal(input.every);
-    if (!Number.isFinite(every) || every <= 0) fail('every', '--every must be a number of seconds > 0');
+    if (!Number.isFinite(every) || every <= 0) fail('every', '`every` must be a number of seconds > 0');
     else stepMs = every * 1000;
   }
   if (input.until !== undefined) {
     const untilMs = parseZonedInstant(input.until);
-    if (untilMs === null) fail('until', `--until must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.until}"`);
-    else if (opensMs !== null && untilMs < opensMs) fail('until', '--until must not be before --opens-at');
+    if (untilMs === null)
+      fail('until', `${fieldName('until')} must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.until}"`);
+    else if (opensMs !== null && untilMs < opensMs) fail('until', '`until` must not be before `opens_at`');
     else if (opensMs !== null && count > 1) stepMs = (untilMs - opensMs) / (count - 1);
   }
   // No window opens after the last four-digit year (LATEST_TIMESTAMP): beyond it a time is no longer
   // ISO 8601 as stored (+010000-…), and a large --every overflowed JavaScript's dates altogether.
   if (errors.length === 0 && opensMs! + (count - 1) * stepMs > LATEST_MS) {
-    if (opensMs! > LATEST_MS) fail('opens_at', `--opens-at must be no later than ${LATEST_TIMESTAMP}`);
-    else if (input.until !== undefined) fail('until', `--until must be no later than ${LATEST_TIMESTAMP}`);
-    else fail('every', `--every ${input.every} puts the last of ${count} windows after ${LATEST_TIMESTAMP}, the latest a window can open`);
+    if (opensMs! > LATEST_MS) fail('opens_at', `${fieldName('opens_at')} must be no later than ${LATEST_TIMESTAMP}`);
+    else if (input.until !== undefined) fail('until', `${fieldName('until')} must be no later than ${LATEST_TIMESTAMP}`);
+    else
+      fail(
+        'every',
+        `${fieldName('every')} ${input.every} puts the last of ${count} windows after ${LATEST_TIMESTAMP}, the latest a window can open`,
+      );
   }
   if (errors.length > 0) throw new AppError(422, 'invalid_window', errors.map((e) => e.message).join('; '), errors);
   const now = nowIso(ctx.clock);

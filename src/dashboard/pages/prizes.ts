@@ -7,7 +7,7 @@ import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
 import type { Mode } from '../../keys/keys.ts';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../mechanics/prizes.ts';
 import { addWindows, summarizePrizeWindows, type WindowsOverview } from '../../mechanics/windows.ts';
-import { errorFor, field, fieldErrors, isRefusal } from '../forms.ts';
+import { errorFor, field, fieldErrors, inFormWords, isRefusal, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
@@ -93,6 +93,12 @@ interface Refused {
   message: string;
 }
 
+/** The labels of the two forms, as their refusals name the fields. */
+const LABELS: Record<Refused['form'], FieldLabels> = {
+  prize: { name: 'Name', type: 'Type', unit_value: 'Unit value', stock: 'Stock' },
+  window: { prize: 'Prize', opens_at: 'Opens at', count: 'Count', every: 'Every', until: 'Until' },
+};
+
 /** Runs the change; a 422 from the domain shows the page again with the typed values and the errors. */
 function refusedAsForm(
   r: DashboardRequest & { form: URLSearchParams },
@@ -104,7 +110,13 @@ function refusedAsForm(
     return change();
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    const refused: Refused = { form: which, values: r.form, errors: fieldErrors(error), message: error.message };
+    const labels = LABELS[which];
+    const refused: Refused = {
+      form: which,
+      values: r.form,
+      errors: fieldErrors(error, labels),
+      message: inFormWords(error.message, labels),
+    };
     return htmlResponse(prizesPage(r, mode, refused), 422);
   }
 }
