@@ -1,7 +1,7 @@
 // Numbers an operator types as CLI options ("50", "12.5", "-1"). Number() alone reads "" and "  "
 // as 0, "0x10" as 16 and "1e3" as 1000, so `--stock ""` registered a prize with no stock instead of
 // being refused like `--stock abc`.
-import { AppError } from './errors.ts';
+import { AppError, fieldName } from './errors.ts';
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
 
 /** The value of a decimal number written out in digits; NaN for anything else. */
@@ -24,7 +24,7 @@ export function parseGraceSeconds(value: string | number): number {
     throw new AppError(
       422,
       'invalid_option',
-      `--grace must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days), got "${value}"`,
+      `${fieldName('grace')} must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days), got "${value}"`,
     );
   }
   return grace;

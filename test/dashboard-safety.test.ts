@@ -116,7 +116,9 @@ describe('what operators type is bounded and one printable line', () => {
     for (const label of [HUGE, ...BAD_TEXTS.map(([text]) => text)]) {
       const res = await maria.post(`/dashboard/campaigns/${w.campaign.id}/keys`, { mode: 'test', label });
       assert.equal(res.status, 422, JSON.stringify(label.slice(0, 20)));
-      assert.match(textOf(res.text), /--label (may have at most 200 characters, got 60000|must be one line of printable text)/);
+      // The page names the field, never the CLI's flag.
+      assert.match(textOf(res.text), /\blabel (may have at most 200 characters, got 60000|must be one line of printable text)/);
+      assert.doesNotMatch(textOf(res.text), /--label|`label`/);
     }
     assert.equal(listKeys(t.ctx, w.campaign.id).length, keys, 'no key issued');
 

@@ -89,7 +89,8 @@ export async function backupDatabase(
     );
   const target = realPath(dest);
   if (target === realPath(ctx.config.dbPath)) throw new AppError(422, 'invalid_option', 'The backup destination is the database itself.');
-  if (existsSync(target) && !options.force) throw new AppError(409, 'destination_exists', `${dest} exists; pass --force to overwrite it.`);
+  if (existsSync(target) && !options.force)
+    throw new AppError(409, 'destination_exists', `${dest} exists; pass \`force\` to overwrite it.`);
   if (!existsSync(dirname(target))) throw new AppError(422, 'invalid_option', `The folder of ${dest} does not exist.`);
   const holders = findFileHolders(target, options.pid);
   if (holders.length > 0)
@@ -179,7 +180,7 @@ export async function restoreDatabase(input: {
     throw new AppError(
       409,
       'destination_exists',
-      `${input.dbPath} exists; pass --force to replace it (it is kept beside as a .pre-restore copy).`,
+      `${input.dbPath} exists; pass \`force\` to replace it (it is kept beside as a .pre-restore copy).`,
     );
   const holders = findFileHolders(target, input.pid);
   if (holders.length > 0) {

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { maskUrlCredentials } from '../url-credentials.ts';
 import { nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError, notFound, type FieldError } from '../errors.ts';
+import { AppError, fieldName, notFound, type FieldError } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
@@ -193,12 +193,12 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   if (o.apiEnabled !== undefined) next.api_enabled = o.apiEnabled;
   if (o.instantPrize !== undefined) {
     if (!(INSTANT_PRIZE_MODES as readonly string[]).includes(o.instantPrize))
-      fail('instant_prize', `--instant-prize must be one of ${INSTANT_PRIZE_MODES.join(', ')}`);
+      fail('instant_prize', `${fieldName('instant_prize')} must be one of ${INSTANT_PRIZE_MODES.join(', ')}`);
     else next.instant_prize = o.instantPrize as Campaign['instant_prize'];
   }
   if (o.luckyNumbers !== undefined) {
     if (!(LUCKY_NUMBER_MODES as readonly string[]).includes(o.luckyNumbers))
-      fail('lucky_numbers', `--lucky-numbers must be one of ${LUCKY_NUMBER_MODES.join(', ')}`);
+      fail('lucky_numbers', `${fieldName('lucky_numbers')} must be one of ${LUCKY_NUMBER_MODES.join(', ')}`);
     else next.lucky_numbers = o.luckyNumbers as Campaign['lucky_numbers'];
   }
   const integer = (field: string, value: string | number, min: number, max: number): number | undefined => {
@@ -223,11 +223,11 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
   }
   if (o.fiscalVerifierUrl !== undefined) {
     const url = o.fiscalVerifierUrl;
-    const problem = url ? operatorTextProblem('--fiscal-verifier-url', url, MAX_URL_LENGTH) : null;
+    const problem = url ? operatorTextProblem(fieldName('fiscal_verifier_url'), url, MAX_URL_LENGTH) : null;
     if (url === null || url === '') next.fiscal_verifier_url = null;
     // Checked before parsing: the URL parser drops tabs and line breaks, but the text is stored as typed.
     else if (problem) errors.push({ field: 'fiscal_verifier_url', ...problem });
-    else if (!isHttpsUrl(url)) fail('fiscal_verifier_url', '--fiscal-verifier-url must be an https:// URL');
+    else if (!isHttpsUrl(url)) fail('fiscal_verifier_url', '`fiscal_verifier_url` must be an https:// URL');
     else next.fiscal_verifier_url = url;
   }
   if (o.webhookApi !== undefined) {

@@ -11,7 +11,7 @@ import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, fieldName, notFound } from '../errors.ts';
 import { parseDecimal } from '../numbers.ts';
 import { cesCommand } from '../runtime.ts';
 import {
@@ -75,7 +75,7 @@ export function parseOperatorName(value: string): string {
     throw new AppError(
       422,
       'invalid_option',
-      `--as must be 1 to 64 letters, digits, spaces or ._@- (it names the operator in the audit log), got ${JSON.stringify(value)}`,
+      `${fieldName('as')} must be 1 to 64 letters, digits, spaces or ._@- (it names the operator in the audit log), got ${JSON.stringify(value)}`,
     );
   return name;
 }
@@ -83,7 +83,11 @@ export function parseOperatorName(value: string): string {
 export function parseLinkTtl(value: string | number): number {
   const n = parseDecimal(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_LINK_TTL_MINUTES)
-    throw new AppError(422, 'invalid_option', `--ttl must be a whole number of minutes from 1 to ${MAX_LINK_TTL_MINUTES}, got "${value}"`);
+    throw new AppError(
+      422,
+      'invalid_option',
+      `${fieldName('ttl')} must be a whole number of minutes from 1 to ${MAX_LINK_TTL_MINUTES}, got "${value}"`,
+    );
   return n;
 }
 

@@ -6,7 +6,7 @@ import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { nowIso, toIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, fieldName, notFound } from '../errors.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { parseGraceSeconds } from '../numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
@@ -60,7 +60,7 @@ export function issueKey(ctx: Ctx, input: { campaignId: string; mode: string; la
 function parseLabel(value: string | null | undefined): string | null {
   const label = value?.trim() ?? '';
   if (label === '') return null;
-  const problem = operatorTextProblem('--label', label, MAX_NAME_LENGTH);
+  const problem = operatorTextProblem(fieldName('label'), label, MAX_NAME_LENGTH);
   if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'label', ...problem }]);
   return label;
 }

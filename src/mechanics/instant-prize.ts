@@ -12,7 +12,7 @@ import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../context.ts';
 import { isUniqueViolation } from '../db/statements.ts';
 import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
+import { AppError, fieldName, notFound, validationFailed } from '../errors.ts';
 import { MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import type { Caller } from '../keys/keys.ts';
 import { createAwardedAward, revokeAward, withdrawPendingAward } from './awards.ts';
@@ -61,7 +61,7 @@ export function revokeInstantPrize(ctx: Ctx, caller: Caller, entryId: string, bo
  */
 export function revokeAwardAsOperator(ctx: Ctx, entryId: string, reason: string | null, now: string, actor: Actor): AwardObject {
   // The API's limit (1000 characters) holds for the operator too, and an operator's note is one printable line.
-  const problem = reason === null ? null : operatorTextProblem('--reason', reason.trim(), MAX_NOTE_LENGTH);
+  const problem = reason === null ? null : operatorTextProblem(fieldName('reason'), reason.trim(), MAX_NOTE_LENGTH);
   if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'reason', ...problem }]);
   const parsed = parseRevokeBody({ reason });
   return ctx.db

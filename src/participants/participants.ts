@@ -11,7 +11,7 @@ import type { Actor } from '../audit/actor.ts';
 import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
 import { truncateWal } from '../db/wal-truncate.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, fieldName, notFound } from '../errors.ts';
 import { parseDocument } from '../entries/documents.ts';
 import { MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
@@ -243,7 +243,7 @@ export interface FreeTextRedacted {
 export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
   // The reason goes into the audit record: bounded, one printable line (src/operator-text.ts).
   const reason = req.reason?.trim() || null;
-  const problem = reason === null ? null : operatorTextProblem('--reason', reason, MAX_NOTE_LENGTH);
+  const problem = reason === null ? null : operatorTextProblem(fieldName('reason'), reason, MAX_NOTE_LENGTH);
   if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'reason', ...problem }]);
   // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
   // the WAL, which still holds earlier copies of those pages, is copied back and emptied, tried again

@@ -9,7 +9,7 @@ import { isLoopbackHost } from '../loopback-host.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { monotonicMs, nowIso } from '../clock.ts';
 import type { Ctx } from '../context.ts';
-import { AppError } from '../errors.ts';
+import { AppError, fieldName } from '../errors.ts';
 import { lastEventSeq, listEventsAfter } from './outbox.repo.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
 import { getWebhookConfig } from './webhook-config.ts';
@@ -43,16 +43,20 @@ export function parseForwardUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new AppError(422, 'invalid_option', `--forward-to must be a URL such as http://localhost:4000/webhooks, got "${value}"`);
+    throw new AppError(
+      422,
+      'invalid_option',
+      `${fieldName('forward_to')} must be a URL such as http://localhost:4000/webhooks, got "${value}"`,
+    );
   }
-  if (url.username !== '' || url.password !== '') throw new AppError(422, 'invalid_option', '--forward-to must not carry credentials');
+  if (url.username !== '' || url.password !== '') throw new AppError(422, 'invalid_option', '`forward_to` must not carry credentials');
   if (url.protocol === 'https:') return url;
   // URL keeps an IPv6 literal's brackets in hostname ([::1]).
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''))) return url;
   throw new AppError(
     422,
     'invalid_option',
-    '--forward-to must be https://, or http:// on a loopback address (localhost, 127.0.0.1, [::1])',
+    '`forward_to` must be https://, or http:// on a loopback address (localhost, 127.0.0.1, [::1])',
   );
 }
 

@@ -16,7 +16,7 @@ import {
   type CampaignOptions,
 } from '../../campaigns/campaigns.ts';
 import { maskUrlCredentials } from '../../url-credentials.ts';
-import { errorFor, field, fieldErrors, isRefusal, select } from '../forms.ts';
+import { errorFor, field, fieldErrors, inFormWords, isRefusal, select } from '../forms.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
@@ -36,7 +36,7 @@ export function registerSettingsRoutes(router: DashboardRouter): void {
         return seeOther(campaignPath(campaign.id));
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        return htmlResponse(newCampaignPage(r.session, r.form, fieldErrors(error), error.message), 422);
+        return htmlResponse(newCampaignPage(r.session, r.form, fieldErrors(error), inFormWords(error.message)), 422);
       }
     }),
   );
@@ -57,7 +57,7 @@ export function registerSettingsRoutes(router: DashboardRouter): void {
         return seeOther(`${campaignPath(current.id, '/settings')}?saved=1`);
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        return htmlResponse(settingsPage(current, r.session, r.form, fieldErrors(error), error.message), 422);
+        return htmlResponse(settingsPage(current, r.session, r.form, fieldErrors(error), inFormWords(error.message)), 422);
       }
     }),
   );
