@@ -3,7 +3,11 @@
 // speak of the value, so a caller other than the CLI never reads about a flag it did not pass.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { cliMessage } from '../../cli/fields.ts';
 import { parseAuditAction, parseMode, parseModeFilter, parseStatusOption } from '../../cli/options.ts';
+import { inFormWords } from '../../src/dashboard/forms.ts';
+import { AppError, invalidOption } from '../../src/errors.ts';
+import { cesCommand } from '../../src/runtime.ts';
 import { toLivemode, toMode } from '../../src/keys/keys.ts';
 import { toStatusFilter } from '../../src/status-filter.ts';
 
@@ -31,4 +35,21 @@ test('the domain checks the same values with the same codes, in words that name 
     code: 'invalid_option',
     message: 'status must be one of pending, delivered, got "sent"',
   });
+});
+
+test('a domain error names fields; the CLI prints them as flags with the next command, a form by its labels', () => {
+  const refusal = invalidOption('extraction_date', '`extraction_date` 2026-11-21 is before the cut-off; see `series_digits`');
+  assert.equal(refusal.code, 'invalid_option');
+  assert.deepEqual(
+    refusal.errors?.map((e) => e.field),
+    ['extraction_date'],
+  );
+  assert.equal(cliMessage(refusal), '--extraction-date 2026-11-21 is before the cut-off; see --series');
+  assert.equal(
+    inFormWords(refusal.message, { extraction_date: 'Extraction date' }),
+    'Extraction date 2026-11-21 is before the cut-off; see series_digits',
+  );
+  const notFrozen = new AppError(409, 'draw_not_frozen', 'The draw is not frozen yet: freeze it first');
+  assert.equal(cliMessage(notFrozen), `The draw is not frozen yet: freeze it first (${cesCommand()} draw freeze DRAW_ID)`);
+  assert.equal(inFormWords(notFrozen.message), notFrozen.message);
 });
