@@ -5,7 +5,7 @@
 // arrive (the page refreshes itself), issue a key and use it (202), revoke it (401), rotate the
 // webhook secret and verify the next delivery with the new one, redeliver a failed delivery,
 // anonymize a participant. It takes the screenshots the docs show, and writes them to
-// docs/img/*.png under `npm run screenshots` only (a plain `npm test` changes no tracked file). If
+// docs/img/*.png under `npm run screenshots` only (a plain `npm run test:slow` changes no tracked file). If
 // Chromium cannot start on this machine the suite is skipped with the reason; it never passes unrun.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
