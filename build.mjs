@@ -2,7 +2,7 @@
 // runnable as `node dist/ces.mjs …` with only better-sqlite3 (a native addon, which cannot be
 // bundled) installed beside it. schema.sql and the first schema (src/db/migrations/001-initial.sql)
 // are embedded through the __CES_SCHEMA__ and __CES_INITIAL_SCHEMA__ defines that
-// src/db/schema.ts reads. Importable: test/build.test.ts calls buildBundle({ outfile }) so that it
+// src/db/schema.ts reads. Importable: test/slow/build.test.ts calls buildBundle({ outfile }) so that it
 // never overwrites the repository's dist/ while other tests run.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -11,7 +11,7 @@
 //
 // The flag is set after V8 has started (node:v8 setFlagsFromString), which Node documents as
 // possibly doing nothing: V8 reads this one each time it sets the next limit, and
-// test/heap-growth.test.ts fails if a Node upgrade stops honouring it. Node refuses the flag in
+// test/slow/heap-growth.test.ts fails if a Node upgrade stops honouring it. Node refuses the flag in
 // NODE_OPTIONS; an operator who starts node with it (`node --heap-growing-percent=… dist/ces.mjs
 // serve`) keeps theirs, whatever CES_HEAP_GROWING_PERCENT says.
 import { setFlagsFromString } from 'node:v8';

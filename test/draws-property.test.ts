@@ -14,8 +14,9 @@
 //   - NumberSet encode -> decode is the identity and canonicalSha256 is the SHA-256 of the
 //     canonical list written naively.
 // Environment: CES_PROPERTY_RUNS (default 1000; a tenth of it for the NumberSet property) runs;
-// CES_PROPERTY_SEED replays a run (the seed is printed as a diagnostic, and by fast-check on a
-// failure with the path to give CES_PROPERTY_PATH); CES_PROPERTY_STATS=1 prints how often each
+// a fixed seed unless CES_PROPERTY_SEED says another or `random` (the slow tier's run); it replays a
+// run (the seed is printed as a diagnostic, and by fast-check on a failure with the path to give
+// CES_PROPERTY_PATH); CES_PROPERTY_STATS=1 prints how often each
 // situation was reached.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -23,12 +24,12 @@ import { after, test } from 'node:test';
 import fc from 'fast-check';
 import { canonicalSha256, ENCODING_BITMAP, ENCODING_GAPS, ENCODING_MISSING_GAPS, NumberSet } from '../src/draws/number-set.ts';
 import { drawWinners, pickNextWinner, type Approximation, type DrawNumber, type Holder } from '../src/draws/winners.ts';
+import { propertySeed } from './support/property.ts';
 
 const ELEMENTS = 100_000;
 const RUNS = Number(process.env.CES_PROPERTY_RUNS ?? 1000);
-// fast-check's own default, made explicit so that it can be printed and given back.
-const SEED =
-  process.env.CES_PROPERTY_SEED === undefined ? (Date.now() ^ (Math.random() * 0x1_0000_0000)) | 0 : Number(process.env.CES_PROPERTY_SEED);
+// Fixed in the fast tier, random in the slow one (test/support/property.ts); printed so that it can be given back.
+const SEED = propertySeed(112);
 const PATH = process.env.CES_PROPERTY_PATH;
 
 // ---------------------------------------------------------------------------------------------

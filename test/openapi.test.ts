@@ -142,7 +142,7 @@ describe('OpenAPI document', () => {
     assert.ok(create.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'));
     assert.equal(doc.components.parameters.IdempotencyKey.schema.maxLength, 128);
     // docs/api.md#entry-submission: a replay's 202 carries Idempotent-Replayed: true
-    // (test/intake-idempotency.test.ts sends it).
+    // (test/slow/intake-idempotency.test.ts sends it).
     assert.deepEqual(create.responses['202'].headers['Idempotent-Replayed'], { $ref: '#/components/headers/IdempotentReplayed' });
     assert.deepEqual(doc.components.headers.IdempotentReplayed.schema, { type: 'string', enum: ['true'] });
     assert.deepEqual(doc.paths['/healthz'].get.security, [], 'operations endpoints take no API key');

@@ -29,7 +29,7 @@ describe('package.json: install and run', () => {
     assert.deepEqual(pkg.allowScripts, { 'better-sqlite3': true, esbuild: true, '@scarf/scarf': false });
   });
 
-  // The disaster-recovery drill's Litestream (test/litestream-drill.test.ts): an optional dependency,
+  // The disaster-recovery drill's Litestream (test/slow/litestream-drill.test.ts): an optional dependency,
   // so that `npm ci` passes where the linux-x64 binary cannot install, pinned (the drill asserts
   // the SQLite inside it), and never the @flydotio/litestream wrapper, which exits 0 on a failed
   // restore and does not pass SIGTERM on.

@@ -3,7 +3,7 @@
 // a checkpoint busy at once, without calling the busy handler, while another connection runs a
 // checkpoint; and `ces serve`'s checkpoint thread runs one every 25 ms (src/db/checkpointer.ts).
 // One try was therefore skipped whenever it met one of those passes: under load, often
-// (test/checkpoints-external.test.ts failed that way beside a second test suite). So after a busy
+// (test/slow/checkpoints-external.test.ts failed that way beside a second test suite). So after a busy
 // answer the truncation is tried again, a few ms apart, without waiting on readers again.
 import type { Db } from './open.ts';
 

@@ -57,7 +57,7 @@ const DELIVERY_COLUMNS = `seq, id, campaign_id, livemode, entry_id, event_type, 
  * flight. The order is that of the partial index webhook_deliveries_campaign_due (campaign_id,
  * next_attempt_at, seq), so the claim walks due rows in index order and stops at `limit` instead
  * of sorting every pending row; the NOT EXISTS probes webhook_deliveries_entry
- * (test/webhooks.test.ts checks the plan).
+ * (test/slow/webhooks.test.ts checks the plan).
  */
 export const DUE_DELIVERIES_SQL = `SELECT d.seq FROM webhook_deliveries d
       WHERE d.campaign_id = @campaign AND d.status = 'pending' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)

@@ -58,7 +58,7 @@ export function newContext(browser: Browser, baseURL: string): Promise<BrowserCo
 /**
  * Takes the page as it is now (the viewport only: a fixed 1280×800 picture). With
  * CES_SCREENSHOTS=1 (`npm run screenshots`) it is written to docs/img/<name>.png, the pictures the
- * docs show; a plain `npm test` leaves those tracked files as they are.
+ * docs show; a plain `npm run test:slow` leaves those tracked files as they are.
  */
 export async function screenshot(page: Page, name: string): Promise<Buffer> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`screenshot name must be kebab-case, got "${name}"`);

@@ -3,7 +3,7 @@
 // folder is deleted, `litestream restore` brings the database back, and the result is judged:
 // `ces check`, which acknowledged entries are missing and how long before the kill they were
 // acknowledged, the replica's WAL continuity, and whether `ces serve` starts on the restored file
-// and accepts an entry. test/litestream-drill.test.ts runs one in CI; bench/drill.ts repeats it.
+// and accepts an entry. test/slow/litestream-drill.test.ts runs one in CI; bench/drill.ts repeats it.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

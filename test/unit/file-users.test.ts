@@ -36,7 +36,7 @@ test('the bundle and the sources under newer Node releases, whose comm is MainTh
   assert.equal(nameProcess(comm('MainThread'), cmdline('node', '/usr/local/bin/ces', 'serve')).name, 'ces serve');
   assert.equal(nameProcess(comm('MainThread'), cmdline('/usr/bin/node', '--import', 'tsx', 'cli/ces.ts', 'serve')).name, 'ces serve');
   // Another node is a node, not MainThread; another program that names its thread so keeps the name.
-  assert.equal(nameProcess(comm('MainThread'), cmdline('node', '--test', 'test/backup.test.ts')).name, 'node');
+  assert.equal(nameProcess(comm('MainThread'), cmdline('node', '--test', 'test/slow/backup.test.ts')).name, 'node');
   assert.equal(nameProcess(comm('MainThread'), cmdline('/usr/lib/app/app', '--flag')).name, 'MainThread');
 });
 
@@ -58,7 +58,7 @@ test('Litestream is litestream, whatever it runs beside; its npm wrapper is a no
 });
 
 test('anything else is its comm: another node, a title set, a shell running ces, nothing at all', () => {
-  assert.equal(nameProcess(comm('node'), cmdline('node', '--import', 'tsx', '--test', 'test/backup.test.ts')).name, 'node');
+  assert.equal(nameProcess(comm('node'), cmdline('node', '--import', 'tsx', '--test', 'test/slow/backup.test.ts')).name, 'node');
   assert.equal(nameProcess(comm('legacy-report'), cmdline('legacy-report')).name, 'legacy-report');
   assert.equal(nameProcess(comm('bash'), cmdline('bash', '-c', './ces serve')).name, 'bash');
   // A process whose cmdline could not be read (gone meanwhile) keeps its comm.

@@ -9,6 +9,7 @@ import {
   isAccessKeyFormat,
   makeAccessKey,
 } from '../../src/entries/fiscal-key.ts';
+import { propertySeed } from '../support/property.ts';
 
 // The weight of each of the 43 positions as printed in the NF-e manual (2..9 from the right),
 // written out so the oracle below shares no code with the implementation.
@@ -79,7 +80,7 @@ describe('computeAccessKeyCheckDigit', () => {
       fc.property(digits(43), (first43) => {
         assert.equal(computeAccessKeyCheckDigit(first43), oracleCheckDigit(first43));
       }),
-      { numRuns: 1000 },
+      { numRuns: 1000, seed: propertySeed(103) },
     );
   });
 
@@ -141,6 +142,7 @@ describe('makeAccessKey', () => {
           assert.equal(accessKeyTestTrigger(key), cnf);
         },
       ),
+      { seed: propertySeed(104) },
     );
   });
 

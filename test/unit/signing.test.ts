@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { signDelivery } from '../../src/webhooks/signing.ts';
+import { propertySeed } from '../support/property.ts';
 
 test('signDelivery matches standardwebhooks sign() and passes its verify()', () => {
   fc.assert(
@@ -23,7 +24,7 @@ test('signDelivery matches standardwebhooks sign() and passes its verify()', () 
         assert.equal(headers['webhook-id'], id);
       },
     ),
-    { numRuns: 300 },
+    { numRuns: 300, seed: propertySeed(105) },
   );
   // verify() also checks the timestamp is recent: sign now, verify with the package.
   const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { toUtcTimestamp } from '../../src/timestamps.ts';
+import { propertySeed } from '../support/property.ts';
 
 test('every form intake accepts is converted to UTC exactly', () => {
   const cases: Array<[string, string]> = [
@@ -79,6 +80,6 @@ test("it agrees with V8's Date.parse on every accepted form (which ECMAScript le
         assert.equal(toUtcTimestamp(text), new Date(Date.parse(text)).toISOString(), text);
       },
     ),
-    { numRuns: 2000 },
+    { numRuns: 2000, seed: propertySeed(107) },
   );
 });
