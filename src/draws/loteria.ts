@@ -11,6 +11,7 @@ import { readCappedBody } from '../capped-body.ts';
 import { AppError } from '../errors.ts';
 import { describeFetchError } from '../fetch-error.ts';
 import { parsePrizes } from './formation.ts';
+import { USER_AGENT } from '../version.ts';
 
 /** An extraction as read from Caixa: its number, its date (YYYY-MM-DD) and the five 5-digit tickets. */
 export interface FederalExtraction {
@@ -29,7 +30,6 @@ export const MAX_LOTERIA_ANSWER_BYTES = 64 * 1024;
 export const LOTERIA_ATTEMPTS = 3;
 /** Waits before the 2nd and 3rd attempts. */
 export const LOTERIA_BACKOFF_MS = [250, 1000] as const;
-const USER_AGENT = 'ces/0.1';
 
 const badAnswer = (url: string, why: string): AppError =>
   new AppError(502, 'loteria_bad_answer', `Caixa's results API (${url}) gave an answer ces cannot use: ${why}`);

@@ -7,6 +7,7 @@
 import { ofetch } from 'ofetch';
 import { readCappedBody } from '../capped-body.ts';
 import { describeFetchError } from '../fetch-error.ts';
+import { USER_AGENT } from '../version.ts';
 
 export type VerifierAnswer = { kind: 'verdict'; valid: boolean; reason: string | null } | { kind: 'unavailable'; error: string };
 
@@ -36,7 +37,7 @@ export async function callFiscalVerifier(
     const res = await ofetch.raw<ReadableStream<Uint8Array>, 'stream'>(url, {
       method: 'POST',
       body: JSON.stringify(body),
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'ces/0.1' },
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
       responseType: 'stream',
       ignoreResponseError: true,
       retry: 0,

@@ -36,6 +36,7 @@ import {
 import { signDelivery, signingSecrets } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
 import { maskUrlCredentials } from '../url-credentials.ts';
+import { USER_AGENT } from '../version.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export interface DeliveryStats {
@@ -55,7 +56,6 @@ export const emptyDeliveryStats = (): DeliveryStats => ({
 });
 
 const EXCERPT_CHARS = 512;
-const USER_AGENT = 'ces/0.1';
 
 export type Outcome =
   | { kind: 'skipped'; reason: string }

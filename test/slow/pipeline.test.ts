@@ -24,6 +24,7 @@ import {
   OPERATOR,
 } from '../support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../support/receiver.ts';
+import { USER_AGENT } from '../../src/version.ts';
 
 let t: TestServer;
 let receiver: Receiver;
@@ -135,7 +136,7 @@ describe('an approved entry', () => {
       assert.equal(e.json.livemode, true);
       assert.match(e.json.id, /^evt_[0-9a-f]{32}$/);
       assert.equal(e.headers['content-type'], 'application/json');
-      assert.equal(e.headers['user-agent'], 'ces/0.1');
+      assert.equal(e.headers['user-agent'], USER_AGENT);
       assert.match(e.headers['webhook-timestamp'], /^\d{10}$/);
       assert.match(e.headers['webhook-signature'], /^v1,[A-Za-z0-9+/=]+$/);
     }
