@@ -9,17 +9,27 @@
 // every command gets it.
 // Bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) too: stored from
 // integrator input, they reorder what an operator reads (a consent line shown reversed, a name
-// shown as another's), and the line separators U+2028-U+2029.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+// shown as another's), and the line separators U+2028-U+2029. The bidi set is written once here:
+// the dashboard's HTML escaping (src/html.ts) shows them through escapeBidiControls.
+const BIDI = String.raw`\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069`;
+const BIDI_CONTROLS = new RegExp(`[${BIDI}]`, 'g');
+const CONTROL_CHARACTERS = new RegExp(String.raw`[\u0000-\u001f\u007f-\u009f\u2028\u2029${BIDI}]`, 'g');
 // The same, but a renderer's own line breaks (LF, CRLF) stay: a lone CR would overwrite the line.
-const CONTROL_CHARACTERS_BUT_LINE_BREAKS =
-  /\r(?!\n)|[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS = new RegExp(
+  String.raw`\r(?!\n)|[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029${BIDI}]`,
+  'g',
+);
 
 export const escapeCharacter = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** `text` with every control character shown as \u001b; with keepLineBreaks, LF and CRLF stay. */
 export function escapeControlCharacters(text: string, options: { keepLineBreaks?: boolean } = {}): string {
   return text.replace(options.keepLineBreaks ? CONTROL_CHARACTERS_BUT_LINE_BREAKS : CONTROL_CHARACTERS, escapeCharacter);
+}
+
+/** `text` with only its bidirectional controls shown as \u202e (the dashboard's pages). */
+export function escapeBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, escapeCharacter);
 }
 
 /** True when `text` holds a character escapeControlCharacters would escape (line breaks included). */

@@ -3,6 +3,8 @@
 // joined, null, undefined and false render nothing. Nothing reaches a dashboard page unescaped.
 // Shared by the dashboard and the printable apuração record (src/draws/report.ts).
 
+import { escapeBidiControls } from './control-characters.ts';
+
 /** Markup that is already safe to place in a page. */
 export class Html {
   readonly value: string;
@@ -17,14 +19,12 @@ export class Html {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
- * Bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) in stored text
- * would reorder what an operator reads (a name shown as another's): they are shown as the visible
- * `\u202e`, as the CLI shows them.
+ * Bidirectional controls in stored text would reorder what an operator reads (a name shown as
+ * another's): they are shown as the visible `\u202e`, as the CLI shows them (one set, in
+ * src/control-characters.ts).
  */
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]).replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeBidiControls(text.replace(/[&<>"']/g, (c) => ESCAPES[c]));
 }
 
 /** Trusted markup, placed as it is: only for strings this code wrote (an SVG path, a constant). */
