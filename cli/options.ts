@@ -8,6 +8,7 @@ import { ENTRY_STATUSES, type EntryStatus } from '../src/entries/entries.repo.ts
 import { AppError } from '../src/errors.ts';
 import { MODES, type Mode } from '../src/keys/keys.ts';
 import { parseDecimal } from '../src/numbers.ts';
+import { toStatusFilter } from '../src/status-filter.ts';
 
 /** --mode of every command that takes one: live or test, in any case; anything else is invalid_mode. */
 export function parseMode(value: string): Mode {
@@ -27,12 +28,9 @@ export function parseSingleMode(mode: string | undefined): number {
   return parseModeFilter(mode ?? 'live')!;
 }
 
-/** --status of the operator's listings: one of the statuses the listing knows, typed in any case. */
+/** --status of the operator's listings: the domain's check (src/status-filter.ts), naming the flag. */
 export function parseStatusOption<S extends string>(value: string | undefined, statuses: readonly S[]): S | undefined {
-  if (value === undefined) return undefined;
-  const found = statuses.find((status) => status.toLowerCase() === value.toLowerCase());
-  if (found === undefined) throw new AppError(422, 'invalid_option', `--status must be one of ${statuses.join(', ')}, got "${value}"`);
-  return found;
+  return toStatusFilter(value, statuses, '--status');
 }
 
 export function parseStatus(status: string | undefined): EntryStatus | undefined {

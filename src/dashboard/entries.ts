@@ -9,6 +9,7 @@ import { findEnrollmentByDocument } from '../entries/enrollments.repo.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../entries/entries.repo.ts';
 import { isUuid } from '../entries/submission.ts';
 import { isCalendarDate } from '../validation/described.ts';
+import { toStatusFilter } from '../status-filter.ts';
 import type { Mode } from '../keys/keys.ts';
 import {
   findEnrollmentIdByEmailKey,
@@ -45,11 +46,10 @@ export interface EntryListing {
   enrollmentId?: string | null;
 }
 
-/** The filter from a query string; a malformed value is a 400 with the field's name. */
+/** The filter from a query string; a malformed day or cursor is a 400 with the field's name, a bad status a 422. */
 export function parseEntryFilter(query: URLSearchParams, mode: Mode): EntryFilter {
-  const status = (query.get('status') ?? '').toUpperCase();
-  if (status !== '' && !ENTRY_STATUSES.includes(status as EntryStatus))
-    throw new AppError(400, 'invalid_option', `status must be one of ${ENTRY_STATUSES.join(', ')}, got "${query.get('status')}"`);
+  // An empty status (the form's "all") is no filter; anything else is the listings' one check (a 422).
+  const status = toStatusFilter(query.get('status') || undefined, ENTRY_STATUSES);
   const day = (name: 'from' | 'to'): string | null => {
     const value = (query.get(name) ?? '').trim();
     if (value === '') return null;
@@ -67,7 +67,7 @@ export function parseEntryFilter(query: URLSearchParams, mode: Mode): EntryFilte
   }
   return {
     mode,
-    status: status === '' ? null : (status as EntryStatus),
+    status: status ?? null,
     from: day('from'),
     to: day('to'),
     q: (query.get('q') ?? '').trim(),

@@ -228,10 +228,14 @@ describe('entries', () => {
       .get(w.ids[0]) as string;
     assert.ok(all.includes(`***.${document.slice(3, 6)}.${document.slice(6, 9)}-**`));
     assert.ok(!all.includes(document) && !all.includes(`${document.slice(0, 3)}.${document.slice(3, 6)}`), 'no full CPF');
-    for (const bad of ['status=LOST', 'from=22/11/2026', 'to=2026-13-45', 'before=xyz']) {
+    for (const bad of ['from=22/11/2026', 'to=2026-13-45', 'before=xyz']) {
       const res = await maria.get(`${base}?${bad}`);
       assert.equal(res.status, 400, bad);
     }
+    // A status the listing does not know is the listings' one check: 422, as the API and the CLI.
+    const lost = await maria.get(`${base}?status=LOST`);
+    assert.equal(lost.status, 422);
+    assert.match(lost.text, /status must be one of PENDING, /);
   });
 
   test('find by entry id, by CPF/CNPJ written with or without punctuation, by e-mail in any case (a POST)', async () => {
