@@ -1,20 +1,18 @@
 // Option parsers shared by the commands: bad values are AppErrors with code invalid_option
 // (invalid_mode for --mode, as in every command), which the CLI prints as one line and exit 1.
-// The wording names the flag the operator typed; the domain functions check what they are handed
-// in their own words (src/keys/keys.ts toMode, src/status-filter.ts). Also the reader of every id
+// The wording names the flag the operator typed; the checks themselves are the domain's
+// (src/keys/keys.ts toMode, src/status-filter.ts), called with the flag's name. Also the reader of every id
 // argument and option that is a uuid.
 import { AUDIT_ACTIONS, type AuditAction } from '../src/audit/audit.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../src/entries/entries.repo.ts';
 import { AppError } from '../src/errors.ts';
-import { MODES, type Mode } from '../src/keys/keys.ts';
+import { toMode, type Mode } from '../src/keys/keys.ts';
 import { parseDecimal } from '../src/numbers.ts';
 import { toStatusFilter } from '../src/status-filter.ts';
 
-/** --mode of every command that takes one: live or test, in any case; anything else is invalid_mode. */
+/** --mode of every command that takes one: the domain's toMode, naming the flag. */
 export function parseMode(value: string): Mode {
-  const mode = MODES.find((m) => m === value.toLowerCase());
-  if (mode === undefined) throw new AppError(422, 'invalid_mode', `--mode must be live or test, got "${value}"`);
-  return mode;
+  return toMode(value, '--mode');
 }
 
 /** An optional --mode as livemode 1 (live) or 0 (test); undefined (both modes) when absent. */

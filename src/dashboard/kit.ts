@@ -13,7 +13,7 @@ import { STATUS_CODES } from 'node:http';
 import { HTTPResponse, type H3Event } from 'h3';
 import type { Actor } from '../audit/actor.ts';
 import { AppError, renameFields } from '../errors.ts';
-import type { Mode } from '../keys/keys.ts';
+import { toMode, type Mode } from '../keys/keys.ts';
 import type { Ctx } from '../context.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { LIVE_REFRESH_HEADER } from './assets.ts';
@@ -165,13 +165,7 @@ export function documentResponse(document: string, headers: Record<string, strin
   });
 }
 
-/** A mode from a URL or a form: live or test; anything else (a hand-made request) is 400 invalid_mode. */
-export function toMode(value: string): Mode {
-  if (value !== 'live' && value !== 'test') throw new AppError(400, 'invalid_mode', `mode must be live or test, got "${value}"`);
-  return value;
-}
-
-/** ?mode=live|test of a campaign's pages; live when absent. */
+/** ?mode=live|test of a campaign's pages, in any case; live when absent; anything else 422 invalid_mode. */
 export function queryMode(event: H3Event): Mode {
   return toMode(event.url.searchParams.get('mode') ?? 'live');
 }

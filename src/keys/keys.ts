@@ -169,10 +169,18 @@ export function authenticate(ctx: Ctx, authorization: string | null | undefined)
   return { keyId: row.id, campaignId: row.campaign_id, mode: row.mode, livemode: row.mode === 'live' };
 }
 
-/** `value` as a mode: live or test, in any case; anything else is 422 invalid_mode. */
-export function toMode(value: string): Mode {
-  const mode = value.toLowerCase();
-  if (mode !== 'live' && mode !== 'test') throw new AppError(422, 'invalid_mode', `mode must be live or test, got "${value}"`);
+/**
+ * `value` as a mode: live or test, in any case; anything else is 422 invalid_mode, with the
+ * message also as the error of field `mode`. The one mode parser: the domain, the CLI's --mode
+ * (cli/options.ts, which passes `name` so the message names its flag) and the dashboard's URLs
+ * and forms all call it.
+ */
+export function toMode(value: string, name = 'mode'): Mode {
+  const mode = MODES.find((m) => m === value.toLowerCase());
+  if (mode === undefined) {
+    const message = `${name} must be live or test, got "${value}"`;
+    throw new AppError(422, 'invalid_mode', message, [{ field: 'mode', code: 'invalid_option', message }]);
+  }
   return mode;
 }
 

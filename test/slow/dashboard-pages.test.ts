@@ -164,15 +164,17 @@ describe("a campaign's live page", () => {
     assert.deepEqual(rowStartingWith(await ok(maria, path), '2026-11-22 09:00:00'), ['2026-11-22 09:00:00', '1', '0', '0']);
   });
 
-  test('?mode=test shows the test mode; an unknown mode is 400 and an unknown campaign 404, as pages', async () => {
+  test('?mode=test shows the test mode, in any case; an unknown mode is 422 and an unknown campaign 404, as pages', async () => {
     const t = await server();
     const w = await processedWorld(t);
     const maria = await signIn(t);
     const test = await ok(maria, `/dashboard/campaigns/${w.campaign.id}?mode=test`);
     assert.equal(figureOf(test, 'Entries in all'), '1');
     assert.equal(figureOf(test, 'Approval rate'), '100.0 %');
+    assert.equal(figureOf(await ok(maria, `/dashboard/campaigns/${w.campaign.id}?mode=TEST`), 'Entries in all'), '1');
+    // The domain's one mode parser (src/keys/keys.ts toMode), as the CLI: 422 invalid_mode.
     const bad = await maria.get(`/dashboard/campaigns/${w.campaign.id}?mode=prod`);
-    assert.equal(bad.status, 400);
+    assert.equal(bad.status, 422);
     assert.match(bad.text, /mode must be live or test/);
     const missing = await maria.get('/dashboard/campaigns/0196a1b2-0000-7000-8000-000000000000');
     assert.equal(missing.status, 404);

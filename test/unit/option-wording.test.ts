@@ -30,7 +30,12 @@ test('the domain checks the same values with the same codes, in words that name 
   assert.equal(toMode('Live'), 'live');
   assert.equal(toLivemode('TEST'), 0);
   assert.equal(toStatusFilter('Pending', STATUSES), 'pending');
-  assert.throws(() => toMode('prod'), { code: 'invalid_mode', message: 'mode must be live or test, got "prod"' });
+  assert.throws(() => toMode('prod'), {
+    status: 422,
+    code: 'invalid_mode',
+    message: 'mode must be live or test, got "prod"',
+    errors: [{ field: 'mode', code: 'invalid_option', message: 'mode must be live or test, got "prod"' }],
+  });
   assert.throws(() => toStatusFilter('sent', STATUSES), {
     code: 'invalid_option',
     message: 'status must be one of pending, delivered, got "sent"',

@@ -9,7 +9,7 @@ import { getCampaign } from '../../campaigns/campaigns.ts';
 import { createDraw, getDraw, listDraws, type Draw } from '../../draws/draws.ts';
 import { defaultElementDigits, defaultSeriesDigits, formatDigitSource } from '../../draws/formation.ts';
 import { APPROXIMATIONS } from '../../draws/winners.ts';
-import type { Mode } from '../../keys/keys.ts';
+import { toMode, type Mode } from '../../keys/keys.ts';
 import { field, inFormWords, isRefusal, select, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
@@ -22,7 +22,6 @@ import {
   queryMode,
   routeParam,
   seeOther,
-  toMode,
   type DashboardRequest,
   type DashboardRouter,
 } from '../kit.ts';

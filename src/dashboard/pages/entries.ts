@@ -4,6 +4,7 @@
 // only in POST bodies, its pages too (the cursor, an instant and an entry id, is no personal data
 // but goes with the search): a CPF or an e-mail in a URL stays in the browser's history and in
 // proxies' logs. A `q` in a GET's query string is ignored.
+import { toMode } from '../../keys/keys.ts';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { recordParticipantLookUp } from '../../participants/participants.ts';
 import { AppError } from '../../errors.ts';
@@ -23,7 +24,6 @@ import {
   queryMode,
   routeParam,
   seeOther,
-  toMode,
   type Answer,
   type DashboardRequest,
   type DashboardRouter,

@@ -7,7 +7,7 @@
 import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { parseDocument } from '../../entries/documents.ts';
-import type { Mode } from '../../keys/keys.ts';
+import { toMode, type Mode } from '../../keys/keys.ts';
 import {
   anonymizeParticipant,
   exportParticipant,
@@ -28,7 +28,6 @@ import {
   queryMode,
   routeParam,
   seeOther,
-  toMode,
   type DashboardRequest,
   type DashboardRouter,
 } from '../kit.ts';

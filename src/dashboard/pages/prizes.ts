@@ -4,24 +4,14 @@
 // dashboard:<name>). A refused form comes back with the domain's messages beside its fields (422).
 import type { HTTPResponse } from 'h3';
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
-import type { Mode } from '../../keys/keys.ts';
+import { toMode, type Mode } from '../../keys/keys.ts';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../mechanics/prizes.ts';
 import { addWindows, summarizePrizeWindows, type WindowsOverview } from '../../mechanics/windows.ts';
 import { errorFor, field, fieldErrors, inFormWords, isRefusal, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../html.ts';
 import { campaignPath, layout } from '../layout.ts';
-import {
-  action,
-  csrfField,
-  htmlResponse,
-  page,
-  routeParam,
-  seeOther,
-  toMode,
-  type DashboardRequest,
-  type DashboardRouter,
-} from '../kit.ts';
+import { action, csrfField, htmlResponse, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 /** Unclaimed windows listed (the counts cover them all). */
