@@ -111,7 +111,3 @@ export function renameFields(message: string, nameOf: (field: string) => string)
 export function invalidOption(field: string, message: string): AppError {
   return new AppError(422, 'invalid_option', message, [{ field, code: 'invalid_option', message }]);
 }
-
-export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError;
-}

@@ -46,8 +46,3 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Htm
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
   return new Html(out);
 }
-
-/** A value rendered on its own (an attribute built in code, a text node). */
-export function toHtml(value: HtmlValue): Html {
-  return new Html(render(value));
-}

@@ -22,7 +22,6 @@ import {
   type SettledDelivery,
 } from './figures.repo.ts';
 
-export const STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 export type { HourBar, StatusCounts };
 
 export type WindowState = 'open' | 'not_started' | 'ended';
@@ -79,10 +78,6 @@ export function approvalRate(c: StatusCounts): number | null {
 /** Every campaign with its figures, newest first as `ces campaign list`; one read transaction. */
 export function summarizeCampaigns(ctx: Ctx, scheduler: DeliveryScheduler | null): CampaignSummary[] {
   return ctx.db.transaction(() => listCampaigns(ctx).map((campaign) => summarize(ctx, campaign, scheduler)))();
-}
-
-export function summarizeCampaign(ctx: Ctx, campaign: Campaign, scheduler: DeliveryScheduler | null): CampaignSummary {
-  return ctx.db.transaction(() => summarize(ctx, campaign, scheduler))();
 }
 
 function summarize(ctx: Ctx, campaign: Campaign, scheduler: DeliveryScheduler | null): CampaignSummary {

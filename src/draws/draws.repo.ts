@@ -141,10 +141,6 @@ export function savePublished(db: Db, drawId: string, at: string): boolean {
   );
 }
 
-export function touchDraw(db: Db, drawId: string, at: string): void {
-  prepare(db, `UPDATE draws SET updated_at = ? WHERE id = ?`).run(at, drawId);
-}
-
 export function insertWinner(db: Db, row: Omit<DrawWinnerRow, 'id' | 'disqualified_at' | 'disqualified_reason'>): void {
   prepare(
     db,

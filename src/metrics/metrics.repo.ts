@@ -72,8 +72,3 @@ export function tallyAttemptsSince(db: Db, afterId: number): AttemptTally[] {
     FROM webhook_attempts WHERE id > ? GROUP BY result`,
   ).all(afterId);
 }
-
-/** A trivial read that fails when the database file is gone, locked out or corrupt. */
-export function pingDatabase(db: Db): void {
-  prepare(db, `SELECT 1 FROM sqlite_master LIMIT 1`).get();
-}

@@ -89,7 +89,3 @@ export function nextJobDueAt(db: Db): string | null {
   const row = prepare<[], { at: string | null }>(db, `SELECT min(max(run_at, coalesce(locked_until, run_at))) AS at FROM jobs`).get();
   return row?.at ?? null;
 }
-
-export function countJobs(db: Db): number {
-  return prepare<[], { n: number }>(db, `SELECT count(*) AS n FROM jobs`).get()!.n;
-}

@@ -7,7 +7,7 @@
 // document; this folder imports nothing from the domain or from src/openapi/.
 import { isIPv4, isIPv6 } from 'node:net';
 import { integer, is, max, min, string, Struct, union, validate, type Context, type Failure } from 'superstruct';
-import { validationFailed, type FieldError, type FieldErrorCode } from '../errors.ts';
+import type { FieldError, FieldErrorCode } from '../errors.ts';
 
 /** A JSON Schema object (draft 2020-12, OpenAPI 3.1's dialect), as src/openapi/ emits it. */
 export type JsonSchema = Record<string, unknown>;
@@ -470,13 +470,3 @@ export function structErrors(value: unknown, struct: AnyStruct, style: 'dot' | '
 
 const isBelow = (field: string, parent: string): boolean =>
   parent === '' ? field !== '' : field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`);
-
-/**
- * Validates `value` against `struct` and throws 422 validation_failed listing every violation. Hand
- * parsers that give finer error codes call it after their own checks, so whatever the documented
- * struct forbids is refused even if the hand checks and the struct ever drift apart.
- */
-export function enforceStruct(value: unknown, struct: AnyStruct, style: 'dot' | 'bracket' = 'dot'): void {
-  const errors = structErrors(value, struct, style);
-  if (errors.length > 0) throw validationFailed(errors);
-}
