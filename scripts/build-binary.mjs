@@ -8,7 +8,7 @@
 //     as one CommonJS file that loads the addon from beside it. src/binary/native-cache.ts writes
 //     both to a folder of the user's on first use and checks them by the SHA-256 written here.
 // docs/architecture.md ("The executable") explains the layout; docs/deploy.md is the operator's side.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -33,7 +33,10 @@ import { NODE_VERSION, nodeRuntime } from './node-runtime.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
-const postject = require('postject');
+// postject's CLI, run as a child: the ELF library inside it writes a warning line per note section
+// of a stripped binary ("Can't find string offset for section name '.note.100'"), harmless, and the
+// build shows them only when the injection fails.
+const POSTJECT_CLI = join(dirname(require.resolve('postject')), 'cli.js');
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 const ADDON = 'better_sqlite3.node';
@@ -77,7 +80,10 @@ export async function buildBinary({ outDir = join(ROOT, 'dist'), log = () => {} 
 
     const executable = join(work, 'ces');
     execFileSync('strip', ['--strip-all', '-o', executable, join(runtime, 'bin', 'node')]);
-    await postject.inject(executable, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+    const injected = spawnSync(process.execPath, [POSTJECT_CLI, executable, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], {
+      encoding: 'utf8',
+    });
+    if (injected.status !== 0) throw new Error(`postject failed (status ${injected.status}):\n${injected.stdout}${injected.stderr}`);
     chmodSync(executable, 0o755);
 
     mkdirSync(outDir, { recursive: true });
