@@ -3,12 +3,12 @@
 // CES_CHECKPOINTS) and waits; on "go" it runs the same domain function and answers when it began
 // and ended, so that the measured window is the anonymization and not the process's start-up.
 import { cliActor } from '../src/audit/actor.ts';
-import { systemClock } from '../src/clock.ts';
-import { loadCommandConfig } from '../src/config.ts';
+import { systemClock } from '../src/kernel/clock.ts';
+import { loadCommandConfig } from '../src/kernel/config.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { createSilentLogger } from '../src/log.ts';
+import { createSilentLogger } from '../src/kernel/log.ts';
 import { anonymizeParticipant } from '../src/participants/participants.ts';
-import { cryptoRandom } from '../src/random.ts';
+import { cryptoRandom } from '../src/kernel/random.ts';
 
 const [dbPath, campaignId, document] = process.argv.slice(2);
 const config = loadCommandConfig({ db: dbPath });

@@ -4,13 +4,13 @@
 // Before the server starts, the seeded campaign gets a day and a bit of recent entries (one a
 // second up to now, one in ten rejected), so that "today", the last 24 hours and the rejection
 // reasons read real ranges rather than empty ones.
-import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import type { Ctx } from '../src/context.ts';
+import { systemClock } from '../src/kernel/clock.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { createSignInLink } from '../src/dashboard/sessions.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { createSilentLogger } from '../src/log.ts';
-import { cryptoRandom } from '../src/random.ts';
+import { createSilentLogger } from '../src/kernel/log.ts';
+import { cryptoRandom } from '../src/kernel/random.ts';
 import { cliActor } from '../src/audit/actor.ts';
 import type { Child } from './children.ts';
 import { cpf, type BenchCampaign } from './data.ts';

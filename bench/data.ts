@@ -7,14 +7,14 @@
 import { cliActor } from '../src/audit/actor.ts';
 import { createHash } from 'node:crypto';
 import { createCampaign } from '../src/campaigns/campaigns.ts';
-import { systemClock } from '../src/clock.ts';
-import type { Ctx } from '../src/context.ts';
+import { systemClock } from '../src/kernel/clock.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { issueKey } from '../src/keys/keys.ts';
-import { createSilentLogger } from '../src/log.ts';
-import { loadConfig } from '../src/config.ts';
-import { cryptoRandom } from '../src/random.ts';
+import { createSilentLogger } from '../src/kernel/log.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import { cryptoRandom } from '../src/kernel/random.ts';
 
 /**
  * A bijection of [0, 10^9): i times 387,420,489 (3^18, prime to 10^9) modulo 10^9, computed in two

@@ -10,16 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCampaign } from '../src/campaigns/campaigns.ts';
-import { ManualClock, monotonicMs } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import type { Ctx } from '../src/context.ts';
+import { ManualClock, monotonicMs } from '../src/kernel/clock.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { writeEntry } from '../src/intake/write-stage.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
 import { issueKey, type Caller } from '../src/keys/keys.ts';
-import { createSilentLogger } from '../src/log.ts';
+import { createSilentLogger } from '../src/kernel/log.ts';
 import { allocateLuckyNumbers } from '../src/mechanics/lucky-numbers.ts';
-import { seededRandom } from '../src/random.ts';
+import { seededRandom } from '../src/kernel/random.ts';
 import { entryBody } from '../test/support/harness.ts';
 
 export interface LuckyAllocationRow {

@@ -8,7 +8,7 @@
 // (synchronous=FULL).
 import Database from 'better-sqlite3';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
-import { cryptoRandom, uuidv7 } from '../src/random.ts';
+import { cryptoRandom, uuidv7 } from '../src/kernel/random.ts';
 import { accessKey, cpf, labelUuid } from './data.ts';
 
 export interface SeedOptions {

@@ -12,11 +12,11 @@ import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { freezeDraw } from '../src/draws/draws.ts';
 import type { EntryWriter } from '../src/intake/entry-writer.ts';
-import { limitHeapGrowth } from '../src/heap-growth.ts';
-import { createLogger } from '../src/log.ts';
+import { limitHeapGrowth } from '../src/tools/heap-growth.ts';
+import { createLogger } from '../src/kernel/log.ts';
 import { startServer } from '../src/http/server.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, 'tick-ms': { type: 'string' } } });

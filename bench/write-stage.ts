@@ -16,15 +16,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { monotonicMs } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
+import { monotonicMs } from '../src/kernel/clock.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { startCheckpointer } from '../src/db/checkpointer.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { parseSubmission } from '../src/entries/submission.ts';
 import { performWrite, type WriteRequest } from '../src/intake/entry-writer.ts';
 import type { Caller } from '../src/keys/keys.ts';
-import { createSilentLogger } from '../src/log.ts';
-import { cryptoRandom } from '../src/random.ts';
+import { createSilentLogger } from '../src/kernel/log.ts';
+import { cryptoRandom } from '../src/kernel/random.ts';
 import { accessKey, createBenchCampaign, currentYymm, entryRequest, labelUuid } from './data.ts';
 
 export interface WriteStageOptions {

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The `ces` binary: the program (cli/program.ts) run on this process's arguments, streams and
 // environment. What only the real process has is set up here, before any command runs.
-import { dropCertificateCheckOverride } from '../src/config.ts';
+import { dropCertificateCheckOverride } from '../src/kernel/config.ts';
 import { carryOnWithoutStderr } from './output.ts';
 import { runProgram } from './program.ts';
 
 // Before parsing: a usage error is written to stderr too.
 carryOnWithoutStderr();
-// Before any connection: certificates are always checked (src/config.ts), and the operator is told.
+// Before any connection: certificates are always checked (src/kernel/config.ts), and the operator is told.
 if (dropCertificateCheckOverride()) {
   process.stderr.write(
     'ces: NODE_TLS_REJECT_UNAUTHORIZED is ignored: certificates are always checked (trust a CA with NODE_EXTRA_CA_CERTS)\n',

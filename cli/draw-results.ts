@@ -1,11 +1,11 @@
 // `ces draw results`: the extraction's five prizes, typed by the operator or read from Caixa's
 // results API (src/draws/loteria.ts). What was read is shown and recorded only once a person says
 // so: at a terminal, the answer to "Record these results? [y/N]"; elsewhere, --yes.
-import { AppError } from '../src/errors.ts';
-import type { Ctx } from '../src/context.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { getDraw, recordResults, type Draw } from '../src/draws/draws.ts';
 import { fetchFederalResult, type FetchedExtraction } from '../src/draws/loteria.ts';
-import { parseDecimal } from '../src/numbers.ts';
+import { parseDecimal } from '../src/kernel/numbers.ts';
 import { askYesNo } from './confirm.ts';
 import { renderFetchedExtraction } from './draw-text.ts';
 import { cliIo } from './io.ts';

@@ -1,8 +1,8 @@
-// The domain's errors in the CLI's words: a field the domain names (src/errors.ts fieldName)
+// The domain's errors in the CLI's words: a field the domain names (src/kernel/errors.ts fieldName)
 // becomes the flag that sets it, and a refusal that says what to do first gets the command that
 // does it. The domain itself names neither, so the dashboard can show the same errors as a form.
-import { AppError, renameFields } from '../src/errors.ts';
-import { cesCommand } from '../src/runtime.ts';
+import { AppError, renameFields } from '../src/kernel/errors.ts';
+import { cesCommand } from '../src/tools/runtime.ts';
 
 /** Fields whose flag is not the field in kebab-case. */
 const FLAG_OF_FIELD: Readonly<Record<string, string>> = {

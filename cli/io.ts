@@ -5,7 +5,7 @@
 // so two commands run at once in one process (a test's Promise.all) each print to their own
 // buffers, and a command reads it only where it touches the process's edge.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Clock } from '../src/clock.ts';
+import type { Clock } from '../src/kernel/clock.ts';
 
 /** A stream a command prints to: write, end, events (an export streams into it), maybe a TTY. */
 export type CliOutput = NodeJS.WritableStream & { readonly isTTY?: boolean };
@@ -16,7 +16,7 @@ export type CliInput = NodeJS.ReadableStream & { readonly isTTY?: boolean };
 export interface CliIo {
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
-  /** The environment configuration is read from (src/config.ts loadCommandConfig). */
+  /** The environment configuration is read from (src/kernel/config.ts loadCommandConfig). */
   readonly env: NodeJS.ProcessEnv;
   /** The operator's side; none for a test that asks nothing (then nothing is a terminal). */
   readonly stdin?: CliInput;

@@ -1,14 +1,14 @@
 // Option parsers shared by the commands: bad values are AppErrors with code invalid_option
 // (invalid_mode for --mode, as in every command), which the CLI prints as one line and exit 1.
 // The wording names the flag the operator typed; the checks themselves are the domain's
-// (src/keys/keys.ts toMode, src/status-filter.ts), called with the flag's name. Also the reader of every id
+// (src/keys/keys.ts toMode, src/input/status-filter.ts), called with the flag's name. Also the reader of every id
 // argument and option that is a uuid.
 import { AUDIT_ACTIONS, type AuditAction } from '../src/audit/audit.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../src/entries/entries.repo.ts';
-import { AppError } from '../src/errors.ts';
+import { AppError } from '../src/kernel/errors.ts';
 import { toMode, type Mode } from '../src/keys/keys.ts';
-import { parseDecimal } from '../src/numbers.ts';
-import { toStatusFilter } from '../src/status-filter.ts';
+import { parseDecimal } from '../src/kernel/numbers.ts';
+import { toStatusFilter } from '../src/input/status-filter.ts';
 
 /** --mode of every command that takes one: the domain's toMode, naming the flag. */
 export function parseMode(value: string): Mode {
@@ -26,7 +26,7 @@ export function parseSingleMode(mode: string | undefined): number {
   return parseModeFilter(mode ?? 'live')!;
 }
 
-/** --status of the operator's listings: the domain's check (src/status-filter.ts), naming the flag. */
+/** --status of the operator's listings: the domain's check (src/input/status-filter.ts), naming the flag. */
 export function parseStatusOption<S extends string>(value: string | undefined, statuses: readonly S[]): S | undefined {
   return toStatusFilter(value, statuses, '--status');
 }

@@ -4,14 +4,14 @@
 // {code, message}} on stdout with --json). A reader that stops early ends the command quietly; a
 // closed stderr only silences it.
 import type { Command } from 'commander';
-import { systemClock } from '../src/clock.ts';
-import { ConfigError, loadCommandConfig } from '../src/config.ts';
-import type { Ctx } from '../src/context.ts';
+import { systemClock } from '../src/kernel/clock.ts';
+import { ConfigError, loadCommandConfig } from '../src/kernel/config.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { openDatabase, type OpenOptions } from '../src/db/open.ts';
-import { AppError } from '../src/errors.ts';
-import { createLogger } from '../src/log.ts';
-import { cryptoRandom } from '../src/random.ts';
-import { escapeCharacter, escapeControlCharacters } from '../src/control-characters.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import { createLogger } from '../src/kernel/log.ts';
+import { cryptoRandom } from '../src/kernel/random.ts';
+import { escapeCharacter, escapeControlCharacters } from '../src/kernel/control-characters.ts';
 import { cliMessage } from './fields.ts';
 import { cliIo } from './io.ts';
 
@@ -68,7 +68,7 @@ export function carryOnWithoutStderr(): void {
   process.stderr.on('error', () => {});
 }
 
-/** Settings a command reads besides CES_DB (src/config.ts loadCommandConfig). */
+/** Settings a command reads besides CES_DB (src/kernel/config.ts loadCommandConfig). */
 export type CommandSettings = Parameters<typeof loadCommandConfig>[2];
 
 /**
@@ -90,7 +90,7 @@ export function openCommandContext(opts: CommonOptions, open: OpenOptions = {}, 
 /**
  * Opens a context for one command (the database opened with `open`: by default created if missing
  * and migrated), runs it, prints its result, closes the database. Only a command that `delivers`
- * a webhook reads the delivery settings (src/config.ts loadCommandConfig).
+ * a webhook reads the delivery settings (src/kernel/config.ts loadCommandConfig).
  */
 export async function runCommand<T>(
   opts: CommonOptions,

@@ -3,8 +3,8 @@
 // runProgram runs it on a list of arguments with an io (cli/io.ts): the process's for the binary
 // (cli/ces.ts), buffers for a test that runs the CLI in process.
 import { Command, CommanderError } from 'commander';
-import { AppError } from '../src/errors.ts';
-import { cesCommand } from '../src/runtime.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import { cesCommand } from '../src/tools/runtime.ts';
 import { cliIo, processIo, withCliIo, type CliIo } from './io.ts';
 import { endQuietlyWhenReaderLeaves, fail } from './output.ts';
 import { registerCampaignCommands } from './commands/campaign.ts';
@@ -26,7 +26,7 @@ import { registerDashboardCommands } from './commands/dashboard.ts';
 import { registerCheckCommand } from './commands/check.ts';
 import { registerDrawCommands } from './commands/draw.ts';
 import { registerVersionCommand } from './commands/version.ts';
-import { VERSION } from '../src/version.ts';
+import { VERSION } from '../src/kernel/version.ts';
 
 export function createProgram(): Command {
   const program = new Command('ces')

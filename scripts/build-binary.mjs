@@ -199,7 +199,7 @@ function nativeManifest(files) {
   return { folder, addon: ADDON, module: MODULE, sha256: sums };
 }
 
-/** cli/ces.ts as one CommonJS file, with the defines src/runtime.ts, src/db/schema.ts and src/binary/native.ts read. */
+/** cli/ces.ts as one CommonJS file, with the defines src/tools/runtime.ts, src/db/schema.ts and src/binary/native.ts read. */
 async function bundleMain(outfile, manifest) {
   const sqlite = {
     name: 'sqlite-from-the-executable',

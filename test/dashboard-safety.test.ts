@@ -10,7 +10,7 @@ import { listAuditRecords } from '../src/audit/audit.ts';
 import { listCampaigns } from '../src/campaigns/campaigns.ts';
 import { listKeys } from '../src/keys/keys.ts';
 import { listOperatorPrizes } from '../src/mechanics/prizes.ts';
-import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH } from '../src/operator-text.ts';
+import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH } from '../src/input/operator-text.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
 import { findOperatorWebhookConfig, setWebhookConfig } from '../src/webhooks/webhook-config.ts';
 import {

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
-import type { Ctx } from '../src/context.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { createDraw, freezeDraw, frozenNumbersText, getDraw, recordResults, runDraw } from '../src/draws/draws.ts';
-import type { AppError } from '../src/errors.ts';
+import type { AppError } from '../src/kernel/errors.ts';
 import { ENCODING_GAPS, ENCODING_MISSING_GAPS, formatNumber } from '../src/draws/number-set.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
 import { anonymizeParticipant } from '../src/participants/participants.ts';

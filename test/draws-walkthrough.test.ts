@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ManualClock } from '../src/clock.ts';
+import { ManualClock } from '../src/kernel/clock.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { entryBody, makeCampaign, ROOT, runCli, startTestServer } from './support/harness.ts';
 import { settle } from './support/mechanics.ts';

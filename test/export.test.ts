@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Ctx } from '../src/context.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { EXPORT_COLUMNS } from '../src/exports/entries-export.ts';
 import { renderProgress } from '../cli/progress.ts';
 import { entryBody, makeCampaign, makePrize, ROOT, runCli, startTestServer, submitEntry } from './support/harness.ts';

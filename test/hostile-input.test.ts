@@ -295,7 +295,7 @@ describe('hostile input at every endpoint', () => {
     });
   }
 
-  // Printing such a value for a message recursed once per level (src/printable.ts): a 500 at
+  // Printing such a value for a message recursed once per level (src/tools/printable.ts): a 500 at
   // 5,000 levels, and at 30,000 the walk that guards printing overflowed and said "not valid JSON".
   test('a field holding arrays nested thousands deep is a 422 on that field, at every field and endpoint', async () => {
     const valid = entryBody({ instant_win: { won: false } }, 8);

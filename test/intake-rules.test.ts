@@ -4,7 +4,7 @@
 // differing value for a stored enrollment field. Through the real HTTP server on a real SQLite file.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ManualClock } from '../src/clock.ts';
+import { ManualClock } from '../src/kernel/clock.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { drainAll, entryBody, makeCampaign, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
 

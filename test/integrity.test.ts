@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { ManualClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
+import { ManualClock } from '../src/kernel/clock.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { openService } from '../src/http/server.ts';
-import { createSilentLogger } from '../src/log.ts';
-import { seededRandom } from '../src/random.ts';
+import { createSilentLogger } from '../src/kernel/log.ts';
+import { seededRandom } from '../src/kernel/random.ts';
 import { runCli } from './support/harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-integrity-'));

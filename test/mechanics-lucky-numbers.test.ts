@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
-import type { Ctx } from '../src/context.ts';
+import type { Ctx } from '../src/kernel/context.ts';
 import { allocateLuckyNumbers } from '../src/mechanics/lucky-numbers.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
-import { seededRandom, type Random } from '../src/random.ts';
+import { seededRandom, type Random } from '../src/kernel/random.ts';
 import { makeCampaign, startTestServer, type TestServer, OPERATOR } from './support/harness.ts';
 import { mechanicOf, settle, submitEntry, viewEntry } from './support/mechanics.ts';
 

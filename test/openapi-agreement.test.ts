@@ -27,7 +27,7 @@ import examples from 'libphonenumber-js/examples.mobile.json';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import { PROFILE_FIELDS } from '../src/entries/submission.ts';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
-import { toUtcTimestamp } from '../src/timestamps.ts';
+import { toUtcTimestamp } from '../src/input/timestamps.ts';
 import { schemaArbitrary, type Schema } from './support/schema-arbitrary.ts';
 import { drainAll, makeCampaign, makePrize, startTestServer, type TestResponse, type TestServer, type World } from './support/harness.ts';
 import { submitEntry } from './support/mechanics.ts';

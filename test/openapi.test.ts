@@ -118,7 +118,7 @@ describe('OpenAPI document', () => {
       'not_a_ces_database',
       // The executable's SQLite addon made ready on the first open (src/binary/native-cache.ts): before `ces serve` listens.
       'native_module_unavailable',
-      // Creating a private file (src/private-files.ts): the database before `ces serve` listens, a backup, an export.
+      // Creating a private file (src/tools/private-files.ts): the database before `ces serve` listens, a backup, an export.
       'cannot_write_file',
     ]);
     const raised = new Set<string>();

@@ -6,8 +6,8 @@ import type { Campaign } from '../src/campaigns/campaigns.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { JOB_RETRY_CAP_MS, jobRetryDelayMs } from '../src/pipeline/backoff.ts';
 import { checkIssueMonth } from '../src/pipeline/checks.ts';
-import { saoPauloDay, saoPauloMonthIndex } from '../src/timestamps.ts';
-import { seededRandom } from '../src/random.ts';
+import { saoPauloDay, saoPauloMonthIndex } from '../src/input/timestamps.ts';
+import { seededRandom } from '../src/kernel/random.ts';
 
 test('job backoff: between half and all of base * 2^(n-1), capped at one hour', () => {
   const random = seededRandom(7);

@@ -1,7 +1,7 @@
 // ces award list|revoke: the instant-prize ledger of a campaign (each award with its history), and the operator's revoke.
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
-import { nowIso } from '../../src/clock.ts';
+import { nowIso } from '../../src/kernel/clock.ts';
 import { AWARD_STATUSES } from '../../src/mechanics/awards.repo.ts';
 import { listOperatorAwards, type OperatorAward } from '../../src/mechanics/awards.ts';
 import { revokeAwardAsOperator } from '../../src/mechanics/instant-prize.ts';

@@ -1,10 +1,10 @@
 // ces backup DEST / ces restore SRC: an online, consistent copy of the database while the server
 // runs, and its restoration (refused while a server has the database open).
 import type { Command } from 'commander';
-import { systemClock } from '../../src/clock.ts';
-import { loadCommandConfig } from '../../src/config.ts';
+import { systemClock } from '../../src/kernel/clock.ts';
+import { loadCommandConfig } from '../../src/kernel/config.ts';
 import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
-import { cryptoRandom } from '../../src/random.ts';
+import { cryptoRandom } from '../../src/kernel/random.ts';
 import { cliIo } from '../io.ts';
 import { cliOperator } from '../operator.ts';
 import { details, fail, runCommand, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';

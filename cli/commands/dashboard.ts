@@ -10,8 +10,8 @@ import {
   revokeSessions,
   type SessionView,
 } from '../../src/dashboard/sessions.ts';
-import { AppError } from '../../src/errors.ts';
-import { cesCommand } from '../../src/runtime.ts';
+import { AppError } from '../../src/kernel/errors.ts';
+import { cesCommand } from '../../src/tools/runtime.ts';
 import { cliOperator } from '../operator.ts';
 import { parseUuid } from '../options.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';

@@ -4,11 +4,11 @@
 import type { Command } from 'commander';
 import type { Actor } from '../../src/audit/actor.ts';
 import { createCampaign } from '../../src/campaigns/campaigns.ts';
-import type { Ctx } from '../../src/context.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
 import { makeAccessKey } from '../../src/entries/fiscal-key.ts';
 import { issueKey } from '../../src/keys/keys.ts';
 import { addPrize } from '../../src/mechanics/prizes.ts';
-import { cesCommand, runningAs, serveCommand } from '../../src/runtime.ts';
+import { cesCommand, runningAs, serveCommand } from '../../src/tools/runtime.ts';
 import { parseWebhookPatch, patchWebhookConfig } from '../../src/webhooks/webhook-config.ts';
 import { cliOperator } from '../operator.ts';
 import { runCommand, withCommonOptions, type CommonOptions } from '../output.ts';

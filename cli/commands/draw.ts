@@ -4,8 +4,8 @@
 // flags and prints (results: cli/draw-results.ts).
 import type { Command } from 'commander';
 import { once } from 'node:events';
-import type { Ctx } from '../../src/context.ts';
-import { AppError } from '../../src/errors.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import {
   createDraw,
   disqualifyWinner,
@@ -19,7 +19,7 @@ import {
   type RunOutcome,
 } from '../../src/draws/draws.ts';
 import { renderDrawClause, renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
-import { writePrivateFileExclusive } from '../../src/private-files.ts';
+import { writePrivateFileExclusive } from '../../src/tools/private-files.ts';
 import { recordDrawResults, type ResultsFlags } from '../draw-results.ts';
 import { drawRows, renderDraw, renderDrawDetail, renderRun } from '../draw-text.ts';
 import { cliIo } from '../io.ts';
@@ -67,7 +67,7 @@ function parseReportFormat(value: string): ReportFormat {
 
 /**
  * The frozen list into a new file: written under a temp name (0600, O_EXCL) and linked into place
- * whole, never over an existing file (src/private-files.ts).
+ * whole, never over an existing file (src/tools/private-files.ts).
  */
 function writeNumbersFile(ctx: Ctx, drawId: string, out: string): NumbersFile {
   const draw = getDraw(ctx, drawId);

@@ -1,7 +1,7 @@
 // ces entries list|show
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
-import type { Ctx } from '../../src/context.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
 import { findEnrollmentById } from '../../src/entries/enrollments.repo.ts';
 import { listEntries } from '../../src/entries/entries.repo.ts';
 import { enrollmentToView, entryToView, getEntry } from '../../src/mechanics/entry-view.ts';

@@ -4,16 +4,16 @@ import type { Command } from 'commander';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { Transform } from 'node:stream';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
-import { systemClock } from '../../src/clock.ts';
-import { loadCommandConfig } from '../../src/config.ts';
-import type { Ctx } from '../../src/context.ts';
+import { systemClock } from '../../src/kernel/clock.ts';
+import { loadCommandConfig } from '../../src/kernel/config.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import { countEntriesToExport, recordEntriesExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
 import { createProgressBar } from '../progress.ts';
-import { createSilentLogger } from '../../src/log.ts';
-import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
-import { cryptoRandom } from '../../src/random.ts';
+import { createSilentLogger } from '../../src/kernel/log.ts';
+import { openPrivateFileExclusive, tempPathBeside } from '../../src/tools/private-files.ts';
+import { cryptoRandom } from '../../src/kernel/random.ts';
 import { cliIo, type CliOutput } from '../io.ts';
 import { cliOperator } from '../operator.ts';
 import { details, escapeControlCharacters, fail, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -49,7 +49,7 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   const bar = showProgress ? createProgressBar(io.stderr, countEntriesToExport(ctx, filter), () => ctx.clock.now()) : null;
   // A file is written beside its destination and renamed into place when complete, so an
   // interrupted export never leaves a truncated file under the requested name. The temp file is
-  // 0600 under a random name, created exclusively (src/private-files.ts): it holds personal data.
+  // 0600 under a random name, created exclusively (src/tools/private-files.ts): it holds personal data.
   const temp = flags.out ? tempPathBeside(flags.out, ctx.random) : null;
   const screen = !temp && io.stdout.isTTY === true ? escapingForTerminal(io.stdout) : null;
   const out: NodeJS.WritableStream = temp ? createWriteStream(temp, { fd: openPrivateFileExclusive(temp) }) : (screen ?? io.stdout);

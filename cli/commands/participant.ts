@@ -3,9 +3,9 @@
 // document into a new 0600 file (refused if the file exists), as `ces draw numbers --out` does.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import { anonymizeParticipant, exportParticipant } from '../../src/participants/participants.ts';
-import { writePrivateFileExclusive } from '../../src/private-files.ts';
+import { writePrivateFileExclusive } from '../../src/tools/private-files.ts';
 import { parseSingleMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, withCommonOptions, type CommonOptions } from '../output.ts';

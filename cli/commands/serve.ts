@@ -1,9 +1,9 @@
 // ces serve: run the HTTP server and the background tick until SIGINT/SIGTERM.
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { AppError } from '../../src/errors.ts';
-import { createLogger, guardLogStream } from '../../src/log.ts';
-import { limitHeapGrowth } from '../../src/heap-growth.ts';
+import { ConfigError, loadConfig } from '../../src/kernel/config.ts';
+import { AppError } from '../../src/kernel/errors.ts';
+import { createLogger, guardLogStream } from '../../src/kernel/log.ts';
+import { limitHeapGrowth } from '../../src/tools/heap-growth.ts';
 import { startServer } from '../../src/http/server.ts';
 import { fail } from '../output.ts';
 
@@ -41,7 +41,7 @@ export function registerServeCommand(program: Command): void {
         fail({ json: flags.json }, error);
         return;
       }
-      // The log's reader may leave while the server runs: serving goes on without a log (src/log.ts).
+      // The log's reader may leave while the server runs: serving goes on without a log (src/kernel/log.ts).
       // stderr may be gone too (`2>&1`); the /metrics counter is then what tells (cli/output.ts).
       const output = guardLogStream(process.stdout, (error) => {
         process.stderr.write(

@@ -2,8 +2,8 @@
 import { registerWebhookListenCommand } from './webhook-listen.ts';
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
-import { AppError } from '../../src/errors.ts';
-import { MAX_GRACE_SECONDS } from '../../src/numbers.ts';
+import { AppError } from '../../src/kernel/errors.ts';
+import { MAX_GRACE_SECONDS } from '../../src/kernel/numbers.ts';
 import { getWebhookConfig, rotateWebhookSecret, setWebhookConfig, toOperatorView } from '../../src/webhooks/webhook-config.ts';
 import { DELIVERY_STATUSES, listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';

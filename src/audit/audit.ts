@@ -4,9 +4,9 @@
 // transaction of the change, so a change without its record (or a record of a change that rolled
 // back) cannot exist. `details` holds ids, option names and non-personal values: never a secret, an
 // API key, or a participant's document, name, email or phone.
-import { nowIso } from '../clock.ts';
-import { AppError } from '../errors.ts';
-import type { Ctx } from '../context.ts';
+import { nowIso } from '../kernel/clock.ts';
+import { AppError } from '../kernel/errors.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { actorName, type Actor } from './actor.ts';
 import { insertAuditRow, listAuditRows, type AuditRow } from './audit.repo.ts';
 

@@ -4,24 +4,24 @@
 // backup would restart each time another connection writes, and might never finish under load.
 // Both write to a temp file beside the destination, check it with PRAGMA integrity_check and only
 // then rename it into place, so a crash never leaves a half-written file under the final name.
-// That temp file is created first, 0600, exclusively, under a random name (src/private-files.ts):
+// That temp file is created first, 0600, exclusively, under a random name (src/tools/private-files.ts):
 // SQLite writes the copy into it and keeps its mode, so backups and restored databases are 0600.
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { nowIso, type Clock } from '../clock.ts';
-import type { CheckpointMode } from '../config.ts';
-import type { Ctx } from '../context.ts';
+import { nowIso, type Clock } from '../kernel/clock.ts';
+import type { CheckpointMode } from '../kernel/config.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { readCesSchemaVersion, runIntegrityCheck, setRollbackJournal } from './backup.repo.ts';
 import { findFileHolders, formatHolders, realPath } from '../db/file-users.ts';
 import { SCHEMA_VERSION } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
-import { AppError } from '../errors.ts';
-import { createPrivateFileExclusive, makePrivateDir, tempPathBeside } from '../private-files.ts';
-import type { Random } from '../random.ts';
-import { cesCommand } from '../runtime.ts';
+import { AppError } from '../kernel/errors.ts';
+import { createPrivateFileExclusive, makePrivateDir, tempPathBeside } from '../tools/private-files.ts';
+import type { Random } from '../kernel/random.ts';
+import { cesCommand } from '../tools/runtime.ts';
 
 /** Pages per backup step: all of them at once (see the header). */
 const WHOLE_DATABASE = 0x7fffffff;

@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 
 /** The files an executable carries, as its build wrote them: name (also the asset's key) and SHA-256. */
 export interface NativeManifest {

@@ -2,13 +2,13 @@
 // reads. Created and updated only through the CLI; the API sees the campaign of its key.
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { maskUrlCredentials } from '../url-credentials.ts';
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, fieldName, notFound, type FieldError } from '../errors.ts';
-import { parseDecimal } from '../numbers.ts';
-import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
-import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
+import { maskUrlCredentials } from '../tools/url-credentials.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName, notFound, type FieldError } from '../kernel/errors.ts';
+import { parseDecimal } from '../kernel/numbers.ts';
+import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
+import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../input/timestamps.ts';
 import {
   INSTANT_PRIZE_MODES,
   LUCKY_NUMBER_MODES,

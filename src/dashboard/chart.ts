@@ -1,7 +1,7 @@
 // Charts as inline SVG drawn on the server: no script, styled by classes of the stylesheet (the
 // CSP forbids style attributes). Every bar has a <title> with its figures for a tooltip; the same
 // figures are in a table beside each chart for screen readers and copying.
-import { html, raw, type Html } from '../html.ts';
+import { html, raw, type Html } from '../tools/html.ts';
 
 export interface StackedBar {
   /** The label under the bar (shown for every `labelEvery`-th bar). */

@@ -6,7 +6,7 @@
 // typed) and a second button; only that second POST, which carries `confirmed=yes`, acts. A slip of
 // the mouse on a table of keys costs a page, not a partner's integration. The CSRF token guards
 // both POSTs as it guards every form.
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../tools/html.ts';
 import { csrfInput, layout, type CampaignContext } from './layout.ts';
 import type { ActionRequest } from './kit.ts';
 

@@ -8,7 +8,7 @@ import type { DisqualifiedWinner, DrawDetail, DrawWinner, FormationStep } from '
 import { describeFormationStep, describeWinnerStep } from '../draws/steps.ts';
 import type { WinnerStep } from '../draws/winners.ts';
 import { time } from './format.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../tools/html.ts';
 
 /** A step as a sentence on the page: the CLI's wording (steps.ts), capitalised, with its full stop. */
 function sentence(text: string): string {

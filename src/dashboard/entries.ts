@@ -1,15 +1,15 @@
 // The entries listing of a campaign: filters (status, mode, Sao Paulo days), the search by entry
 // id, CPF/CNPJ or e-mail (normalised as intake stores them: a document without punctuation and
 // in upper case, an e-mail by its folded key), and keyset pages of PAGE_SIZE, newest first.
-import type { Ctx } from '../context.ts';
-import { AppError } from '../errors.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError } from '../kernel/errors.ts';
 import { parseDocument } from '../entries/documents.ts';
 import { foldEmail } from '../entries/email-key.ts';
 import { findEnrollmentByDocument } from '../entries/enrollments.repo.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../entries/entries.repo.ts';
 import { isUuid } from '../entries/submission.ts';
 import { isCalendarDate } from '../validation/described.ts';
-import { toStatusFilter } from '../status-filter.ts';
+import { toStatusFilter } from '../input/status-filter.ts';
 import type { Mode } from '../keys/keys.ts';
 import {
   findEnrollmentIdByEmailKey,

@@ -2,11 +2,11 @@
 // statements of figures.repo.ts. Days are America/Sao_Paulo calendar days (fixed UTC-3, as
 // `ces stats`: Brazil has had no daylight-saving time since 2019).
 import { listCampaigns, registrationClosedReason, type Campaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { Mode } from '../keys/keys.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { findWebhookConfig } from '../webhooks/webhook-config.repo.ts';
-import { saoPauloDay } from '../timestamps.ts';
+import { saoPauloDay } from '../input/timestamps.ts';
 import { PAIRS_PER_SERIES } from '../mechanics/lucky-pairs.ts';
 import { countedLately, lastDayByHour, type HourBar, type StatusCounts } from './hourly.ts';
 import {

@@ -1,7 +1,7 @@
 // How the dashboard writes numbers, rates and times. Times are shown in Sao Paulo time (UTC-3,
 // the campaigns' legal time, as `ces stats` counts days) inside <time datetime="…Z">.
-import { SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
-import { html, type Html } from '../html.ts';
+import { SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
+import { html, type Html } from '../tools/html.ts';
 
 export function count(n: number): string {
   return n.toLocaleString('en-US');

@@ -1,7 +1,7 @@
 // What the operations pages' forms share: reading a field, a select and a secret shown once, and
 // an AppError's field errors placed beside the fields they are about.
-import { AppError, renameFields } from '../errors.ts';
-import { html, type Html } from '../html.ts';
+import { AppError, renameFields } from '../kernel/errors.ts';
+import { html, type Html } from '../tools/html.ts';
 
 /** A form field as typed; absent is ''. */
 export function field(form: URLSearchParams, name: string): string {
@@ -44,7 +44,7 @@ export function isRefusal(error: unknown): error is AppError {
 export type FieldLabels = Readonly<Record<string, string>>;
 
 /**
- * A domain message in a form's words: each field it names (src/errors.ts fieldName) by its label
+ * A domain message in a form's words: each field it names (src/kernel/errors.ts fieldName) by its label
  * on the form, or by its bare name when the form has none.
  */
 export function inFormWords(message: string, labels: FieldLabels = {}): string {

@@ -6,9 +6,9 @@
 // a launch day's entries on every view. Counts of earlier hours change only as pending entries are
 // processed, which the next recount (at most a minute later) shows. The lucky-number fill
 // (countedLately) is counted once a minute.
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/open.ts';
-import { toIso } from '../clock.ts';
+import { toIso } from '../kernel/clock.ts';
 import { countEntriesBetween, type Scope } from './figures.repo.ts';
 
 export const HOUR_MS = 3_600_000;

@@ -12,12 +12,12 @@ import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { HTTPResponse, type H3Event } from 'h3';
 import type { Actor } from '../audit/actor.ts';
-import { AppError, renameFields } from '../errors.ts';
+import { AppError, renameFields } from '../kernel/errors.ts';
 import { toMode, type Mode } from '../keys/keys.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { LIVE_REFRESH_HEADER } from './assets.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../tools/html.ts';
 import { BASE, csrfInput, layout } from './layout.ts';
 import { csrfMatches, resolveSession, type DashboardSession } from './sessions.ts';
 

@@ -2,7 +2,7 @@
 // one script, the nav to every page (the campaign's pages once a campaign is open), the signed-in
 // operator and the sign-out button, then the page's own content with its single <h1>.
 import type { Mode } from '../keys/keys.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../tools/html.ts';
 import type { DashboardSession } from './sessions.ts';
 
 export const BASE = '/dashboard';

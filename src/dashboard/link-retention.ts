@@ -2,8 +2,8 @@
 // (MAX_LINK_TTL_MINUTES); after that its row only lets a second click say "used" or "expired"
 // rather than "unknown". A week past its expiry it is deleted by the tick, used or not: the audit
 // log keeps who made it and who signed in with it (dashboard.link_created, dashboard.signed_in).
-import { toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { deleteLinksExpiredBefore, hasLinksExpiredBefore } from './sessions.repo.ts';
 
 export const LINK_RETENTION_DAYS = 7;

@@ -2,9 +2,9 @@
 // The server records it when it starts listening, because CES_PUBLIC_URL usually lives only in the
 // server's systemd unit: `ces dashboard link` run from an operator's shell would otherwise print
 // http://127.0.0.1:3000. The CLI's own CES_PUBLIC_URL still wins (an operator who sets it means it).
-import type { Config } from '../config.ts';
-import type { Ctx } from '../context.ts';
-import { nowIso } from '../clock.ts';
+import type { Config } from '../kernel/config.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { nowIso } from '../kernel/clock.ts';
 import { findPublicUrl, upsertPublicUrl } from './public-url.repo.ts';
 
 /**

@@ -6,14 +6,14 @@
 // revoke` ends it, after 12 hours without use (the live page's automatic refresh is not use) and 7
 // days after sign-in in any case. The CSRF token of a session is derived from its secret token, so
 // it is never stored and differs for every session.
-import { sameSecret, sha256 } from '../digests.ts';
+import { sameSecret, sha256 } from '../tools/digests.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { nowIso, toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, fieldName, notFound } from '../errors.ts';
-import { parseDecimal } from '../numbers.ts';
-import { cesCommand } from '../runtime.ts';
+import { nowIso, toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName, notFound } from '../kernel/errors.ts';
+import { parseDecimal } from '../kernel/numbers.ts';
+import { cesCommand } from '../tools/runtime.ts';
 import {
   endSessionRow,
   findLinkByHash,

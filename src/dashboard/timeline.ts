@@ -3,7 +3,7 @@
 // and each webhook event with every attempt and answer. One read transaction; each list is read
 // by the entry's id through an index.
 import { getCampaign, type Campaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { prepare } from '../db/statements.ts';
 import { findEnrollmentById, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';

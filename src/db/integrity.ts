@@ -4,8 +4,8 @@
 // (issue 33). The file is known by its device and inode, which a restore, a copy or a replica's
 // restore changes and a restart does not.
 import { statSync } from 'node:fs';
-import { AppError } from '../errors.ts';
-import { cesCommand } from '../runtime.ts';
+import { AppError } from '../kernel/errors.ts';
+import { cesCommand } from '../tools/runtime.ts';
 import type { Db } from './open.ts';
 import { prepare } from './statements.ts';
 

@@ -3,7 +3,7 @@
 // step by step, each migration in its own transaction together with the version bump. A database
 // newer than this code is refused rather than half-understood.
 import type Database from 'better-sqlite3';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { readSchemaSql } from './schema.ts';
 

@@ -5,9 +5,9 @@
 import Database from 'better-sqlite3';
 import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
-import type { CheckpointMode } from '../config.ts';
-import { AppError } from '../errors.ts';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.ts';
+import type { CheckpointMode } from '../kernel/config.ts';
+import { AppError } from '../kernel/errors.ts';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../tools/private-files.ts';
 import { findFileHolders, formatHolders } from './file-users.ts';
 import { migrate, SCHEMA_VERSION } from './migrate.ts';
 

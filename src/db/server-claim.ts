@@ -6,7 +6,7 @@
 import type { Db } from './open.ts';
 import { processUsesFile } from './file-users.ts';
 import { prepare } from './statements.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 
 export interface ServerProcess {
   pid: number;

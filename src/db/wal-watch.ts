@@ -15,8 +15,8 @@
 // With CES_CHECKPOINTS=internal ces checkpoints itself and the file's high-water mark (a long
 // backup held the WAL once) says nothing about today: the gauge is kept, the alarm is not raised.
 import { statSync } from 'node:fs';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
+import type { Clock } from '../kernel/clock.ts';
+import type { Config } from '../kernel/config.ts';
 import type { ConsolaInstance } from 'consola';
 import type { PassResult } from './checkpointer.ts';
 

@@ -6,14 +6,14 @@
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, fieldName, invalidOption, notFound } from '../errors.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName, invalidOption, notFound } from '../kernel/errors.ts';
 import { toMode } from '../keys/keys.ts';
-import { maskDocument, maskName } from '../masking.ts';
-import { parseDecimal } from '../numbers.ts';
-import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
-import { toUtcTimestamp } from '../timestamps.ts';
+import { maskDocument, maskName } from '../tools/masking.ts';
+import { parseDecimal } from '../kernel/numbers.ts';
+import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
+import { toUtcTimestamp } from '../input/timestamps.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import {
   findDrawRow,

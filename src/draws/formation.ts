@@ -4,7 +4,7 @@
 // m, dm) or a literal `=D`. The defaults are the wording SPA's SCPC writes into promotion plans:
 // element = the units of the 1st to 5th prizes; series = the tens of the 1st..k-th prizes, k the
 // digits of `series_count - 1`.
-import { AppError, fieldName, invalidOption } from '../errors.ts';
+import { AppError, fieldName, invalidOption } from '../kernel/errors.ts';
 
 export const ELEMENTS_PER_SERIES = 100_000;
 

@@ -4,9 +4,9 @@
 // it run on a thread of their own, at the lowest priority, with their own read-only connection
 // (scan-thread.ts): 20 million numbers are seconds of CPU that a freeze started from the dashboard
 // would otherwise take from the server's event loop, which is left the save of a few hundred KB.
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/open.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { iterateEligibleNumbers, saveFrozenSet, type DrawRow, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
 import { canonicalSha256, NumberSet, type EncodedSeries } from './number-set.ts';

@@ -7,11 +7,11 @@
 // failed. Nothing here records anything: the operator confirms what was read first (cli/).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ofetch } from 'ofetch';
-import { readCappedBody } from '../capped-body.ts';
-import { AppError } from '../errors.ts';
-import { describeFetchError } from '../fetch-error.ts';
+import { readCappedBody } from '../tools/capped-body.ts';
+import { AppError } from '../kernel/errors.ts';
+import { describeFetchError } from '../tools/fetch-error.ts';
 import { parsePrizes } from './formation.ts';
-import { USER_AGENT } from '../version.ts';
+import { USER_AGENT } from '../kernel/version.ts';
 
 /** An extraction as read from Caixa: its number, its date (YYYY-MM-DD) and the five 5-digit tickets. */
 export interface FederalExtraction {

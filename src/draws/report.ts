@@ -4,9 +4,9 @@
 // Everything shown is computed by the code that runs the draw (a published plan once printed an
 // example that contradicted its own rule).
 import { getCampaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
-import { html, raw, type Html } from '../html.ts';
-import { SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { html, raw, type Html } from '../tools/html.ts';
+import { SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
 import { getDraw, getRunOutcome, maskedWinner, type Draw, type DrawDetail, type RunOutcome } from './draws.ts';
 import { formNumber, parseDigits, type DigitSource } from './formation.ts';
 import { formatNumber, NumberSet } from './number-set.ts';

@@ -2,10 +2,10 @@
 // document creates the enrollment; later ones fill only fields still empty, silently keep stored
 // values, and the campaign's requirements are checked on the merged result.
 import type { Campaign, RequiredField } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, type FieldError } from '../errors.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, type FieldError } from '../kernel/errors.ts';
 import type { Caller } from '../keys/keys.ts';
-import { uuidv7 } from '../random.ts';
+import { uuidv7 } from '../kernel/random.ts';
 import {
   findEnrollmentByDocument,
   insertEnrollment,

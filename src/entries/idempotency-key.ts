@@ -3,7 +3,7 @@
 // (curl, most HTTP libraries) is decoded as UTF-8, while bytes that are not valid UTF-8 stay
 // Latin-1 (what fetch sends for é and the other characters up to U+00FF), so both spellings of one
 // key are one key. Its length is counted in characters (code points), not bytes.
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 
 export const IDEMPOTENCY_KEY_MAX = 128;
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -5,9 +5,9 @@
 // violation is reported with its field path; none stops the others from being found.
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { array, boolean, enums, nullable, optional, type, type Infer } from 'superstruct';
-import { AppError, type FieldError } from '../errors.ts';
-import { makePrintable } from '../printable.ts';
-import { DATE_TIME_AS_SENT, SAO_PAULO_OFFSET_MS } from '../timestamps.ts';
+import { AppError, type FieldError } from '../kernel/errors.ts';
+import { makePrintable } from '../tools/printable.ts';
+import { DATE_TIME_AS_SENT, SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
 import { describedString, requiredWhen, structErrors, uniqueBy, UUID_PATTERN, type StringRules } from '../validation/described.ts';
 import { DOCUMENT_AS_SENT, describeDocumentShape, parseDocument, type DocumentType } from './documents.ts';
 import { ACCESS_KEY_AS_SENT } from './fiscal-key.ts';

@@ -5,8 +5,8 @@
 // row (recordEntriesExport).
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import type { Ctx } from '../context.ts';
-import { storedTimestampInUtc } from '../timestamps.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { storedTimestampInUtc } from '../input/timestamps.ts';
 import { csvRecord } from './csv.ts';
 import { countExportRows, iterateExportRows, sumEntryCounts, type ExportFilter, type ExportRow } from './exports.repo.ts';
 

@@ -7,7 +7,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { Actor } from '../audit/actor.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { openDatabase } from '../db/open.ts';
 import { recordEntriesExport, writeEntriesExport, type ExportFormat } from './entries-export.ts';
 import type { ExportFilter } from './exports.repo.ts';

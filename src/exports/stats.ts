@@ -1,8 +1,8 @@
 // `ces stats`: one campaign's numbers for one mode, as a plain object (the --json document) that
 // the CLI also renders as terminal tables.
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import {
   countDeliveriesByStatus,
   countEntriesByDay,

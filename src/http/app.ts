@@ -1,7 +1,7 @@
 // The HTTP app: routes only. Each handler is wrapped so that the caller is authenticated first and
 // anything thrown becomes problem+json; unknown routes and methods are problem+json too.
 import { H3, type H3Event, type HTTPResponse } from 'h3';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { authenticate, type Caller } from '../keys/keys.ts';
 import type { Service } from './service.ts';
 import { registerEntryRoutes } from './entries.routes.ts';
@@ -11,7 +11,7 @@ import { registerOpsRoutes } from './ops.routes.ts';
 import { clientAddressOf, createRequestHooks, setCaller } from './request-log.ts';
 import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { parseTrustedProxies } from '../trusted-proxies.ts';
+import { parseTrustedProxies } from '../kernel/trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
 import { isDashboardPath, unroutedAnswer } from '../dashboard/kit.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';

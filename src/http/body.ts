@@ -3,8 +3,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { H3Event } from 'h3';
-import { AppError } from '../errors.ts';
-import { makePrintable } from '../printable.ts';
+import { AppError } from '../kernel/errors.ts';
+import { makePrintable } from '../tools/printable.ts';
 
 export function requireJsonContentType(event: H3Event): void {
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -37,7 +37,7 @@ export async function readOptionalJsonBody(event: H3Event, limitBytes: number): 
   }
 }
 
-// Objects with their own "toString" key are made printable (src/printable.ts). A walk after the
+// Objects with their own "toString" key are made printable (src/tools/printable.ts). A walk after the
 // parse, not a reviver: JSON.parse with a reviver takes V8's slow path, several times the cost.
 function parseJson(text: string): unknown {
   const value: unknown = JSON.parse(text);

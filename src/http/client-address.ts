@@ -7,7 +7,7 @@
 // peer is the request's `ip`, when the caller gives one.
 import { isIP } from 'node:net';
 import type { H3Event } from 'h3';
-import { unmapped, type TrustedProxies } from '../trusted-proxies.ts';
+import { unmapped, type TrustedProxies } from '../kernel/trusted-proxies.ts';
 import { nodeRequest } from './body.ts';
 
 export function clientAddress(event: H3Event, trusted: TrustedProxies): string {

@@ -2,7 +2,7 @@
 import type { H3, H3Event, HTTPResponse } from 'h3';
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
 import { registrationClosedReason } from '../campaigns/campaigns.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { entryToView, getScopedEntry } from '../mechanics/entry-view.ts';
 import { parseIdempotencyKey } from '../entries/idempotency-key.ts';
 import { parseSubmission, type Submission } from '../entries/submission.ts';

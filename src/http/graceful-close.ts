@@ -8,7 +8,7 @@
 // completion and their sockets close after the response.
 import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
-import { monotonicMs } from '../clock.ts';
+import { monotonicMs } from '../kernel/clock.ts';
 
 interface Tracked {
   /** Has completed at least one response (an idle socket of this kind is plain keep-alive). */

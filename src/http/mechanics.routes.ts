@@ -1,7 +1,7 @@
 // Mechanics endpoints: manual lucky numbers, the prize list, instant-prize revoke and reassign.
 // Thin handlers over mechanics/; every write is one synchronous transaction inside the call.
 import type { H3 } from 'h3';
-import { nowIso } from '../clock.ts';
+import { nowIso } from '../kernel/clock.ts';
 import { reassignInstantPrize, revokeInstantPrize } from '../mechanics/instant-prize.ts';
 import { submitManualLuckyNumbers } from '../mechanics/manual-lucky-numbers.ts';
 import { rowToPrize } from '../mechanics/prizes.ts';

@@ -1,9 +1,9 @@
 // Operational endpoints, outside API-key authentication: GET /openapi.json (the integrator's
 // contract), GET /healthz (for load balancers and supervisors) and GET /metrics (Prometheus).
 // /metrics is open, protected by its own bearer token, or absent, per CES_METRICS_TOKEN.
-import { sameSecret } from '../digests.ts';
+import { sameSecret } from '../tools/digests.ts';
 import { HTTPResponse, type H3, type H3Event } from 'h3';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { checkHealth } from '../metrics/health.ts';
 import type { ServiceMetrics } from '../metrics/metrics.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';

@@ -7,8 +7,8 @@
 // The state is in memory: a restart refills every bucket, which errs on the side of serving. At
 // most MAX_BUCKETS buckets are kept, least recently used dropped first, so requests from many
 // addresses cannot grow the table. A rate of 0 disables a limiter.
-import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { AppError } from '../kernel/errors.ts';
 
 export interface RateLimiter {
   /** Takes one token for `key`, or throws 429 (`rate_limited`, or the limiter's code) with Retry-After in seconds. */

@@ -3,12 +3,12 @@
 // including 404s for unknown paths and problem+json errors. Only ids, the method, the route and
 // the path are logged: never headers (Authorization), bodies (webhook secrets) or query strings.
 import type { H3Event } from 'h3';
-import { monotonicMs } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { monotonicMs } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { Caller } from '../keys/keys.ts';
-import { writeInfoRecord } from '../log.ts';
+import { writeInfoRecord } from '../kernel/log.ts';
 import { UNMATCHED_ROUTE, type ServiceMetrics } from '../metrics/metrics.ts';
-import type { TrustedProxies } from '../trusted-proxies.ts';
+import type { TrustedProxies } from '../kernel/trusted-proxies.ts';
 import { clientAddress } from './client-address.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';

@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ConsolaInstance } from 'consola';
 import { HTTPResponse } from 'h3';
-import { AppError, storageUnavailable } from '../errors.ts';
+import { AppError, storageUnavailable } from '../kernel/errors.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 

@@ -1,6 +1,6 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
-import { isLoopbackHost, LOOPBACK_HOSTS } from '../loopback-host.ts';
+import { isLoopbackHost, LOOPBACK_HOSTS } from '../tools/loopback-host.ts';
 import { checkUnfamiliarFile } from '../db/integrity.ts';
 import { isUnsafePort } from 'get-port-please';
 import type { H3 } from 'h3';
@@ -8,9 +8,9 @@ import { toNodeHandler } from 'h3/node';
 import { listen, type Listener } from 'listhen';
 import type { ConsolaInstance } from 'consola';
 import { hostname } from 'node:os';
-import { monotonicMs, nowIso, systemClock, type Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Ctx } from '../context.ts';
+import { monotonicMs, nowIso, systemClock, type Clock } from '../kernel/clock.ts';
+import type { Config } from '../kernel/config.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { startCheckpointer, type Checkpointer } from '../db/checkpointer.ts';
 import { openDatabase } from '../db/open.ts';
 import { revalidateRowsForRequest } from '../db/row-cache.ts';
@@ -20,7 +20,7 @@ import { recordPublicUrl } from '../dashboard/public-url.ts';
 import { closeTimedOutSocket } from './body.ts';
 import { trackRequests } from './graceful-close.ts';
 import { createTicker, finishesWithin, releaseStaleLeases, type TickReport } from '../pipeline/tick.ts';
-import { cryptoRandom, type Random } from '../random.ts';
+import { cryptoRandom, type Random } from '../kernel/random.ts';
 import { createService, type Service } from './service.ts';
 
 export interface RunningServer {

@@ -1,9 +1,9 @@
 // The running service's state, shared by the HTTP app and the background tick: the context, the
 // intake writer, the set of Idempotency-Keys whose requests are being read right now, when the
 // tick last ran, and the watch on the WAL's size.
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
-import { monotonicMs } from '../clock.ts';
+import { monotonicMs } from '../kernel/clock.ts';
 import { runPassiveCheckpoint } from '../db/checkpointer.ts';
 import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
 import { pruneSignInLinks } from '../dashboard/link-retention.ts';

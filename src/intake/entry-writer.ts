@@ -7,10 +7,10 @@
 // service's clock and random source when the request was accepted, so a batch that is rolled back
 // and run again draws the same ids.
 import { findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/open.ts';
 import { INVALID_KEY, type Caller } from '../keys/keys.ts';
-import { streamRandom } from '../random.ts';
+import { streamRandom } from '../kernel/random.ts';
 import type { Submission } from '../entries/submission.ts';
 import { createDirectCommitter, createGroupCommitter, type Committer } from './group-commit.ts';
 import { writeEntry, type IntakeResult } from './write-stage.ts';

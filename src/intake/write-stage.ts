@@ -3,11 +3,11 @@
 // declared win, the consent record, the first job and the outbox events). Synchronous by design:
 // it runs inside one transaction, or inside one savepoint of a group commit.
 import type { Campaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
-import { AppError } from '../errors.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { recordDeclaredWin } from '../mechanics/declared-win.ts';
-import { uuidv7 } from '../random.ts';
+import { uuidv7 } from '../kernel/random.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { upsertEnrollment } from '../entries/enrollment.ts';
 import { findEntryByIdempotencyKey, insertConsent, insertEntry, type EntryStatus } from '../entries/entries.repo.ts';

@@ -1,15 +1,15 @@
 // API keys: issued by the operator, scoped to one campaign and one mode. The secret is shown once;
 // only its SHA-256 is stored. A request's campaign and mode come from its key and nothing else.
 import { timingSafeEqual } from 'node:crypto';
-import { sha256 } from '../digests.ts';
+import { sha256 } from '../tools/digests.ts';
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { nowIso, toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, fieldName, notFound } from '../errors.ts';
+import { nowIso, toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName, notFound } from '../kernel/errors.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { parseGraceSeconds } from '../numbers.ts';
-import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
+import { parseGraceSeconds } from '../kernel/numbers.ts';
+import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, listApiKeys, setApiKeyRevokedAt, type ApiKeyRow } from './keys.repo.ts';
 
 export type Mode = 'live' | 'test';

@@ -6,7 +6,7 @@
 //   current_stock       = max(0, initial_stock - awarded)
 //   awarded_beyond_pool = max(0, awarded - initial_stock)
 import { getCampaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { toLivemode } from '../keys/keys.ts';
 import {
   AWARD_STATUSES,
@@ -23,7 +23,7 @@ import {
   type AwardStatus,
 } from './awards.repo.ts';
 import { addBeyondPool, findPrizeById, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
-import { toStatusFilter } from '../status-filter.ts';
+import { toStatusFilter } from '../input/status-filter.ts';
 
 /** Takes a unit of the prize for a confirmed win; returns the award's beyond_pool flag. */
 function takeUnit(ctx: Ctx, prizeId: string): 0 | 1 {

@@ -2,8 +2,8 @@
 // entry as a `pending` award (SPEC: instant_win). The service never decides the win; it checks
 // only that the prize is in the campaign's pool for the key's mode.
 import type { Campaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
-import { AppError } from '../errors.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError } from '../kernel/errors.ts';
 import { insertAward, insertAwardHistory } from './awards.repo.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 

@@ -1,10 +1,10 @@
 // The entry as GET /v1/entries/{id} and `ces entries show` present it (docs/api.md#api-overview):
 // its status with the outcome of its mechanics, its award and its lucky numbers. It reads what
 // mechanics/ stores, so it sits here, above entries/.
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { findEntryById, findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { findLatestAwardForEntry, type AwardRow } from './awards.repo.ts';
 import { listLuckyNumbersForEntryByPair } from './lucky-numbers.repo.ts';

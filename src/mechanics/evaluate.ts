@@ -2,7 +2,7 @@
 // Called by the pipeline inside the evaluation job's transaction; its writes (awards, lucky numbers,
 // window claims, stock) commit together with the job's completion and the entry.evaluated event.
 import type { Campaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 import { confirmAward, createAwardedAward, voidPendingAward } from './awards.ts';
 import { findLatestAwardForEntry, findLiveAwardForEntry, type AwardRow } from './awards.repo.ts';

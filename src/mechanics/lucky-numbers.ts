@@ -3,7 +3,7 @@
 // Fisher-Yates shuffle stored in lucky_pools/lucky_pool_swaps, so a draw costs O(1) SQL statements
 // at any fill. Manual: the integrator submits exactly `quantity` pairs once; the primary key of
 // lucky_numbers, not a prior check, decides whether a pair is free.
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { PAIRS_PER_SERIES } from './lucky-pairs.ts';
 import {
   deleteLuckyPoolSwaps,

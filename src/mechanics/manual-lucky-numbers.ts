@@ -4,10 +4,10 @@
 // submission is final; pair uniqueness is the primary key of lucky_numbers.
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { isUniqueViolation } from '../db/statements.ts';
 import { findScopedEntry, type EntryRow } from '../entries/entries.repo.ts';
-import { AppError, notFound, validationFailed, type FieldError } from '../errors.ts';
+import { AppError, notFound, validationFailed, type FieldError } from '../kernel/errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { countLuckyNumbersForEntry, insertLuckyNumber } from './lucky-numbers.repo.ts';
 import { array, type, type Infer } from 'superstruct';

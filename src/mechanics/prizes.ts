@@ -3,12 +3,12 @@
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, fieldName, type FieldError } from '../errors.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName, type FieldError } from '../kernel/errors.ts';
 import { toMode, type Mode } from '../keys/keys.ts';
-import { parseDecimal } from '../numbers.ts';
-import { MAX_NAME_LENGTH, operatorTextProblem } from '../operator-text.ts';
+import { parseDecimal } from '../kernel/numbers.ts';
+import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
 import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
 
 /** The integrator-facing prize (GET /v1/prizes). */

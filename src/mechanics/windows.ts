@@ -5,12 +5,12 @@
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, fieldName, type FieldError } from '../errors.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName, type FieldError } from '../kernel/errors.ts';
 import { toLivemode, toMode } from '../keys/keys.ts';
-import { parseDecimal } from '../numbers.ts';
-import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../timestamps.ts';
+import { parseDecimal } from '../kernel/numbers.ts';
+import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../input/timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import {
   countUnclaimedWindowsByPrize,

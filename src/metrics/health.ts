@@ -4,8 +4,8 @@
 // still 200: it works, but with CES_CHECKPOINTS=external its WAL is past CES_WAL_ALARM_MB, so
 // nothing (Litestream) is checkpointing it (src/db/wal-watch.ts). A load balancer must not take a
 // server out for that: it is for a person to look at, and intake goes on.
-import { toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { TickState } from '../pipeline/tick.ts';
 import type { WalStatus, WalWatch } from '../db/wal-watch.ts';
 import { countJobs, countOutboxBacklog } from './metrics.repo.ts';

@@ -2,8 +2,8 @@
 // by the request hooks; database figures are read at scrape time with cheap counts; delivery
 // attempts are tallied from webhook_attempts incrementally, so they include attempts made by any
 // process on the same database file (the tick, `ces webhook test`) since this server started.
-import type { Ctx } from '../context.ts';
-import { droppedLogLines } from '../log.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { droppedLogLines } from '../kernel/log.ts';
 import { JOB_KINDS } from '../pipeline/jobs.repo.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';
 import { readWalBytes, type WalWatch } from '../db/wal-watch.ts';

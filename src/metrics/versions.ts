@@ -2,8 +2,8 @@
 // operating system and CPU, and whether it is the single executable. Gathered in one place so that
 // `ces version`, GET /healthz and GET /metrics never disagree about the facts a bug report needs.
 import { openDatabase } from '../db/open.ts';
-import { runningAs } from '../runtime.ts';
-import { VERSION } from '../version.ts';
+import { runningAs } from '../tools/runtime.ts';
+import { VERSION } from '../kernel/version.ts';
 
 export interface RuntimeVersions {
   ces: string;

@@ -8,7 +8,7 @@ import { EntrySubmissionStruct } from '../entries/submission.ts';
 import { ReassignBodyStruct, RevokeBodyStruct } from '../mechanics/instant-prize.ts';
 import { LuckyNumbersBodyStruct } from '../mechanics/manual-lucky-numbers.ts';
 import { WebhookPatchStruct } from '../webhooks/webhook-config.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../kernel/version.ts';
 import { EXAMPLES, type Example } from './examples.ts';
 import { structToJsonSchema, type JsonSchema } from './json-schema.ts';
 import { annotate, ENTRY_SUBMISSION_NOTES } from './notes.ts';

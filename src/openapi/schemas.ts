@@ -6,7 +6,7 @@ import { array, boolean, enums, literal, nullable, number, object, optional, str
 import { describedInteger, describedString, describedUnion, uuidString } from '../validation/described.ts';
 import { ENTRY_STATUSES } from '../entries/entries.repo.ts';
 import { REJECTION_REASON_CODES } from '../entries/rejection-reasons.ts';
-import { FIELD_ERROR_CODES, OPERATOR_FIELD_ERROR_CODES } from '../errors.ts';
+import { FIELD_ERROR_CODES, OPERATOR_FIELD_ERROR_CODES } from '../kernel/errors.ts';
 import { AWARD_STATUSES } from '../mechanics/awards.repo.ts';
 
 /** The codes of errors[] a response can carry: every field code but those of operator input. */

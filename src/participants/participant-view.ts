@@ -4,8 +4,8 @@
 // entry and the enrollment, never the data seen.
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import type { Ctx } from '../context.ts';
-import { notFound } from '../errors.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { notFound } from '../kernel/errors.ts';
 import { findEnrollmentById, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { findEntryById } from '../entries/entries.repo.ts';
 

@@ -5,21 +5,21 @@
 // the document.
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
 import { truncateWal } from '../db/wal-truncate.ts';
-import { AppError, fieldName, notFound } from '../errors.ts';
+import { AppError, fieldName, notFound } from '../kernel/errors.ts';
 import { parseDocument } from '../entries/documents.ts';
-import { MAX_NOTE_LENGTH, operatorTextProblem } from '../operator-text.ts';
+import { MAX_NOTE_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { enrollmentToView } from '../mechanics/entry-view.ts';
 import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import { formatPair } from '../mechanics/lucky-pairs.ts';
-import { storedTimestampInUtc } from '../timestamps.ts';
+import { storedTimestampInUtc } from '../input/timestamps.ts';
 import { VERIFIER_REJECTION_PREFIX } from '../pipeline/verifier.ts';
 import {
   anonymizeEnrollment,
@@ -241,7 +241,7 @@ export interface FreeTextRedacted {
  * campaign's audit.
  */
 export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
-  // The reason goes into the audit record: bounded, one printable line (src/operator-text.ts).
+  // The reason goes into the audit record: bounded, one printable line (src/input/operator-text.ts).
   const reason = req.reason?.trim() || null;
   const problem = reason === null ? null : operatorTextProblem(fieldName('reason'), reason, MAX_NOTE_LENGTH);
   if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'reason', ...problem }]);

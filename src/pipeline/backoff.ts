@@ -1,7 +1,7 @@
 // Capped exponential backoff with jitter for jobs that could not finish (verifier unreachable,
 // evaluation error). Attempt n waits between half and all of min(cap, base * 2^(n-1)), so many
 // jobs that failed together do not all come back in the same tick.
-import type { Random } from '../random.ts';
+import type { Random } from '../kernel/random.ts';
 
 export const JOB_RETRY_BASE_MS = 5_000;
 export const JOB_RETRY_CAP_MS = 3_600_000;

@@ -11,7 +11,7 @@ import type { EntryRow } from '../entries/entries.repo.ts';
 import { accessKeyIssueMonth, accessKeyTestTrigger } from '../entries/fiscal-key.ts';
 import type { RejectionReason } from '../entries/rejection-reasons.ts';
 import { countEarlierEntriesOfEnrollment, findEarlierEntryWithAccessKey } from './processing.repo.ts';
-import { SAO_PAULO_OFFSET_MS, saoPauloDay, saoPauloMonthIndex } from '../timestamps.ts';
+import { SAO_PAULO_OFFSET_MS, saoPauloDay, saoPauloMonthIndex } from '../input/timestamps.ts';
 
 export type { RejectionReason };
 

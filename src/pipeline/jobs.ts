@@ -1,11 +1,11 @@
 // Draining the jobs table: claim a chunk, run each job in its own savepoint inside one short
 // transaction (a failing job rolls back alone and is rescheduled with backoff), and do the only
 // network step, the fiscal verifier, between two transactions while the job holds its lease.
-import { createShutdownController } from '../shutdown-signal.ts';
+import { createShutdownController } from '../tools/shutdown-signal.ts';
 import type { Campaign } from '../campaigns/campaigns.ts';
 import { findCampaignById, findCampaignByIdCached } from '../campaigns/campaigns.repo.ts';
-import { monotonicMs, toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { monotonicMs, toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/open.ts';
 import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';

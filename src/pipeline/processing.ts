@@ -4,7 +4,7 @@
 // (`WHERE status = 'PENDING'`, `evaluated_at IS NULL`): a job that runs twice cannot produce a
 // second, different result.
 import type { Campaign } from '../campaigns/campaigns.ts';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 import { voidWinOfRejectedEntry } from '../mechanics/awards.ts';
 import { evaluateMechanics, type MechanicResult } from '../mechanics/evaluate.ts';

@@ -5,8 +5,8 @@
 // a timer tick used its whole job budget (a backlog), the next one starts on the next event-loop
 // turn instead of tickMs later; webhook attempts are not bound to ticks at all (the delivery pool
 // refills itself as attempts finish, see webhooks/sender.ts).
-import { monotonicMs } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { monotonicMs } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import {
   createDeliveryPool,
   drainDeliveries,

@@ -5,9 +5,9 @@
 // backoff and the entry stays PENDING, because a verifier being down is not the participant's fault.
 // Called outside any transaction; the result is committed afterwards under the job's lease.
 import { ofetch } from 'ofetch';
-import { readCappedBody } from '../capped-body.ts';
-import { describeFetchError } from '../fetch-error.ts';
-import { USER_AGENT } from '../version.ts';
+import { readCappedBody } from '../tools/capped-body.ts';
+import { describeFetchError } from '../tools/fetch-error.ts';
+import { USER_AGENT } from '../kernel/version.ts';
 
 export type VerifierAnswer = { kind: 'verdict'; valid: boolean; reason: string | null } | { kind: 'unavailable'; error: string };
 

@@ -7,7 +7,7 @@
 // document; this folder imports nothing from the domain or from src/openapi/.
 import { isIPv4, isIPv6 } from 'node:net';
 import { integer, is, max, min, string, Struct, union, validate, type Context, type Failure } from 'superstruct';
-import type { FieldError, FieldErrorCode } from '../errors.ts';
+import type { FieldError, FieldErrorCode } from '../kernel/errors.ts';
 
 /** A JSON Schema object (draft 2020-12, OpenAPI 3.1's dialect), as src/openapi/ emits it. */
 export type JsonSchema = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // from the same superstruct structs that validate the body and generate the OpenAPI document, so
 // the fields the API knows are listed once.
 import type { Struct } from 'superstruct';
-import type { FieldError } from '../errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
 
 type AnyStruct = Struct<any, any>;
 

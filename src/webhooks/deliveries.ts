@@ -5,9 +5,9 @@
 // sent, not even after reactivation).
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, notFound } from '../kernel/errors.ts';
 import {
   findDeliveryById,
   HELD_UNTIL_REACTIVATED,
@@ -21,8 +21,8 @@ import {
   type DeliveryStatus,
 } from './outbox.repo.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
-import { toStatusFilter } from '../status-filter.ts';
-import { maskUrlCredentials } from '../url-credentials.ts';
+import { toStatusFilter } from '../input/status-filter.ts';
+import { maskUrlCredentials } from '../tools/url-credentials.ts';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'skipped'];
 

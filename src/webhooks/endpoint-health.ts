@@ -3,7 +3,7 @@
 // endpoint that is down with CES_DELIVERY_PER_ENDPOINT attempts at once, then more after each
 // timeout, as if nothing had happened. The attempts say everything needed: which endpoint
 // (campaign), when each ended (started + latency, or + the timeout), and whether it was a 2xx.
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { iterateAttemptsNewestFirst } from './outbox.repo.ts';
 import { replayFailures, type DeliveryScheduler } from './scheduler.ts';
 

@@ -3,8 +3,8 @@
 // paused or not configured, so an integrator can reconcile after an outage without polling every
 // entry. Kept as long as the outbox keeps them (CES_RETENTION_DAYS).
 import { isUuid } from '../entries/submission.ts';
-import type { Ctx } from '../context.ts';
-import { validationFailed, type FieldError } from '../errors.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { validationFailed, type FieldError } from '../kernel/errors.ts';
 import type { Caller } from '../keys/keys.ts';
 import { EVENT_TYPES, type EventEnvelope } from './events.ts';
 import { findEventSeq, listEventPayloads } from './outbox.repo.ts';

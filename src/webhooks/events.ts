@@ -1,9 +1,9 @@
 // Events: the envelope of docs/api.md#events, written to the outbox in the caller's transaction.
 // Whether an event will be sent is decided here, once: with no configuration or with delivery
 // paused it is recorded as `skipped` and never sent, not even after reactivation.
-import { nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { uuidv7 } from '../random.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { uuidv7 } from '../kernel/random.ts';
 import { insertDelivery } from './outbox.repo.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 

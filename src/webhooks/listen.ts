@@ -5,11 +5,11 @@
 // there), so the configured endpoint is unaffected and the server need not know. Each event is
 // forwarded once, in order; a failed forward is reported and not retried (the event stays in GET
 // /v1/events).
-import { isLoopbackHost } from '../loopback-host.ts';
+import { isLoopbackHost } from '../tools/loopback-host.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { monotonicMs, nowIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, fieldName } from '../errors.ts';
+import { monotonicMs, nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName } from '../kernel/errors.ts';
 import { lastEventSeq, listEventsAfter } from './outbox.repo.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
 import { getWebhookConfig } from './webhook-config.ts';

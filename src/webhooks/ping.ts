@@ -3,19 +3,19 @@
 // check and attempt record, so it shows in `ces webhook deliveries` and in the metrics), but it is
 // queued already leased, so no tick can send it too, and it is never retried: a ping answers
 // "does the endpoint work now?". A paused configuration records it as skipped, as for any event.
-import { toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import { attemptDelivery, recordAttempt } from './sender.ts';
 import { enqueueEvent } from './events.ts';
 import { findDeliveryById, leaseDeliveryById, settleDelivery } from './outbox.repo.ts';
-import { maskUrlCredentials } from '../url-credentials.ts';
+import { maskUrlCredentials } from '../tools/url-credentials.ts';
 import { findWebhookConfig } from './webhook-config.repo.ts';
 
 export interface PingResult {
   delivery_id: string;
-  /** Without its password (src/url-credentials.ts): the result is printed. */
+  /** Without its password (src/tools/url-credentials.ts): the result is printed. */
   url: string;
   /** delivered (2xx), failed (anything else; not retried) or skipped (configuration paused). */
   result: 'delivered' | 'failed' | 'skipped';

@@ -4,8 +4,8 @@
 // Entries, awards, lucky numbers, consents and the audit log are never pruned. The tick prunes a
 // small batch at a time, so a first run on an old database spreads over many ticks. A webhook
 // secret replaced with a grace period is forgotten once the grace has ended: it signs nothing more.
-import { toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
+import { toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
 import { hasSettledDeliveriesBefore, pruneSettledDeliveries } from './outbox.repo.ts';
 import { clearExpiredPreviousSecrets, hasExpiredPreviousSecret } from './webhook-config.repo.ts';
 

@@ -8,13 +8,13 @@
 // A delivery whose campaign's delivery was paused after the event was queued is held (pending,
 // never due: HELD_UNTIL_REACTIVATED) until it is switched back on; one with no configuration at
 // send time is marked `skipped`, like an event that happened while paused.
-import { createShutdownController } from '../shutdown-signal.ts';
+import { createShutdownController } from '../tools/shutdown-signal.ts';
 import http from 'node:http';
 import https from 'node:https';
-import { monotonicMs, toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import type { Config } from '../config.ts';
-import { describeFetchError } from '../fetch-error.ts';
+import { monotonicMs, toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import type { Config } from '../kernel/config.ts';
+import { describeFetchError } from '../tools/fetch-error.ts';
 import type { Db } from '../db/open.ts';
 import {
   claimDeliveries,
@@ -35,8 +35,8 @@ import {
 } from './scheduler.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
 import { publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from './ssrf.ts';
-import { maskUrlCredentials } from '../url-credentials.ts';
-import { USER_AGENT } from '../version.ts';
+import { maskUrlCredentials } from '../tools/url-credentials.ts';
+import { USER_AGENT } from '../kernel/version.ts';
 import { findWebhookConfig, findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export interface DeliveryStats {

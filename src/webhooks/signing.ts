@@ -5,7 +5,7 @@
 // CPU (it matters when a backlog drains at thousands of deliveries per second);
 // test/unit/signing.test.ts checks the two agree.
 import { createHmac } from 'node:crypto';
-import type { Random } from '../random.ts';
+import type { Random } from '../kernel/random.ts';
 
 export function generateWebhookSecret(random: Random): string {
   return `whsec_${random.bytes(32).toString('base64')}`;

@@ -8,7 +8,7 @@
 import dns from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { maskUrlCredentials } from '../url-credentials.ts';
+import { maskUrlCredentials } from '../tools/url-credentials.ts';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [

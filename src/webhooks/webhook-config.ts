@@ -9,13 +9,13 @@ import { apiKeyActor, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import { getCampaign, isHttpsUrl, type Campaign } from '../campaigns/campaigns.ts';
-import { nowIso, toIso } from '../clock.ts';
-import type { Ctx } from '../context.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
+import { nowIso, toIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
 import type { Caller } from '../keys/keys.ts';
-import { parseGraceSeconds } from '../numbers.ts';
+import { parseGraceSeconds } from '../kernel/numbers.ts';
 import { holdCampaignDeliveries, releaseCampaignDeliveries } from './outbox.repo.ts';
-import { maskUrlCredentials } from '../url-credentials.ts';
+import { maskUrlCredentials } from '../tools/url-credentials.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { refuseWebhookTarget } from './ssrf.ts';
 import {

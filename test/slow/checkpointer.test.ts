@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { CATCH_UP_FRAMES, CHECKPOINT_INTERVAL_MS, nextPassDelay, startCheckpointer } from '../../src/db/checkpointer.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { createLogger, createSilentLogger } from '../../src/log.ts';
+import { createLogger, createSilentLogger } from '../../src/kernel/log.ts';
 import { entryBody, makeCampaign, startTestServer, submitEntry } from '../support/harness.ts';
 
 /** A database whose connection never checkpoints by itself, and ~2 MB committed to its WAL. */

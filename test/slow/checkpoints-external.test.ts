@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { WAL_LAST_RESORT_FACTOR, WAL_LAST_RESORT_INTERVAL_MS } from '../../src/db/wal-watch.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/kernel/log.ts';
 import { cpf, entryBody, makeCampaign, runCli, startTestServer, type TestServer, type World } from '../support/harness.ts';
 
 const MIB = 1024 * 1024;

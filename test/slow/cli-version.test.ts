@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { VERSION } from '../../src/version.ts';
+import { VERSION } from '../../src/kernel/version.ts';
 import { ROOT, runCli } from '../support/harness.ts';
 import { expectedVersions as expected } from '../support/versions.ts';
 

@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
-import { ManualClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
-import { seededRandom } from '../../src/random.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { createLogger } from '../../src/kernel/log.ts';
+import { seededRandom } from '../../src/kernel/random.ts';
 import { startServer } from '../../src/http/server.ts';
-import { isLoopbackHost } from '../../src/loopback-host.ts';
-import { parseTrustedProxies } from '../../src/trusted-proxies.ts';
+import { isLoopbackHost } from '../../src/tools/loopback-host.ts';
+import { parseTrustedProxies } from '../../src/kernel/trusted-proxies.ts';
 import { entryBody, makeCampaign, startTestServer, type TestServer } from '../support/harness.ts';
 
 const cleanups: Array<() => Promise<void>> = [];

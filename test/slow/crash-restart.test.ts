@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createCampaign } from '../../src/campaigns/campaigns.ts';
-import { systemClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { Ctx } from '../../src/context.ts';
+import { systemClock } from '../../src/kernel/clock.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { issueKey } from '../../src/keys/keys.ts';
-import { createSilentLogger } from '../../src/log.ts';
-import { cryptoRandom } from '../../src/random.ts';
+import { createSilentLogger } from '../../src/kernel/log.ts';
+import { cryptoRandom } from '../../src/kernel/random.ts';
 import { entryBody, request, ROOT, OPERATOR } from '../support/harness.ts';
 import { startReceiver } from '../support/receiver.ts';
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { addWindows } from '../../src/mechanics/windows.ts';
-import { seededRandom } from '../../src/random.ts';
+import { seededRandom } from '../../src/kernel/random.ts';
 import { patchWebhookConfig } from '../../src/webhooks/webhook-config.ts';
 import { entryBody, makeCampaign, makePrize, type World, OPERATOR } from '../support/harness.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
 import { listAuditRecords } from '../../src/audit/audit.ts';
 import { createSignInLink, listSessions } from '../../src/dashboard/sessions.ts';
 import { redactPath } from '../../src/http/request-log.ts';

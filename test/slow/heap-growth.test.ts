@@ -1,4 +1,4 @@
-// `ces serve` limits how far V8 lets the heap grow past what is live (src/heap-growth.ts): the
+// `ces serve` limits how far V8 lets the heap grow past what is live (src/tools/heap-growth.ts): the
 // largest share of the server's peak memory under load was garbage waiting for a collection. The
 // flag is set at run time, which Node warns may do nothing, so the V8 test runs the same
 // allocation in fresh processes, one after the other, with the flag set at run time to ces's 50
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { hasOwnHeapGrowthFlag, limitHeapGrowth } from '../../src/heap-growth.ts';
+import { hasOwnHeapGrowthFlag, limitHeapGrowth } from '../../src/tools/heap-growth.ts';
 import { ROOT } from '../support/harness.ts';
 import { killServe, spawnServe } from '../support/serve-process.ts';
 

@@ -161,7 +161,7 @@ describe('per-key rate limit (token bucket on ctx.clock)', () => {
 });
 
 async function startTestServerConfig() {
-  const { loadConfig } = await import('../../src/config.ts');
+  const { loadConfig } = await import('../../src/kernel/config.ts');
   return loadConfig({}, {}, false);
 }
 

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { cryptoRandom } from '../../src/random.ts';
+import { cryptoRandom } from '../../src/kernel/random.ts';
 import { runDrill } from '../support/litestream-drill.ts';
 import { findLitestream, readEmbeddedSqlite, WAL_RESET_FIX } from '../support/litestream.ts';
 

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
-import { ManualClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
-import { seededRandom } from '../../src/random.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { createLogger } from '../../src/kernel/log.ts';
+import { seededRandom } from '../../src/kernel/random.ts';
 import { startServer, type RunningServer } from '../../src/http/server.ts';
 import { entryBody, makeCampaign, rawRequest, request, type TestResponse } from '../support/harness.ts';
 

@@ -24,7 +24,7 @@ import {
   OPERATOR,
 } from '../support/harness.ts';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../support/receiver.ts';
-import { USER_AGENT } from '../../src/version.ts';
+import { USER_AGENT } from '../../src/kernel/version.ts';
 
 let t: TestServer;
 let receiver: Receiver;

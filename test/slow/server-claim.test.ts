@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openDatabase, type Db } from '../../src/db/open.ts';
 import { claimDatabase, releaseDatabase, type ServerProcess } from '../../src/db/server-claim.ts';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-claim-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

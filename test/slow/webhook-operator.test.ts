@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
 import {
   configureWebhook,
   drainAll,

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
 import { replayFailures } from '../../src/webhooks/scheduler.ts';
 import { configureWebhook, entryBody, makeCampaign, startTestServer, submitEntry, type TestServer } from '../support/harness.ts';
 import { startReceiver } from '../support/receiver.ts';

@@ -5,7 +5,7 @@
 // paused configurations deliver nothing.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
 import { makeAccessKey } from '../../src/entries/fiscal-key.ts';
 import { listDeliveryViews } from '../../src/webhooks/deliveries.ts';
 import { claimDeliveries, DUE_DELIVERIES_SQL, insertDelivery, nextDeliveryDueAt } from '../../src/webhooks/outbox.repo.ts';

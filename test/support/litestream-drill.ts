@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createCampaign } from '../../src/campaigns/campaigns.ts';
 import { issueKey } from '../../src/keys/keys.ts';
-import { seededRandom } from '../../src/random.ts';
+import { seededRandom } from '../../src/kernel/random.ts';
 import { entryBody, OPERATOR, request, runCli } from './harness.ts';
 import { checkReplicaContinuity, type ContinuityReport } from './litestream-replica.ts';
 import { killLitestream, restoreLitestream, startLitestream, writeLitestreamConfig, type LitestreamProcess } from './litestream.ts';

@@ -5,16 +5,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { Ctx } from '../../src/context.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { insertEnrollment } from '../../src/entries/enrollments.repo.ts';
 import { insertConsent, insertEntry, type EntryStatus } from '../../src/entries/entries.repo.ts';
-import { createSilentLogger } from '../../src/log.ts';
+import { createSilentLogger } from '../../src/kernel/log.ts';
 import { insertAward } from '../../src/mechanics/awards.repo.ts';
 import { insertLuckyNumber } from '../../src/mechanics/lucky-numbers.repo.ts';
-import { seededRandom } from '../../src/random.ts';
+import { seededRandom } from '../../src/kernel/random.ts';
 
 /** A context on a fresh database file in a temp folder (no server). */
 export function openTestCtx(seed = 1): { ctx: Ctx; dir: string; dbPath: string; clock: ManualClock } {

@@ -103,12 +103,12 @@ export async function killChild(p: Pick<ServeProcess, 'child' | 'exited'> | unde
  * A context on a database file with the real clock and randomness, for setting up the world of a
  * child server (same domain functions the CLI uses) and reading it back afterwards.
  */
-export async function openFileCtx(dbPath: string): Promise<import('../../src/context.ts').Ctx> {
+export async function openFileCtx(dbPath: string): Promise<import('../../src/kernel/context.ts').Ctx> {
   const { openDatabase } = await import('../../src/db/open.ts');
-  const { systemClock } = await import('../../src/clock.ts');
-  const { cryptoRandom } = await import('../../src/random.ts');
-  const { loadConfig } = await import('../../src/config.ts');
-  const { createSilentLogger } = await import('../../src/log.ts');
+  const { systemClock } = await import('../../src/kernel/clock.ts');
+  const { cryptoRandom } = await import('../../src/kernel/random.ts');
+  const { loadConfig } = await import('../../src/kernel/config.ts');
+  const { createSilentLogger } = await import('../../src/kernel/log.ts');
   return {
     db: openDatabase(dbPath),
     clock: systemClock,

@@ -2,7 +2,7 @@
 // the code under test (src/metrics/versions.ts): the SQLite library is asked of better-sqlite3
 // directly.
 import Database from 'better-sqlite3';
-import { VERSION } from '../../src/version.ts';
+import { VERSION } from '../../src/kernel/version.ts';
 
 export function expectedVersions() {
   const db = new Database(':memory:');

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { escapeControlCharacters } from '../../cli/output.ts';
-import { escapeBidiControls } from '../../src/control-characters.ts';
-import { escapeHtml, html } from '../../src/html.ts';
+import { escapeBidiControls } from '../../src/kernel/control-characters.ts';
+import { escapeHtml, html } from '../../src/tools/html.ts';
 
 const BIDI = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
 

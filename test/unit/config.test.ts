@@ -1,11 +1,11 @@
-// Configuration (src/config.ts; README.md#configuration): every default, every variable, a flag
+// Configuration (src/kernel/config.ts; README.md#configuration): every default, every variable, a flag
 // over its variable, CES_PORT over PORT, the TTY default of the log format, and the one-line
 // refusals. On/off settings: CES_CHECKPOINT_THREAD is on unless set; anything but 1 or 0 stops `ces
 // serve`.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ConfigError, loadConfig, type ConfigFlags } from '../../src/config.ts';
+import { ConfigError, loadConfig, type ConfigFlags } from '../../src/kernel/config.ts';
 
 test('CES_CHECKPOINT_THREAD is on by default, off with 0, refused unless 1 or 0', () => {
   const checkpointThread = (value?: string) =>
@@ -340,13 +340,13 @@ test('--host takes IP addresses and host names the listener can bind, and refuse
   }
 });
 
-// README, Configuration: the table names every variable src/config.ts reads (`CES_*` and `PORT`),
+// README, Configuration: the table names every variable src/kernel/config.ts reads (`CES_*` and `PORT`),
 // each with its default, and nothing else. The variables read are taken from the source (`env.X`
 // and every quoted name); a default is checked by giving it to loadConfig, which must then build
 // exactly the configuration it builds with nothing set.
-test("README's configuration table names every variable src/config.ts reads, with its default, and nothing else", () => {
+test("README's configuration table names every variable src/kernel/config.ts reads, with its default, and nothing else", () => {
   const root = new URL('../../', import.meta.url);
-  const source = readFileSync(new URL('src/config.ts', root), 'utf8');
+  const source = readFileSync(new URL('src/kernel/config.ts', root), 'utf8');
   const read = new Set([...source.matchAll(/\benv\.(CES_[A-Z0-9_]+)\b|'(CES_[A-Z0-9_]+|PORT)'/g)].map((m) => m[1] ?? m[2]));
   const readme = readFileSync(new URL('README.md', root), 'utf8');
   const start = readme.indexOf('| flag | env | default | meaning |');
@@ -398,6 +398,6 @@ test("README's configuration table names every variable src/config.ts reads, wit
       assert.deepEqual(loadConfig({}, { [v]: value }, false), none, `${v}=${value} is the documented default, so it changes nothing`);
     });
   }
-  assert.deepEqual([...documented].sort(), [...read].sort(), 'the table and src/config.ts name the same variables');
+  assert.deepEqual([...documented].sort(), [...read].sort(), 'the table and src/kernel/config.ts name the same variables');
   assert.equal(new Set(documented).size, documented.length, 'each variable has one row');
 });

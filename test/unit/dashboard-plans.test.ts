@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cliActor } from '../../src/audit/actor.ts';
 import { createCampaign } from '../../src/campaigns/campaigns.ts';
-import { ManualClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { Ctx } from '../../src/context.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
 import { listCampaignEntries, parseEntryFilter } from '../../src/dashboard/entries.ts';
 import { liveFigures, summarizeCampaigns } from '../../src/dashboard/figures.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { createSilentLogger } from '../../src/log.ts';
-import { seededRandom } from '../../src/random.ts';
+import { createSilentLogger } from '../../src/kernel/log.ts';
+import { seededRandom } from '../../src/kernel/random.ts';
 import { queryPlan, reads, statementsPrepared } from '../support/query-plans.ts';
 
 test("the dashboard's statements search indexes; none scans a table", () => {

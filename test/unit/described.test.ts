@@ -8,7 +8,7 @@ import { is, type, type Struct } from 'superstruct';
 import { EntrySubmissionStruct } from '../../src/entries/submission.ts';
 import { ReassignBodyStruct, RevokeBodyStruct } from '../../src/mechanics/instant-prize.ts';
 import { LuckyNumbersBodyStruct } from '../../src/mechanics/manual-lucky-numbers.ts';
-import { makePrintable } from '../../src/printable.ts';
+import { makePrintable } from '../../src/tools/printable.ts';
 import { describedOf, describedString, fastCheck, structErrors } from '../../src/validation/described.ts';
 import { WebhookPatchStruct } from '../../src/webhooks/webhook-config.ts';
 

@@ -17,7 +17,7 @@ import {
   formatNumber,
   NumberSet,
 } from '../../src/draws/number-set.ts';
-import { seededRandom } from '../../src/random.ts';
+import { seededRandom } from '../../src/kernel/random.ts';
 
 function randomSet(seriesCount: number, perSeries: number[], seed: number): NumberSet {
   const random = seededRandom(seed);

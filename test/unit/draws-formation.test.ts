@@ -4,7 +4,7 @@
 // plans.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import {
   checkDigitLists,
   defaultElementDigits,

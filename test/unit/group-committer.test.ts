@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { createDirectCommitter, createGroupCommitter, type Committer } from '../../src/intake/group-commit.ts';
-import { seededRandom, streamRandom } from '../../src/random.ts';
+import { seededRandom, streamRandom } from '../../src/kernel/random.ts';
 
 function world(seed: number) {
   const db = new Database(':memory:');

@@ -6,8 +6,11 @@
 // reads them. A type-only import is erased from the JavaScript, so a circle of them cannot misorder
 // a module's initialisation; it counts all the same, and that is the choice this test wants: what
 // it guards is the design, and a file that names another's types depends on it as much as one that
-// calls it (changing the type changes both). A folder is src/x/… (folder x); the files directly in
-// src/ are one folder, ".", which every layer may import and which therefore imports no folder.
+// calls it (changing the type changes both). A folder is src/x/… (folder x). No file sits directly in
+// src/: the bottom layers are three folders, named for what they are, each importing only those below
+// it: kernel/ (what every layer receives or throws: context, clock, random, config, log, errors),
+// tools/ (domain-free helpers) and input/ (the policy for what an operator types). Every other folder
+// may import them; they import no other folder.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -39,7 +42,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The folder a repository path belongs to: `x` for src/x/…, `.` for a file directly in src/, `cli` for cli/. */
+/** The folder a repository path belongs to: `x` for src/x/…, `.` for a file directly in src/ (there is none), `cli` for cli/. */
 function folderOf(path: string): string {
   const parts = path.split(sep);
   if (parts[0] === 'cli') return 'cli';
@@ -162,6 +165,8 @@ function describeCycle(cycle: string[], edges: ImportEdge[]): string {
 const imports = fileImports();
 const edges = folderEdges(imports);
 const srcEdges = edges.filter((e) => e.from !== 'cli' && e.to !== 'cli');
+/** The bottom layers, lowest first: each may import only those before it; every other folder may import them. */
+const BOTTOM = ['kernel', 'tools', 'input'];
 const importsOf = (folder: string): string[] => [...new Set(edges.filter((e) => e.from === folder).map((e) => e.to))].sort();
 const offending = (list: ImportEdge[]): string =>
   list
@@ -174,7 +179,7 @@ test('findCycle finds a loop in a small graph, whichever node it starts from, an
     { from: 'http', to: 'entries' },
     { from: 'entries', to: 'db' },
     { from: 'db', to: 'entries' },
-    { from: 'db', to: '.' },
+    { from: 'db', to: 'kernel' },
   ]);
   assert.deepEqual(findCycle(loop), ['db', 'entries', 'db']);
   assert.deepEqual(findCycle(graphOf([{ from: 'a', to: 'a' }])), ['a', 'a']);
@@ -188,8 +193,8 @@ test('findCycle finds a loop in a small graph, whichever node it starts from, an
     { from: 'http', to: 'entries' },
     { from: 'http', to: 'db' },
     { from: 'entries', to: 'db' },
-    { from: 'entries', to: '.' },
-    { from: 'db', to: '.' },
+    { from: 'entries', to: 'kernel' },
+    { from: 'db', to: 'kernel' },
   ]);
   assert.equal(findCycle(dag), null);
   assert.equal(findCycle(new Map()), null);
@@ -201,7 +206,7 @@ test('circles names every circle of files, one inside a folder included, and non
   const inFolder: FileImport[] = [
     { file: 'src/dashboard/a.ts', target: 'src/dashboard/b.ts' },
     { file: 'src/dashboard/b.ts', target: 'src/dashboard/a.ts' },
-    { file: 'src/dashboard/b.ts', target: 'src/html.ts' },
+    { file: 'src/dashboard/b.ts', target: 'src/tools/html.ts' },
   ];
   assert.equal(findCycle(graphOf(folderEdges(inFolder))), null);
   assert.deepEqual(circles(fileGraph(inFolder)), [['src/dashboard/a.ts', 'src/dashboard/b.ts']]);
@@ -231,7 +236,7 @@ test('circles names every circle of files, one inside a folder included, and non
     { file: 'src/dashboard/routes.ts', target: 'src/dashboard/pages/a.ts' },
     { file: 'src/dashboard/routes.ts', target: 'src/dashboard/kit.ts' },
     { file: 'src/dashboard/pages/a.ts', target: 'src/dashboard/kit.ts' },
-    { file: 'src/dashboard/kit.ts', target: 'src/html.ts' },
+    { file: 'src/dashboard/kit.ts', target: 'src/tools/html.ts' },
   ]);
   assert.deepEqual(circles(acyclic), []);
   assert.deepEqual(circles(new Map()), []);
@@ -272,18 +277,28 @@ test('nothing under src/ imports cli/', () => {
   assert.deepEqual(up, [], offending(up));
 });
 
-test('the files directly in src/ import no folder, so that every layer may import them', () => {
-  const out = edges.filter((e) => e.from === '.');
-  assert.deepEqual(out, [], offending(out));
+test('no file sits directly in src/: each belongs to a folder named for what it is', () => {
+  const loose = sourceFiles('src').filter((f) => folderOf(f) === '.');
+  assert.deepEqual(loose, []);
 });
 
-test('binary/ (what only the executable does) imports only the files directly in src/', () => {
-  assert.deepEqual(importsOf('binary'), ['.']);
+test('the bottom layers point one way: kernel/ imports no folder, tools/ only kernel/, input/ only tools/ and kernel/', () => {
+  BOTTOM.forEach((layer, i) => {
+    const below = BOTTOM.slice(0, i);
+    const out = edges.filter((e) => e.from === layer && !below.includes(e.to));
+    assert.deepEqual(out, [], offending(out));
+  });
+  assert.deepEqual(importsOf('tools'), ['kernel']);
+  assert.deepEqual(importsOf('input'), ['kernel']);
 });
 
-test('db/ and validation/ sit below the domain: they import only the files directly in src/ (db/ also binary/, for SQLite)', () => {
-  assert.deepEqual(importsOf('db'), ['.', 'binary']);
-  assert.deepEqual(importsOf('validation'), ['.']);
+test('binary/ (what only the executable does) imports only the kernel', () => {
+  assert.deepEqual(importsOf('binary'), ['kernel']);
+});
+
+test('db/ and validation/ sit below the domain: they import only the bottom layers (db/ also binary/, for SQLite)', () => {
+  assert.deepEqual(importsOf('db'), ['binary', 'kernel', 'tools']);
+  assert.deepEqual(importsOf('validation'), ['kernel']);
 });
 
 test('only the HTTP layer and the CLI import http/ and openapi/ (the document sits on top of the domain)', () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/kernel/log.ts';
 
 function capture(): { stream: Writable; lines: () => Array<Record<string, unknown>> } {
   const chunks: string[] = [];
@@ -48,7 +48,7 @@ test('a string and an object merge; an Error gives its message and stack', () =>
 });
 
 test('writeInfoRecord writes the line log.info would, and declines for a logger that is not JSON', async () => {
-  const { writeInfoRecord, createSilentLogger } = await import('../../src/log.ts');
+  const { writeInfoRecord, createSilentLogger } = await import('../../src/kernel/log.ts');
   const viaConsola = capture();
   createLogger('json', viaConsola.stream).info('request', { status: 202, route: '/v1/entries' });
   const direct = capture();
@@ -60,7 +60,7 @@ test('writeInfoRecord writes the line log.info would, and declines for a logger 
 });
 
 test('a guarded log output whose stream fails counts every line from that write on as dropped, writes no more and reports the loss once', async () => {
-  const { guardLogStream, droppedLogLines } = await import('../../src/log.ts');
+  const { guardLogStream, droppedLogLines } = await import('../../src/kernel/log.ts');
   let writes = 0;
   const stream = new Writable({
     write(_chunk, _enc, done) {

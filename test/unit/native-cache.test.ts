@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { candidateBases, prepareNativeFiles, type NativeCacheDeps, type NativeManifest } from '../../src/binary/native-cache.ts';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 
 const ADDON = Buffer.from('pretend addon');
 const MODULE = Buffer.from('module.exports = 1;');

@@ -1,7 +1,7 @@
-// parseDecimal (src/numbers.ts): the numbers an operator types as options and settings.
+// parseDecimal (src/kernel/numbers.ts): the numbers an operator types as options and settings.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseDecimal } from '../../src/numbers.ts';
+import { parseDecimal } from '../../src/kernel/numbers.ts';
 
 test('decimal numbers written in digits are read, with surrounding spaces and a sign', () => {
   for (const [text, value] of [

@@ -1,15 +1,15 @@
 // Operator-flag wording stays in the CLI (cli/options.ts): its parsers name the flag the operator
-// typed, while the domain's own checks of the same values (src/keys/keys.ts, src/status-filter.ts)
+// typed, while the domain's own checks of the same values (src/keys/keys.ts, src/input/status-filter.ts)
 // speak of the value, so a caller other than the CLI never reads about a flag it did not pass.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cliMessage } from '../../cli/fields.ts';
 import { parseAuditAction, parseMode, parseModeFilter, parseStatusOption } from '../../cli/options.ts';
 import { inFormWords } from '../../src/dashboard/forms.ts';
-import { AppError, invalidOption } from '../../src/errors.ts';
-import { cesCommand } from '../../src/runtime.ts';
+import { AppError, invalidOption } from '../../src/kernel/errors.ts';
+import { cesCommand } from '../../src/tools/runtime.ts';
 import { toLivemode, toMode } from '../../src/keys/keys.ts';
-import { toStatusFilter } from '../../src/status-filter.ts';
+import { toStatusFilter } from '../../src/input/status-filter.ts';
 
 const STATUSES = ['pending', 'delivered'] as const;
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/kernel/log.ts';
 
 function prettyLogger(): { log: ReturnType<typeof createLogger>; text: () => string } {
   const chunks: string[] = [];

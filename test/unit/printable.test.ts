@@ -1,8 +1,8 @@
-// makePrintable (src/printable.ts): untrusted JSON can be turned into text, as superstruct does to
+// makePrintable (src/tools/printable.ts): untrusted JSON can be turned into text, as superstruct does to
 // word its messages, without a throw, however it is nested, and without changing its data.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_PRINT_DEPTH, makePrintable } from '../../src/printable.ts';
+import { MAX_PRINT_DEPTH, makePrintable } from '../../src/tools/printable.ts';
 
 const nested = (levels: number, open: string, close: string, inner = '1'): unknown =>
   JSON.parse(open.repeat(levels) + inner + close.repeat(levels));

@@ -1,13 +1,13 @@
-// src/private-files.ts: temp names beside a destination are unpredictable, and a new private file
+// src/tools/private-files.ts: temp names beside a destination are unpredictable, and a new private file
 // is created exclusively, so a file or symlink planted at its name is refused, never written through.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { AppError } from '../../src/errors.ts';
-import { openPrivateFileExclusive, tempPathBeside } from '../../src/private-files.ts';
-import { cryptoRandom } from '../../src/random.ts';
+import { AppError } from '../../src/kernel/errors.ts';
+import { openPrivateFileExclusive, tempPathBeside } from '../../src/tools/private-files.ts';
+import { cryptoRandom } from '../../src/kernel/random.ts';
 
 describe('private files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ces-private-'));

@@ -1,8 +1,8 @@
-// The random sources (src/random.ts): the pooled node:crypto source and streamRandom, the per-write
+// The random sources (src/kernel/random.ts): the pooled node:crypto source and streamRandom, the per-write
 // stream intake's writes draw their ids from.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cryptoRandom, seededRandom, streamRandom } from '../../src/random.ts';
+import { cryptoRandom, seededRandom, streamRandom } from '../../src/kernel/random.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import type { Ctx } from '../../src/context.ts';
+import type { Ctx } from '../../src/kernel/context.ts';
 import { findEarlierEntryWithAccessKey, RECEIPTS_AHEAD } from '../../src/pipeline/processing.repo.ts';
 import { makeCampaign } from '../support/harness.ts';
 import { openTestCtx, seedEntries } from '../support/seed-entries.ts';

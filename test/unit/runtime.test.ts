@@ -1,8 +1,8 @@
-// cesCommand and serveCommand (src/runtime.ts): what ces tells an operator to type, for each way of
+// cesCommand and serveCommand (src/tools/runtime.ts): what ces tells an operator to type, for each way of
 // running it. The tests run from the sources, so the binary and the bundle are passed explicitly.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cesCommand, runningAs, serveCommand } from '../../src/runtime.ts';
+import { cesCommand, runningAs, serveCommand } from '../../src/tools/runtime.ts';
 
 test('the tests themselves run from the sources', () => {
   assert.equal(runningAs(), 'source');

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { setMaxListeners } from 'node:events';
 import { test } from 'node:test';
-import { createShutdownController } from '../../src/shutdown-signal.ts';
+import { createShutdownController } from '../../src/tools/shutdown-signal.ts';
 
 test('hundreds of calls in flight may listen on the shutdown signal without a warning; aborting reaches each', async () => {
   const warnings: string[] = [];

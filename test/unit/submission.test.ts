@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describe, it } from 'node:test';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/kernel/errors.ts';
 import { parseSubmission, USER_AGENT_MAX } from '../../src/entries/submission.ts';
 import { entryBody } from '../support/harness.ts';
 import { propertySeed } from '../support/property.ts';

@@ -1,8 +1,8 @@
-// toUtcTimestamp (src/timestamps.ts): a consent's granted_at, stored as sent, printed in UTC.
+// toUtcTimestamp (src/input/timestamps.ts): a consent's granted_at, stored as sent, printed in UTC.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { toUtcTimestamp } from '../../src/timestamps.ts';
+import { toUtcTimestamp } from '../../src/input/timestamps.ts';
 import { propertySeed } from '../support/property.ts';
 
 test('every form intake accepts is converted to UTC exactly', () => {

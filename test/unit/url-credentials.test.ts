@@ -1,8 +1,8 @@
-// maskUrlCredentials (src/url-credentials.ts): the one way a webhook URL is shown or
+// maskUrlCredentials (src/tools/url-credentials.ts): the one way a webhook URL is shown or
 // recorded outside its configuration. The password never survives; everything else does.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { maskUrlCredentials } from '../../src/url-credentials.ts';
+import { maskUrlCredentials } from '../../src/tools/url-credentials.ts';
 
 describe('maskUrlCredentials', () => {
   const cases: Array<[url: string, shown: string, rule: string]> = [

@@ -1,7 +1,7 @@
 // Time-ordered ids: RFC 9562 version 7, the millisecond time first, so ids sort by creation time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cryptoRandom, seededRandom, uuidv7 } from '../../src/random.ts';
+import { cryptoRandom, seededRandom, uuidv7 } from '../../src/kernel/random.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { ConsolaInstance } from 'consola';
-import { ManualClock } from '../../src/clock.ts';
-import type { CheckpointMode } from '../../src/config.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import type { CheckpointMode } from '../../src/kernel/config.ts';
 import { createWalWatch, WAL_LAST_RESORT_FACTOR, WAL_LAST_RESORT_INTERVAL_MS } from '../../src/db/wal-watch.ts';
 
 const MIB = 1024 * 1024;

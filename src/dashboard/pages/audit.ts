@@ -3,10 +3,10 @@
 // below the last record shown (a cursor on the record id, so a page never shifts while records
 // are being added).
 import { getCampaign, listCampaigns } from '../../campaigns/campaigns.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { AUDIT_ACTIONS, listAuditRecords, toAuditAction, type AuditRecord } from '../../audit/audit.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { page, type DashboardRouter } from '../kit.ts';
 

@@ -3,11 +3,11 @@
 // stock, lucky-number fill, webhook success and lag; the live script swaps the data-live region
 // every few seconds, and without JavaScript a reload shows the same.
 import { getCampaign } from '../../campaigns/campaigns.ts';
-import { nowIso } from '../../clock.ts';
+import { nowIso } from '../../kernel/clock.ts';
 import { stackedBarChart } from '../chart.ts';
 import { ATTEMPT_WINDOW, liveFigures, REJECTION_SAMPLE, type LiveFigures } from '../figures.ts';
 import { count, duration, percent, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import { page, queryMode, routeParam, type DashboardRouter } from '../kit.ts';
 import { endpointNow } from './overview.ts';

@@ -8,10 +8,10 @@
 // (`ces draw clause`) as text. None holds personal data in full (documents are masked) and none
 // changes anything: GETs, not recorded.
 import { HTTPResponse } from 'h3';
-import type { Ctx } from '../../context.ts';
+import type { Ctx } from '../../kernel/context.ts';
 import { frozenNumbersText, getDraw, type Draw } from '../../draws/draws.ts';
 import { renderDrawClause, renderDrawReport } from '../../draws/report.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { documentResponse, page, routeParam, type DashboardRouter } from '../kit.ts';
 import { drawPath } from './draws.ts';
 

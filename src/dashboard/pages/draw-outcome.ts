@@ -5,7 +5,7 @@
 import type { DrawDetail, RunOutcome } from '../../draws/draws.ts';
 import { formationList, picksTable } from '../draw-steps.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { BASE } from '../layout.ts';
 import { csrfField } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';

@@ -19,11 +19,11 @@ import {
   runDraw,
   type DrawDetail,
 } from '../../draws/draws.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { ordinal } from '../draw-steps.ts';
 import { field, inFormWords, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import {
   action,

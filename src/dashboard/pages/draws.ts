@@ -12,7 +12,7 @@ import { APPROXIMATIONS } from '../../draws/winners.ts';
 import { toMode, type Mode } from '../../keys/keys.ts';
 import { field, inFormWords, isRefusal, select, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import {
   action,

@@ -7,15 +7,15 @@
 import { toMode } from '../../keys/keys.ts';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { recordParticipantLookUp } from '../../participants/participants.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import type { ListedEntry } from '../entries.repo.ts';
 import { encodeCursor, listCampaignEntries, parseEntryFilter, type EntryFilter, type EntryListing } from '../entries.ts';
 import { field } from '../forms.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
-import { maskDocument, maskName } from '../../masking.ts';
+import { maskDocument, maskName } from '../../tools/masking.ts';
 import {
   action,
   csrfField,

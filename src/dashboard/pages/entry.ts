@@ -3,15 +3,15 @@
 // participant masked; POST …/personal-data shows the participant unmasked (audited as
 // participant.viewed, answered at once with Cache-Control: no-store, never redirected to);
 // POST …/deliveries/:deliveryId/redeliver queues an event again (as `ces webhook redeliver`).
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import type { EnrollmentRow } from '../../entries/enrollments.repo.ts';
 import { viewParticipantOfEntry } from '../../participants/participant-view.ts';
-import { maskUrlCredentials } from '../../url-credentials.ts';
+import { maskUrlCredentials } from '../../tools/url-credentials.ts';
 import { redeliver } from '../../webhooks/deliveries.ts';
 import { duration, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
-import { formatDocument, maskDocument, maskEmail, maskName, maskOther, maskPhone } from '../../masking.ts';
+import { formatDocument, maskDocument, maskEmail, maskName, maskOther, maskPhone } from '../../tools/masking.ts';
 import { action, csrfField, page, routeParam, seeOther, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 import { entryTimeline, type EntryTimeline } from '../timeline.ts';

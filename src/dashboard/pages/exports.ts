@@ -12,11 +12,11 @@ import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import { countEntriesFromTotals, type ExportFormat } from '../../exports/entries-export.ts';
 import { downloadEntriesExport, EXPORT_CONTENT_TYPES } from '../../exports/entries-stream.ts';
 import type { ExportFilter } from '../../exports/exports.repo.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { confirmFirst } from '../confirm.ts';
 import { choice, select } from '../forms.ts';
 import { count } from '../format.ts';
-import { html } from '../../html.ts';
+import { html } from '../../tools/html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import { action, csrfField, page, queryMode, routeParam, type DashboardRouter } from '../kit.ts';
 

@@ -4,13 +4,13 @@
 // rotating shows the replacing key the same way; revoking redirects back to the list. Revoking, and
 // rotating without a grace period (the old key stops at once), ask first (confirm.ts).
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { issueKey, listKeys, MODES, revokeKey, rotateKey, type ApiKey, type IssuedKey } from '../../keys/keys.ts';
-import { MAX_GRACE_SECONDS } from '../../numbers.ts';
+import { MAX_GRACE_SECONDS } from '../../kernel/numbers.ts';
 import { confirmFirst } from '../confirm.ts';
 import { field, secretOnce, select } from '../forms.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';

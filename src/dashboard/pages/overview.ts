@@ -1,11 +1,11 @@
 // GET /dashboard/: every campaign with its state, its entries (today, in all, by mode, approval
 // rate), its webhook's health and its backlog. Refreshed in place by the live script.
-import { nowIso } from '../../clock.ts';
+import { nowIso } from '../../kernel/clock.ts';
 import type { CampaignSummary, WebhookHealth } from '../figures.ts';
 import { summarizeCampaigns, windowState } from '../figures.ts';
 import { count, duration, percent, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
-import { cesCommand } from '../../runtime.ts';
+import { html, type Html } from '../../tools/html.ts';
+import { cesCommand } from '../../tools/runtime.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { page, type DashboardRouter } from '../kit.ts';
 

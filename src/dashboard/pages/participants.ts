@@ -16,9 +16,9 @@ import {
   type ParticipantSummary,
 } from '../../participants/participants.ts';
 import { field } from '../forms.ts';
-import { maskDocument } from '../../masking.ts';
+import { maskDocument } from '../../tools/masking.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import {
   action,

@@ -9,7 +9,7 @@ import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../mechanic
 import { addWindows, summarizePrizeWindows, type WindowsOverview } from '../../mechanics/windows.ts';
 import { errorFor, field, fieldErrors, inFormWords, isRefusal, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { campaignPath, layout } from '../layout.ts';
 import { action, csrfField, htmlResponse, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';

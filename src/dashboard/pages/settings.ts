@@ -15,10 +15,10 @@ import {
   type Campaign,
   type CampaignOptions,
 } from '../../campaigns/campaigns.ts';
-import { maskUrlCredentials } from '../../url-credentials.ts';
+import { maskUrlCredentials } from '../../tools/url-credentials.ts';
 import { errorFor, field, fieldErrors, inFormWords, isRefusal, select } from '../forms.ts';
 import { time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
+import { html, type Html } from '../../tools/html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { action, csrfField, htmlResponse, page, routeParam, seeOther, type ActionRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';

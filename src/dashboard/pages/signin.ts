@@ -9,9 +9,9 @@
 // cookie. A POST whose Origin is another site is refused: nobody can sign a browser into a
 // session of someone else's link from their own page.
 import type { H3Event } from 'h3';
-import { AppError } from '../../errors.ts';
-import { html } from '../../html.ts';
-import { cesCommand } from '../../runtime.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { html } from '../../tools/html.ts';
+import { cesCommand } from '../../tools/runtime.ts';
 import { BASE, layout } from '../layout.ts';
 import { action, htmlResponse, publicPage, routeParam, seeOther, sessionCookie, type DashboardRouter } from '../kit.ts';
 import { inspectSignInLink, signInWithLink, signOut } from '../sessions.ts';

@@ -7,9 +7,9 @@
 // Pausing, rotating the secret without a grace period and redelivering every failed delivery ask
 // first (confirm.ts).
 import { getCampaign, updateCampaign, WEBHOOK_API_ACCESS, type Campaign } from '../../campaigns/campaigns.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../kernel/errors.ts';
 import { MODES } from '../../keys/keys.ts';
-import { MAX_GRACE_SECONDS } from '../../numbers.ts';
+import { MAX_GRACE_SECONDS } from '../../kernel/numbers.ts';
 import {
   findOperatorWebhookConfig,
   rotateWebhookSecret,
@@ -29,8 +29,8 @@ import { sendTestPing } from '../../webhooks/ping.ts';
 import { confirmFirst } from '../confirm.ts';
 import { choice, field, secretOnce, select } from '../forms.ts';
 import { count, time } from '../format.ts';
-import { html, type Html } from '../../html.ts';
-import { cesCommand } from '../../runtime.ts';
+import { html, type Html } from '../../tools/html.ts';
+import { cesCommand } from '../../tools/runtime.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { action, csrfField, page, routeParam, seeOther, type DashboardRequest, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';

@@ -5,7 +5,7 @@
 // shows them (https://user:***@host/…), and so is a delivery's last_error. The configuration keeps
 // its URL: the deliveries need it. Only rows with an `@` are read; a table of millions of attempts
 // is scanned once, at the upgrade.
-import { maskUrlCredentials, maskUrlCredentialsInText } from '../../url-credentials.ts';
+import { maskUrlCredentials, maskUrlCredentialsInText } from '../../tools/url-credentials.ts';
 import type { Migration } from './migration.ts';
 
 export const migration019: Migration = (db) => {

@@ -10,7 +10,7 @@
 // Bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) too: stored from
 // integrator input, they reorder what an operator reads (a consent line shown reversed, a name
 // shown as another's), and the line separators U+2028-U+2029. The bidi set is written once here:
-// the dashboard's HTML escaping (src/html.ts) shows them through escapeBidiControls.
+// the dashboard's HTML escaping (src/tools/html.ts) shows them through escapeBidiControls.
 const BIDI = String.raw`\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069`;
 const BIDI_CONTROLS = new RegExp(`[${BIDI}]`, 'g');
 const CONTROL_CHARACTERS = new RegExp(String.raw`[\u0000-\u001f\u007f-\u009f\u2028\u2029${BIDI}]`, 'g');

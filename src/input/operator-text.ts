@@ -4,8 +4,8 @@
 // POST ignores it), and kept to one line of printable text: a CR/LF would forge a row or a header
 // line, a control or bidi character would reorder or hide what the next operator reads. Refused
 // with a clear 422, never silently cut or cleaned.
-import { hasControlCharacter } from './control-characters.ts';
-import type { FieldErrorCode } from './errors.ts';
+import { hasControlCharacter } from '../kernel/control-characters.ts';
+import type { FieldErrorCode } from '../kernel/errors.ts';
 
 /** Names and labels: campaigns, prizes (name and type), API keys, draws. */
 export const MAX_NAME_LENGTH = 200;

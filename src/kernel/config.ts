@@ -40,7 +40,7 @@ export interface Config {
   checkpoints: CheckpointMode;
   /** WAL size (MiB) past which /healthz is degraded in external mode (CES_WAL_ALARM_MB; src/db/wal-watch.ts). */
   walAlarmMb: number;
-  /** V8's --heap-growing-percent for `ces serve` (src/heap-growth.ts); 0 leaves V8's own factor. */
+  /** V8's --heap-growing-percent for `ces serve` (src/tools/heap-growth.ts); 0 leaves V8's own factor. */
   heapGrowingPercent: number;
   /** After SIGTERM/SIGINT, longest wait for requests and outgoing calls in flight before they are abandoned. */
   shutdownTimeoutMs: number;

@@ -2,7 +2,7 @@
 // statuses the listing knows, in any case (`approved`, `FAILED`). The one check of it: the API's
 // listings, the dashboard's filters and the CLI's --status (which names its flag in the message,
 // cli/options.ts) all call it.
-import { AppError } from './errors.ts';
+import { AppError } from '../kernel/errors.ts';
 
 /**
  * The status as the listing spells it; undefined when absent; 422 invalid_option otherwise.

@@ -3,7 +3,7 @@
 // joined, null, undefined and false render nothing. Nothing reaches a dashboard page unescaped.
 // Shared by the dashboard and the printable apuração record (src/draws/report.ts).
 
-import { escapeBidiControls } from './control-characters.ts';
+import { escapeBidiControls } from '../kernel/control-characters.ts';
 
 /** Markup that is already safe to place in a page. */
 export class Html {
@@ -21,7 +21,7 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /**
  * Bidirectional controls in stored text would reorder what an operator reads (a name shown as
  * another's): they are shown as the visible `\u202e`, as the CLI shows them (one set, in
- * src/control-characters.ts).
+ * src/kernel/control-characters.ts).
  */
 export function escapeHtml(text: string): string {
   return escapeBidiControls(text.replace(/[&<>"']/g, (c) => ESCAPES[c]));

@@ -6,8 +6,8 @@
 // can predict it, and a file or symlink already at that name is refused instead of written through.
 import { closeSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { AppError } from './errors.ts';
-import type { Random } from './random.ts';
+import { AppError } from '../kernel/errors.ts';
+import type { Random } from '../kernel/random.ts';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
