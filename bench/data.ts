@@ -65,7 +65,7 @@ export interface BodyOptions {
 }
 
 /**
- * A UUIDv4 made from `label` by hashing: random across the index, like the v4 keys SPEC recommends
+ * A UUIDv4 made from `label` by hashing: random across the index, like the v4 keys docs/api.md#entry-submission recommends
  * to integrators, and the same for the same label, so a replay phase can send a key again.
  */
 export function labelUuid(label: string): string {

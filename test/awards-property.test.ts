@@ -226,9 +226,8 @@ function fingerprint(w: World): string {
 }
 
 /**
- * An evaluation echoes the win the entry holds when it ends (SPEC: "Confirmed win echoed in
- * entry.evaluated"; docs/api.md, Reassign: "Kept on its own entry, that entry's evaluation echoes the
- * new win"; WINDOW: a win is `APPROVED {won: true, …, award_status: AWARDED}`), says `won: true`
+ * An evaluation echoes the win the entry holds when it ends (docs/api.md, Reassign: "Kept on its own entry, that
+ * entry's evaluation echoes the new win"; WINDOW: a win is `APPROVED {won: true, …, award_status: AWARDED}`), says `won: true`
  * only for a win it holds, and leaves no pending award behind.
  */
 function checkEvaluation(w: World, entryId: string, campaign: Campaign, mechanics: MechanicResult[]): void {
@@ -408,7 +407,7 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
           { prize_definition_id: side.prizes[op.prize % side.prizes.length], target_entry_id: target },
           now,
         );
-        // SPEC: with target_entry_id the target "finished processing (APPROVED)"; docs/api.md: a win is not
+        // docs/api.md: with target_entry_id the target has finished processing as APPROVED, and a win is not
         // kept on its own entry once processing rejected it (422 entry_rejected).
         const holder = target ?? e.id;
         if (holder === e.id) assert.notEqual(sourceStatus, 'REJECTED', 'a win kept on its own REJECTED entry');
@@ -461,7 +460,7 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
   }
 }
 
-/** The transitions SPEC's and docs/api.md's award tables allow, by the award's source. */
+/** The transitions docs/api.md's award tables allow, by the award's source. */
 const ALLOWED: Record<string, string[]> = {
   // declared at intake; confirmed on evaluation; voided by a rejection or by evaluation under
   // another mechanic; revoked by the API / operator revoke or when a reassignment moves it.
@@ -512,7 +511,7 @@ function checkInvariants(w: World): void {
     .all();
   assert.deepEqual(kept, [], 'an awarded win on a rejected entry');
   // An award is of its entry's campaign and mode, and of a prize of that campaign's pool in that mode
-  // (SPEC: prize_definition_id "A prize id from the campaign's pool"; a key's mode is every record's).
+  // (docs/api.md#errors: prize_definition_id a prize of the campaign and mode; a key's mode is every record's).
   const foreign = db
     .prepare(
       `SELECT a.id FROM awards a JOIN entries e ON e.id = a.entry_id JOIN prizes p ON p.id = a.prize_id
@@ -520,7 +519,7 @@ function checkInvariants(w: World): void {
     )
     .all();
   assert.deepEqual(foreign, [], "an award outside its entry's campaign pool");
-  // SPEC, reassign: the source is "revoked on the source"; revoked is final.
+  // Reassign: the source award is revoked; revoked is final.
   const unrevoked = db
     .prepare(`SELECT n.id, o.status FROM awards n JOIN awards o ON o.id = n.reassigned_from WHERE o.status != 'revoked'`)
     .all();
@@ -557,7 +556,7 @@ function checkInvariants(w: World): void {
     )
     .all();
   assert.deepEqual(badClaims, [], 'a window claimed out of its rules');
-  // SPEC, entry status: a REJECTED entry gets no `entry.evaluated`; only APPROVED entries are
+  // Entry status: a REJECTED entry gets no `entry.evaluated`; only APPROVED entries are
   // evaluated, and only they hold lucky numbers.
   const wrongEvaluation = db
     .prepare(

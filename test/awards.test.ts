@@ -166,7 +166,7 @@ describe('instant-prize revoke and reassign', () => {
     assert.equal((await reassign(w.liveKey, c, { prize_definition_id: p, target_entry_id: pending })).status, 200);
     // b is approved without an award: it cannot be a source.
     assert.equal((await reassign(w.liveKey, b, { prize_definition_id: p })).status, 404);
-    // SPEC: the target "has no award". One whose win was revoked still has one (409, naming it).
+    // docs/api.md#prizes-stock-and-awards: the target has no award. One whose win was revoked still has one (409, naming it).
     const revokedWin = await submitEntry(s, w.liveKey, { instantWin: { won: true, prize_definition_id: p } });
     await settle(s);
     assert.equal((await revoke(w.liveKey, revokedWin, {})).status, 200);
@@ -288,7 +288,7 @@ describe('instant-prize revoke and reassign', () => {
     assert.deepEqual(stockOf(s, p), { current_stock: 0, awarded_beyond_pool: 0 });
   });
 
-  // SPEC: reassign acts on "any existing award", a pending one included; docs/api.md: the new award
+  // docs/api.md: reassign acts on any existing award, a pending one included; the new award
   // is `awarded` (unit taken), the source revoked (a pending one never took a unit to return).
   test("reassign of a pending award on its own entry: awarded at once with the new prize, echoed by the entry's evaluation; no webhook", async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });

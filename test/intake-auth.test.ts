@@ -1,4 +1,4 @@
-// POST /v1/entries and GET /v1/entries/{id}: who may call (SPEC: Authentication) and when
+// POST /v1/entries and GET /v1/entries/{id}: who may call (docs/api.md#api-overview) and when
 // registration is open (403). The campaign and mode of every request come from the key alone.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 // Enrollment behaviour, required fields, email/phone uniqueness and the consent record
-// (SPEC: Enrollment behaviour, Required-field rules, consent; docs/api.md#api-overview: scope per
+// (docs/api.md#entry-submission; docs/api.md#api-overview: scope per
 // campaign and mode).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

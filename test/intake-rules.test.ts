@@ -1,4 +1,4 @@
-// Rules of POST /v1/entries at their edges (SPEC): character counting on unicode text (full_name,
+// Rules of POST /v1/entries at their edges (docs/api.md#entry-submission): character counting on unicode text (full_name,
 // user_agent), the Brazilian calendar day of "a date in the past", ASCII-only digits, replays of
 // entries moved on by the real pipeline, explicit consents against the implicit ones, and a
 // differing value for a stored enrollment field. Through the real HTTP server on a real SQLite file.
@@ -37,8 +37,8 @@ const storedUserAgent = (entryId: string): string =>
   s.ctx.db.prepare('SELECT user_agent FROM consents WHERE entry_id = ?').pluck().get(entryId) as string;
 const count = (table: string): number => s.ctx.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
-describe('SPEC enrollment and consent: limits count characters, not UTF-16 code units', () => {
-  // SPEC enrollment: full_name "minimum 3 characters".
+describe('enrollment and consent: limits count characters, not UTF-16 code units', () => {
+  // Enrollment: full_name at least 3 characters.
   test('full_name of 2 characters outside the BMP (4 UTF-16 units) is 422 too_short; 3 such characters are accepted as sent', async () => {
     const w = makeCampaign(s.ctx);
     const before = count('entries');
@@ -55,7 +55,7 @@ describe('SPEC enrollment and consent: limits count characters, not UTF-16 code 
     assert.equal(storedEnrollment(ok.body.entry_id).full_name, '𝒜𝒷𝒸');
   });
 
-  // SPEC consent: user_agent "Stored values over 1024 characters are truncated".
+  // Consent: user_agent is truncated to 1024 characters.
   test('user_agent of exactly 1024 characters is stored untouched; over 1024 it keeps 1024 characters and never splits a surrogate pair', async () => {
     const w = makeCampaign(s.ctx);
     const exact = 'u'.repeat(1024);
@@ -78,7 +78,7 @@ describe('SPEC enrollment and consent: limits count characters, not UTF-16 code 
   });
 });
 
-describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilian calendar (docs/api.md: UTC-3)', () => {
+describe('enrollment birthdate "must be a date in the past" on the Brazilian calendar (docs/api.md: UTC-3)', () => {
   // At 2026-11-23T01:30Z the UTC date is the 23rd but it is still 22:30 on the 22nd in Brazil: the
   // 22nd is today, not the past. A check on the UTC date would accept it.
   test('late evening in Brazil, already the next day in UTC: the Brazilian today is refused, the Brazilian yesterday accepted', async () => {
@@ -119,11 +119,11 @@ describe('SPEC enrollment birthdate "must be a date in the past" on the Brazilia
   });
 });
 
-describe('SPEC digits are ASCII digits', () => {
+describe('digits are ASCII digits', () => {
   const fullWidth = (digits: string): string => [...digits].map((d) => String.fromCharCode(0xff10 + Number(d))).join('');
   const arabicIndic = (digits: string): string => [...digits].map((d) => String.fromCharCode(0x0660 + Number(d))).join('');
 
-  // SPEC evidence: access_key "44 to 50 digits"; a value that is not 44 to 50 digits is a 422.
+  // Evidence: access_key 44 to 50 digits; a value that is not 44 to 50 digits is a 422.
   test('an access key written in full-width or Arabic-Indic digits is 422 invalid_access_key and writes nothing', async () => {
     const w = makeCampaign(s.ctx);
     const key = makeAccessKey({ yymm: '2611' });
@@ -140,7 +140,7 @@ describe('SPEC digits are ASCII digits', () => {
     assert.equal(count('entries'), before);
   });
 
-  // SPEC enrollment: document_number "A valid CPF (11 digits)"; phone "E.164".
+  // Enrollment: document_number a valid CPF (11 digits); phone E.164.
   test('a CPF or a phone in full-width digits is refused, not read as the ASCII number', async () => {
     const w = makeCampaign(s.ctx);
     assertFieldError(
@@ -160,7 +160,7 @@ describe('SPEC digits are ASCII digits', () => {
   });
 });
 
-describe("SPEC idempotency rule 3: a replay reports the entry's current status as the real pipeline left it", () => {
+describe("idempotency, replay: a replay reports the entry's current status as the real pipeline left it", () => {
   for (const mode of ['live', 'test'] as const) {
     test(`${mode} mode: a replay after approval says APPROVED${mode === 'test' ? ', after a rejection in processing REJECTED' : ''}, with the entry_id of the webhook events`, async () => {
       const w = makeCampaign(s.ctx);
@@ -200,7 +200,7 @@ describe("SPEC idempotency rule 3: a replay reports the entry's current status a
   }
 });
 
-describe('SPEC consent: submitted consents are explicit choices, the implicit three only fill what was omitted', () => {
+describe('consent: submitted consents are explicit choices, the implicit three only fill what was omitted', () => {
   test('an explicit regulation: false is recorded as sent (explicit, not granted), not replaced by the implicit grant', async () => {
     const w = makeCampaign(s.ctx);
     const res = await post(
@@ -235,9 +235,9 @@ describe('SPEC consent: submitted consents are explicit choices, the implicit th
   });
 });
 
-describe('SPEC enrollment: a differing value for a stored field is silently ignored, never rejected', () => {
-  // SPEC: "A field that already has a value is kept, and a differing new value is silently ignored,
-  // never overwritten and never rejected." The email twin of this is in intake-enrollment.
+describe('enrollment: a differing value for a stored field is silently ignored, never rejected', () => {
+  // docs/api.md#entry-submission: a field that has a value keeps it and a differing value is silently ignored, never an
+  // error. The email twin of this is in intake-enrollment.
   test('a differing phone that another participant holds is ignored: 202, no phone_taken, both phones unchanged', async () => {
     const w = makeCampaign(s.ctx);
     const a = await post(w.liveKey, entryBody({ enrollment: { phone: '5511987654321' } }, 52));

@@ -1,4 +1,4 @@
-// POST /v1/entries input rules (SPEC: Resources, Limits; docs/api.md#errors): every
+// POST /v1/entries input rules (docs/api.md#entry-submission, docs/api.md#errors): every
 // cause of a 4xx with its stable code and errors[].field path, what is accepted and how it is
 // normalised, and that a refused request writes nothing and never produces a 5xx.
 import assert from 'node:assert/strict';

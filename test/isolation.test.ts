@@ -2,7 +2,7 @@
 // award, lucky numbers, prizes, webhook configuration) owned by one key, every endpoint called with
 // a key of the other mode and with keys of another campaign gives 404, an empty (or own-only)
 // list, or a 422 that names nothing of the owner: never the owner's data, never a change to it.
-// The webhook configuration is per campaign and shared by both modes (SPEC), so the other-mode key
+// The webhook configuration is per campaign and shared by both modes (docs/api.md#webhook-configuration), so the other-mode key
 // of the same campaign legitimately sees it; another campaign's key must not.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// POST /v1/entries/{entry_id}/lucky-numbers at its edges (SPEC: Lucky-number item): the entry id
+// POST /v1/entries/{entry_id}/lucky-numbers at its edges (docs/api.md#mechanics-lucky-numbers-and-instant-prizes): the entry id
 // read case-insensitively, a pair held once per campaign even between one participant's entries,
 // digits only in ASCII, and test mode kept apart from live. Through the real HTTP server on a real
 // SQLite file.
@@ -18,11 +18,11 @@ let seq = 0;
 const post = (key: string, body: unknown, idempotencyKey = `lucky-${++seq}`): Promise<TestResponse> =>
   s.request('POST', '/v1/entries', { key, body, idempotencyKey });
 
-describe('SPEC lucky numbers: ids, formats and per-campaign uniqueness', () => {
+describe('lucky numbers: ids, formats and per-campaign uniqueness', () => {
   const pairs = (...list: Array<[string, string]>) => ({ numbers: list.map(([series, order_number]) => ({ series, order_number })) });
   const submitNumbers = (key: string, id: string, body: unknown) => s.request('POST', `/v1/entries/${id}/lucky-numbers`, { key, body });
 
-  // SPEC: path parameter entry_id (uuid): a uuid is the same uuid in upper case.
+  // Path parameter entry_id (uuid): a uuid is the same uuid in upper case.
   test('the entry id in the path is read case-insensitively: an upper-case id is the same entry (201, then 409 for any second submission)', async () => {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 2 });
     const id = await submitEntry(s, w.liveKey);
@@ -35,7 +35,7 @@ describe('SPEC lucky numbers: ids, formats and per-campaign uniqueness', () => {
     assert.deepEqual((await viewEntry(s, w.liveKey, id)).lucky_numbers, [{ series: '1', order_number: '01234' }]);
   });
 
-  // SPEC: "A (series, order_number) pair is unique per campaign and can be held by only one participant."
+  // A (series, order_number) pair is unique per campaign and can be held by only one participant.
   test("a pair held by one of a participant's entries cannot be taken again by another entry of the same participant", async () => {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
     const i = nextIndex();
@@ -62,7 +62,7 @@ describe('SPEC lucky numbers: ids, formats and per-campaign uniqueness', () => {
     );
   });
 
-  // SPEC: series "Non-negative integer string"; order_number "Exactly 5 digits, 00000 to 99999".
+  // series a non-negative integer string; order_number exactly 5 digits, 00000 to 99999.
   test('series and order_number in non-ASCII digits, with a sign, an exponent, hex or surrounding whitespace are 422 validation_failed', async () => {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 3 });
     const id = await submitEntry(s, w.liveKey);
@@ -95,7 +95,7 @@ describe('SPEC lucky numbers: ids, formats and per-campaign uniqueness', () => {
     assert.equal((await submitNumbers(w.liveKey, id, pairs(['2', '00002']))).status, 201);
   });
 
-  // SPEC rule 1 and the manual outcome: {quantity, series_count}, in test mode as in live mode.
+  // The count rule and the manual outcome: {quantity, series_count}, in test mode as in live mode.
   test('test mode: a test entry takes its numbers with the test key; the same pair stays free in live mode', async () => {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
     const testEntry = await submitEntry(s, w.testKey);

@@ -301,7 +301,7 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
     assert.equal((await post(w.liveKey, id, pairs(['0', '00001']))).status, 201);
   });
 
-  // SPEC: 409 when "the entry has not yet been evaluated for lucky numbers". An entry evaluated
+  // docs/api.md#errors: 409 when the entry has not been evaluated for lucky numbers. An entry evaluated
   // while the campaign took no lucky numbers never got outcome.quantity; switched to manual
   // afterwards, it was accepted under the campaign's current terms.
   test('409 not_evaluated for an entry evaluated before the campaign took manual numbers', async () => {
@@ -375,7 +375,7 @@ describe('manual lucky numbers: POST /v1/entries/{entry_id}/lucky-numbers', () =
   });
 
   test("the submission is checked against the terms of the entry's own entry.evaluated, not the campaign's as changed since", async () => {
-    // SPEC rules 2 and 3 name outcome.quantity and outcome.series_count: what the integrator was told.
+    // The count and series rules name outcome.quantity and outcome.series_count: what the integrator was told.
     const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 2, seriesCount: 3 });
     const id = await submitEntry(s, w.liveKey);
     await settle(s);

@@ -13,7 +13,7 @@ describe('GET /v1/prizes', () => {
   });
   after(() => s.close());
 
-  test("lists the prizes of the key's campaign and mode only, with SPEC fields and the current stock", async () => {
+  test("lists the prizes of the key's campaign and mode only, with the documented fields and the current stock", async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const other = makeCampaign(s.ctx, {});
     const live = makePrize(s.ctx, w.campaign.id, 'live', 5, 'Live voucher');
@@ -51,7 +51,7 @@ describe('operator CLI: prize, window, award list|revoke, entries show', () => {
   });
   after(() => s.close());
 
-  test('prize add prints the prize with SPEC fields plus livemode; prize list shows stock and wins beyond the pool', async () => {
+  test('prize add prints the prize with the documented fields plus livemode; prize list shows stock and wins beyond the pool', async () => {
     const w = makeCampaign(s.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     const add = await runCli(
       [

@@ -1,4 +1,4 @@
-// Enrollment merge (SPEC: Enrollment behaviour, Required-field rules): the first entry for a
+// Enrollment merge (docs/api.md#entry-submission): the first entry for a
 // document creates the enrollment; later ones fill only fields still empty, silently keep stored
 // values, and the campaign's requirements are checked on the merged result.
 import type { Campaign, RequiredField } from '../campaigns/campaigns.ts';

@@ -8,7 +8,7 @@
 //               tpEmis 34 | cNF 35-42 | cDV 43
 //   CF-e SAT:   cUF, AAMM, CNPJ, mod and cDV at the same places; the middle (22-42) is the SAT
 //               serial number, the coupon number and the random code instead.
-// Keys of 45 to 50 digits are accepted (SPEC: "44 to 50 digits") but have no layout we can check,
+// Keys of 45 to 50 digits are accepted (docs/api.md#entry-submission: 44 to 50 digits) but have no layout we can check,
 // so every structural function below answers "nothing to say" for them.
 
 import type { RejectionReason } from './rejection-reasons.ts';
@@ -68,7 +68,7 @@ const VALID_STATES: ReadonlySet<string> = new Set([
   '53',
 ]);
 
-/** True when `s` is 44 to 50 ASCII digits: the shape SPEC accepts at intake (else 422). */
+/** True when `s` is 44 to 50 ASCII digits: the shape intake accepts (else 422). */
 export function isAccessKeyFormat(s: string): boolean {
   return ACCESS_KEY_FORMAT.test(s);
 }

@@ -1,4 +1,4 @@
-// The Idempotency-Key header of POST /v1/entries (SPEC: required, 1 to 128 characters), read as
+// The Idempotency-Key header of POST /v1/entries (docs/api.md#entry-submission: required, 1 to 128 characters), read as
 // the client meant it. Node reads header bytes one character each (Latin-1): a key typed as UTF-8
 // (curl, most HTTP libraries) is decoded as UTF-8, while bytes that are not valid UTF-8 stay
 // Latin-1 (what fetch sends for é and the other characters up to U+00FF), so both spellings of one

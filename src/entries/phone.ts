@@ -1,6 +1,6 @@
 // Participant phone numbers: turns what an integrator sends into the canonical E.164 digits (no
 // '+') that the campaign's phone uniqueness is keyed on, or null when it is not a valid number.
-// SPEC: E.164 without the '+', country code required, any country accepted, punctuation stripped.
+// docs/api.md#entry-submission: E.164 without the '+', country code required, any country accepted, punctuation stripped.
 //
 // Why `libphonenumber-js/max`: the package's default export uses the "min" metadata, whose
 // isValid() only checks a number's length and leading digits. It accepts, for example,

@@ -16,7 +16,7 @@ import { BRAZILIAN_UFS, ISO_COUNTRIES } from './regions.ts';
 
 export const CONSENT_TYPES = ['regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other'] as const;
 export type ConsentType = (typeof CONSENT_TYPES)[number];
-/** Recorded even when the submission omits them (SPEC: consent). */
+/** Recorded even when the submission omits them (docs/api.md#entry-submission). */
 export const IMPLICIT_CONSENTS: readonly ConsentType[] = ['regulation', 'privacy_policy', 'transactional'];
 export const USER_AGENT_MAX = 1024;
 
@@ -25,7 +25,7 @@ export const USER_AGENT_MAX = 1024;
  * after trimming; longer is a 422 with the field's code `too_long`. Without them a 64 KiB body
  * could store a 64 KiB name, copied into every export, webhook and log line about the entry. The
  * fields with a fixed format (state, country, birthdate, document, access key) are bounded by it.
- * `user_agent` is not refused: SPEC truncates it at USER_AGENT_MAX.
+ * `user_agent` is not refused: it is truncated at USER_AGENT_MAX.
  */
 export const TEXT_MAXIMA = {
   'enrollment.full_name': 200,

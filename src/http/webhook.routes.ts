@@ -1,4 +1,4 @@
-// GET and PATCH /v1/webhook: the campaign of the key's webhook configuration (SPEC: Endpoints); GET
+// GET and PATCH /v1/webhook: the campaign of the key's webhook configuration (docs/api.md#webhook-configuration); GET
 // /v1/events, the events it sends (docs/api.md#listing-events-get-v1events).
 // GET is open to every key of the campaign; PATCH to the keys its webhook_api allows (403
 // webhook_config_locked otherwise, before the body is read).

@@ -1,4 +1,4 @@
-// Award transitions and the stock they move (SPEC: Instant-prize award status, Prize). Every
+// Award transitions and the stock they move (docs/api.md#prizes-stock-and-awards). Every
 // transition writes an award_history row. Stock rule: a confirmed win takes a unit when one is
 // left, otherwise it still stands and is counted in prizes.awarded_beyond_pool (awards.beyond_pool
 // = 1). Returning a win gives its unit back to the oldest beyond-pool win of the prize if there is
@@ -128,8 +128,8 @@ export function voidPendingAward(ctx: Ctx, entryId: string, now: string, reason:
 
 /**
  * An entry rejected in processing keeps no win: its pending declared win is voided, and so is a
- * win a reassignment registered on it as `awarded` while it was still being processed (SPEC: "A
- * declared instant win is voided"), whose unit then returns. Synchronous, in the caller's transaction.
+ * win a reassignment registered on it as `awarded` while it was still being processed (docs/api.md#processing-rejection-reasons:
+ * a pending declared instant win is voided), whose unit then returns. Synchronous, in the caller's transaction.
  */
 export function voidWinOfRejectedEntry(ctx: Ctx, entryId: string, now: string): void {
   const award = findLiveAwardForEntry(ctx.db, entryId);

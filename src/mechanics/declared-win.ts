@@ -1,5 +1,5 @@
 // INTEGRATOR_DECLARED instant prizes at intake: the declared win is recorded atomically with the
-// entry as a `pending` award (SPEC: instant_win). The service never decides the win; it checks
+// entry as a `pending` award (docs/api.md#instant-prize-integrator_declared). The service never decides the win; it checks
 // only that the prize is in the campaign's pool for the key's mode.
 import type { Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../kernel/context.ts';

@@ -1,4 +1,4 @@
-// Evaluation of an APPROVED entry against the campaign's mechanics (SPEC: Mechanics, entry.evaluated).
+// Evaluation of an APPROVED entry against the campaign's mechanics (docs/api.md#mechanics-lucky-numbers-and-instant-prizes).
 // Called by the pipeline inside the evaluation job's transaction; its writes (awards, lucky numbers,
 // window claims, stock) commit together with the job's completion and the entry.evaluated event.
 import type { Campaign } from '../campaigns/campaigns.ts';

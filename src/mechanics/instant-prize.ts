@@ -1,7 +1,7 @@
-// POST /v1/entries/{entry_id}/instant-prize/revoke and /reassign (SPEC: Instant-prize award).
+// POST /v1/entries/{entry_id}/instant-prize/revoke and /reassign (docs/api.md#prizes-stock-and-awards).
 // Synchronous, one IMMEDIATE transaction each, no webhook. They act on the entry's latest award.
 // Revoke takes back a confirmed win: a pending one (declared, entry not yet evaluated) is refused
-// with 422 `award_not_final`. Reassign acts on any existing award (SPEC), pending included. A
+// with 422 `award_not_final`. Reassign acts on any existing award, pending included. A
 // voided one (entry rejected) is refused by both with 422 `award_not_revocable`.
 import { enqueueEvent } from '../webhooks/events.ts';
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
@@ -38,7 +38,7 @@ export const ReassignBodyStruct = type({
   ),
 });
 
-/** The award object of SPEC (one converter, shared with the entry view). */
+/** The award object (one converter, shared with the entry view). */
 export type AwardObject = AwardView;
 const awardObject = awardToView;
 
@@ -137,7 +137,7 @@ export function reassignInstantPrize(ctx: Ctx, caller: Caller, entryId: string, 
             [{ field: 'target_entry_id', code: 'target_not_processed', message: 'target must be APPROVED' }],
           );
         }
-        // SPEC: the target "has no award". A revoked (or voided) one counts: it is an award of the
+        // docs/api.md#prizes-stock-and-awards: the target has no award. A revoked (or voided) one counts: it is an award of the
         // entry's, in its history and its view, and the win it was is not this entry's to get again.
         const held = findLatestAwardForEntry(ctx.db, found.id);
         if (held) {

@@ -1,4 +1,4 @@
-// Lucky numbers (SPEC: Mechanics, Lucky-number item, POST /v1/entries/{id}/lucky-numbers).
+// Lucky numbers (docs/api.md#mechanics-lucky-numbers-and-instant-prizes).
 // Automatic: pairs drawn uniformly among the free pairs of the campaign and mode with a lazy
 // Fisher-Yates shuffle stored in lucky_pools/lucky_pool_swaps, so a draw costs O(1) SQL statements
 // at any fill. Manual: the integrator submits exactly `quantity` pairs once; the primary key of

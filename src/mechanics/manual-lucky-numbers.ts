@@ -1,5 +1,5 @@
 // POST /v1/entries/{entry_id}/lucky-numbers: the integrator's own numbers for a manual-mode
-// campaign (SPEC: Lucky-number item, the endpoint's rules). Checks run in a fixed order, state
+// campaign (docs/api.md#mechanics-lucky-numbers-and-instant-prizes). Checks run in a fixed order, state
 // before body, so a client learns first whether it may submit at all. The first accepted
 // submission is final; pair uniqueness is the primary key of lucky_numbers.
 import { unknownFieldErrors } from '../validation/unknown-fields.ts';
@@ -133,9 +133,10 @@ export function submitManualLuckyNumbers(ctx: Ctx, caller: Caller, entryId: stri
 }
 
 /**
- * quantity and series_count as the integrator saw them in entry.evaluated (SPEC: submit exactly
- * outcome.quantity); null when that event carried no manual lucky-numbers outcome, as for an entry
- * evaluated while the campaign had no manual mechanic and changed to manual afterwards.
+ * quantity and series_count as the integrator saw them in entry.evaluated
+ * (docs/api.md#mechanics-lucky-numbers-and-instant-prizes: submit exactly outcome.quantity); null when
+ * that event carried no manual lucky-numbers outcome, as for an entry evaluated while the campaign had
+ * no manual mechanic and changed to manual afterwards.
  */
 function manualTerms(entry: EntryRow): { quantity: number; series_count: number } | null {
   const mechanics =

@@ -1,4 +1,4 @@
-// Prize pools per campaign and mode (SPEC: Prize). The operator registers prizes; a confirmed win
+// Prize pools per campaign and mode (docs/api.md#prizes-stock-and-awards). The operator registers prizes; a confirmed win
 // takes a unit, a revoke or reassign returns it; a win is never blocked by an empty pool.
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';

@@ -1,4 +1,4 @@
-// WINDOW instant prizes (SPEC: Mechanics): the operator creates time-gated windows, one prize unit
+// WINDOW instant prizes (docs/api.md#instant-prize-window): the operator creates time-gated windows, one prize unit
 // each; on evaluation an approved entry claims the earliest open, unclaimed window (windows.repo.ts).
 // `--count N` creates N windows: all at --opens-at, or spread --every SECONDS apart, or evenly from
 // --opens-at to --until (first at --opens-at, last at --until).

@@ -50,7 +50,7 @@ export const LuckyNumberStruct = object({
   order_number: describedString({ pattern: /^[0-9]{5}$/, description: 'Exactly 5 digits.' }),
 });
 
-// The outcome of each mechanic (SPEC: mechanic entries of entry.evaluated), one schema per
+// The outcome of each mechanic (docs/api.md#events: mechanic entries of entry.evaluated), one schema per
 // mechanic_type so a generated client narrows `outcome` on it (src/mechanics/evaluate.ts writes them).
 export const LuckyNumbersResultStruct = object({
   mechanic_type: literal('lucky_numbers'),

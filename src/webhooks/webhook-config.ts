@@ -1,4 +1,4 @@
-// The campaign's webhook configuration (SPEC: Webhook configuration, GET/PATCH /v1/webhook): one
+// The campaign's webhook configuration (docs/api.md#webhook-configuration): one
 // per campaign, shared by live and test mode. The HMAC secret is generated here, shown once in the
 // response that creates the configuration, and afterwards only replaced (rotate-secret). Which API
 // keys may change it is the campaign's `webhook_api` (any, live, none:
@@ -111,7 +111,7 @@ export function parseWebhookPatch(body: unknown): { endpointUrl?: string; isActi
 
 /**
  * 403 webhook_config_locked unless the campaign lets this key change its webhook configuration:
- * `any` (SPEC's default) every key, `live` live keys only, `none` no key.
+ * `any` (the default) every key, `live` live keys only, `none` no key.
  */
 export function requireWebhookApiAccess(campaign: Pick<Campaign, 'webhook_api'>, caller: Pick<Caller, 'mode'>): void {
   if (campaign.webhook_api === 'any' || (campaign.webhook_api === 'live' && caller.mode === 'live')) return;

@@ -1,4 +1,4 @@
-// Idempotency of POST /v1/entries (SPEC: Limits, Idempotency rules; docs/api.md#entry-submission),
+// Idempotency of POST /v1/entries (docs/api.md#entry-submission),
 // and the group committer giving exactly the results of one-transaction-per-request commits.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -171,7 +171,7 @@ describe('credentials in a webhook URL authorize deliveries and are never stored
     masked = receiver.url.replace('https://', 'https://hook-user:***@');
     const res = await t.request('PATCH', '/v1/webhook', { key: w.liveKey, body: { endpoint_url: withCredentials } });
     assert.equal(res.status, 201, res.text);
-    assert.equal(res.body.endpoint_url, withCredentials, 'SPEC: the integrator gets back the URL as set');
+    assert.equal(res.body.endpoint_url, withCredentials, 'the integrator gets back the URL as set');
     receiver.setSecret(res.body.hmac_secret);
     await submitEntry(t, w.liveKey, entryBody({}, 0), 'creds-1');
     await drainAll(t);

@@ -1,4 +1,4 @@
-// Processing (SPEC: States and transitions; issue 3): every accepted entry leaves PENDING in the
+// Processing (docs/api.md#background-processing; issue 3): every accepted entry leaves PENDING in the
 // background, and each step reaches a real HTTPS receiver as a signed webhook. One scenario per
 // rejection reason: the entry gets entry.received and entry.completed(REJECTED) and never
 // entry.evaluated.

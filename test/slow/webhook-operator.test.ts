@@ -102,7 +102,7 @@ describe('--webhook-api: which keys may PATCH /v1/webhook', () => {
     assert.equal(res.status, 200, res.text);
   });
 
-  test('the setting defaults to any (SPEC), is shown by campaign show, list and --json, and refuses other values', async () => {
+  test('the setting defaults to any, is shown by campaign show, list and --json, and refuses other values', async () => {
     const { t, w } = await server();
     assert.equal(w.campaign.webhook_api, 'any');
     const created = await runCli(['campaign', 'create', '--name', 'Locked', '--webhook-api', 'none', '--json'], { dbPath: t.dbPath });

@@ -1,12 +1,12 @@
 // PATCH /v1/webhook with is_active false pauses delivery and keeps the endpoint and the secret
-// (SPEC: Webhook configuration): paused, moved to another URL and resumed, later events go to the
+// (docs/api.md#webhook-configuration): paused, moved to another URL and resumed, later events go to the
 // new URL signed with the secret shown at creation. Through the real HTTP server and a receiver.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { drainAll, entryBody, makeCampaign, startTestServer, type World } from '../support/harness.ts';
 import { startReceiver } from '../support/receiver.ts';
 
-describe('SPEC PATCH /v1/webhook: false pauses delivery and keeps the endpoint and the secret', () => {
+describe('PATCH /v1/webhook: false pauses delivery and keeps the endpoint and the secret', () => {
   test('paused, moved to another URL and resumed: later events go to the new URL, signed with the secret shown at creation', async () => {
     const t = await startTestServer();
     const first = await startReceiver();

@@ -1,4 +1,4 @@
-// Webhook configuration (SPEC: GET/PATCH /v1/webhook) and delivery
+// Webhook configuration (docs/api.md#webhook-configuration) and delivery
 // (docs/api.md#verifying-a-signature-node, #delivery-retries-and-failure): every delivery reaches a
 // real HTTPS receiver that verifies it with the `standardwebhooks` package; failures are retried on
 // CES_WEBHOOK_RETRY_SCHEDULE with the same event id, then `failed` and redeliverable from the CLI;

@@ -1,4 +1,4 @@
-// Assertions shared by the suites: what every error response promises (SPEC: problem+json).
+// Assertions shared by the suites: what every error response promises (docs/api.md#errors).
 import assert from 'node:assert/strict';
 
 /** What assertProblem reads of a response: the harness's TestResponse, or a suite's own. */
@@ -10,7 +10,7 @@ export interface ProblemResponse {
 }
 
 /**
- * An error response as SPEC defines it: `status`, Content-Type application/problem+json (UTF-8), a
+ * An error response as docs/api.md#errors defines it: `status`, Content-Type application/problem+json (UTF-8), a
  * body with the same status, the stable `code`, a title, a detail and a type URL; with `fields`,
  * exactly these `errors` as [field, code] pairs in order, each with a message.
  */

@@ -39,7 +39,7 @@ CREATE TABLE api_keys (
 CREATE INDEX api_keys_campaign ON api_keys (campaign_id);
 
 -- One enrollment per participant document per campaign and mode. Email and phone are unique in the
--- same scope (SPEC: "unique within the campaign"; test records never block live ones).
+-- same scope (docs/api.md#errors: email_taken, phone_taken; test records never block live ones).
 CREATE TABLE enrollments (
   id              TEXT PRIMARY KEY,
   campaign_id     TEXT NOT NULL REFERENCES campaigns (id),

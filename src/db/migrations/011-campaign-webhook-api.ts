@@ -1,5 +1,5 @@
 // Schema version 11: which API keys may change the campaign's webhook configuration through
-// PATCH /v1/webhook (src/webhooks/webhook-config.ts): any (SPEC's default), live keys only, or none (the
+// PATCH /v1/webhook (src/webhooks/webhook-config.ts): any (the default), live keys only, or none (the
 // operator sets it with `ces webhook set`). A leaked test key must not point live events elsewhere.
 import type { Migration } from './migration.ts';
 
