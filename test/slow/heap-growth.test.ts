@@ -22,7 +22,7 @@ const run = promisify(execFile);
 // long enough to be promoted before they become garbage, as a request's objects do under load.
 const CHURN = `
 import { getHeapSpaceStatistics } from 'node:v8';
-import { limitHeapGrowth } from './src/heap-growth.ts';
+import { limitHeapGrowth } from './src/tools/heap-growth.ts';
 limitHeapGrowth(Number(process.argv.at(-1)), []);
 const live = Array.from({ length: 100_000 }, (_, i) => ({ i, s: 'live-' + i }));
 let ring = [];
