@@ -7,6 +7,7 @@ import { findCampaignById, findCampaignByIdCached } from '../campaigns/campaigns
 import { monotonicMs, toIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/open.ts';
+import { perConnection } from '../db/per-connection.ts';
 import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
@@ -163,13 +164,9 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
  * `fn` in its own savepoint (a nested better-sqlite3 transaction), so a failure rolls back only its
  * own writes. Built once per connection and function: db.transaction() makes several functions.
  */
-const savepoints = new WeakMap<Db, Map<Function, Function>>();
+const savepoints = perConnection('savepoint functions', () => new Map<Function, Function>());
 function inSavepoint<F extends (...args: never[]) => unknown>(db: Db, fn: F): F {
-  let forDb = savepoints.get(db);
-  if (!forDb) {
-    forDb = new Map();
-    savepoints.set(db, forDb);
-  }
+  const forDb = savepoints(db);
   let wrapped = forDb.get(fn);
   if (!wrapped) {
     wrapped = db.transaction(fn as unknown as (...args: unknown[]) => unknown);
