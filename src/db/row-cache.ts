@@ -1,6 +1,6 @@
 // Memo of the few rows every request reads and almost nothing writes: API keys, campaigns, webhook
-// configurations. Each SQL statement costs 10 to 25 µs on a loaded server, and intake read these
-// three on every request; the memo turns that into one `PRAGMA data_version` per event-loop turn.
+// configurations. Intake read these three, a statement each, on every request; the memo turns
+// them into one `PRAGMA data_version` per event-loop turn (docs/architecture.md#the-request-path).
 //
 // Staleness is ruled out two ways. Another connection's commit (the `ces` CLI revoking a key or
 // pausing a webhook) changes data_version, which is compared at most once per turn and again at the

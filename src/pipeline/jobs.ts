@@ -204,8 +204,8 @@ function decideEntry(ctx: Ctx, campaign: Campaign, entry: EntryRow, reasons: Rej
 
 /**
  * Evaluates an entry right after approving it, in the approving job's transaction: one job per
- * entry instead of a `process` job and then an `evaluate` job (in the benchmark's drain the second
- * job was a fifth of the pipeline's database work). The evaluation runs in its own savepoint; if it
+ * entry instead of a `process` job and then an `evaluate` job, so a backlog's drain claims and
+ * deletes half as many jobs. The evaluation runs in its own savepoint; if it
  * throws, only it is rolled back, and an `evaluate` job retries it after a backoff, as if an
  * evaluate job had failed its first attempt.
  */
