@@ -7,6 +7,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { median, round } from './stats.ts';
 
 interface BinaryDeps {
   work: string;
@@ -19,12 +20,6 @@ interface Usage {
   wallS: number;
   maxRssKb: number;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const round = (x: number, digits = 3): number => Number(x.toFixed(digits));
 
 /** One run of a command under /usr/bin/time: user + system CPU, wall, peak RSS. */
 function timed(argv: string[], env: NodeJS.ProcessEnv): Usage {
@@ -47,12 +42,18 @@ function paired(a: string[], b: string[], runs: number, env: NodeJS.ProcessEnv):
   }
   const ratio = (f: (u: Usage) => number): number => median(as.map((u, i) => f(u) / Math.max(0.001, f(bs[i]!))));
   return {
-    binary_cpu_s: round(median(as.map((u) => u.cpuS))),
-    bundle_cpu_s: round(median(bs.map((u) => u.cpuS))),
-    cpu_ratio: round(ratio((u) => u.cpuS)),
-    binary_wall_s: round(median(as.map((u) => u.wallS))),
-    bundle_wall_s: round(median(bs.map((u) => u.wallS))),
-    wall_ratio: round(ratio((u) => u.wallS)),
+    binary_cpu_s: round(median(as.map((u) => u.cpuS)), 3),
+    bundle_cpu_s: round(median(bs.map((u) => u.cpuS)), 3),
+    cpu_ratio: round(
+      ratio((u) => u.cpuS),
+      3,
+    ),
+    binary_wall_s: round(median(as.map((u) => u.wallS)), 3),
+    bundle_wall_s: round(median(bs.map((u) => u.wallS)), 3),
+    wall_ratio: round(
+      ratio((u) => u.wallS),
+      3,
+    ),
     binary_max_rss_mb: round(median(as.map((u) => u.maxRssKb)) / 1024, 1),
     bundle_max_rss_mb: round(median(bs.map((u) => u.maxRssKb)) / 1024, 1),
   };

@@ -16,6 +16,7 @@ import type { Child } from './children.ts';
 import { cpf, type BenchCampaign } from './data.ts';
 import type { LoadResult } from './load.ts';
 import { seedEntries } from './seed.ts';
+import { round } from './stats.ts';
 
 export interface DashboardBenchDeps {
   dbPath: string;
@@ -167,5 +168,3 @@ function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
-
-const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -26,6 +26,7 @@ import { ROOT, type Child } from './children.ts';
 import { entryRequest } from './data.ts';
 import { seedDrawDatabase, type DrawSeed } from './draws-seed.ts';
 import { latencyPercentiles, openLoop, type OpenLoopResult } from './open-loop.ts';
+import { round } from './stats.ts';
 
 export interface DrawsBenchDeps {
   work: string;
@@ -53,7 +54,6 @@ const PRIZES = ['48213', '07519', '93362', '15870', '62044'];
 const SEED_VERSION = 1;
 const PEAK_RSS = join(ROOT, 'bench/peak-rss.mjs');
 
-const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 const label = (n: number): string => (n % 1_000_000 === 0 ? `${n / 1_000_000}m` : `${n / 1000}k`);
 
 interface DrawCommand {

@@ -14,6 +14,7 @@ import { seedEntries } from './seed.ts';
 import { pruneSettledDeliveries } from '../src/webhooks/outbox.repo.ts';
 import type { ReceiverStats } from './receiver-child.ts';
 import { measureBacklogDrain, measureIdleIntakeAtRate, measureSteady, type WebhookBenchDeps } from './webhook-latency.ts';
+import { round } from './stats.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -175,8 +176,6 @@ async function measuredIntake(child: Child, campaign: BenchCampaign, name: strin
   requireAll2xx(name, r);
   return r;
 }
-
-const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 async function measureEcho(): Promise<WithCpu<LoadResult>> {
   const echo = await spawnChild({ script: bundled.echo });

@@ -23,13 +23,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { asciiOnly, schemaDefines } from '../build.mjs';
-import { NODE_VERSION, nodeRuntime } from './node-runtime.mjs';
+import { cacheRoot, NODE_VERSION, nodeRuntime } from './node-runtime.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -124,8 +124,7 @@ function addonFor(runtime, log) {
   const installed = join(pkg, 'build', 'Release', ADDON);
   if (process.version === `v${NODE_VERSION}` && existsSync(installed)) return installed;
   const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
-  const cacheRoot = join(process.env.XDG_CACHE_HOME?.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'ces-build');
-  const dir = join(cacheRoot, `better-sqlite3-${version}-node-v${NODE_VERSION}`);
+  const dir = join(cacheRoot(), `better-sqlite3-${version}-node-v${NODE_VERSION}`);
   const built = join(dir, 'build', 'Release', ADDON);
   if (existsSync(built)) return built;
   log(`compiling better-sqlite3 ${version} for Node ${NODE_VERSION} (a few minutes)`);

@@ -27,7 +27,8 @@ const INTEGRITY = {
   '24.22.3': 'sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==',
 };
 
-function cacheRoot() {
+/** The per-user folder where builds keep what they fetch or compile once: `$XDG_CACHE_HOME/ces-build`, else `~/.cache/ces-build`. */
+export function cacheRoot() {
   const xdg = process.env.XDG_CACHE_HOME;
   return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.cache'), 'ces-build');
 }

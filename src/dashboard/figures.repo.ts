@@ -1,6 +1,6 @@
 // SQL of the dashboard's figures. Every statement reads a handful of rows through an index or
 // the counts the schema keeps (entry_counts), never a scan of a campaign's entries: a page must
-// answer in well under 100 ms with a million entries (bench phase `dashboard`).
+// answer in well under 100 ms with a million entries (BENCHMARKS.md, section Dashboard).
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 

@@ -1,13 +1,13 @@
 // Figures that would count a large range on every 5 s refresh, kept in memory per database
-// connection. Entries per hour and status over the last 24 hours (the live chart and "entries
-// today"): one count over a range of entries_campaign_status per hour and status; an hour's counts
-// are counted again when the hour is the current one, or when they are more than a minute old, so
-// a refreshed page counts the current hour's entries, and the whole day once a minute, rather than
-// a launch day's entries on every view. Counts of earlier hours change only as pending entries are
-// processed, which the next recount (at most a minute later) shows. The lucky-number fill
-// (countedLately) is counted once a minute.
+// connection (two slots of src/db/per-connection.ts). Entries per hour and status over the last 24
+// hours (the live chart and "entries today"): one count over a range of entries_campaign_status
+// per hour and status; an hour's counts are counted again when the hour is the current one, or
+// when they are more than a minute old, so a refreshed page counts the current hour's entries, and
+// the whole day once a minute, rather than a launch day's entries on every view. Counts of earlier
+// hours change only as pending entries are processed, which the next recount (at most a minute
+// later) shows. The lucky-number fill (countedLately) is counted once a minute.
 import type { Ctx } from '../kernel/context.ts';
-import type { Db } from '../db/open.ts';
+import { perConnection } from '../db/per-connection.ts';
 import { toIso } from '../kernel/clock.ts';
 import { countEntriesBetween, type Scope } from './figures.repo.ts';
 
@@ -29,21 +29,11 @@ interface Counted {
   at: number;
 }
 
-/** The memo of one database connection in `store`, made on first use. */
-function memoOf<V>(store: WeakMap<Db, Map<string, V>>, db: Db): Map<string, V> {
-  let memo = store.get(db);
-  if (!memo) {
-    memo = new Map();
-    store.set(db, memo);
-  }
-  return memo;
-}
-
-const hours = new WeakMap<Db, Map<string, Counted>>();
+const hours = perConnection('hourly counts', () => new Map<string, Counted>());
 
 /** The 24 hours up to now, oldest first, the current hour last. */
 export function lastDayByHour(ctx: Ctx, scope: Scope): HourBar[] {
-  const counted = memoOf(hours, ctx.db);
+  const counted = hours(ctx.db);
   const now = ctx.clock.now();
   const first = Math.floor(now / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
   // Forget hours that have left the window.
@@ -64,14 +54,14 @@ export function lastDayByHour(ctx: Ctx, scope: Scope): HourBar[] {
   });
 }
 
-const slow = new WeakMap<Db, Map<string, { value: number; at: number }>>();
+const slow = perConnection('slow figures', () => new Map<string, { value: number; at: number }>());
 
 /**
  * A figure that takes a count over a campaign's whole history (lucky numbers held: one per entry
  * or more), computed again once it is a minute old rather than on every 5 s refresh.
  */
 export function countedLately(ctx: Ctx, key: string, count: () => number): number {
-  const values = memoOf(slow, ctx.db);
+  const values = slow(ctx.db);
   const now = ctx.clock.now();
   const known = values.get(key);
   if (known && now - known.at < RECOUNT_AFTER_MS && now >= known.at) return known.value;

@@ -1,20 +1,21 @@
 // WAL checkpoints on a thread of their own. In WAL mode SQLite copies committed pages back into the
 // database file (a checkpoint) from inside whichever COMMIT pushes the WAL past
-// wal_autocheckpoint pages: under intake load that was one group commit in forty stalling the HTTP
-// thread for 7-17 ms while it copied some 4,000 pages and fsynced the file, and every request
-// waiting on that commit, or arriving meanwhile, carried the stall into intake's p99.
+// wal_autocheckpoint pages: under intake load that commit stalls the HTTP thread while it copies
+// thousands of pages and fsyncs the file, and every request waiting on that commit, or arriving
+// meanwhile, carries the stall into intake's p99.
 //
 // This thread checkpoints the file every CHECKPOINT_INTERVAL_MS on its own connection, in PASSIVE
 // mode: it copies what no reader still needs and never takes the write lock, so commits carry on
 // beside it. Copying is not enough, though: the WAL only starts over from its beginning when a
 // write begins after a checkpoint that copied every frame, and under sustained intake a commit
 // lands during nearly every pass. The WAL therefore still grew until a commit reached
-// wal_autocheckpoint and checkpointed by itself, copying all that the thread had not copied yet:
-// up to 25 ms of commits, with random client keys 20-45 ms of stall for that batch (67 ms at the
-// p99 of intake with a million entries stored). So while the WAL holds CATCH_UP_FRAMES or more,
-// passes run back to back: each copies what the last commit or two added, the commit that reaches
-// wal_autocheckpoint finds little left to copy before it starts the WAL over, and now and then a
-// pass ends between two commits and the next write starts it over without any stall.
+// wal_autocheckpoint and checkpointed by itself, copying all that the thread had not copied yet,
+// a stall for that batch that random client keys make long. So while the WAL holds CATCH_UP_FRAMES
+// or more, passes run back to back: each copies what the last commit or two added, the commit that
+// reaches wal_autocheckpoint finds little left to copy before it starts the WAL over, and now and
+// then a pass ends between two commits and the next write starts it over without any stall. The
+// stalls and the p99 with and without the thread: BENCHMARKS.md, section The configuration that
+// produced them (CES_CHECKPOINT_THREAD).
 //
 // wal_autocheckpoint (src/db/open.ts) stays set: under sustained load it is what starts the WAL
 // over, and should this thread stop, commits checkpoint as before. Checkpoints only move committed
@@ -30,10 +31,10 @@ import type { ConsolaInstance } from 'consola';
 export const CHECKPOINT_INTERVAL_MS = 25;
 /**
  * WAL size (in pages) from which passes run back to back until the WAL starts over: half of
- * wal_autocheckpoint (src/db/open.ts), 8 MiB. Measured under intake: from 500 pages on, the
- * thread spent 28-32 µs per request (it copies the pages every commit rewrites after nearly every
- * commit) against 22-29 from here, for the same p99; from three quarters on it caught up too late
- * with a million entries stored (p99 67 ms, as without catching up; 25-27 ms from here or 500).
+ * wal_autocheckpoint (src/db/open.ts), 8 MiB. It must be well below that limit, or the commit that
+ * reaches it still finds most of the WAL to copy; and not so low that the thread copies the pages
+ * every commit rewrites after nearly every commit. See BENCHMARKS.md, section The configuration
+ * that produced them (CES_CHECKPOINT_THREAD), for the figures at 500, 2000 and 3000 pages.
  */
 export const CATCH_UP_FRAMES = 2000;
 

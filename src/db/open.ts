@@ -142,7 +142,8 @@ function configure(db: Db, path: string, options: OpenOptions): void {
   // limit has little left to copy before it starts the WAL over.
   // With CES_CHECKPOINTS=external never: a second checkpointer beside Litestream can start the WAL
   // over while Litestream has let go of its read lock to checkpoint, and the replica then silently
-  // misses frames (issue 33: 2 corrupt restores of 35). Litestream checkpoints; a commit never does.
+  // misses frames (issue 33; BENCHMARKS.md, section Disaster recovery under Litestream). Litestream
+  // checkpoints; a commit never does.
   if (!options.readonly) db.pragma(`wal_autocheckpoint = ${options.checkpoints === 'external' ? 0 : 4000}`);
   if (options.readonly || options.migrate === false) return;
   refuseUpgradeUnderAnotherProcess(db, path);

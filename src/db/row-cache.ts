@@ -1,6 +1,6 @@
 // Memo of the few rows every request reads and almost nothing writes: API keys, campaigns, webhook
-// configurations. Each SQL statement costs 10 to 25 µs on a loaded server, and intake read these
-// three on every request; the memo turns that into one `PRAGMA data_version` per event-loop turn.
+// configurations. Intake read these three, a statement each, on every request; the memo turns
+// them into one `PRAGMA data_version` per event-loop turn (docs/architecture.md#the-request-path).
 //
 // Staleness is ruled out two ways. Another connection's commit (the `ces` CLI revoking a key or
 // pausing a webhook) changes data_version, which is compared at most once per turn and again at the
@@ -15,6 +15,7 @@
 // request arrived, hence after any commit that came before it was sent, and serves the requests
 // that arrived with it. At most one more PRAGMA per turn.
 import type { Db } from './open.ts';
+import { perConnection } from './per-connection.ts';
 import { prepare } from './statements.ts';
 
 /** Past this many rows in one table's memo it is emptied: the memo is for hot rows, not a copy. */
@@ -28,16 +29,8 @@ interface State {
   tables: Map<string, Map<string, unknown>>;
 }
 
-const states = new WeakMap<Db, State>();
-
-function state(db: Db): State {
-  let s = states.get(db);
-  if (!s) {
-    s = { version: null, checked: false, requestSeen: false, tables: new Map() };
-    states.set(db, s);
-  }
-  return s;
-}
+/** The memo of each connection (src/db/per-connection.ts): another connection has its own. */
+const state = perConnection('memoized rows', (): State => ({ version: null, checked: false, requestSeen: false, tables: new Map() }));
 
 function ensureFresh(db: Db, s: State): void {
   if (s.checked) return;
@@ -72,13 +65,13 @@ export function cachedRow<V>(db: Db, table: string, key: string, load: () => V |
 
 /** Forget every memoized row of this connection (after it wrote one of the memoized tables). */
 export function invalidateRows(db: Db): void {
-  const s = states.get(db);
+  const s = state.peek(db);
   if (s) s.tables.clear();
 }
 
 /** Compare data_version again on the next read (at the start of a write transaction). */
 export function revalidateRows(db: Db): void {
-  const s = states.get(db);
+  const s = state.peek(db);
   if (s) s.checked = false;
 }
 

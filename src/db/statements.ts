@@ -1,15 +1,13 @@
 // Prepared statements cached per connection, so repos can write `prepare(db, sql)` at the call
-// site, next to the code that owns the table, and still compile each statement once.
+// site, next to the code that owns the table, and still compile each statement once. The cache is
+// a slot of src/db/per-connection.ts: a connection's statements live and go with it.
 import type Database from 'better-sqlite3';
+import { perConnection } from './per-connection.ts';
 
-const caches = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const statements = perConnection('prepared statements', () => new Map<string, Database.Statement>());
 
 export function prepare<P extends unknown[] | {} = unknown[], R = unknown>(db: Database.Database, sql: string): Database.Statement<P, R> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
+  const cache = statements(db);
   let stmt = cache.get(sql);
   if (!stmt) {
     stmt = db.prepare(sql);

@@ -1,9 +1,8 @@
 // The size of the WAL, watched. With CES_CHECKPOINTS=external ces never checkpoints: Litestream
 // does. If Litestream stops (or was never started) nothing does, and the WAL grows with every
-// commit (10.5 MB/s at 100 entries/s, issue 33) until the disk is full. So the -wal file's size is a
-// gauge (ces_wal_bytes), and past CES_WAL_ALARM_MB /healthz says `degraded` and one warning is
-// logged, once each time the size crosses the alarm upwards (and an info line when it is back
-// under). Far above it, WAL_LAST_RESORT_FACTOR times the alarm, a PASSIVE checkpoint runs as a last
+// commit (issue 33) until the disk is full. So the -wal file's size is a gauge (ces_wal_bytes), and
+// past CES_WAL_ALARM_MB /healthz says `degraded` and one warning is logged, once each time the size
+// crosses the alarm upwards (and an info line when it is back under). Far above it, WAL_LAST_RESORT_FACTOR times the alarm, a PASSIVE checkpoint runs as a last
 // resort, at most once every WAL_LAST_RESORT_INTERVAL_MS and only while the file is still growing:
 // PASSIVE never waits for a reader nor takes the write lock, and never starts the WAL over itself.
 //

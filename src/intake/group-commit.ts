@@ -4,7 +4,7 @@
 // is shared by the whole batch.
 //
 // One failing write never undoes its neighbours. The obvious way, a SAVEPOINT per write, costs
-// about a third of the write itself: SQLite copies every page a savepoint touches into its
+// a large share of the write itself: SQLite copies every page a savepoint touches into its
 // sub-journal, and an entry touches some twenty index pages. So a batch first runs optimistically
 // with no savepoints; writes almost never fail at this stage (validation happened before), and
 // when one does, the whole transaction is rolled back and the batch is run again, each write in its

@@ -7,6 +7,7 @@ import { findCampaignById, findCampaignByIdCached } from '../campaigns/campaigns
 import { monotonicMs, toIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/open.ts';
+import { perConnection } from '../db/per-connection.ts';
 import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
@@ -163,13 +164,9 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
  * `fn` in its own savepoint (a nested better-sqlite3 transaction), so a failure rolls back only its
  * own writes. Built once per connection and function: db.transaction() makes several functions.
  */
-const savepoints = new WeakMap<Db, Map<Function, Function>>();
+const savepoints = perConnection('savepoint functions', () => new Map<Function, Function>());
 function inSavepoint<F extends (...args: never[]) => unknown>(db: Db, fn: F): F {
-  let forDb = savepoints.get(db);
-  if (!forDb) {
-    forDb = new Map();
-    savepoints.set(db, forDb);
-  }
+  const forDb = savepoints(db);
   let wrapped = forDb.get(fn);
   if (!wrapped) {
     wrapped = db.transaction(fn as unknown as (...args: unknown[]) => unknown);
@@ -207,8 +204,8 @@ function decideEntry(ctx: Ctx, campaign: Campaign, entry: EntryRow, reasons: Rej
 
 /**
  * Evaluates an entry right after approving it, in the approving job's transaction: one job per
- * entry instead of a `process` job and then an `evaluate` job (in the benchmark's drain the second
- * job was a fifth of the pipeline's database work). The evaluation runs in its own savepoint; if it
+ * entry instead of a `process` job and then an `evaluate` job, so a backlog's drain claims and
+ * deletes half as many jobs. The evaluation runs in its own savepoint; if it
  * throws, only it is rolled back, and an `evaluate` job retries it after a backoff, as if an
  * evaluate job had failed its first attempt.
  */

@@ -10,7 +10,8 @@ export const BUSY_PAUSE_MS = 4;
  * While HTTP requests are being served the pipeline gets at most this share of the event loop: after
  * a synchronous step of t ms (a job chunk, a delivery flush) it rests t × (1 − share) / share ms,
  * at least BUSY_PAUSE_MS. Intake keeps three quarters of the process under any backlog (its p99
- * stayed within 1.3–1.6 × the idle figure in the bench), and the backlog still drains. With no
+ * then: BENCHMARKS.md, section Intake, pipeline, memory, `p99_during_drain_ms` ÷ idle), and the
+ * backlog still drains. With no
  * request in progress the pipeline runs flat out (one event-loop turn between steps).
  */
 export const BUSY_PIPELINE_SHARE = 1 / 4;

@@ -1,13 +1,13 @@
 // How far V8 lets the server's heap grow before it collects. After each full collection V8 sets the
 // next one at what is live times a factor (with a minimum step) that it raises up to 4 when
-// collections are cheap next to the program's work, as they are for ces: some 13 MB is live under
-// a saturating intake, so the old generation filled with some 50 MB of garbage before each
-// collection, the largest share of the server's peak resident memory (docs/architecture.md#memory).
-// `ces serve` replaces that factor with 1 + CES_HEAP_GROWING_PERCENT / 100 (default 100, so 2);
-// 0 leaves V8's own. 50 took the peak lower still but made full collections twice as frequent,
-// and intake's p99 during a drain went from about 1.2-1.4 to 1.4-1.6 times idle (BENCHMARKS.md).
-// The flag replaces V8's factor in every mode, including the 1.1 of its memory reducer when the
-// process is idle: an idle ces may hold a few MB more than it would otherwise.
+// collections are cheap next to the program's work, as they are for ces: little of the heap is
+// live under intake, so the old generation filled mostly with garbage, the largest share of the
+// server's peak resident memory (docs/architecture.md#memory). `ces serve` replaces that factor
+// with 1 + CES_HEAP_GROWING_PERCENT / 100 (default 100, so 2); 0 leaves V8's own. The setting trades
+// peak memory against how often full collections run, and so against intake's p99 while a backlog
+// drains: see BENCHMARKS.md, section The configuration that produced them, its
+// CES_HEAP_GROWING_PERCENT row. The flag replaces V8's factor in every mode, including the one of
+// its memory reducer when the process is idle: an idle ces may hold a little more than otherwise.
 //
 // The flag is set after V8 has started (node:v8 setFlagsFromString), which Node documents as
 // possibly doing nothing: V8 reads this one each time it sets the next limit, and

@@ -46,7 +46,16 @@ export function signingSecrets(
   return graceLeft ? [config.secret, config.previous_secret!] : [config.secret];
 }
 
+/**
+ * The HMAC key of each webhook secret this process has signed with, by secret: decoding the base64
+ * once rather than per attempt. State outside the context (docs/architecture.md#state-outside-the-context),
+ * shared by every connection and campaign, since a key depends on its secret alone.
+ * Bounded: past MAX_KEYS secrets it is emptied and refills with the secrets still in use (a
+ * campaign has one, two during a rotation's grace period). It lives as long as the process, so a
+ * rotated-out secret's key stays until then or until the map is emptied.
+ */
 const keys = new Map<string, Buffer>();
+const MAX_KEYS = 1000;
 
 /** The HMAC key: the bytes after `whsec_` (base64), as standardwebhooks decodes them; cached per secret. */
 function secretKey(secret: string): Buffer {
@@ -54,7 +63,7 @@ function secretKey(secret: string): Buffer {
   if (!key) {
     key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
     if (key.length === 0) throw new Error("Secret can't be empty.");
-    if (keys.size >= 1000) keys.clear();
+    if (keys.size >= MAX_KEYS) keys.clear();
     keys.set(secret, key);
   }
   return key;

@@ -17,6 +17,7 @@ import { ROOT } from '../support/harness.ts';
 import { findLitestream } from '../support/litestream.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { killServe, spawnServe, type ServeProcess } from '../support/serve-process.ts';
+import { waitFor } from '../support/wait.ts';
 
 const run = promisify(execFile);
 
@@ -230,7 +231,7 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
     listen.stderr.on('data', (d: Buffer) => (out += d));
     try {
       await waitFor(
-        () => (/forwarding/.test(out) ? true : undefined),
+        () => /forwarding/.test(out),
         30_000,
         () => out,
       );
@@ -307,7 +308,7 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
       );
       assert.equal((await fetch(`${url}/healthz`)).status, 200);
       await waitFor(
-        () => (out.includes('snapshot written') ? true : undefined),
+        () => out.includes('snapshot written'),
         60_000,
         () => out,
       );
@@ -330,16 +331,5 @@ function linkedLibrariesOrNone(file: string): string[] {
     return linkedLibraries(file);
   } catch {
     return [];
-  }
-}
-
-/** Polls `probe` every 50 ms until it gives a value; fails after `ms` with what `context` says. */
-async function waitFor<T>(probe: () => T | undefined, ms: number, context: () => string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms:\n${context()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

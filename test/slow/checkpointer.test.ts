@@ -13,6 +13,7 @@ import { CATCH_UP_FRAMES, CHECKPOINT_INTERVAL_MS, nextPassDelay, startCheckpoint
 import { openDatabase } from '../../src/db/open.ts';
 import { createLogger, createSilentLogger } from '../../src/kernel/log.ts';
 import { entryBody, makeCampaign, startTestServer, submitEntry } from '../support/harness.ts';
+import { waitFor } from '../support/wait.ts';
 
 /** A database whose connection never checkpoints by itself, and ~2 MB committed to its WAL. */
 function walOnlyDatabase() {
@@ -40,15 +41,6 @@ function walOnlyDatabase() {
   };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
-
 test('committed pages reach the database file through the thread, not the committing connection', async () => {
   const w = walOnlyDatabase();
   try {
@@ -57,7 +49,12 @@ test('committed pages reach the database file through the thread, not the commit
     assert.equal(w.fileBytes(), w.before);
     const checkpointer = startCheckpointer(w.path, createSilentLogger(), 5);
     try {
-      assert.ok(await waitFor(() => w.fileBytes() >= w.before + 2_000_000), `file grew to ${w.fileBytes()} bytes`);
+      await waitFor(
+        () => w.fileBytes() >= w.before + 2_000_000,
+        10_000,
+        () => `file grew to ${w.fileBytes()} bytes`,
+        10,
+      );
       // Everything committed is checkpointed: a checkpoint now has nothing left to copy.
       const [state] = w.db.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
       assert.equal(state.checkpointed, state.log);
@@ -110,7 +107,12 @@ test('a thread that cannot open the database logs why and closes cleanly', async
   });
   const missing = join(tmpdir(), `ces-checkpoint-missing-${process.pid}`, 'nothing.db');
   const checkpointer = startCheckpointer(missing, createLogger('json', out), 5);
-  assert.ok(await waitFor(() => text.includes('WAL checkpoint thread stopped')), text);
+  await waitFor(
+    () => text.includes('WAL checkpoint thread stopped'),
+    10_000,
+    () => text,
+    10,
+  );
   const record = JSON.parse(text.trim().split('\n')[0]) as { level: string; error: string };
   assert.equal(record.level, 'error');
   assert.match(record.error, /unable to open database file|SQLITE_CANTOPEN|directory does not exist/i);
@@ -125,7 +127,12 @@ test('ces serve checkpoints in the background unless CES_CHECKPOINT_THREAD=0', a
       const start = statSync(t.dbPath).size;
       for (let i = 0; i < 20; i++) await submitEntry(t, world.liveKey, entryBody({}, i), `ckpt-${i}`);
       if (setting === '1') {
-        assert.ok(await waitFor(() => statSync(t.dbPath).size > start), 'the entries reached the database file');
+        await waitFor(
+          () => statSync(t.dbPath).size > start,
+          10_000,
+          () => 'the entries never reached the database file',
+          10,
+        );
       } else {
         // Nothing else checkpoints 20 entries' pages (the fallback waits for 4000): they are all in the WAL.
         assert.equal(statSync(t.dbPath).size, start);

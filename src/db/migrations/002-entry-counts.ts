@@ -1,5 +1,5 @@
 // Schema version 2: entry counts per (campaign, mode, status), kept by triggers, so GET /metrics reads a handful
-// of rows instead of counting a million-row index on every scrape (2-3 s of blocked event loop).
+// of rows instead of counting a million-row index on every scrape (seconds of blocked event loop).
 import type { Migration } from './migration.ts';
 
 export const migration002: Migration = (db) =>

@@ -1,8 +1,7 @@
 // Schema version 5: the access keys used by entries move from an index on entries (entries_access_key) to a
 // table of their own that processing fills, in entry order, before its duplicate_receipt check
 // (src/pipeline/processing.repo.ts). Only that check reads them; as an index on entries, every
-// intake paid for a random insert into the largest index of the file (99 MB at a million
-// entries): a page of its own in every group commit's WAL writes, copied back by the
+// intake paid for a random insert into the largest index of the file: a page of its own in every group commit's WAL writes, copied back by the
 // checkpoint to a random place in the file. `receipts_indexed` holds the rowid of entries up to
 // which `receipts` is complete. Existing entries are copied in, but for rejected ones (a
 // rejection is final, and the check ignores rejected entries).
