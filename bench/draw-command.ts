@@ -7,7 +7,8 @@
 import { parseArgs } from 'node:util';
 import { runCommand } from '../cli/output.ts';
 import { cliOperator } from '../cli/operator.ts';
-import { freezeDraw, runDraw } from '../src/draws/draws.ts';
+import { freezeDraw } from '../src/draws/lifecycle.ts';
+import { runDraw } from '../src/draws/run.ts';
 
 const { values, positionals } = parseArgs({
   options: { db: { type: 'string' }, json: { type: 'boolean' } },

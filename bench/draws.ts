@@ -19,7 +19,7 @@ import { loadConfig } from '../src/kernel/config.ts';
 import type { Ctx } from '../src/kernel/context.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { frozenSetBytes } from '../src/draws/draws.repo.ts';
-import { createDraw, recordResults } from '../src/draws/draws.ts';
+import { createDraw, recordResults } from '../src/draws/lifecycle.ts';
 import { createSilentLogger } from '../src/kernel/log.ts';
 import { cryptoRandom } from '../src/kernel/random.ts';
 import { ROOT, type Child } from './children.ts';

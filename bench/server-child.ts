@@ -13,7 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/kernel/config.ts';
-import { freezeDraw } from '../src/draws/draws.ts';
+import { freezeDraw } from '../src/draws/lifecycle.ts';
 import type { EntryWriter } from '../src/intake/entry-writer.ts';
 import { limitHeapGrowth } from '../src/tools/heap-growth.ts';
 import { createLogger } from '../src/kernel/log.ts';

@@ -3,9 +3,12 @@
 // so: at a terminal, the answer to "Record these results? [y/N]"; elsewhere, --yes.
 import { AppError } from '../src/kernel/errors.ts';
 import type { Ctx } from '../src/kernel/context.ts';
-import { getDraw, recordResults, type Draw } from '../src/draws/draws.ts';
+import { parseExtractionNumber } from '../src/draws/draw-input.ts';
+import { recordResults } from '../src/draws/lifecycle.ts';
 import { fetchFederalResult, type FetchedExtraction } from '../src/draws/loteria.ts';
-import { parseDecimal } from '../src/kernel/numbers.ts';
+import type { Draw } from '../src/draws/model.ts';
+import { assertResultsOpen } from '../src/draws/status.ts';
+import { getDraw } from '../src/draws/views.ts';
 import { askYesNo } from './confirm.ts';
 import { renderFetchedExtraction } from './draw-text.ts';
 import { cliIo } from './io.ts';
@@ -18,15 +21,6 @@ export interface ResultsFlags extends CommonOptions {
   prizes?: string;
   fetch?: boolean;
   yes?: boolean;
-}
-
-/** --extraction with --fetch: the extraction number, or null for Caixa's latest. */
-function parseExtractionOption(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const n = parseDecimal(value);
-  if (!Number.isInteger(n) || n < 1 || n > 999_999)
-    throw new AppError(422, 'invalid_option', `--extraction must be a whole number from 1 to 999999, got "${value}"`);
-  return n;
 }
 
 /**
@@ -57,21 +51,16 @@ export async function recordDrawResults(ctx: Ctx, drawId: string, flags: Results
     return recordResults(
       ctx,
       drawId,
-      { extraction: flags.extraction!, date: flags.date!, prizes: flags.prizes!.split(','), source: 'typed' },
+      { extraction: parseExtractionNumber(flags.extraction!), date: flags.date!, prizes: flags.prizes!.split(','), source: 'typed' },
       cliOperator(),
     );
   }
   if (flags.prizes !== undefined) throw new AppError(422, 'invalid_option', 'give --prizes or --fetch, not both');
   if (flags.date !== undefined) throw new AppError(422, 'invalid_option', "--date goes with --prizes: with --fetch the date is Caixa's");
-  const extraction = parseExtractionOption(flags.extraction);
+  // --extraction picks the extraction to read (Caixa's latest without it): an option, not results.
+  const extraction = flags.extraction === undefined ? null : parseExtractionNumber(flags.extraction, 'invalid_option');
   // Refused before the network is asked and the operator shown anything: a draw that has run.
-  const draw = getDraw(ctx, drawId);
-  if (draw.status === 'drawn' || draw.status === 'published')
-    throw new AppError(
-      409,
-      'draw_already_run',
-      'The draw has run: its results can no longer change. Create a new draw to use another extraction.',
-    );
+  assertResultsOpen(getDraw(ctx, drawId).status);
   const fetched = await fetchFederalResult({ baseUrl: ctx.config.loteriaUrl, timeoutMs: ctx.config.loteriaTimeoutMs, extraction });
   await confirmFetched(fetched, flags.yes === true);
   return recordResults(

@@ -1,7 +1,7 @@
 // How a draw reads at the terminal (`ces draw …` without --json): the draw's settings and state,
 // the extraction, the formed number with every digit it was read from, and each winner with the
 // steps that led to it, one line a step (the sentences of src/draws/steps.ts, as the dashboard's).
-import type { DisqualifiedWinner, Draw, DrawDetail, DrawWinner, RunOutcome } from '../src/draws/draws.ts';
+import type { DisqualifiedWinner, Draw, DrawDetail, DrawWinner, RunOutcome } from '../src/draws/model.ts';
 import { describeFormationStep, describeWinnerStep } from '../src/draws/steps.ts';
 import { details } from './output.ts';
 

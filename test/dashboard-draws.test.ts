@@ -9,9 +9,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { listAuditRecords, type AuditAction, type AuditRecord } from '../src/audit/audit.ts';
-import { createDraw, getDraw, listDraws, type DrawDetail } from '../src/draws/draws.ts';
+import { createDraw } from '../src/draws/lifecycle.ts';
+import type { DrawDetail } from '../src/draws/model.ts';
+import { getDraw, listDraws } from '../src/draws/views.ts';
 import { maskDocument } from '../src/tools/masking.ts';
-import { renderDrawClause, renderDrawReport } from '../src/draws/report.ts';
+import { renderDrawClause } from '../src/draws/clause.ts';
+import { renderDrawReport } from '../src/draws/report.ts';
+import { cesCommand } from '../src/tools/runtime.ts';
 import { escapeHtml } from '../src/tools/html.ts';
 import type { WinnerStep } from '../src/draws/winners.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
@@ -491,20 +495,24 @@ describe('one draw', () => {
     assert.equal(md.status, 200);
     assert.equal(md.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.equal(md.headers.get('content-disposition'), `attachment; filename="draw-${id}-ata.md"`);
-    assert.equal(md.text, renderDrawReport(t.ctx, id, 'md'));
+    assert.equal(md.text, renderDrawReport(t.ctx, id, 'md', `${cesCommand()} draw numbers ${id}`));
     assert.ok(md.text.includes(draw.numbers_sha256!));
+    assert.ok(
+      md.text.includes(`\`${cesCommand()} draw numbers ${id}\` a reproduz`),
+      'the record says how to write the list again, as the server runs ces',
+    );
     for (const x of draw.winners) assert.ok(md.text.includes(`| ${x.position}º | ${x.number} |`), `winner ${x.position} in the record`);
 
     const file = await op.get(drawUrl(id, '/report.html'));
     assert.equal(file.status, 200);
     assert.equal(file.headers.get('content-disposition'), `attachment; filename="draw-${id}-ata.html"`);
-    assert.equal(file.text, renderDrawReport(t.ctx, id, 'html'));
+    assert.equal(file.text, renderDrawReport(t.ctx, id, 'html', `${cesCommand()} draw numbers ${id}`));
 
     const print = await op.get(drawUrl(id, '/print'));
     assert.equal(print.status, 200);
     assert.equal(print.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.equal(print.headers.get('content-disposition'), null, 'shown, not downloaded');
-    assert.equal(print.text, renderDrawReport(t.ctx, id, 'html'));
+    assert.equal(print.text, renderDrawReport(t.ctx, id, 'html', `${cesCommand()} draw numbers ${id}`));
     assert.equal([...print.text.matchAll(/<h1>/g)].length, 1);
     assert.doesNotMatch(print.text, /ces dashboard|Sign out|<nav|<script|<form/, 'no dashboard chrome, no script, no form');
     // Its policy allows its own stylesheet (by hash) and nothing else.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../src/db/open.ts';
-import { createDraw, freezeDraw } from '../src/draws/draws.ts';
+import { createDraw, freezeDraw } from '../src/draws/lifecycle.ts';
 import { scanEligibleNumbersOnThread } from '../src/draws/scan-thread.ts';
 import { makeCampaign, OPERATOR, startTestServer } from './support/harness.ts';
 

@@ -6,20 +6,18 @@ import type { Command } from 'commander';
 import { once } from 'node:events';
 import type { Ctx } from '../../src/kernel/context.ts';
 import { AppError } from '../../src/kernel/errors.ts';
-import {
-  createDraw,
-  disqualifyWinner,
-  freezeDraw,
-  frozenNumbersText,
-  getDraw,
-  getRunOutcome,
-  listDraws,
-  publishDraw,
-  runDraw,
-  type RunOutcome,
-} from '../../src/draws/draws.ts';
-import { renderDrawClause, renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
+import { renderDrawClause } from '../../src/draws/clause.ts';
+import { WINNERS } from '../../src/draws/draw-input.ts';
+import { frozenNumbersText } from '../../src/draws/frozen-set.ts';
+import { createDraw, freezeDraw, publishDraw } from '../../src/draws/lifecycle.ts';
+import type { RunOutcome } from '../../src/draws/model.ts';
+import { renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
+import { disqualifyWinner, getRunOutcome, runDraw } from '../../src/draws/run.ts';
+import { hasRun } from '../../src/draws/status.ts';
+import { getDraw, listDraws } from '../../src/draws/views.ts';
+import { parseInteger } from '../../src/input/integers.ts';
 import { writePrivateFileExclusive } from '../../src/tools/private-files.ts';
+import { cesCommand } from '../../src/tools/runtime.ts';
 import { recordDrawResults, type ResultsFlags } from '../draw-results.ts';
 import { drawRows, renderDraw, renderDrawDetail, renderRun } from '../draw-text.ts';
 import { cliIo } from '../io.ts';
@@ -116,7 +114,7 @@ export function registerDrawCommands(program: Command): void {
               name: flags.name,
               cutoff: flags.cutoff,
               extractionDate: flags.extractionDate ?? null,
-              winners: flags.winners,
+              winners: flags.winners === undefined ? undefined : parseInteger('winners', flags.winners, WINNERS),
               series: flags.series,
               element: flags.element,
               approximation: flags.approximation,
@@ -148,7 +146,7 @@ export function registerDrawCommands(program: Command): void {
       flags,
       (ctx) => {
         const detail = getDraw(ctx, id);
-        outcome = detail.formed === null ? null : getRunOutcome(ctx, id);
+        outcome = hasRun(detail.status) ? getRunOutcome(ctx, id) : null;
         return detail;
       },
       (detail) => renderDrawDetail(detail, outcome),
@@ -224,7 +222,8 @@ export function registerDrawCommands(program: Command): void {
       await runCommand(
         flags,
         (ctx) => {
-          const detail = disqualifyWinner(ctx, id, { position: flags.position, reason: flags.reason }, cliOperator());
+          const position = parseInteger('position', flags.position, WINNERS);
+          const detail = disqualifyWinner(ctx, id, { position, reason: flags.reason }, cliOperator());
           outcome = getRunOutcome(ctx, id);
           return detail;
         },
@@ -242,7 +241,7 @@ export function registerDrawCommands(program: Command): void {
         flags,
         (ctx): DrawDocument => {
           const format = parseReportFormat(flags.format);
-          return { draw_id: id, format, text: renderDrawReport(ctx, id, format) };
+          return { draw_id: id, format, text: renderDrawReport(ctx, id, format, `${cesCommand()} draw numbers ${id}`) };
         },
         renderDocument,
       );

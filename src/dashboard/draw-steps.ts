@@ -1,10 +1,10 @@
 // A draw's derivation as the draw page shows it (docs/operations.md#running-a-draw-ces-draw): one
 // sentence per step, in the CLI's words (src/draws/steps.ts), from the steps the domain recorded
-// when it ran (draws.ts getRunOutcome, winners.ts' WinnerStep): each digit of the formed number
+// when it ran (run.ts getRunOutcome, winners.ts' WinnerStep): each digit of the formed number
 // with the prize it came from, the series brought into range, then every position's picks in order,
 // each with the searches and skips that led to it and, for a disqualified pick, what replaced it.
 // Nothing here decides anything: it lays out what was recorded.
-import type { DisqualifiedWinner, DrawDetail, DrawWinner, FormationStep } from '../draws/draws.ts';
+import type { DisqualifiedWinner, DrawDetail, DrawWinner, FormationStep } from '../draws/model.ts';
 import { describeFormationStep, describeWinnerStep } from '../draws/steps.ts';
 import type { WinnerStep } from '../draws/winners.ts';
 import { time } from './format.ts';

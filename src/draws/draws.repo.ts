@@ -3,8 +3,7 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 import type { EncodedSeries } from './number-set.ts';
-
-export type DrawStatus = 'created' | 'frozen' | 'drawn' | 'published';
+import type { DrawStatus } from './status.ts';
 
 export interface DrawRow {
   id: string;

@@ -1,4 +1,4 @@
-// Loteria Federal results from Caixa's public results API, for `ces draw results --fetch`: one
+// Loteria Federal results from Caixa's public results API, for results read rather than typed: one
 // extraction at `{CES_LOTERIA_URL}/federal/{N}` (the latest at `{base}/federal`), JSON with at
 // least `numero`, `dataApuracao` ("DD/MM/YYYY") and `listaDezenas` (the 1st to 5th prizes, six
 // characters each: "050366"). The parsing is pure (parseFederalAnswer); fetchFederalResult makes the
@@ -32,7 +32,7 @@ export const LOTERIA_ATTEMPTS = 3;
 export const LOTERIA_BACKOFF_MS = [250, 1000] as const;
 
 const badAnswer = (url: string, why: string): AppError =>
-  new AppError(502, 'loteria_bad_answer', `Caixa's results API (${url}) gave an answer ces cannot use: ${why}`);
+  new AppError(502, 'loteria_bad_answer', `Caixa's results API (${url}) gave an answer that cannot be used: ${why}`);
 
 /** The record's address: one extraction, or the latest without a number. */
 export function federalResultUrl(baseUrl: string, extraction: number | null): string {

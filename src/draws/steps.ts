@@ -1,6 +1,6 @@
 // One sentence per step of a draw, in English for the CLI and the dashboard and in Portuguese for
 // the apuração record: the same structured steps (formation.ts, winners.ts) read two ways.
-import type { FormationStep } from './draws.ts';
+import type { FormationStep } from './model.ts';
 import { formatNumber } from './number-set.ts';
 import type { WinnerStep } from './winners.ts';
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listAuditRecords } from '../../src/audit/audit.ts';
 import { createSignInLink } from '../../src/dashboard/sessions.ts';
-import { getDraw, listDraws } from '../../src/draws/draws.ts';
+import { getDraw, listDraws } from '../../src/draws/views.ts';
 import { setWebhookConfig } from '../../src/webhooks/webhook-config.ts';
 import { launchBrowser, newContext, screenshot, type Browser, type BrowserContext, type Page } from '../support/browser.ts';
 import {

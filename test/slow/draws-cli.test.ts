@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, test } from 'node:test';
 import type { CliInput } from '../../cli/io.ts';
-import { renderDrawClause, renderDrawReport } from '../../src/draws/report.ts';
+import { renderDrawClause } from '../../src/draws/clause.ts';
+import { renderDrawReport } from '../../src/draws/report.ts';
+import { cesCommand } from '../../src/tools/runtime.ts';
 import {
   configureWebhook,
   drainAll,
@@ -637,17 +639,19 @@ describe('the worked example: run, show, disqualify, publish', () => {
     assert.match(clause.stdout, /^CLÁUSULA — DA APURAÇÃO \(Sorteio de Natal\)$/m);
 
     const run = (await dw.ces(['draw', 'run', id, '--json'])).json;
+    // The record tells its reader how to write the canonical list again, as this ces is run.
+    const numbersCommand = `${cesCommand()} draw numbers ${id}`;
     const md = await dw.ces(['draw', 'report', id]);
     assert.equal(md.code, 0, md.stderr);
-    assert.equal(md.stdout, `${renderDrawReport(dw.s.ctx, id, 'md').replace(/\n$/, '')}\n`);
+    assert.equal(md.stdout, `${renderDrawReport(dw.s.ctx, id, 'md', numbersCommand).replace(/\n$/, '')}\n`);
     assert.match(md.stdout, /^# Ata de apuração: Sorteio de Natal$/m);
-    for (const shown of [run.draw.numbers_sha256, '50366', '6/65010', '0/00007'])
+    for (const shown of [run.draw.numbers_sha256, '50366', '6/65010', '0/00007', `\`${numbersCommand}\` a reproduz`])
       assert.ok(md.stdout.includes(shown), `the record shows ${shown}`);
     const html = await dw.ces(['draw', 'report', id, '--format', 'HTML']);
-    assert.equal(html.stdout, `${renderDrawReport(dw.s.ctx, id, 'html').replace(/\n$/, '')}\n`);
+    assert.equal(html.stdout, `${renderDrawReport(dw.s.ctx, id, 'html', numbersCommand).replace(/\n$/, '')}\n`);
     assert.match(html.stdout, /^<!doctype html>/i);
     const json = await dw.ces(['draw', 'report', id, '--format', 'html', '--json']);
-    assert.deepEqual(json.json, { draw_id: id, format: 'html', text: renderDrawReport(dw.s.ctx, id, 'html') });
+    assert.deepEqual(json.json, { draw_id: id, format: 'html', text: renderDrawReport(dw.s.ctx, id, 'html', numbersCommand) });
     await refused(dw, ['draw', 'report', id, '--format', 'pdf'], 'invalid_option', /^--format must be md or html, got "pdf"$/);
   });
 

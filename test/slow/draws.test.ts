@@ -5,8 +5,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { anonymizeParticipant } from '../../src/participants/participants.ts';
-import { createDraw, disqualifyWinner, freezeDraw, frozenNumbersText, publishDraw, recordResults, runDraw } from '../../src/draws/draws.ts';
-import { renderDrawClause, renderDrawReport } from '../../src/draws/report.ts';
+import { frozenNumbersText } from '../../src/draws/frozen-set.ts';
+import { createDraw, freezeDraw, publishDraw, recordResults } from '../../src/draws/lifecycle.ts';
+import { disqualifyWinner, runDraw } from '../../src/draws/run.ts';
+import { renderDrawClause } from '../../src/draws/clause.ts';
+import { renderDrawReport } from '../../src/draws/report.ts';
 import { assert as assertStruct } from 'superstruct';
 import { DrawPublishedEventStruct } from '../../src/openapi/schemas.ts';
 import { startReceiver } from '../support/receiver.ts';
@@ -124,7 +127,7 @@ describe('a draw from entries to publication', () => {
       [[2, '3/57702', 'Comprovante inválido']],
     );
 
-    const report = renderDrawReport(s.ctx, draw.id, 'md');
+    const report = renderDrawReport(s.ctx, draw.id, 'md', `ces draw numbers ${draw.id}`);
     assert.match(report, /RASCUNHO/);
     assert.match(report, /Número formado: \*\*3\/57698\*\*/);
     assert.match(report, /\| 2º \| 3\/57702 \| .* \| Comprovante inválido \|/);
@@ -148,7 +151,7 @@ describe('a draw from entries to publication', () => {
         { position: 3, series: 5, element: 12345, entry_id: c },
       ],
     });
-    const html = renderDrawReport(s.ctx, draw.id, 'html');
+    const html = renderDrawReport(s.ctx, draw.id, 'html', `ces draw numbers ${draw.id}`);
     assert.match(html, /<h1>Ata de apuração: Sorteio 1<\/h1>/);
     assert.doesNotMatch(html, /RASCUNHO/);
 
@@ -218,7 +221,7 @@ describe('a draw from entries to publication', () => {
       'the anonymised participant still wins: eligibility was fixed at the freeze',
     );
     assert.deepEqual(outcome.unfilled_positions, [3, 4, 5], 'two eligible numbers: two winners of five');
-    assert.match(renderDrawReport(s.ctx, draw.id, 'md'), /\| 1º \| 0\/50000 \| anonimizado \|/);
+    assert.match(renderDrawReport(s.ctx, draw.id, 'md', `ces draw numbers ${draw.id}`), /\| 1º \| 0\/50000 \| anonimizado \|/);
   });
 
   test('publishing sends draw.published to the webhook, signed like every event', async () => {

@@ -4,16 +4,27 @@
 // (frozenNumbersText), so a draw of millions of numbers is never one string in memory. The
 // apuração record (`ces draw report`, src/draws/report.ts) in Markdown and HTML to download, and
 // printable (…/print): the record's own HTML document, without the dashboard around it, under a
-// policy that allows its inline print stylesheet and nothing else. The regulation clause
-// (`ces draw clause`) as text. None holds personal data in full (documents are masked) and none
+// policy that allows its inline print stylesheet and nothing else; the record names the command
+// that writes the list again as this server runs ces. The regulation clause (`ces draw clause`) as
+// text. None holds personal data in full (documents are masked) and none
 // changes anything: GETs, not recorded.
 import { HTTPResponse } from 'h3';
 import type { Ctx } from '../../kernel/context.ts';
-import { frozenNumbersText, getDraw, type Draw } from '../../draws/draws.ts';
-import { renderDrawClause, renderDrawReport } from '../../draws/report.ts';
+import { renderDrawClause } from '../../draws/clause.ts';
+import { frozenNumbersText } from '../../draws/frozen-set.ts';
+import type { Draw } from '../../draws/model.ts';
+import { renderDrawReport, type ReportFormat } from '../../draws/report.ts';
+import { isPublished } from '../../draws/status.ts';
+import { getDraw } from '../../draws/views.ts';
 import { html, type Html } from '../../tools/html.ts';
+import { cesCommand } from '../../tools/runtime.ts';
 import { documentResponse, page, routeParam, type DashboardRouter } from '../kit.ts';
 import { drawPath } from './draws.ts';
+
+/** The record, telling its reader the command that writes the canonical list again, as this server runs ces. */
+function report(ctx: Ctx, id: string, format: ReportFormat): string {
+  return renderDrawReport(ctx, id, format, `${cesCommand()} draw numbers ${id}`);
+}
 
 function download(body: BodyInit, contentType: string, filename: string, headers: Record<string, string> = {}): HTTPResponse {
   return new HTTPResponse(body, {
@@ -43,21 +54,21 @@ export function registerDrawFileRoutes(router: DashboardRouter): void {
     '/draws/:drawId/report.md',
     page(({ event, service }) => {
       const id = routeParam(event, 'drawId');
-      return download(renderDrawReport(service.ctx, id, 'md'), 'text/markdown; charset=utf-8', `draw-${id}-ata.md`);
+      return download(report(service.ctx, id, 'md'), 'text/markdown; charset=utf-8', `draw-${id}-ata.md`);
     }),
   );
   router.get(
     '/draws/:drawId/report.html',
     page(({ event, service }) => {
       const id = routeParam(event, 'drawId');
-      return documentResponse(renderDrawReport(service.ctx, id, 'html'), {
+      return documentResponse(report(service.ctx, id, 'html'), {
         'content-disposition': `attachment; filename="draw-${id}-ata.html"`,
       });
     }),
   );
   router.get(
     '/draws/:drawId/print',
-    page(({ event, service }) => documentResponse(renderDrawReport(service.ctx, routeParam(event, 'drawId'), 'html'))),
+    page(({ event, service }) => documentResponse(report(service.ctx, routeParam(event, 'drawId'), 'html'))),
   );
   router.get(
     '/draws/:drawId/clause.txt',
@@ -74,7 +85,7 @@ export function reportLinks(draw: Draw): Html {
     <p>
       The record (ata) in Portuguese, to be signed by the person responsible and two witnesses: the extraction, the formation and every
       step, the winners with masked documents, the disqualifications.
-      ${draw.status === 'published' ? null : 'Until the draw is published it is marked as a draft.'}
+      ${isPublished(draw.status) ? null : 'Until the draw is published it is marked as a draft.'}
     </p>
     <ul>
       <li>

@@ -2,7 +2,8 @@
 // entry and masked document, the derivation step by step (draw-steps.ts), the disqualified winners
 // with their reasons, and, until publication, the Disqualify and Publish forms with their typed
 // confirmations. A refused action's reason is shown beside its form.
-import type { DrawDetail, RunOutcome } from '../../draws/draws.ts';
+import type { DrawDetail, RunOutcome } from '../../draws/model.ts';
+import { canDisqualify } from '../../draws/status.ts';
 import { formationList, picksTable } from '../draw-steps.ts';
 import { count, time } from '../format.ts';
 import { html, type Html } from '../../tools/html.ts';
@@ -105,7 +106,7 @@ export function outcomeSections(
           </table>`
     }
     ${
-      draw.status === 'drawn'
+      canDisqualify(draw.status)
         ? finalForms(draw, session, refusal)
         : html`<h2>Publish</h2>
             <p>Published ${time(draw.published_at)}: the winners are final.</p>`

@@ -1,5 +1,5 @@
 // /dashboard/draws/:drawId: one draw, from creation to publication, as `ces draw show|freeze|results|
-// run|disqualify|publish` (src/draws/draws.ts; each change audited as dashboard:<name>). The page
+// run|disqualify|publish` (src/draws/; each change audited as dashboard:<name>). The page
 // shows the settings, the frozen set (count, SHA-256, the canonical list to download), the
 // extraction's five prizes, then the winners with the derivation step by step (draw-steps.ts) and
 // the disqualified. Disqualifying and publishing ask for a typed confirmation (the winner's number;
@@ -8,17 +8,13 @@
 // again with the reason beside the form, with its status (409, 422). What the page shows once the
 // draw has run is draw-outcome.ts; its downloads, draw-files.ts.
 import { getCampaign } from '../../campaigns/campaigns.ts';
-import {
-  disqualifyWinner,
-  freezeDraw,
-  getDraw,
-  getRunOutcome,
-  listWinnerDocuments,
-  publishDraw,
-  recordResults,
-  runDraw,
-  type DrawDetail,
-} from '../../draws/draws.ts';
+import { parseExtractionNumber, WINNERS } from '../../draws/draw-input.ts';
+import { freezeDraw, publishDraw, recordResults } from '../../draws/lifecycle.ts';
+import type { DrawDetail } from '../../draws/model.ts';
+import { disqualifyWinner, getRunOutcome, runDraw } from '../../draws/run.ts';
+import { canDisqualify, canPublish, canRecordResults, canRun, hasRun, isFrozen } from '../../draws/status.ts';
+import { getDraw, listWinnerDocuments } from '../../draws/views.ts';
+import { parseInteger } from '../../input/integers.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { ordinal } from '../draw-steps.ts';
 import { field, inFormWords, type FieldLabels } from '../forms.ts';
@@ -70,7 +66,11 @@ export function registerDrawRoutes(router: DashboardRouter): void {
         recordResults(
           r.service.ctx,
           id,
-          { extraction: field(r.form, 'extraction'), date: field(r.form, 'date'), prizes: PRIZES.map((p) => field(r.form, `prize${p}`)) },
+          {
+            extraction: parseExtractionNumber(field(r.form, 'extraction')),
+            date: field(r.form, 'date'),
+            prizes: PRIZES.map((p) => field(r.form, `prize${p}`)),
+          },
           r.actor,
         ),
       ),
@@ -84,8 +84,8 @@ export function registerDrawRoutes(router: DashboardRouter): void {
     '/draws/:drawId/disqualify',
     action((r) =>
       change(r, 'disqualify', 'disqualified', (id) => {
-        const position = field(r.form, 'position').trim();
-        const winner = getDraw(r.service.ctx, id).winners.find((w) => String(w.position) === position);
+        const position = parseInteger('position', field(r.form, 'position'), WINNERS);
+        const winner = getDraw(r.service.ctx, id).winners.find((w) => w.position === position);
         // No current winner there: the domain says why (not run, published, no such position).
         if (winner !== undefined && field(r.form, 'confirm').trim() !== winner.number)
           throw new AppError(
@@ -102,7 +102,7 @@ export function registerDrawRoutes(router: DashboardRouter): void {
     action((r) =>
       change(r, 'publish', 'published', (id) => {
         const draw = getDraw(r.service.ctx, id);
-        if (draw.status === 'drawn' && field(r.form, 'confirm').trim() !== draw.name)
+        if (canPublish(draw.status) && field(r.form, 'confirm').trim() !== draw.name)
           throw new AppError(
             422,
             'confirmation_mismatch',
@@ -135,8 +135,8 @@ function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null): Htm
   const draw = getDraw(ctx, id);
   const campaign = getCampaign(ctx, draw.campaign_id);
   const mode = draw.livemode ? 'live' : 'test';
-  const outcome = draw.formed === null ? null : getRunOutcome(ctx, id);
-  const documents = draw.formed === null ? new Map<string, string>() : listWinnerDocuments(ctx, id);
+  const outcome = hasRun(draw.status) ? getRunOutcome(ctx, id) : null;
+  const documents = hasRun(draw.status) ? listWinnerDocuments(ctx, id) : new Map<string, string>();
   const done = refusal ? undefined : DONE[r.event.url.searchParams.get('done') ?? ''];
   const cutoffPassed = ctx.clock.now() >= Date.parse(draw.cutoff);
   return layout({
@@ -160,9 +160,10 @@ function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null): Htm
 
 /** Whether the page shows the form of that action now (its refusal is shown beside it, else at the top). */
 function formShown(draw: DrawDetail, form: FormName): boolean {
-  if (form === 'freeze') return draw.status === 'created';
-  if (form === 'results' || form === 'run') return draw.status === 'created' || draw.status === 'frozen';
-  return draw.status === 'drawn';
+  if (form === 'freeze') return !isFrozen(draw.status);
+  if (form === 'results') return canRecordResults(draw.status);
+  if (form === 'run') return canRun(draw.status);
+  return canDisqualify(draw.status);
 }
 
 function settingsTable(draw: DrawDetail): Html {
@@ -189,7 +190,7 @@ function settingsTable(draw: DrawDetail): Html {
 }
 
 function frozenSection(draw: DrawDetail, cutoffPassed: boolean, session: DashboardSession, refusal: Refusal | null): Html {
-  if (draw.status === 'created')
+  if (!isFrozen(draw.status))
     return html`<p>
         Not frozen yet. The cut-off is ${time(draw.cutoff)}:
         ${cutoffPassed ? 'it has passed; freezing now fixes the eligible numbers for good.' : 'until it passes, freezing is refused.'}
@@ -246,7 +247,7 @@ function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Re
         </tbody>
       </table>`
     : html`<p class="muted">Not entered yet.</p>`;
-  if (draw.status !== 'created' && draw.status !== 'frozen') return shown;
+  if (!canRecordResults(draw.status)) return shown;
   const typed = (name: string, fallback: string): string => (refusal?.form === 'results' ? (refusal.values.get(name) ?? '') : fallback);
   return html`${shown}
     <h3>${x ? 'Correct the results' : 'Enter the results'}</h3>
@@ -286,7 +287,7 @@ function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Re
 }
 
 function runSection(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null): Html | null {
-  if (draw.status !== 'frozen' && draw.status !== 'created') return null;
+  if (!canRun(draw.status)) return null;
   return html`<h2>Run</h2>
     ${refusalNotice(refusal, 'run')}
     ${

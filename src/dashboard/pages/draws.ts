@@ -1,14 +1,19 @@
 // /dashboard/campaigns/:id/draws?mode=live|test: a campaign's draws (apuração) in one mode, each
 // with its cut-off, status, eligible count and winners, and the form that creates one, as
-// `ces draw create` (src/draws/draws.ts createDraw; audited draw.created as dashboard:<name>). The
+// `ces draw create` (src/draws/lifecycle.ts createDraw; audited draw.created as dashboard:<name>). The
 // digit lists show the defaults SCPC writes in promotion plans for this campaign's series. A
 // refused form comes back 422 with the typed values and the domain's message. One draw's page is
 // pages/draw.ts.
 import type { Campaign } from '../../campaigns/campaigns.ts';
 import { getCampaign } from '../../campaigns/campaigns.ts';
-import { createDraw, getDraw, listDraws, type Draw } from '../../draws/draws.ts';
+import { WINNERS } from '../../draws/draw-input.ts';
+import { createDraw } from '../../draws/lifecycle.ts';
+import type { Draw } from '../../draws/model.ts';
+import { hasRun } from '../../draws/status.ts';
+import { getDraw, listDraws } from '../../draws/views.ts';
 import { defaultElementDigits, defaultSeriesDigits, formatDigitSource } from '../../draws/formation.ts';
 import { APPROXIMATIONS } from '../../draws/winners.ts';
+import { parseInteger } from '../../input/integers.ts';
 import { toMode, type Mode } from '../../keys/keys.ts';
 import { field, inFormWords, isRefusal, select, type FieldLabels } from '../forms.ts';
 import { count, time } from '../format.ts';
@@ -52,6 +57,7 @@ export function registerDrawsRoutes(router: DashboardRouter): void {
       const mode = toMode(field(r.form, 'mode') || 'live');
       const optional = (name: string): string | undefined => (field(r.form, name).trim() === '' ? undefined : field(r.form, name));
       try {
+        const winners = optional('winners');
         const draw = createDraw(
           r.service.ctx,
           {
@@ -60,7 +66,7 @@ export function registerDrawsRoutes(router: DashboardRouter): void {
             name: field(r.form, 'name'),
             cutoff: field(r.form, 'cutoff'),
             extractionDate: optional('extraction_date') ?? null,
-            winners: optional('winners'),
+            winners: winners === undefined ? undefined : parseInteger('winners', winners, WINNERS),
             series: optional('series'),
             element: optional('element'),
             approximation: optional('approximation'),
@@ -99,7 +105,7 @@ function drawsPage(r: DashboardRequest, mode: Mode, refused: Refused | null): Ht
   const campaign = getCampaign(ctx, routeParam(r.event, 'id'));
   const draws = listDraws(ctx, campaign.id).filter((d) => d.livemode === (mode === 'live'));
   // Winners found, for the draws that have run (a campaign holds a handful of draws).
-  const found = new Map(draws.filter((d) => d.drawn_at !== null).map((d) => [d.id, getDraw(ctx, d.id).winners.length]));
+  const found = new Map(draws.filter((d) => hasRun(d.status)).map((d) => [d.id, getDraw(ctx, d.id).winners.length]));
   return layout({
     title: `Draws · ${campaign.name}`,
     session: r.session,

@@ -1,0 +1,232 @@
+// Draws (apuração), docs/operations.md#the-rules-as-ces-applies-them: creating a draw, freezing its
+// eligible numbers, recording the extraction and publishing the outcome (the run and the
+// disqualifications are run.ts). Each step loads the draw, checks it against the draw's status
+// (status.ts), and audits the change in the change's own transaction. The freeze (freeze.ts) reads
+// on a connection of its own, so it never holds the writer.
+import type { Actor } from '../audit/actor.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { getCampaign } from '../campaigns/campaigns.ts';
+import { nowIso } from '../kernel/clock.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { AppError, fieldName, invalidOption } from '../kernel/errors.ts';
+import { checkInteger } from '../input/integers.ts';
+import { toUtcTimestamp } from '../input/timestamps.ts';
+import { toMode } from '../keys/keys.ts';
+import { enqueueEvent } from '../webhooks/events.ts';
+import { checkExtractionNumber, checkText, isValidDate, MAX_DRAW_NAME, WINNERS } from './draw-input.ts';
+import { insertDraw, savePublished, saveResults, type DrawRow } from './draws.repo.ts';
+import { checkDigitLists, defaultElementDigits, defaultSeriesDigits, formatDigitSource, parseDigits, parsePrizes } from './formation.ts';
+import { freezeDrawSet } from './freeze.ts';
+import { findDraw, rowToDraw, type Draw } from './model.ts';
+import { assertResultsOpen, assertTransition, isFrozen } from './status.ts';
+import { getDraw } from './views.ts';
+import { APPROXIMATIONS, type Approximation } from './winners.ts';
+
+export interface DrawInput {
+  campaignId: string;
+  mode: string;
+  name: string;
+  cutoff: string;
+  extractionDate?: string | null;
+  /** Default 1. */
+  winners?: number;
+  series?: string;
+  element?: string;
+  approximation?: string;
+  oneWinPerDocument?: boolean;
+}
+
+export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
+  const mode = toMode(input.mode);
+  const campaign = getCampaign(ctx, input.campaignId);
+  if (campaign.lucky_numbers === 'none')
+    throw new AppError(409, 'lucky_numbers_off', 'The campaign gives no lucky numbers (`lucky_numbers` none): there is nothing to draw.');
+  const name = checkText('name', input.name, MAX_DRAW_NAME);
+  const cutoff = toUtcTimestamp(input.cutoff.trim());
+  if (cutoff === null)
+    throw invalidOption(
+      'cutoff',
+      `${fieldName('cutoff')} must be a date-time with its zone (2026-12-31T23:59:59-03:00), got "${input.cutoff}"`,
+    );
+  const extractionDate = input.extractionDate?.trim() || null;
+  if (extractionDate !== null && !isValidDate(extractionDate))
+    throw invalidOption('extraction_date', `${fieldName('extraction_date')} must be a date YYYY-MM-DD, got "${extractionDate}"`);
+  if (extractionDate !== null && extractionDate < cutoff.slice(0, 10))
+    throw invalidOption('extraction_date', `${fieldName('extraction_date')} ${extractionDate} is before the cut-off ${cutoff}`);
+  const winners = checkInteger('winners', input.winners ?? 1, WINNERS);
+  const approximation = (input.approximation ?? 'scpc').toLowerCase();
+  if (!(APPROXIMATIONS as readonly string[]).includes(approximation))
+    throw invalidOption(
+      'approximation',
+      `${fieldName('approximation')} must be one of ${APPROXIMATIONS.join(', ')}, got "${input.approximation}"`,
+    );
+  const series = input.series === undefined ? defaultSeriesDigits(campaign.series_count) : parseDigits(input.series, 'series');
+  const element = input.element === undefined ? defaultElementDigits() : parseDigits(input.element, 'element');
+  checkDigitLists(series, element, campaign.series_count);
+  const now = nowIso(ctx.clock);
+  const row: DrawRow = {
+    id: ctx.random.uuid(),
+    campaign_id: campaign.id,
+    livemode: mode === 'live' ? 1 : 0,
+    name,
+    cutoff,
+    extraction_date: extractionDate,
+    status: 'created',
+    winners_count: winners,
+    series_count: campaign.series_count,
+    series_digits: series.map(formatDigitSource).join(','),
+    element_digits: element.map(formatDigitSource).join(','),
+    approximation: approximation as Approximation,
+    one_win_per_document: input.oneWinPerDocument === false ? 0 : 1,
+    eligible_count: null,
+    numbers_sha256: null,
+    frozen_at: null,
+    extraction_number: null,
+    extraction_held_on: null,
+    extraction_prizes: null,
+    extraction_source: null,
+    results_recorded_at: null,
+    formed: null,
+    drawn_at: null,
+    published_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  return ctx.db
+    .transaction(() => {
+      insertDraw(ctx.db, row);
+      recordAudit(ctx, {
+        actor,
+        action: 'draw.created',
+        campaignId: row.campaign_id,
+        details: {
+          draw_id: row.id,
+          mode,
+          name: row.name,
+          cutoff: row.cutoff,
+          winners_count: row.winners_count,
+          series_digits: row.series_digits,
+          element_digits: row.element_digits,
+          approximation: row.approximation,
+          one_win_per_document: row.one_win_per_document === 1,
+        },
+      });
+      return rowToDraw(row);
+    })
+    .immediate();
+}
+
+/** Freezes the draw's eligible set at its cut-off (once; a frozen draw is returned as it is). */
+export async function freezeDraw(ctx: Ctx, id: string, actor: Actor): Promise<Draw> {
+  const row = findDraw(ctx, id);
+  if (isFrozen(row.status)) return rowToDraw(row);
+  if (ctx.clock.now() < Date.parse(row.cutoff))
+    throw new AppError(
+      409,
+      'draw_cutoff_not_reached',
+      `The draw's cut-off (${row.cutoff}) has not passed yet: its eligible numbers are not final.`,
+    );
+  const frozen = await freezeDrawSet(ctx, row);
+  return ctx.db
+    .transaction(() => {
+      const saved = frozen.save();
+      const current = findDraw(ctx, id);
+      if (saved)
+        recordAudit(ctx, {
+          actor,
+          action: 'draw.frozen',
+          campaignId: row.campaign_id,
+          details: { draw_id: id, eligible_count: frozen.count, numbers_sha256: frozen.sha256 },
+        });
+      return rowToDraw(current);
+    })
+    .immediate();
+}
+
+export interface ResultsInput {
+  /** The extraction number (draw-input.ts parseExtractionNumber reads it as typed). */
+  extraction: number;
+  date: string;
+  prizes: readonly string[];
+  source?: 'typed' | 'caixa';
+}
+
+/**
+ * Records the extraction's five prizes. The draw is frozen first: its eligible set is fixed before
+ * the results are in ces. Refused once the draw has run (a new draw is the way to use others).
+ */
+export async function recordResults(ctx: Ctx, id: string, input: ResultsInput, actor: Actor): Promise<Draw> {
+  let row = findDraw(ctx, id);
+  assertResultsOpen(row.status);
+  const number = checkExtractionNumber(input.extraction);
+  const date = input.date.trim();
+  if (!isValidDate(date)) {
+    const message = `${fieldName('date')} must be a date YYYY-MM-DD, got "${input.date}"`;
+    throw new AppError(422, 'invalid_results', message, [{ field: 'date', code: 'invalid_option', message }]);
+  }
+  if (date < row.cutoff.slice(0, 10))
+    throw new AppError(
+      422,
+      'invalid_results',
+      `the extraction of ${date} is before the draw's cut-off (${row.cutoff}): it cannot decide this draw`,
+    );
+  const prizes = parsePrizes(input.prizes);
+  if (!isFrozen(row.status)) {
+    await freezeDraw(ctx, id, actor);
+    row = findDraw(ctx, id);
+  }
+  const at = nowIso(ctx.clock);
+  return ctx.db
+    .transaction(() => {
+      // Run by another process since it was read: refused as it would have been then.
+      assertResultsOpen(findDraw(ctx, id).status);
+      saveResults(ctx.db, {
+        id,
+        extraction_number: number,
+        extraction_held_on: date,
+        extraction_prizes: JSON.stringify(prizes),
+        extraction_source: input.source ?? 'typed',
+        results_recorded_at: at,
+      });
+      recordAudit(ctx, {
+        actor,
+        action: 'draw.results_recorded',
+        campaignId: row.campaign_id,
+        details: { draw_id: id, extraction: number, date, prizes, source: input.source ?? 'typed' },
+      });
+      return rowToDraw(findDraw(ctx, id));
+    })
+    .immediate();
+}
+
+/** Publishes the draw: final. Sends draw.published to the campaign's webhook. */
+export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
+  return ctx.db
+    .transaction(() => {
+      const row = findDraw(ctx, id);
+      assertTransition(row.status, 'published');
+      const at = nowIso(ctx.clock);
+      savePublished(ctx.db, id, at);
+      const detail = getDraw(ctx, id);
+      enqueueEvent(ctx, {
+        campaignId: row.campaign_id,
+        livemode: row.livemode === 1,
+        entryId: null,
+        eventType: 'draw.published',
+        data: {
+          draw_id: id,
+          name: row.name,
+          extraction: { number: detail.extraction!.number, date: detail.extraction!.date, prizes: detail.extraction!.prizes },
+          winners: detail.winners.map((w) => ({ position: w.position, series: w.series, element: w.element, entry_id: w.entry_id })),
+        },
+      });
+      recordAudit(ctx, {
+        actor,
+        action: 'draw.published',
+        campaignId: row.campaign_id,
+        details: { draw_id: id, winners: detail.winners.length },
+      });
+      return rowToDraw(findDraw(ctx, id));
+    })
+    .immediate();
+}

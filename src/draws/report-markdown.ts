@@ -1,0 +1,80 @@
+// The apuração record in Markdown: the same record as report-html.ts, as text a person can read,
+// compare and keep beside the signed print.
+import { approximationRule, brasiliaTime, brDate, line, modeName, postponement, type ReportModel } from './report-model.ts';
+import { describeFormationStep } from './steps.ts';
+import { isPublished } from './status.ts';
+
+/** A table cell of Markdown: pipes and line breaks would end the cell or the row. */
+function cell(text: string): string {
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
+}
+
+export function reportMarkdown(m: ReportModel): string {
+  const { draw, outcome } = m;
+  const ex = draw.extraction!;
+  const out: string[] = [];
+  out.push(`# Ata de apuração: ${line(draw.name)}`, '');
+  if (!isPublished(draw.status))
+    out.push('**RASCUNHO: sorteio ainda não publicado; os contemplados podem mudar por desclassificação.**', '');
+  out.push(
+    `- Promoção: ${line(m.campaignName)} (campanha \`${draw.campaign_id}\`, ${modeName(draw)})`,
+    `- Sorteio: \`${draw.id}\``,
+    `- Data-limite de participação (corte): ${brasiliaTime(draw.cutoff)}`,
+    `- Extração da Loteria Federal: nº ${ex.number}, de ${brDate(ex.date)}${ex.source === 'caixa' ? ' (lida da API de resultados da Caixa)' : ' (digitada pelo operador)'}, registrada em ${brasiliaTime(ex.recorded_at)}`,
+  );
+  const postponed = postponement(draw);
+  if (postponed) out.push(`- Adiamento: ${postponed}`);
+  out.push(
+    `- Números elegíveis congelados em ${brasiliaTime(draw.frozen_at!)}: ${draw.eligible_count}`,
+    `- SHA-256 da lista canônica dos números elegíveis: \`${draw.numbers_sha256}\``,
+    `- Apurado em ${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}`,
+    '',
+    `A lista canônica tem um número por linha, no formato \`S/EEEEE\` (série com zeros à esquerda, elemento com 5 algarismos), em ordem crescente, cada linha terminada por uma quebra de linha; \`${line(m.reproduce)}\` a reproduz, e seu SHA-256 deve ser o acima.`,
+    '',
+    '## Resultado da extração',
+    '',
+    '| Prêmio | Bilhete |',
+    '|---|---|',
+    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${p} |`),
+    '',
+    '## Formação do número',
+    '',
+    `Série: ${draw.series_digits === '' ? 'série única (0)' : draw.series_digits}; elemento: ${draw.element_digits}.`,
+    '',
+    ...outcome.formed.steps.map((s, i) => `${i + 1}. ${describeFormationStep(s, 'pt')}`),
+    '',
+    `Número formado: **${outcome.formed.number}**.`,
+    '',
+    '## Apuração',
+    '',
+    `Regra de aproximação: ${approximationRule(draw)} ${draw.one_win_per_document ? 'Cada CPF/CNPJ é contemplado uma única vez neste sorteio.' : 'Um mesmo CPF/CNPJ pode ser contemplado mais de uma vez.'}`,
+    '',
+  );
+  for (const w of m.winners) {
+    out.push(`### ${w.position}º contemplado: ${w.number}`, '', ...w.steps.map((s, i) => `${i + 1}. ${s}`), '');
+  }
+  out.push('## Contemplados', '', '| Posição | Número | Documento | Nome | Participação |', '|---|---|---|---|---|');
+  for (const w of m.winners) out.push(`| ${w.position}º | ${w.number} | ${cell(w.document)} | ${cell(w.name)} | \`${w.entry_id}\` |`);
+  out.push('');
+  if (draw.unfilled_positions.length > 0)
+    out.push(`Posições sem contemplado, por falta de números elegíveis: ${draw.unfilled_positions.map((p) => `${p}º`).join(', ')}.`, '');
+  if (draw.disqualified.length > 0) {
+    out.push('## Desclassificações', '', '| Posição | Número | Data | Motivo |', '|---|---|---|---|');
+    for (const d of draw.disqualified) out.push(`| ${d.position}º | ${d.number} | ${d.disqualified_at} | ${cell(d.reason)} |`);
+    out.push('', 'Cada posição desclassificada foi preenchida pelo próximo número elegível após o último contemplado.', '');
+  }
+  out.push(
+    '## Assinaturas',
+    '',
+    'Responsável pela promoção: ______________________________________  CPF: ______________',
+    '',
+    'Testemunha 1: ______________________________________  CPF: ______________',
+    '',
+    'Testemunha 2: ______________________________________  CPF: ______________',
+    '',
+  );
+  return out.join('\n');
+}
