@@ -204,7 +204,7 @@ const TO_REVIEW: Record<string, string[]> = {
   'src/webhooks/ping.ts': ['PING_MESSAGE'],
   'src/webhooks/retention.ts': ['PRUNE_BATCH'],
   'src/webhooks/scheduler.ts': ['EndpointView', 'ReplayedEndpoint'],
-  'src/webhooks/sender.ts': ['Attempt', 'ClaimedOutcome', 'Outcome'],
+  'src/webhooks/attempt.ts': ['Outcome'],
   'src/webhooks/signing.ts': ['SignedHeaders'],
   'src/webhooks/ssrf.ts': ['Resolver'],
   'src/webhooks/webhook-config.ts': ['PUBLISHED_WEBHOOK_URL', 'PatchResult', 'WebhookConfigView'],
