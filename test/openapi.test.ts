@@ -9,7 +9,8 @@ import { assert as assertStruct, type Struct } from 'superstruct';
 import { createHttpApp } from '../src/http/app.ts';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildOpenApiDocument, documentedOperations, documentedProblemCodes, errorCodesOf } from '../src/openapi/document.ts';
+import { buildOpenApiDocument } from '../src/openapi/document.ts';
+import { documentedOperations, documentedProblemCodes, errorCodesOf } from '../src/openapi/operations.ts';
 import { EXAMPLES } from '../src/openapi/examples.ts';
 import {
   AwardStruct,
