@@ -75,7 +75,7 @@ export const EVENTS: Array<{ name: string; schema: string; summary: string }> = 
     name: 'award.updated',
     schema: 'AwardUpdatedEvent',
     summary:
-      "Sent when an operator changes an entry's award after its evaluation (`ces award revoke`): `award` is the current state, as GET /v1/entries/{entry_id} shows it. The API's own revoke and reassign send none: their answer carries the award.",
+      "Sent when an operator changes an entry's award after its evaluation (an operator's revoke): `award` is the current state, as GET /v1/entries/{entry_id} shows it. The API's own revoke and reassign send none: their answer carries the award.",
   },
   {
     name: 'draw.published',
@@ -86,7 +86,7 @@ export const EVENTS: Array<{ name: string; schema: string; summary: string }> = 
   {
     name: 'ping',
     schema: 'PingEvent',
-    summary: 'Sent by the operator command `ces webhook test` to check the endpoint and the signature check.',
+    summary: 'The test event an operator sends to check the endpoint and its signature check.',
   },
 ];
 

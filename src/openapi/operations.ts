@@ -76,7 +76,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     summary: "List the key's campaign and mode's events, newest first",
     description:
-      'The events of the webhook envelope, exactly as sent (or as they would have been: events recorded while the webhook was paused or not configured are listed too), so a client can reconcile after an outage. Kept as long as the outbox keeps them (CES_RETENTION_DAYS). Page with `starting_after` = the last id of the previous page while `has_more` is true. `ces webhook test` pings are not listed.',
+      'The events of the webhook envelope, exactly as sent (or as they would have been: events recorded while the webhook was paused or not configured are listed too), so a client can reconcile after an outage. Kept as long as the outbox keeps them (CES_RETENTION_DAYS). Page with `starting_after` = the last id of the previous page while `has_more` is true. The test events (`ping`) an operator sends to check the endpoint are not listed.',
     query: [
       { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
       {
@@ -202,7 +202,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     summary: 'Create or update the webhook configuration',
     description:
-      "Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged. The campaign's operator decides which keys may: any (the default), live keys only, or none (`ces campaign update ID --webhook-api any|live|none`); a key it does not allow gets 403 `webhook_config_locked`. GET stays open to every key of the campaign.",
+      "Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged. The campaign's operator decides which keys may: any (the default), live keys only, or none, a setting of the campaign; a key it does not allow gets 403 `webhook_config_locked`. GET stays open to every key of the campaign.",
     body: { schema: 'WebhookPatch', required: true },
     responses: {
       200: { description: 'Updated.', schema: 'WebhookConfig' },
@@ -218,7 +218,7 @@ export const OPERATIONS: Operation[] = [
     auth: false,
     summary: 'Liveness and readiness: database reachable, background tick alive, backlog sizes',
     description:
-      '503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?). `versions` says what the server runs on, as `ces version --json` prints it.',
+      '503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?). `versions` says what the server runs on: the release of ces, Node.js, SQLite and the platform.',
     responses: {
       200: { description: 'Healthy, or degraded (status says which).', schema: 'Health' },
       503: { description: 'Unhealthy; the body says which part failed.', schema: 'Health' },
@@ -244,7 +244,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Operations',
     auth: false,
     summary: 'This document',
-    description: 'This OpenAPI 3.1 document, the same that `ces openapi` prints. No API key.',
+    description: 'This OpenAPI 3.1 document, as the service prints it. No API key.',
     responses: { 200: { description: 'The OpenAPI 3.1 document.', contentType: 'application/json' } },
     errors: {},
   },

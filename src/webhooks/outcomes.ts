@@ -42,7 +42,7 @@ export function recordAttempt(db: Db, deliveryId: string, attempt: Attempt): voi
 }
 
 /** Why a ping claimed again is settled as failed: it was sent, and its sender stopped before recording what came back. */
-const INTERRUPTED_PING = 'interrupted before its outcome was recorded (ces webhook test killed?); a ping is never retried';
+const INTERRUPTED_PING = "interrupted before its outcome was recorded (was the operator's test stopped?); a ping is never retried";
 
 /** Records a claimed delivery's outcome and counts it in `stats`; in the caller's transaction. */
 export function recordOutcome(ctx: Ctx, delivery: DeliveryRow, lease: string, outcome: ClaimedOutcome, stats: DeliveryStats): void {
