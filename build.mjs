@@ -1,9 +1,10 @@
 // npm run build: bundles cli/ces.ts and everything it imports into one ESM file, dist/ces.mjs,
 // runnable as `node dist/ces.mjs …` with only better-sqlite3 (a native addon, which cannot be
-// bundled) installed beside it. schema.sql and the first schema (src/db/migrations/001-initial.sql)
-// are embedded through the __CES_SCHEMA__ and __CES_INITIAL_SCHEMA__ defines that
-// src/db/schema.ts reads. Importable: test/slow/build.test.ts calls buildBundle({ outfile }) so that it
-// never overwrites the repository's dist/ while other tests run.
+// bundled) installed beside it. schema.generated.sql and the first schema
+// (src/db/migrations/001-initial.sql) are embedded through the __CES_SCHEMA__ and
+// __CES_INITIAL_SCHEMA__ defines that src/db/schema.ts reads. Importable: test/slow/build.test.ts
+// calls buildBundle({ outfile }) so that it never overwrites the repository's dist/ while other
+// tests run.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -57,7 +58,7 @@ export async function buildBundle({ outfile = `${ROOT}dist/ces.mjs`, minify = fa
 /** The schema texts src/db/schema.ts reads, embedded in a build so it needs no file beside it. */
 export function schemaDefines() {
   return {
-    __CES_SCHEMA__: JSON.stringify(readFileSync(`${ROOT}schema.sql`, 'utf8')),
+    __CES_SCHEMA__: JSON.stringify(readFileSync(`${ROOT}schema.generated.sql`, 'utf8')),
     __CES_INITIAL_SCHEMA__: JSON.stringify(readFileSync(`${ROOT}src/db/migrations/001-initial.sql`, 'utf8')),
   };
 }

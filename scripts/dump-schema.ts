@@ -1,6 +1,6 @@
-// npm run schema: writes schema.sql from the migrations (src/db/schema-dump.ts).
+// npm run schema: writes schema.generated.sql from the migrations (src/db/schema-dump.ts).
 import { writeFileSync } from 'node:fs';
 import { migratedSchema } from '../src/db/schema-dump.ts';
 
-writeFileSync(new URL('../schema.sql', import.meta.url), migratedSchema());
-process.stdout.write('schema.sql written\n');
+writeFileSync(new URL('../schema.generated.sql', import.meta.url), migratedSchema());
+process.stdout.write('schema.generated.sql written\n');

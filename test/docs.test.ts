@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
-import { documentedProblemCodes } from '../src/openapi/document.ts';
+import { documentedProblemCodes } from '../src/openapi/operations.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

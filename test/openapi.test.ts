@@ -9,7 +9,8 @@ import { assert as assertStruct, type Struct } from 'superstruct';
 import { createHttpApp } from '../src/http/app.ts';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildOpenApiDocument, documentedOperations, documentedProblemCodes, errorCodesOf } from '../src/openapi/document.ts';
+import { buildOpenApiDocument } from '../src/openapi/document.ts';
+import { documentedOperations, documentedProblemCodes, errorCodesOf } from '../src/openapi/operations.ts';
 import { EXAMPLES } from '../src/openapi/examples.ts';
 import {
   AwardStruct,
@@ -172,6 +173,17 @@ describe('OpenAPI document', () => {
     const problem422 = create.responses['422'].content['application/problem+json'].schema;
     assert.deepEqual(problem422.allOf[0], { $ref: '#/components/schemas/Problem' });
     assert.ok(problem422.allOf[1].properties.code.enum.includes('idempotency_key_missing'));
+  });
+
+  test("speaks the integrator's words: no operator command or flag, and the ping says what it is in domain terms", () => {
+    const doc = buildOpenApiDocument() as any;
+    // Commands are written as code (`ces award revoke`, `ces --version`); flags anywhere.
+    const commands = [...JSON.stringify(doc).matchAll(/`ces\b[^`]*`|--[a-z][a-z-]+/g)].map((m) => m[0]);
+    assert.deepEqual(commands, [], "CLI commands are the operator's business");
+    assert.equal(doc.webhooks.ping.post.summary, 'The test event an operator sends to check the endpoint and its signature check.');
+    assert.equal(doc.paths['/openapi.json'].get.description, 'This OpenAPI 3.1 document, as the service prints it. No API key.');
+    assert.match(doc.webhooks['award.updated'].post.summary, /\(an operator's revoke\)/);
+    assert.equal(doc.components.schemas.Health.properties.versions.properties.ces.description, 'The release of ces.');
   });
 
   test('request bodies are the validating structs: required fields, enums and limits appear as enforced', () => {

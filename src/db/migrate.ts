@@ -1,7 +1,7 @@
 // Schema versions keyed on PRAGMA user_version (src/db/migrations/, one file a version). A new
-// database is created from schema.sql, the current schema, in one step; an older one is brought up
-// step by step, each migration in its own transaction together with the version bump. A database
-// newer than this code is refused rather than half-understood.
+// database is created from schema.generated.sql, the current schema, in one step; an older one is
+// brought up step by step, each migration in its own transaction together with the version bump. A
+// database newer than this code is refused rather than half-understood.
 import type Database from 'better-sqlite3';
 import { AppError } from '../kernel/errors.ts';
 import { MIGRATIONS } from './migrations/index.ts';

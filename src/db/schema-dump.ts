@@ -1,5 +1,5 @@
-// schema.sql as it must read: the statements of a database brought from version 1 to the newest
-// through every migration, in the order SQLite holds them. `npm run schema` writes it;
+// schema.generated.sql as it must read: the statements of a database brought from version 1 to the
+// newest through every migration, in the order SQLite holds them. `npm run schema` writes it;
 // test/unit/schema.test.ts fails when the committed file differs, so the schema you read is the
 // schema that runs.
 import Database from 'better-sqlite3';

@@ -8,7 +8,8 @@ import { array, boolean, enums, nullable, optional, type, type Infer } from 'sup
 import { AppError, type FieldError } from '../kernel/errors.ts';
 import { makePrintable } from '../tools/printable.ts';
 import { DATE_TIME_AS_SENT, SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
-import { describedString, requiredWhen, structErrors, uniqueBy, UUID_PATTERN, type StringRules } from '../validation/described.ts';
+import { describedString, requiredWhen, uniqueBy, UUID_PATTERN, type StringRules } from '../validation/described.ts';
+import { structErrors } from '../validation/field-errors.ts';
 import { DOCUMENT_AS_SENT, describeDocumentShape, parseDocument, type DocumentType } from './documents.ts';
 import { ACCESS_KEY_AS_SENT } from './fiscal-key.ts';
 import { normalizePhone, PHONE_AS_SENT } from './phone.ts';

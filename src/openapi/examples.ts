@@ -418,7 +418,7 @@ export const EXAMPLES: Record<string, Example> = {
       livemode: true,
       campaign_id: 'acd6bf0c-6a58-43ee-8fa9-52ba926bb80c',
       data: {
-        message: 'Test event from ces (`ces webhook test`). Answer 2xx to acknowledge.',
+        message: 'Test event from ces, sent by an operator to check this endpoint. Answer 2xx to acknowledge.',
       },
     },
   },

@@ -7,9 +7,9 @@
 // optional() and nullable() keep the inner type and only wrap the validator, so they are detected
 // by asking the struct itself (`is(undefined, s)`, `is(null, s)`); rules (patterns, lengths,
 // formats, the coupling of two fields) and union members leave no trace, so structs built with
-// src/validation/described.ts carry them in `schema`.
+// src/validation/described.ts carry them in `schema` (src/validation/struct-description.ts).
 import { is, type Struct } from 'superstruct';
-import { describedOf, type JsonSchema } from '../validation/described.ts';
+import { describedOf, type JsonSchema } from '../validation/struct-description.ts';
 
 export type { JsonSchema };
 

@@ -164,7 +164,7 @@ export const HealthStruct = object({
     }),
   ),
   versions: object({
-    ces: describedString({ description: 'The release of ces (`ces --version`).' }),
+    ces: describedString({ description: 'The release of ces.' }),
     node: describedString({ description: 'The Node.js version, without the leading v.' }),
     sqlite: describedString({ description: 'The SQLite library ces runs on, as compiled into better-sqlite3.' }),
     platform: describedString({ description: "Node's process.platform, e.g. linux." }),

@@ -1,5 +1,5 @@
-// SQL of the jobs queue (schema.sql: a row exists while work is due). Claiming counts the attempt
-// and takes a lease in one statement; a job is deleted in the transaction that commits its
+// SQL of the jobs queue (schema.generated.sql: a row exists while work is due). Claiming counts the
+// attempt and takes a lease in one statement; a job is deleted in the transaction that commits its
 // effects, so a crash either leaves it (redone after the lease) or removes it with its effects.
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';

@@ -7,14 +7,8 @@
 // refills itself as attempts finish, see webhooks/sender.ts).
 import { monotonicMs } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
-import {
-  createDeliveryPool,
-  drainDeliveries,
-  emptyDeliveryStats,
-  MAX_DELIVERIES_PER_CLAIM,
-  type DeliveryPool,
-  type DeliveryStats,
-} from '../webhooks/sender.ts';
+import { createDeliveryPool, drainDeliveries, MAX_DELIVERIES_PER_CLAIM, type DeliveryPool } from '../webhooks/sender.ts';
+import { emptyDeliveryStats, type DeliveryStats } from '../webhooks/outcomes.ts';
 import { releaseDeliveryLeases } from '../webhooks/outbox.repo.ts';
 import { forgetExpiredSecrets, pruneOutbox } from '../webhooks/retention.ts';
 import type { DeliveryScheduler } from '../webhooks/scheduler.ts';

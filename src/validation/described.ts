@@ -4,73 +4,18 @@
 // which copy it). One source for both: a changed pattern, enum or limit changes validation and
 // documentation together. A failed rule is reported under its field's error code (the refinement's
 // name), so the domain's 422s come from the same definitions. src/openapi/ reads them to write the
-// document; this folder imports nothing from the domain or from src/openapi/.
+// document; this folder imports nothing from the domain or from src/openapi/. Where the record
+// rides is struct-description.ts; the compiled verdict compiled-check.ts; errors[] field-errors.ts.
 import { isIPv4, isIPv6 } from 'node:net';
-import { integer, is, max, min, string, Struct, union, validate, type Context, type Failure } from 'superstruct';
-import type { FieldError, FieldErrorCode } from '../kernel/errors.ts';
+import { integer, max, min, string, Struct, union, type Context, type Failure } from 'superstruct';
+import type { FieldErrorCode } from '../kernel/errors.ts';
+import { withDescription, type JsonSchema } from './struct-description.ts';
 
-/** A JSON Schema object (draft 2020-12, OpenAPI 3.1's dialect), as src/openapi/ emits it. */
-export type JsonSchema = Record<string, unknown>;
-
-export const DESCRIBED = Symbol.for('ces.openapi.described');
+// A request struct is built here and a body checked against it with structErrors: the modules that
+// define one (src/mechanics/) take both from this file.
+export { structErrors } from './field-errors.ts';
 
 type AnyStruct = Struct<any, any>;
-
-export interface Described {
-  /** Keywords added to the schema converted from the struct's type. */
-  json: JsonSchema;
-  /** A union's members, in order. */
-  members?: AnyStruct[];
-  /** A union whose members are objects told apart by this property's literal value. */
-  discriminator?: string;
-  /** Keywords for the array that holds this struct as its items (rules about siblings). */
-  inArray?: JsonSchema;
-  /** Rewrites the converted schema (rules across an object's fields). */
-  rewrite?: (schema: JsonSchema) => JsonSchema;
-  /**
-   * The struct's own rule (its refiner's) as a predicate, for fastCheck: the value (of the right
-   * type), and for an array's items the list and the index.
-   */
-  test?: (value: unknown, list?: unknown[], index?: number) => boolean;
-}
-
-/**
- * A copy of `struct` with another schema and/or refiner. Not `new Struct({...struct})`: the
- * constructor wraps the validator and refiner it is given in another generator, and superstruct's
- * cost is those layers (a request body has dozens of fields). A refiner given here yields complete
- * Failures, so it needs no wrapping either.
- */
-function derive<T, S>(
-  struct: Struct<T, S>,
-  changes: { schema?: unknown; refiner?: (value: T, ctx: Context) => Iterable<Failure> },
-): Struct<T, S> {
-  const copy = Object.assign(Object.create(Object.getPrototypeOf(struct) as object) as Struct<T, S>, struct);
-  if ('schema' in changes) copy.schema = changes.schema as S;
-  if (changes.refiner) copy.refiner = changes.refiner;
-  return copy;
-}
-
-/**
- * A copy of `struct` that carries `described`. Object and type structs keep their property map as
- * `schema` (the converter and unknown-fields.ts read it), so the description rides on a copy of
- * that map under a symbol key, which Object.keys and Object.entries do not list.
- */
-function withDescription<T, S>(
-  struct: Struct<T, S>,
-  described: Described,
-  refiner?: (value: T, ctx: Context) => Iterable<Failure>,
-): Struct<T, S> {
-  const isShape = struct.type === 'object' || struct.type === 'type';
-  if (describedOf(struct)) throw new Error('a struct carries one description: compose the rules in one helper');
-  const schema = isShape ? { ...(struct.schema as object), [DESCRIBED]: described } : { [DESCRIBED]: described };
-  return derive(struct, { schema, refiner });
-}
-
-/** The description a struct carries, if it was built here. */
-export function describedOf(struct: AnyStruct): Described | undefined {
-  const schema = struct.schema as { [DESCRIBED]?: Described } | null | undefined;
-  return schema && typeof schema === 'object' ? schema[DESCRIBED] : undefined;
-}
 
 function failure(ctx: Context, value: unknown, type: string, code: FieldErrorCode, message: string): Failure {
   return { value, key: ctx.path.at(-1), type, refinement: code, message, branch: ctx.branch, path: ctx.path } as Failure;
@@ -357,116 +302,3 @@ export function uniqueBy<T, S>(item: Struct<T, S>, key: string, values: readonly
     refiner,
   );
 }
-
-type Check = (value: unknown, list?: unknown[], index?: number) => boolean;
-const checks = new WeakMap<AnyStruct, Check>();
-
-/**
- * `struct`'s verdict on `value` (valid or not) as a plain function: superstruct walks a body
- * through nested generators, about 40 µs for an entry on a quiet machine, and most bodies are
- * valid. Compiled once per struct from what validates it: the types, the literals and enum
- * values, optional/nullable (asked of the struct itself), and each rule's own predicate (`test`,
- * the same function its refiner reports from). A struct it cannot read throws here rather than
- * being passed unchecked; test/unit/described.test.ts compares both verdicts on generated bodies.
- */
-export function fastCheck(struct: AnyStruct): Check {
-  let check = checks.get(struct);
-  if (!check) {
-    check = compile(struct);
-    checks.set(struct, check);
-  }
-  return check;
-}
-
-function compile(struct: AnyStruct): Check {
-  const orUndefined = is(undefined, struct);
-  const orNull = struct.type !== 'any' && is(null, struct);
-  const test = describedOf(struct)?.test;
-  let own: Check;
-  switch (struct.type) {
-    case 'string':
-      own = (v) => typeof v === 'string' && (!test || test(v));
-      break;
-    case 'boolean':
-      own = (v) => typeof v === 'boolean';
-      break;
-    case 'enums': {
-      const values = new Set(Object.values(struct.schema as Record<string, unknown>));
-      own = (v) => values.has(v);
-      break;
-    }
-    case 'literal':
-      own = (v) => v === struct.schema;
-      break;
-    case 'type':
-    case 'object': {
-      const shape = struct.schema as Record<string, AnyStruct>;
-      const fields = Object.entries(shape).map(([name, member]) => [name, compile(member)] as const);
-      const closed = struct.type === 'object';
-      own = (v, list, index) => {
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-        const object = v as Record<string, unknown>;
-        for (const [name, check] of fields) if (!check(object[name])) return false;
-        if (closed) for (const name of Object.keys(object)) if (!Object.hasOwn(shape, name)) return false;
-        return !test || test(v, list, index);
-      };
-      break;
-    }
-    case 'array': {
-      const item = struct.schema ? compile(struct.schema as AnyStruct) : () => true;
-      own = (v) => Array.isArray(v) && v.every((element, i) => item(element, v, i));
-      break;
-    }
-    case 'union': {
-      const members = describedOf(struct)?.members?.map(compile);
-      if (!members) throw new Error('fastCheck: a union must be built with describedUnion()');
-      own = (v, list, index) => members.some((m) => m(v, list, index));
-      break;
-    }
-    default:
-      throw new Error(`fastCheck: no check for superstruct type "${struct.type}"`);
-  }
-  return (v, list, index) => (v === undefined ? orUndefined : v === null ? orNull : own(v, list, index));
-}
-
-/** Field paths as a body's errors name them: `consent.consents.0.consent_type` or `numbers[0].series`. */
-export function fieldPath(path: ReadonlyArray<string | number>, style: 'dot' | 'bracket' = 'dot'): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number' && style === 'bracket') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${part}`;
-  }
-  return out;
-}
-
-/**
- * Every violation of `struct` in `value`, as the 422's errors[]: one per field (its first), and
- * none below a field whose own type is wrong (superstruct also walks into an array sent where an
- * object belongs). A missing field is `required`; a rule of this module reports its code; a value
- * outside an enum or literal is `invalid_value`; any other type mismatch `invalid_type`.
- */
-export function structErrors(value: unknown, struct: AnyStruct, style: 'dot' | 'bracket' = 'dot'): FieldError[] {
-  if (fastCheck(struct)(value)) return [];
-  const [error] = validate(value, struct);
-  if (!error) return [];
-  const errors: FieldError[] = [];
-  const typeFailed: string[] = [];
-  for (const f of error.failures()) {
-    const field = fieldPath(f.path, style);
-    if (errors.some((e) => e.field === field)) continue;
-    if (typeFailed.some((p) => isBelow(field, p))) continue;
-    if (f.value === undefined && !f.refinement) {
-      errors.push({ field, code: 'required', message: `${field} is required` });
-    } else if (f.refinement) {
-      errors.push({ field, code: f.refinement as FieldErrorCode, message: f.message });
-    } else {
-      typeFailed.push(field);
-      const code = f.type === 'enums' || f.type === 'literal' ? 'invalid_value' : 'invalid_type';
-      errors.push({ field, code, message: `${field || 'body'}: ${f.message}` });
-    }
-  }
-  return errors;
-}
-
-const isBelow = (field: string, parent: string): boolean =>
-  parent === '' ? field !== '' : field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`);

@@ -7,7 +7,8 @@ import { toIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { notFound } from '../kernel/errors.ts';
-import { attemptDelivery, recordAttempt } from './sender.ts';
+import { attemptDelivery } from './attempt.ts';
+import { recordAttempt } from './outcomes.ts';
 import { enqueueEvent } from './events.ts';
 import { findDeliveryById, leaseDeliveryById, settleDelivery } from './outbox.repo.ts';
 import { maskUrlCredentials } from '../tools/url-credentials.ts';
@@ -26,7 +27,7 @@ export interface PingResult {
   attempted_at: string | null;
 }
 
-export const PING_MESSAGE = 'Test event from ces (`ces webhook test`). Answer 2xx to acknowledge.';
+export const PING_MESSAGE = 'Test event from ces, sent by an operator to check this endpoint. Answer 2xx to acknowledge.';
 
 export async function sendTestPing(ctx: Ctx, campaignId: string, livemode: boolean): Promise<PingResult> {
   getCampaign(ctx, campaignId);

@@ -26,7 +26,8 @@ import {
   type WebhookConfigRow,
 } from './webhook-config.repo.ts';
 import { boolean, optional, type, type Infer } from 'superstruct';
-import { describedString, structErrors } from '../validation/described.ts';
+import { describedString } from '../validation/described.ts';
+import { structErrors } from '../validation/field-errors.ts';
 
 export interface WebhookConfigView {
   endpoint_url: string;

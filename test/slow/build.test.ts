@@ -78,11 +78,11 @@ describe('one-file bundle', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('is one ESM file with a #! line, schema.sql embedded and better-sqlite3 as its only package import', () => {
+  test('is one ESM file with a #! line, schema.generated.sql embedded and better-sqlite3 as its only package import', () => {
     const text = readFileSync(bundle, 'utf8');
     assert.ok(text.startsWith('#!/usr/bin/env node\n'), 'first line is the hashbang');
     assert.equal(text.match(/^#!/gm)?.length, 1, 'exactly one hashbang');
-    assert.ok(text.includes('CREATE TABLE campaigns'), 'schema.sql text is embedded');
+    assert.ok(text.includes('CREATE TABLE campaigns'), 'schema.generated.sql text is embedded');
     const bareImports = [...text.matchAll(/(?:^import .* from |\bimport\(|\brequire\()\s*["']([^"']+)["']/gm)]
       .map((m) => m[1])
       .filter(
@@ -222,12 +222,12 @@ describe('npm pack', () => {
   let install: string;
   let packed: { files: Array<{ path: string }>; filename: string };
 
-  // The tarball is packed from a staging copy of the package (package.json, bin, schema.sql,
+  // The tarball is packed from a staging copy of the package (package.json, bin, schema.generated.sql,
   // README.md, CHANGELOG.md, docs/ and a freshly built dist/) with --ignore-scripts, so that the test neither runs the
   // prepack build over the checkout's dist/ nor depends on a stale one.
   before(async () => {
     stage = mkdtempSync(join(tmpdir(), 'ces-pack-'));
-    for (const f of ['package.json', 'schema.sql', 'README.md', 'CHANGELOG.md', 'docs'])
+    for (const f of ['package.json', 'schema.generated.sql', 'README.md', 'CHANGELOG.md', 'docs'])
       cpSync(join(ROOT, f), join(stage, f), { recursive: true });
     cpSync(join(ROOT, 'bin'), join(stage, 'bin'), { recursive: true });
     mkdirSync(join(stage, 'cli'));
@@ -244,7 +244,7 @@ describe('npm pack', () => {
     rmSync(install, { recursive: true, force: true });
   });
 
-  test('the tarball holds the bin, the bundle, schema.sql, README and package.json, and no sources', () => {
+  test('the tarball holds the bin, the bundle, schema.generated.sql, README and package.json, and no sources', () => {
     assert.deepEqual(packed.files.map((f) => f.path).sort(), [
       'CHANGELOG.md',
       'README.md',
@@ -264,7 +264,7 @@ describe('npm pack', () => {
       'docs/integrating.md',
       'docs/operations.md',
       'package.json',
-      'schema.sql',
+      'schema.generated.sql',
     ]);
   });
 

@@ -65,7 +65,9 @@ import { releaseStaleLeases } from '../../src/pipeline/tick.ts';
 import { seededRandom } from '../../src/kernel/random.ts';
 import { patchWebhookConfig, rotateWebhookSecret } from '../../src/webhooks/webhook-config.ts';
 import { redeliver, redeliverFailed } from '../../src/webhooks/deliveries.ts';
-import { createDeliveryPool, drainDeliveries, emptyDeliveryStats, sendClaimed } from '../../src/webhooks/sender.ts';
+import { sendClaimed } from '../../src/webhooks/attempt.ts';
+import { emptyDeliveryStats } from '../../src/webhooks/outcomes.ts';
+import { createDeliveryPool, drainDeliveries } from '../../src/webhooks/sender.ts';
 import {
   claimDeliveries,
   HELD_UNTIL_REACTIVATED,

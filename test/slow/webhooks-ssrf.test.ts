@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { test } from 'node:test';
-import { postWebhook } from '../../src/webhooks/sender.ts';
+import { postWebhook } from '../../src/webhooks/webhook-post.ts';
 import { isNonPublicAddress, publicOnlyLookup, refuseAddressLiteral, refuseWebhookTarget } from '../../src/webhooks/ssrf.ts';
 import { startReceiver } from '../support/receiver.ts';
 

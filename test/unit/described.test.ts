@@ -9,7 +9,10 @@ import { EntrySubmissionStruct } from '../../src/entries/submission.ts';
 import { ReassignBodyStruct, RevokeBodyStruct } from '../../src/mechanics/instant-prize.ts';
 import { LuckyNumbersBodyStruct } from '../../src/mechanics/manual-lucky-numbers.ts';
 import { makePrintable } from '../../src/tools/printable.ts';
-import { describedOf, describedString, fastCheck, structErrors } from '../../src/validation/described.ts';
+import { fastCheck } from '../../src/validation/compiled-check.ts';
+import { describedString } from '../../src/validation/described.ts';
+import { structErrors } from '../../src/validation/field-errors.ts';
+import { describedOf } from '../../src/validation/struct-description.ts';
 import { WebhookPatchStruct } from '../../src/webhooks/webhook-config.ts';
 
 const base = {

@@ -1,4 +1,4 @@
-// npm run generate -w @ces/client: rewrites src/openapi.ts from `ces openapi`.
+// npm run generate -w @ces/client: rewrites src/openapi.generated.ts from `ces openapi`.
 import { writeFileSync } from 'node:fs';
 import { GENERATED_TYPES_FILE, readOpenApiDocument, renderOpenApiTypes } from './openapi-types.ts';
 

@@ -2,7 +2,7 @@
 // and on top of it what integrators otherwise write by hand: submitting an entry with an
 // idempotency key, retries and replay detection; reading an entry; walking GET /v1/events.
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from './openapi.ts';
+import type { paths } from './openapi.generated.ts';
 import { DEFAULT_RETRY, sleep as realSleep, withRetries, type RetryContext, type RetryOptions } from './retry.ts';
 import type { Entry, EntryStatus, EntrySubmission, ListedEvent } from './types.ts';
 

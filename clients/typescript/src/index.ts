@@ -28,4 +28,4 @@ export {
 } from './test-data.ts';
 export type { AccessKeyOptions, EntryOptions, RandomOption } from './test-data.ts';
 export type * from './types.ts';
-export type { components, operations, paths, webhooks } from './openapi.ts';
+export type { components, operations, paths, webhooks } from './openapi.generated.ts';

@@ -1,7 +1,7 @@
-// Names for the generated OpenAPI types (src/openapi.ts) that integrators use by hand: request and
-// response bodies, the problem+json error and the webhook events. Events are read off the
-// document's `webhooks` map, so an event type added to the server appears here on regeneration.
-import type { components, webhooks } from './openapi.ts';
+// Names for the generated OpenAPI types (src/openapi.generated.ts) that integrators use by hand:
+// request and response bodies, the problem+json error and the webhook events. Events are read off
+// the document's `webhooks` map, so an event type added to the server appears here on regeneration.
+import type { components, webhooks } from './openapi.generated.ts';
 
 type Schemas = components['schemas'];
 

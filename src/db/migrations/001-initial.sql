@@ -1,5 +1,5 @@
 -- ces schema, version 1, as first released: where the migrations of an older database start
--- (src/db/migrations/, one file a version). Never edited; the current schema is schema.sql.
+-- (src/db/migrations/, one file a version). Never edited; the current schema is schema.generated.sql.
 -- Conventions: ids are UUID text (entries, enrollments, campaigns, prizes, awards) or INTEGER rowids
 -- (queues, history); times are ISO 8601 UTC text ('2026-11-22T10:00:00.000Z'); booleans are 0/1;
 -- `livemode` is 1 for live records, 0 for test records, and every integrator-visible row carries it.

@@ -1,7 +1,7 @@
 // The schema's history, one file a version (NNN-name.ts, each saying why). Version 1 is
-// 001-initial.sql, the first schema; a new database is created from schema.sql (the current
-// schema) instead of walking them all. A new version is a new file here and a regenerated
-// schema.sql (`npm run schema`; test/unit/schema.test.ts checks both agree).
+// 001-initial.sql, the first schema; a new database is created from schema.generated.sql (the
+// current schema) instead of walking them all. A new version is a new file here and a regenerated
+// schema.generated.sql (`npm run schema`; test/unit/schema.test.ts checks both agree).
 import { readInitialSchemaSql } from '../schema.ts';
 import type { Migration } from './migration.ts';
 import { migration002 } from './002-entry-counts.ts';

@@ -31,7 +31,7 @@ export interface paths {
     };
     /**
      * List the key's campaign and mode's events, newest first
-     * @description The events of the webhook envelope, exactly as sent (or as they would have been: events recorded while the webhook was paused or not configured are listed too), so a client can reconcile after an outage. Kept as long as the outbox keeps them (CES_RETENTION_DAYS). Page with `starting_after` = the last id of the previous page while `has_more` is true. `ces webhook test` pings are not listed.
+     * @description The events of the webhook envelope, exactly as sent (or as they would have been: events recorded while the webhook was paused or not configured are listed too), so a client can reconcile after an outage. Kept as long as the outbox keeps them (CES_RETENTION_DAYS). Page with `starting_after` = the last id of the previous page while `has_more` is true. The test events (`ping`) an operator sends to check the endpoint are not listed.
      */
     get: operations['listEvents'];
     put?: never;
@@ -161,7 +161,7 @@ export interface paths {
     head?: never;
     /**
      * Create or update the webhook configuration
-     * @description Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged. The campaign's operator decides which keys may: any (the default), live keys only, or none (`ces campaign update ID --webhook-api any|live|none`); a key it does not allow gets 403 `webhook_config_locked`. GET stays open to every key of the campaign.
+     * @description Creating requires `endpoint_url` and answers 201 with `hmac_secret`, shown only then. Updating answers 200 without it; omitted fields are unchanged. The campaign's operator decides which keys may: any (the default), live keys only, or none, a setting of the campaign; a key it does not allow gets 403 `webhook_config_locked`. GET stays open to every key of the campaign.
      */
     patch: operations['updateWebhookConfig'];
     trace?: never;
@@ -175,7 +175,7 @@ export interface paths {
     };
     /**
      * Liveness and readiness: database reachable, background tick alive, backlog sizes
-     * @description 503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?). `versions` says what the server runs on, as `ces version --json` prints it.
+     * @description 503 when the database does not answer or the tick has not finished a run for more than 10 tick intervals. 200 with status `degraded` when it works but, with CES_CHECKPOINTS=external, its WAL is over CES_WAL_ALARM_MB (nothing is checkpointing it: is Litestream running?). `versions` says what the server runs on: the release of ces, Node.js, SQLite and the platform.
      */
     get: operations['getHealth'];
     put?: never;
@@ -215,7 +215,7 @@ export interface paths {
     };
     /**
      * This document
-     * @description This OpenAPI 3.1 document, the same that `ces openapi` prints. No API key.
+     * @description This OpenAPI 3.1 document, as the service prints it. No API key.
      */
     get: operations['getOpenApiDocument'];
     put?: never;
@@ -298,7 +298,7 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * Sent when an operator changes an entry's award after its evaluation (`ces award revoke`): `award` is the current state, as GET /v1/entries/{entry_id} shows it. The API's own revoke and reassign send none: their answer carries the award.
+     * Sent when an operator changes an entry's award after its evaluation (an operator's revoke): `award` is the current state, as GET /v1/entries/{entry_id} shows it. The API's own revoke and reassign send none: their answer carries the award.
      * @description POSTed to the configured endpoint_url, signed per Standard Webhooks. Answer 2xx to acknowledge; anything else, a timeout or a connection error is retried on CES_WEBHOOK_RETRY_SCHEDULE. Delivery is at least once: deduplicate on the event id.
      */
     post: operations['event_award_updated'];
@@ -338,7 +338,7 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * Sent by the operator command `ces webhook test` to check the endpoint and the signature check.
+     * The test event an operator sends to check the endpoint and its signature check.
      * @description POSTed to the configured endpoint_url, signed per Standard Webhooks. Answer 2xx to acknowledge; anything else, a timeout or a connection error is retried on CES_WEBHOOK_RETRY_SCHEDULE. Delivery is at least once: deduplicate on the event id.
      */
     post: operations['event_ping'];
@@ -616,7 +616,7 @@ export interface components {
         over_alarm: boolean;
       } | null;
       versions: {
-        /** @description The release of ces (`ces --version`). */
+        /** @description The release of ces. */
         ces: string;
         /** @description The Node.js version, without the leading v. */
         node: string;
