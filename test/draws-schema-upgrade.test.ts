@@ -54,3 +54,41 @@ test('a set frozen before version 20 reads the same after the upgrade, which all
   insert.run('d-1', 1, ENCODING_MISSING_GAPS, 100_000, Buffer.alloc(0));
   assert.throws(() => insert.run('d-1', 9, 3, 1, Buffer.alloc(0)), /CHECK constraint failed/);
 });
+
+// Schema version 21 (src/db/migrations/021-draw-voided-approximations.ts) copies the draws table,
+// which draw_winners and draw_numbers refer to: with foreign keys on, as every ces connection has
+// them, the upgrade keeps each draw and what refers to it, and the copy's CHECKs take the new
+// status and readings while still refusing what they do not know.
+test('version 21 copies draws under their references, and then allows voided and the new readings', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ces-draws-v21-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = new Database(join(dir, 'old.db'));
+  t.after(() => db.close());
+  db.pragma('foreign_keys = ON');
+  migrate(db, 20);
+  const at = '2026-11-01T00:00:00.000Z';
+  db.prepare(`INSERT INTO campaigns (id, name, series_count, created_at, updated_at) VALUES ('c-1', 'Old', 1, ?, ?)`).run(at, at);
+  const insertDraw = db.prepare(
+    `INSERT INTO draws (id, campaign_id, livemode, name, cutoff, status, winners_count, series_count, series_digits, element_digits,
+      approximation, one_win_per_document, created_at, updated_at)
+    VALUES (?, 'c-1', 1, 'old', ?, ?, 1, 1, '', '1u,2u,3u,4u,5u', ?, 1, ?, ?)`,
+  );
+  insertDraw.run('d-1', at, 'frozen', 'scpc', at, at);
+  assert.throws(() => insertDraw.run('d-2', at, 'voided', 'scpc', at, at), /CHECK constraint failed/, 'version 20 knows no voided draw');
+  db.prepare(`INSERT INTO draw_numbers (draw_id, series, encoding, count, data) VALUES ('d-1', 0, 1, 1, x'05')`).run();
+  const before = db.prepare('SELECT * FROM draws').all();
+
+  migrate(db, 21);
+  assert.equal(db.pragma('foreign_keys', { simple: true }), 1, 'foreign keys are on again after the upgrade');
+  assert.deepEqual(db.prepare('SELECT * FROM draws').all(), before);
+  assert.deepEqual(db.pragma('foreign_key_check'), []);
+  assert.throws(
+    () => db.prepare(`INSERT INTO draw_numbers (draw_id, series, encoding, count, data) VALUES ('d-9', 0, 1, 1, x'05')`).run(),
+    /FOREIGN KEY constraint failed/,
+    'draw_numbers still refers to draws',
+  );
+  insertDraw.run('d-2', at, 'voided', 'above-then-below', at, at);
+  insertDraw.run('d-3', at, 'created', 'nearest', at, at);
+  assert.throws(() => insertDraw.run('d-4', at, 'lost', 'nearest', at, at), /CHECK constraint failed/);
+  assert.throws(() => insertDraw.run('d-5', at, 'created', 'nearby', at, at), /CHECK constraint failed/);
+});

@@ -22,6 +22,20 @@ export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
       `${db.name} has schema version ${current}, newer than this ces (${SCHEMA_VERSION}); upgrade ces`,
     );
   }
+  // A step that copies a table others refer to (the only way SQLite changes a CHECK) drops the
+  // original before renaming the copy into place: foreign keys are off meanwhile, as SQLite's own
+  // procedure for that says, and the step names the tables whose references it checks before its
+  // commit (a whole-file check would read every row of every table at each step).
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) === 1;
+  if (foreignKeys && current < target) db.pragma('foreign_keys = OFF');
+  try {
+    migrateFrom(db, current, target);
+  } finally {
+    if (foreignKeys) db.pragma('foreign_keys = ON');
+  }
+}
+
+function migrateFrom(db: Database.Database, current: number, target: number): void {
   let v = current;
   while (v < target) {
     // IMMEDIATE takes the write lock up front, so two processes opening a new file do not both
@@ -44,6 +58,12 @@ export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
         const next = v === 0 && target === SCHEMA_VERSION ? SCHEMA_VERSION : v + 1;
         if (next === SCHEMA_VERSION && v === 0) db.exec(readSchemaSql());
         else MIGRATIONS[v](db);
+        for (const table of MIGRATIONS[v].checkReferencesOf ?? []) {
+          const broken = db.pragma(`foreign_key_check(${table})`) as Array<{ parent: string }>;
+          // A migration's own bug, never an operator's input: nothing is committed.
+          if (broken.length > 0)
+            throw new Error(`schema version ${next} leaves ${broken.length} row(s) of ${table} without their ${broken[0].parent} row`);
+        }
         db.pragma(`user_version = ${next}`);
         return next;
       })

@@ -23,6 +23,7 @@ import { migration017 } from './017-integrity-checks.ts';
 import { migration018 } from './018-session-lifetime-public-url.ts';
 import { migration019 } from './019-scrub-attempt-credentials.ts';
 import { migration020 } from './020-draw-numbers-missing-gaps.ts';
+import { migration021 } from './021-draw-voided-approximations.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
+  migration021,
 ];
