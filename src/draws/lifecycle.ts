@@ -91,6 +91,8 @@ export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
     published_at: null,
     created_at: now,
     updated_at: now,
+    holders_sha256: null,
+    record_sha256: null,
   };
   return ctx.db
     .transaction(() => {
