@@ -32,11 +32,13 @@ export function renderDraw(d: Draw): string {
     one_win_per_document: d.one_win_per_document ? 'yes' : 'no',
     eligible_count: d.eligible_count,
     numbers_sha256: d.numbers_sha256,
+    ...(d.holders_sha256 === null ? {} : { holders_sha256: d.holders_sha256 }),
     frozen_at: d.frozen_at,
     extraction: describeExtraction(d),
     formed: d.formed?.number ?? null,
     drawn_at: d.drawn_at,
     published_at: d.published_at,
+    ...(d.record_sha256 === null ? {} : { record_sha256: d.record_sha256 }),
     created_at: d.created_at,
   });
 }

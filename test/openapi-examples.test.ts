@@ -203,7 +203,7 @@ async function runSession(): Promise<Record<string, Example>> {
     OPERATOR,
   );
   await runDraw(s.ctx, draw.id, OPERATOR);
-  publishDraw(s.ctx, draw.id, OPERATOR);
+  publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`);
   // `ces webhook test` while paused: skipped, but its body is what a receiver gets.
   await sendTestPing(s.ctx, w.campaign.id, true);
 

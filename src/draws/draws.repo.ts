@@ -270,3 +270,42 @@ export function findEntryParticipant(
     FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?`,
   ).get(entryId);
 }
+
+/**
+ * The campaign and mode's lucky numbers with their holder's name, in (series, element) order: the
+ * participant list (participant-list.ts) keeps those of the frozen set.
+ */
+export function iterateNumberNames(
+  db: Db,
+  campaignId: string,
+  livemode: number,
+): IterableIterator<{ series: number; element: number; full_name: string | null; anonymized_at: string | null }> {
+  return prepare<[string, number], { series: number; element: number; full_name: string | null; anonymized_at: string | null }>(
+    db,
+    `SELECT ln.series, ln.order_number AS element, en.full_name, en.anonymized_at
+    FROM lucky_numbers ln JOIN entries e ON e.id = ln.entry_id JOIN enrollments en ON en.id = e.enrollment_id
+    WHERE ln.campaign_id = ? AND ln.livemode = ? ORDER BY ln.series, ln.order_number`,
+  ).iterate(campaignId, livemode);
+}
+
+/** Where a winner lives, as enrolled: city and UF (null once anonymised, or when not given). */
+export function findEntryPlace(db: Db, entryId: string): { city: string | null; state: string | null } | undefined {
+  return prepare<[string], { city: string | null; state: string | null }>(
+    db,
+    `SELECT en.city, en.state FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?`,
+  ).get(entryId);
+}
+
+/** The record a publication stored (md and html bytes), or undefined before publication. */
+export function findDrawRecord(db: Db, drawId: string): { md: Buffer; html: Buffer; sha256: string } | undefined {
+  return prepare<[string], { md: Buffer; html: Buffer; sha256: string }>(
+    db,
+    `SELECT md, html, sha256 FROM draw_records WHERE draw_id = ?`,
+  ).get(drawId);
+}
+
+/** Stores the published record and its SHA-256 on the draw: once, in the publication's transaction. */
+export function saveDrawRecord(db: Db, drawId: string, md: Buffer, html: Buffer, sha256: string, at: string): void {
+  prepare(db, `INSERT INTO draw_records (draw_id, md, html, sha256, created_at) VALUES (?, ?, ?, ?, ?)`).run(drawId, md, html, sha256, at);
+  prepare(db, `UPDATE draws SET record_sha256 = ? WHERE id = ?`).run(sha256, drawId);
+}

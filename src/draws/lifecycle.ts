@@ -3,7 +3,7 @@
 // disqualifications are run.ts). Each step loads the draw, checks it against the draw's status
 // (status.ts), and audits the change in the change's own transaction. The freeze (freeze.ts) reads
 // on a connection of its own, so it never holds the writer.
-import type { Actor } from '../audit/actor.ts';
+import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../kernel/clock.ts';
@@ -14,10 +14,11 @@ import { toUtcTimestamp } from '../input/timestamps.ts';
 import { toMode } from '../keys/keys.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { checkExtractionNumber, checkText, isValidDate, MAX_DRAW_NAME, WINNERS } from './draw-input.ts';
-import { insertDraw, savePublished, saveResults, type DrawRow } from './draws.repo.ts';
+import { insertDraw, saveDrawRecord, savePublished, saveResults, type DrawRow } from './draws.repo.ts';
 import { checkDigitLists, defaultElementDigits, defaultSeriesDigits, formatDigitSource, parseDigits, parsePrizes } from './formation.ts';
 import { freezeDrawSet } from './freeze.ts';
 import { findDraw, rowToDraw, type Draw } from './model.ts';
+import { publishedRecord } from './report.ts';
 import { assertResultsOpen, assertTransition, isFrozen } from './status.ts';
 import { getDraw } from './views.ts';
 import { APPROXIMATIONS, type Approximation } from './winners.ts';
@@ -201,14 +202,21 @@ export async function recordResults(ctx: Ctx, id: string, input: ResultsInput, a
     .immediate();
 }
 
-/** Publishes the draw: final. Sends draw.published to the campaign's webhook. */
-export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
+/**
+ * Publishes the draw: final. Stores its record (Markdown and HTML, record_sha256 the Markdown's
+ * SHA-256) in the same transaction, so a published draw always has the record it was published
+ * with, and sends draw.published to the campaign's webhook. `reproduce` is the command the record
+ * names to write the canonical list again (ReportModel), in the words of the edge that publishes.
+ */
+export function publishDraw(ctx: Ctx, id: string, actor: Actor, reproduce: string): Draw {
   return ctx.db
     .transaction(() => {
       const row = findDraw(ctx, id);
       assertTransition(row.status, 'published');
       const at = nowIso(ctx.clock);
       savePublished(ctx.db, id, at);
+      const record = publishedRecord(ctx, id, reproduce, actorName(actor));
+      saveDrawRecord(ctx.db, id, record.md, record.html, record.sha256, at);
       const detail = getDraw(ctx, id);
       enqueueEvent(ctx, {
         campaignId: row.campaign_id,
@@ -220,13 +228,14 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
           name: row.name,
           extraction: { number: detail.extraction!.number, date: detail.extraction!.date, prizes: detail.extraction!.prizes },
           winners: detail.winners.map((w) => ({ position: w.position, series: w.series, element: w.element, entry_id: w.entry_id })),
+          record_sha256: record.sha256,
         },
       });
       recordAudit(ctx, {
         actor,
         action: 'draw.published',
         campaignId: row.campaign_id,
-        details: { draw_id: id, winners: detail.winners.length },
+        details: { draw_id: id, winners: detail.winners.length, record_sha256: record.sha256 },
       });
       return rowToDraw(findDraw(ctx, id));
     })

@@ -1,7 +1,7 @@
 // The apuração record as printable HTML, to print and sign: one page with its own stylesheet and
 // no script, every value escaped (src/tools/html.ts). The same record as report-markdown.ts.
 import { html, raw, type Html } from '../tools/html.ts';
-import { approximationRule, brasiliaTime, brDate, modeName, postponement, type ReportModel } from './report-model.ts';
+import { approximationRule, brasiliaTime, brDate, caixaPrize, modeName, operatorsLine, postponement, type ReportModel } from './report-model.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -73,6 +73,18 @@ export function reportHtml(m: ReportModel): Html {
               <th scope="row">Apuração</th>
               <td>${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}</td>
             </tr>
+            <tr>
+              <th scope="row">Responsáveis</th>
+              <td>${operatorsLine(m)}</td>
+            </tr>
+            ${
+              draw.holders_sha256 === null
+                ? null
+                : html`<tr>
+                    <th scope="row">SHA-256 da lista de titulares (<code>S/EEEEE;H</code>)</th>
+                    <td><code>${draw.holders_sha256}</code></td>
+                  </tr>`
+            }
           </table>
           <p>
             A lista canônica tem um número por linha, no formato <code>S/EEEEE</code>, em ordem crescente; <code>${m.reproduce}</code> a
@@ -91,7 +103,7 @@ export function reportHtml(m: ReportModel): Html {
                 (p, i) =>
                   html`<tr>
                     <td>${i + 1}º</td>
-                    <td>${p}</td>
+                    <td>${caixaPrize(p)}</td>
                   </tr>`,
               )}
             </tbody>
@@ -122,6 +134,7 @@ export function reportHtml(m: ReportModel): Html {
                 <th scope="col">Número</th>
                 <th scope="col">Documento</th>
                 <th scope="col">Nome</th>
+                <th scope="col">Cidade/UF</th>
                 <th scope="col">Participação</th>
               </tr>
             </thead>
@@ -133,6 +146,7 @@ export function reportHtml(m: ReportModel): Html {
                     <td>${w.number}</td>
                     <td>${w.document}</td>
                     <td>${w.name}</td>
+                    <td>${w.place}</td>
                     <td><code>${w.entry_id}</code></td>
                   </tr>`,
               )}

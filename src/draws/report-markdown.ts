@@ -1,6 +1,16 @@
 // The apuração record in Markdown: the same record as report-html.ts, as text a person can read,
 // compare and keep beside the signed print.
-import { approximationRule, brasiliaTime, brDate, line, modeName, postponement, type ReportModel } from './report-model.ts';
+import {
+  approximationRule,
+  brasiliaTime,
+  brDate,
+  caixaPrize,
+  line,
+  modeName,
+  operatorsLine,
+  postponement,
+  type ReportModel,
+} from './report-model.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -31,6 +41,8 @@ export function reportMarkdown(m: ReportModel): string {
     `- Números elegíveis congelados em ${brasiliaTime(draw.frozen_at!)}: ${draw.eligible_count}`,
     `- SHA-256 da lista canônica dos números elegíveis: \`${draw.numbers_sha256}\``,
     `- Apurado em ${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}`,
+    `- ${operatorsLine(m)}`,
+    ...(draw.holders_sha256 === null ? [] : [`- SHA-256 da lista de titulares (\`S/EEEEE;H\`): \`${draw.holders_sha256}\``]),
     '',
     `A lista canônica tem um número por linha, no formato \`S/EEEEE\` (série com zeros à esquerda, elemento com 5 algarismos), em ordem crescente, cada linha terminada por uma quebra de linha; \`${line(m.reproduce)}\` a reproduz, e seu SHA-256 deve ser o acima.`,
     '',
@@ -38,7 +50,7 @@ export function reportMarkdown(m: ReportModel): string {
     '',
     '| Prêmio | Bilhete |',
     '|---|---|',
-    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${p} |`),
+    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${caixaPrize(p)} |`),
     '',
     '## Formação do número',
     '',
@@ -56,8 +68,9 @@ export function reportMarkdown(m: ReportModel): string {
   for (const w of m.winners) {
     out.push(`### ${w.position}º contemplado: ${w.number}`, '', ...w.steps.map((s, i) => `${i + 1}. ${s}`), '');
   }
-  out.push('## Contemplados', '', '| Posição | Número | Documento | Nome | Participação |', '|---|---|---|---|---|');
-  for (const w of m.winners) out.push(`| ${w.position}º | ${w.number} | ${cell(w.document)} | ${cell(w.name)} | \`${w.entry_id}\` |`);
+  out.push('## Contemplados', '', '| Posição | Número | Documento | Nome | Cidade/UF | Participação |', '|---|---|---|---|---|---|');
+  for (const w of m.winners)
+    out.push(`| ${w.position}º | ${w.number} | ${cell(w.document)} | ${cell(w.name)} | ${cell(w.place)} | \`${w.entry_id}\` |`);
   out.push('');
   if (draw.unfilled_positions.length > 0)
     out.push(`Posições sem contemplado, por falta de números elegíveis: ${draw.unfilled_positions.map((p) => `${p}º`).join(', ')}.`, '');

@@ -133,10 +133,10 @@ describe('a draw from entries to publication', () => {
     assert.match(report, /\| 2º \| 3\/57702 \| .* \| Comprovante inválido \|/);
     assert.doesNotMatch(report, /RASCUNHO[\s\S]*RASCUNHO/);
 
-    const published = publishDraw(s.ctx, draw.id, OPERATOR);
+    const published = publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`);
     assert.equal(published.status, 'published');
     assert.throws(() => disqualifyWinner(s.ctx, draw.id, { position: 1, reason: 'late' }, OPERATOR), { code: 'draw_published' });
-    assert.throws(() => publishDraw(s.ctx, draw.id, OPERATOR), { code: 'draw_published' });
+    assert.throws(() => publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`), { code: 'draw_published' });
     const event = s.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE event_type = 'draw.published'`).get() as {
       payload: string;
     };
@@ -240,7 +240,7 @@ describe('a draw from entries to publication', () => {
         OPERATOR,
       );
       await runDraw(s.ctx, draw.id, OPERATOR);
-      publishDraw(s.ctx, draw.id, OPERATOR);
+      publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`);
       await drainAll(s);
       await receiver.waitFor((reqs) => reqs.some((r) => r.json?.event_type === 'draw.published'));
       const delivered = receiver.requests.find((r) => r.json?.event_type === 'draw.published')!;

@@ -7,6 +7,7 @@
 // before the cut-off, results that are not five prizes, publishing before the run) shows the page
 // again with the reason beside the form, with its status (409, 422). What the page shows once the
 // draw has run is draw-outcome.ts; its downloads, draw-files.ts.
+import { cesCommand } from '../../tools/runtime.ts';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { parseExtractionNumber, WINNERS } from '../../draws/draw-input.ts';
 import { freezeDraw, publishDraw, recordResults } from '../../draws/lifecycle.ts';
@@ -108,7 +109,7 @@ export function registerDrawRoutes(router: DashboardRouter): void {
             'confirmation_mismatch',
             'The confirmation does not match the draw’s name: nothing was published. Type the name exactly to publish.',
           );
-        return publishDraw(r.service.ctx, id, r.actor);
+        return publishDraw(r.service.ctx, id, r.actor, `${cesCommand()} draw numbers ${id}`);
       }),
     ),
   );
@@ -214,7 +215,15 @@ function frozenSection(draw: DrawDetail, cutoffPassed: boolean, session: Dashboa
     <p>
       <a href="${drawPath(draw.id, '/numbers')}" download>Download the numbers (text)</a>
       <span class="muted">one <code>S/EEEEE</code> a line, ascending: the list whose SHA-256 this is.</span>
-    </p>`;
+    </p>
+    ${
+      draw.holders_sha256 === null
+        ? null
+        : html`<p>
+            SHA-256 of the holders list (<code>holders_sha256</code>, one <code>S/EEEEE;H</code> a line, H the holder's index):
+            <code class="mono" id="holders-sha256">${draw.holders_sha256}</code>
+          </p>`
+    }`;
 }
 
 function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null): Html {
