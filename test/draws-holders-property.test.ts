@@ -48,7 +48,15 @@ function parseHolders(text: string): Line[] {
 function oracleFormed(prizes: string[], seriesCount: number): DrawNumber {
   const element = Number(prizes.map((p) => p[4]).join(''));
   const k = seriesCount === 1 ? 0 : String(seriesCount - 1).length;
-  let series = k === 0 ? 0 : Number(prizes.slice(0, k).map((p) => p[3]).join(''));
+  let series =
+    k === 0
+      ? 0
+      : Number(
+          prizes
+            .slice(0, k)
+            .map((p) => p[3])
+            .join(''),
+        );
   while (series >= seriesCount) series -= seriesCount;
   return { series, element };
 }
@@ -119,12 +127,19 @@ const caseArb: fc.Arbitrary<Case> = fc
       numbers: fc.array(
         fc.record({
           series: fc.integer({ min: 0, max: seriesCount - 1 }),
-          element: fc.oneof(fc.constantFrom(0, 99_999), fc.integer({ min: 0, max: ELEMENTS - 1 }), fc.integer({ min: 40_000, max: 40_200 })),
+          element: fc.oneof(
+            fc.constantFrom(0, 99_999),
+            fc.integer({ min: 0, max: ELEMENTS - 1 }),
+            fc.integer({ min: 40_000, max: 40_200 }),
+          ),
           doc: fc.nat(9),
         }),
         { maxLength: 60 },
       ),
-      prizes: fc.array(fc.integer({ min: 0, max: 99_999 }).map((p) => String(p).padStart(5, '0')), { minLength: 5, maxLength: 5 }),
+      prizes: fc.array(
+        fc.integer({ min: 0, max: 99_999 }).map((p) => String(p).padStart(5, '0')),
+        { minLength: 5, maxLength: 5 },
+      ),
       winnersCount: fc.integer({ min: 1, max: 6 }),
     }),
   );

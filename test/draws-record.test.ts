@@ -53,7 +53,23 @@ test('a published record is read back byte for byte after an anonymisation, new 
     assert.equal((await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: 'record-again', body: again })).status, 202);
     await settle(s);
     const ces = (args: string[], clock = s.clock) => runCli([...args, '--db', dbPath], { clock });
-    const created = await ces(['draw', 'create', '--campaign', w.campaign.id, '--mode', 'live', '--name', 'Sorteio 1', '--cutoff', '2023-01-17T23:59:59-03:00', '--extraction-date', '2023-01-18', '--winners', '3', '--json']);
+    const created = await ces([
+      'draw',
+      'create',
+      '--campaign',
+      w.campaign.id,
+      '--mode',
+      'live',
+      '--name',
+      'Sorteio 1',
+      '--cutoff',
+      '2023-01-17T23:59:59-03:00',
+      '--extraction-date',
+      '2023-01-18',
+      '--winners',
+      '3',
+      '--json',
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const id = created.json.id as string;
     s.clock.set('2023-01-18T22:00:00.000Z');
@@ -67,10 +83,7 @@ test('a published record is read back byte for byte after an anonymisation, new 
     assert.equal(holders.code, 0, holders.stderr);
     assert.equal(sha256(holders.stdout), frozen.json.holders_sha256);
     const lines = holders.stdout.trimEnd().split('\n');
-    assert.deepEqual(
-      lines.map((l) => `${l.split(';')[0]}\n`).join(''),
-      canonical,
-    );
+    assert.deepEqual(lines.map((l) => `${l.split(';')[0]}\n`).join(''), canonical);
     const indexes = lines.map((l) => Number(l.split(';')[1]));
     assert.equal(new Set(indexes).size, 12, 'twelve documents, twelve holders');
     assert.equal(indexes.filter((h) => h === indexes[0]).length >= 3, true);
@@ -88,10 +101,16 @@ test('a published record is read back byte for byte after an anonymisation, new 
     assert.equal(rows[0], 'nome;numero_da_sorte');
     assert.equal(rows.length, 40);
     assert.deepEqual(
-      rows.slice(1).map((r) => `${r.slice(r.lastIndexOf(';') + 1)}\n`).join(''),
+      rows
+        .slice(1)
+        .map((r) => `${r.slice(r.lastIndexOf(';') + 1)}\n`)
+        .join(''),
       canonical,
     );
-    assert.ok(rows.some((r) => r.startsWith(`"'=HYPERLINK(""x"");Ana";`)), rows.join('\n'));
+    assert.ok(
+      rows.some((r) => r.startsWith(`"'=HYPERLINK(""x"");Ana";`)),
+      rows.join('\n'),
+    );
     const out = join(s.dir, 'scpc.csv');
     const written = await ces(['draw', 'numbers', id, '--format', 'scpc-csv', '--out', out, '--json']);
     assert.equal(written.code, 0, written.stderr);
@@ -100,7 +119,11 @@ test('a published record is read back byte for byte after an anonymisation, new 
     assert.equal(audit.json.length, 2);
     assert.equal(audit.json[0].details.numbers, 39);
 
-    assert.equal((await ces(['draw', 'results', id, '--extraction', '5732', '--date', '2023-01-18', '--prizes', '050366,033514,045504,094365,051105'])).code, 0);
+    assert.equal(
+      (await ces(['draw', 'results', id, '--extraction', '5732', '--date', '2023-01-18', '--prizes', '050366,033514,045504,094365,051105']))
+        .code,
+      0,
+    );
     assert.equal((await ces(['draw', 'run', id])).code, 0);
     const published = await ces(['draw', 'publish', id, '--json']);
     assert.equal(published.code, 0, published.stderr);
@@ -121,7 +144,17 @@ test('a published record is read back byte for byte after an anonymisation, new 
     const enrollment = s.ctx.db
       .prepare('SELECT en.id, en.document_number FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?')
       .get(winner.entry_id) as { id: string; document_number: string };
-    const held = await ces(['participant', 'anonymize', '--campaign', w.campaign.id, '--document', enrollment.document_number, '--reason', 'ticket 41', '--json']);
+    const held = await ces([
+      'participant',
+      'anonymize',
+      '--campaign',
+      w.campaign.id,
+      '--document',
+      enrollment.document_number,
+      '--reason',
+      'ticket 41',
+      '--json',
+    ]);
     assert.equal(held.code, 1);
     assert.equal(held.json.error.code, 'legal_hold');
     assert.match(held.json.error.message, /LGPD art\. 16, I/);

@@ -254,9 +254,9 @@ export function holdingsArePacked(maxKey: number, span: number): boolean {
  * on a thread of its own when the database is a file).
  */
 export function iterateEligibleHoldings(db: Db, params: EligibleNumbersParams): IterableIterator<[number, number]> {
-  return prepare<[EligibleNumbersParams], [number, number]>(db, ELIGIBLE_HOLDINGS_SQL)
-    .raw(true)
-    .iterate(params) as IterableIterator<[number, number]>;
+  return prepare<[EligibleNumbersParams], [number, number]>(db, ELIGIBLE_HOLDINGS_SQL).raw(true).iterate(params) as IterableIterator<
+    [number, number]
+  >;
 }
 
 /** What the apuração record shows of a winner: the participant's document and name (masked by the caller). */

@@ -103,7 +103,7 @@ export function encodeHolderRuns(indexes: Uint32Array): Uint8Array {
   let out = new Uint8Array(Math.max(16, indexes.length >> 1));
   let at = 0;
   let previous = 0;
-  for (let i = 0; i < indexes.length; ) {
+  for (let i = 0; i < indexes.length;) {
     const h = indexes[i]!;
     let j = i + 1;
     while (j < indexes.length && indexes[j] === h) j++;

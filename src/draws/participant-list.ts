@@ -34,12 +34,7 @@ export function drawParticipantList(ctx: Ctx, id: string, actor: Actor): Generat
   return participantLines(ctx, row.campaign_id, row.livemode, set);
 }
 
-function* participantLines(
-  ctx: Ctx,
-  campaignId: string,
-  livemode: number,
-  set: ReturnType<typeof loadFrozenSet>,
-): Generator<Buffer> {
+function* participantLines(ctx: Ctx, campaignId: string, livemode: number, set: ReturnType<typeof loadFrozenSet>): Generator<Buffer> {
   let lines: string[] = ['nome;numero_da_sorte\r\n'];
   for (const n of iterateNumberNames(ctx.db, campaignId, livemode)) {
     if (!set.has(n.series, n.element)) continue;

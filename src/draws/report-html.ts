@@ -1,7 +1,16 @@
 // The apuração record as printable HTML, to print and sign: one page with its own stylesheet and
 // no script, every value escaped (src/tools/html.ts). The same record as report-markdown.ts.
 import { html, raw, type Html } from '../tools/html.ts';
-import { approximationRule, brasiliaTime, brDate, caixaPrize, modeName, operatorsLine, postponement, type ReportModel } from './report-model.ts';
+import {
+  approximationRule,
+  brasiliaTime,
+  brDate,
+  caixaPrize,
+  modeName,
+  operatorsLine,
+  postponement,
+  type ReportModel,
+} from './report-model.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 

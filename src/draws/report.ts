@@ -24,7 +24,12 @@ export function renderDrawReport(ctx: Ctx, drawId: string, format: ReportFormat,
 }
 
 /** Both records as the publication stores them, and the Markdown's SHA-256 (call inside its transaction). */
-export function publishedRecord(ctx: Ctx, drawId: string, reproduce: string, publisher: string): { md: Buffer; html: Buffer; sha256: string } {
+export function publishedRecord(
+  ctx: Ctx,
+  drawId: string,
+  reproduce: string,
+  publisher: string,
+): { md: Buffer; html: Buffer; sha256: string } {
   const model = buildReportModel(ctx, drawId, reproduce, publisher);
   const md = Buffer.from(writeReport(model, 'md'), 'utf8');
   const html = Buffer.from(writeReport(model, 'html'), 'utf8');

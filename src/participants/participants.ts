@@ -306,7 +306,13 @@ function anonymizeInTransaction(
           actor,
           action: 'participant.anonymization_held',
           campaignId: req.campaignId,
-          details: { enrollment_id: enrollment.id, mode: req.livemode === 1 ? 'live' : 'test', held_id: id, reason: req.reason ?? null, ...hold },
+          details: {
+            enrollment_id: enrollment.id,
+            mode: req.livemode === 1 ? 'live' : 'test',
+            held_id: id,
+            reason: req.reason ?? null,
+            ...hold,
+          },
         });
         return { held: { id, enrollment_id: enrollment.id, ...hold } };
       }
