@@ -1,4 +1,4 @@
-// The holders list of a frozen draw (docs/operations.md#checkable-by-anyone): one line per
+// The holders list of a frozen draw (docs/operations.md#the-steps): one line per
 // eligible number, `S/EEEEE;H`, in the canonical list's order, H the holder's index (1, 2, … by
 // first appearance; one document is one holder). With it and the five prizes anyone can redo the
 // draw, one win per document included, without a single personal datum; its SHA-256 is fixed at

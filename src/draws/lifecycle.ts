@@ -1,9 +1,9 @@
 // Draws (apuração), docs/operations.md#the-rules-as-ces-applies-them: creating a draw, freezing its
-// eligible numbers, recording the extraction and publishing the outcome (the run and the
-// disqualifications are run.ts). Each step loads the draw, checks it against the draw's status
+// eligible numbers, recording the extraction (the run and the disqualifications are run.ts, the
+// publication publish.ts). Each step loads the draw, checks it against the draw's status
 // (status.ts), and audits the change in the change's own transaction. The freeze (freeze.ts) reads
 // on a connection of its own, so it never holds the writer.
-import { actorName, type Actor } from '../audit/actor.ts';
+import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../kernel/clock.ts';
@@ -12,15 +12,12 @@ import { AppError, fieldName, invalidOption } from '../kernel/errors.ts';
 import { checkInteger } from '../input/integers.ts';
 import { toUtcTimestamp } from '../input/timestamps.ts';
 import { toMode } from '../keys/keys.ts';
-import { enqueueEvent } from '../webhooks/events.ts';
 import { checkExtractionNumber, checkText, isValidDate, MAX_DRAW_NAME, WINNERS } from './draw-input.ts';
-import { insertDraw, saveDrawRecord, savePublished, saveResults, type DrawRow } from './draws.repo.ts';
+import { insertDraw, saveResults, type DrawRow } from './draws.repo.ts';
 import { checkDigitLists, defaultElementDigits, defaultSeriesDigits, formatDigitSource, parseDigits, parsePrizes } from './formation.ts';
 import { freezeDrawSet } from './freeze.ts';
 import { findDraw, rowToDraw, type Draw } from './model.ts';
-import { publishedRecord } from './report.ts';
-import { assertResultsOpen, assertTransition, isFrozen } from './status.ts';
-import { getDraw } from './views.ts';
+import { assertResultsOpen, isFrozen } from './status.ts';
 import { APPROXIMATIONS, type Approximation } from './winners.ts';
 
 export interface DrawInput {
@@ -196,46 +193,6 @@ export async function recordResults(ctx: Ctx, id: string, input: ResultsInput, a
         action: 'draw.results_recorded',
         campaignId: row.campaign_id,
         details: { draw_id: id, extraction: number, date, prizes, source: input.source ?? 'typed' },
-      });
-      return rowToDraw(findDraw(ctx, id));
-    })
-    .immediate();
-}
-
-/**
- * Publishes the draw: final. Stores its record (Markdown and HTML, record_sha256 the Markdown's
- * SHA-256) in the same transaction, so a published draw always has the record it was published
- * with, and sends draw.published to the campaign's webhook. `reproduce` is the command the record
- * names to write the canonical list again (ReportModel), in the words of the edge that publishes.
- */
-export function publishDraw(ctx: Ctx, id: string, actor: Actor, reproduce: string): Draw {
-  return ctx.db
-    .transaction(() => {
-      const row = findDraw(ctx, id);
-      assertTransition(row.status, 'published');
-      const at = nowIso(ctx.clock);
-      savePublished(ctx.db, id, at);
-      const record = publishedRecord(ctx, id, reproduce, actorName(actor));
-      saveDrawRecord(ctx.db, id, record.md, record.html, record.sha256, at);
-      const detail = getDraw(ctx, id);
-      enqueueEvent(ctx, {
-        campaignId: row.campaign_id,
-        livemode: row.livemode === 1,
-        entryId: null,
-        eventType: 'draw.published',
-        data: {
-          draw_id: id,
-          name: row.name,
-          extraction: { number: detail.extraction!.number, date: detail.extraction!.date, prizes: detail.extraction!.prizes },
-          winners: detail.winners.map((w) => ({ position: w.position, series: w.series, element: w.element, entry_id: w.entry_id })),
-          record_sha256: record.sha256,
-        },
-      });
-      recordAudit(ctx, {
-        actor,
-        action: 'draw.published',
-        campaignId: row.campaign_id,
-        details: { draw_id: id, winners: detail.winners.length, record_sha256: record.sha256 },
       });
       return rowToDraw(findDraw(ctx, id));
     })

@@ -10,7 +10,8 @@
 import { cesCommand } from '../../tools/runtime.ts';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { parseExtractionNumber, WINNERS } from '../../draws/draw-input.ts';
-import { freezeDraw, publishDraw, recordResults } from '../../draws/lifecycle.ts';
+import { freezeDraw, recordResults } from '../../draws/lifecycle.ts';
+import { publishDraw } from '../../draws/publish.ts';
 import type { DrawDetail } from '../../draws/model.ts';
 import { disqualifyWinner, getRunOutcome, runDraw } from '../../draws/run.ts';
 import { canDisqualify, canPublish, canRecordResults, canRun, hasRun, isFrozen } from '../../draws/status.ts';
