@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { anonymizeParticipant } from '../../src/participants/participants.ts';
+import { anonymizeEnrollment } from '../../src/participants/participants.repo.ts';
 import { frozenNumbersText } from '../../src/draws/frozen-set.ts';
 import { createDraw, freezeDraw, recordResults } from '../../src/draws/lifecycle.ts';
 import { publishDraw } from '../../src/draws/publish.ts';
@@ -30,6 +31,19 @@ async function holdNumbers(s: TestServer, w: World, numbers: Array<[number, numb
   });
   assert.equal(res.status, 201, res.text);
   return id;
+}
+
+
+/**
+ * A participant holding numbers is under the legal hold: the request is refused and kept, then
+ * carried out as the campaign's closing will.
+ */
+function anonymizeHeld(s: TestServer, campaignId: string, document: string): void {
+  assert.throws(() => anonymizeParticipant(s.ctx, { campaignId, livemode: 1, document }, OPERATOR), { code: 'legal_hold' });
+  const { id } = s.ctx.db
+    .prepare('SELECT id FROM enrollments WHERE campaign_id = ? AND livemode = 1 AND document_number = ?')
+    .get(campaignId, document) as { id: string };
+  assert.ok(anonymizeEnrollment(s.ctx.db, id, `anon_${id}`, new Date(s.clock.now()).toISOString()));
 }
 
 describe('a draw from entries to publication', () => {
@@ -60,7 +74,7 @@ describe('a draw from entries to publication', () => {
     const { document_number: document } = s.ctx.db
       .prepare('SELECT en.document_number FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?')
       .get(gone) as { document_number: string };
-    anonymizeParticipant(s.ctx, { campaignId: w.campaign.id, livemode: 1, document }, OPERATOR);
+    anonymizeHeld(s, w.campaign.id, document);
 
     const draw = createDraw(
       s.ctx,
@@ -151,7 +165,9 @@ describe('a draw from entries to publication', () => {
         { position: 2, series: 3, element: 57695, entry_id: a },
         { position: 3, series: 5, element: 12345, entry_id: c },
       ],
+      record_sha256: published.record_sha256,
     });
+    assert.match(published.record_sha256!, /^[0-9a-f]{64}$/);
     const html = renderDrawReport(s.ctx, draw.id, 'html', `ces draw numbers ${draw.id}`);
     assert.match(html, /<h1>Ata de apuração: Sorteio 1<\/h1>/);
     assert.doesNotMatch(html, /RASCUNHO/);
@@ -179,7 +195,7 @@ describe('a draw from entries to publication', () => {
     const { document_number: document } = s.ctx.db
       .prepare('SELECT en.document_number FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?')
       .get(first) as { document_number: string };
-    anonymizeParticipant(s.ctx, { campaignId: w.campaign.id, livemode: 1, document }, OPERATOR);
+    anonymizeHeld(s, w.campaign.id, document);
     await holdNumbers(s, w, [[0, 50001]]);
     assert.deepEqual((await freezeDraw(s.ctx, draw.id, OPERATOR)).numbers_sha256, frozen.numbers_sha256, 'a second freeze changes nothing');
     await assert.rejects(runDraw(s.ctx, draw.id, OPERATOR), { code: 'draw_results_missing' });
