@@ -33,7 +33,6 @@ async function holdNumbers(s: TestServer, w: World, numbers: Array<[number, numb
   return id;
 }
 
-
 /**
  * A participant holding numbers is under the legal hold: the request is refused and kept, then
  * carried out as the campaign's closing will.
