@@ -87,7 +87,7 @@ async function runThroughPages(t: TestServer, op: Operator, id: string): Promise
   t.clock.set(AFTER_CUTOFF);
   for (const [path, form] of [
     ['/freeze', {}],
-    ['/results', { extraction: '5912', date: '2026-12-02', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
+    ['/results', { extraction: '5912', date: '2026-11-22', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
     ['/run', {}],
   ] as const) {
     const res = await op.post(drawUrl(id, path), form);
@@ -233,7 +233,7 @@ describe('one draw', () => {
     assert.equal(draw.status, 'frozen');
     assert.equal(draw.eligible_count, 12, '6 approved live entries, 2 numbers each');
     const record = lastAudit(t, 'draw.frozen', op);
-    assert.deepEqual(record.details, { draw_id: id, eligible_count: 12, numbers_sha256: draw.numbers_sha256 });
+    assert.deepEqual(record.details, { draw_id: id, eligible_count: 12, numbers_sha256: draw.numbers_sha256, pending_count: 0 });
     const page = await op.get(drawUrl(id));
     const frozen = section(page.text, 'Eligible numbers');
     assert.match(frozen, /<dt>Eligible numbers<\/dt>\s*<dd>12<\/dd>/);
@@ -277,7 +277,7 @@ describe('one draw', () => {
     t.clock.set(AFTER_CUTOFF);
     const bad = await op.post(drawUrl(id, '/results'), {
       extraction: '5912',
-      date: '2026-12-02',
+      date: '2026-11-22',
       prize1: '12345',
       prize2: '2345',
       prize3: '34567',
@@ -292,7 +292,7 @@ describe('one draw', () => {
 
     const res = await op.post(drawUrl(id, '/results'), {
       extraction: '5912',
-      date: '2026-12-02',
+      date: '2026-11-22',
       ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])),
     });
     assert.equal(res.status, 303, res.text);
@@ -300,7 +300,7 @@ describe('one draw', () => {
     assert.equal(draw.status, 'frozen', 'recording the results froze the draw first');
     assert.deepEqual(
       { number: draw.extraction!.number, date: draw.extraction!.date, prizes: draw.extraction!.prizes },
-      { number: 5912, date: '2026-12-02', prizes: ['12345', '23456', '34567', '45678', '56789'] },
+      { number: 5912, date: '2026-11-22', prizes: ['12345', '23456', '34567', '45678', '56789'] },
     );
     assert.equal(lastAudit(t, 'draw.results_recorded', op).details.extraction, 5912);
     assert.equal(lastAudit(t, 'draw.frozen', op).details.draw_id, id);
@@ -308,7 +308,7 @@ describe('one draw', () => {
     const rows = tableRows(section(page.text, 'Loteria Federal results'));
     assert.deepEqual(rows.slice(0, 7), [
       ['Extraction', '5912'],
-      ['Date', '2026-12-02'],
+      ['Date', '2026-11-22'],
       ['1st prize', '12345'],
       ['2nd prize', '23456'],
       ['3rd prize', '34567'],
@@ -553,7 +553,7 @@ describe('one draw', () => {
     const attempts: Array<[string, Record<string, string>]> = [
       [`/dashboard/campaigns/${w.campaign.id}/draws`, { mode: 'live', name: 'Sem token', cutoff: CUTOFF }],
       [drawUrl(id, '/freeze'), {}],
-      [drawUrl(id, '/results'), { extraction: '1', date: '2026-12-02', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
+      [drawUrl(id, '/results'), { extraction: '1', date: '2026-11-22', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
       [drawUrl(id, '/run'), {}],
       [drawUrl(id, '/disqualify'), { position: '1', reason: 'x', confirm: '0/00000' }],
       [drawUrl(id, '/publish'), { confirm: 'Sorteio 1' }],

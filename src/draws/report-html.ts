@@ -1,7 +1,19 @@
 // The apuração record as printable HTML, to print and sign: one page with its own stylesheet and
 // no script, every value escaped (src/tools/html.ts). The same record as report-markdown.ts.
 import { html, raw, type Html } from '../tools/html.ts';
-import { approximationRule, brasiliaTime, brDate, modeName, postponement, type ReportModel } from './report-model.ts';
+import {
+  approximationRule,
+  brasiliaTime,
+  brDate,
+  custodyLine,
+  modeName,
+  pendingLine,
+  postponement,
+  RESULTS_HISTORY_HEADERS,
+  resultsRecordCells,
+  voidedLine,
+  type ReportModel,
+} from './report-model.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -18,6 +30,7 @@ export function reportHtml(m: ReportModel): Html {
   const { draw, outcome } = m;
   const ex = draw.extraction!;
   const postponed = postponement(draw);
+  const pending = pendingLine(draw);
   return html`<!doctype html>
     <html lang="pt-BR">
       <head>
@@ -73,6 +86,18 @@ export function reportHtml(m: ReportModel): Html {
               <th scope="row">Apuração</th>
               <td>${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}</td>
             </tr>
+            <tr>
+              <th scope="row">Criação e congelamento</th>
+              <td>${custodyLine(draw)}</td>
+            </tr>
+            ${
+              pending
+                ? html`<tr>
+                    <th scope="row">Participações pendentes</th>
+                    <td>${pending}</td>
+                  </tr>`
+                : null
+            }
           </table>
           <p>
             A lista canônica tem um número por linha, no formato <code>S/EEEEE</code>, em ordem crescente; <code>${m.reproduce}</code> a
@@ -96,6 +121,38 @@ export function reportHtml(m: ReportModel): Html {
               )}
             </tbody>
           </table>
+          ${
+            draw.results_history.length > 0
+              ? html`<h2>Registro dos resultados</h2>
+                  <p>
+                    Cada registro dos resultados desta extração, o primeiro e cada correção, com quem o fez, quando e por quê; vale o
+                    último.
+                  </p>
+                  <table>
+                    <thead>
+                      <tr>
+                        ${RESULTS_HISTORY_HEADERS.map((h) => html`<th scope="col">${h}</th>`)}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${draw.results_history.map(
+                        (r) =>
+                          html`<tr>
+                            ${resultsRecordCells(r).map((c) => html`<td>${c}</td>`)}
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+              : null
+          }
+          ${
+            m.voided.length > 0
+              ? html`<h2>Sorteios anulados sobre a mesma extração</h2>
+                  <ul>
+                    ${m.voided.map((v) => html`<li>${voidedLine(v)}</li>`)}
+                  </ul>`
+              : null
+          }
           <h2>Formação do número</h2>
           <p>Série: ${draw.series_digits === '' ? 'série única (0)' : draw.series_digits}; elemento: ${draw.element_digits}.</p>
           <ol>

@@ -68,14 +68,24 @@ export class AppError extends Error {
   readonly code: string;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  /** Members the problem carries beside its code (e.g. `pending_count`): figures a script reads without parsing the message. */
+  readonly extra?: Record<string, string | number>;
 
-  constructor(status: number, code: string, message: string, errors?: FieldError[], headers?: Record<string, string>) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    errors?: FieldError[],
+    headers?: Record<string, string>,
+    extra?: Record<string, string | number>,
+  ) {
     super(message);
     this.name = 'AppError';
     this.status = status;
     this.code = code;
     if (errors && errors.length > 0) this.errors = errors;
     if (headers) this.headers = headers;
+    if (extra) this.extra = extra;
   }
 }
 

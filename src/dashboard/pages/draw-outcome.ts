@@ -12,7 +12,7 @@ import { csrfField } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 import { drawPath } from './draws.ts';
 
-export type FormName = 'freeze' | 'results' | 'run' | 'disqualify' | 'publish';
+export type FormName = 'freeze' | 'results' | 'run' | 'disqualify' | 'publish' | 'void';
 
 export interface Refusal {
   form: FormName;
