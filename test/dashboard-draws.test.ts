@@ -443,6 +443,61 @@ describe('one draw', () => {
     );
   });
 
+  test('void: a reason is needed (422); the first POST asks and changes nothing; the confirmed one voids, audited; a published draw cannot be', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t);
+    const op = await signIn(t);
+    const id = makeDraw(t, w, { name: 'Sorteio errado' });
+    assert.match((await op.get(drawUrl(id))).text, /<h2>Void<\/h2>/);
+    const empty = await op.post(drawUrl(id, '/void'), { reason: '  ' });
+    assert.equal(empty.status, 422);
+    assert.match(textOf(empty.text), /Reason must not be empty/);
+    const asked = await op.post(drawUrl(id, '/void'), { reason: 'Regra de aproximação errada' });
+    assert.equal(asked.status, 200);
+    assert.match(textOf(asked.text), /Void draw Sorteio errado\?/);
+    assert.match(asked.text, /<button type="submit" class="danger">Void the draw<\/button>/);
+    assert.equal(getDraw(t.ctx, id).status, 'created');
+    assert.deepEqual(audits(t, 'draw.voided'), []);
+    const res = await op.post(drawUrl(id, '/void'), { reason: 'Regra de aproximação errada', confirmed: 'yes' });
+    assert.equal(res.status, 303, res.text);
+    const draw = getDraw(t.ctx, id);
+    assert.deepEqual([draw.status, draw.void_reason, draw.voided_by], ['voided', 'Regra de aproximação errada', `dashboard:${op.name}`]);
+    assert.deepEqual(lastAudit(t, 'draw.voided', op).details, {
+      draw_id: id,
+      status_before: 'created',
+      extraction: null,
+      reason: 'Regra de aproximação errada',
+    });
+    const page = textOf((await op.get(drawUrl(id))).text);
+    assert.match(page, /Voided 2026-11-22 09:00:00 by dashboard:\S+: Regra de aproximação errada/);
+    assert.doesNotMatch(page, /Freeze anyway|Record results|Run draw/);
+    assert.equal((await op.post(drawUrl(id, '/freeze'), {})).status, 409);
+
+    const other = makeDraw(t, w, { name: 'Sorteio certo' });
+    await runThroughPages(t, op, other);
+    assert.equal((await op.post(drawUrl(other, '/publish'), { confirm: 'Sorteio certo' })).status, 303);
+    const late = await op.post(drawUrl(other, '/void'), { reason: 'tarde', confirmed: 'yes' });
+    assert.equal(late.status, 409);
+    assert.match(textOf(late.text), /The draw is published: its winners are final, and it can no longer be voided\./);
+  });
+
+  test('freeze: refused while entries received by the cut-off are pending (409, with the count); forced with a reason it goes ahead', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t, 2);
+    await submitEntry(t, w.liveKey, entryBody({}, 290), 'draw-pending-0');
+    const op = await signIn(t);
+    const id = makeDraw(t, w);
+    t.clock.set(AFTER_CUTOFF);
+    const refused = await op.post(drawUrl(id, '/freeze'), {});
+    assert.equal(refused.status, 409);
+    assert.match(textOf(refused.text), /1 entry received by the cut-off is still pending verification/);
+    assert.equal(getDraw(t.ctx, id).status, 'created');
+    const forced = await op.post(drawUrl(id, '/freeze'), { force: 'yes', reason: 'Verificador fora do ar' });
+    assert.equal(forced.status, 303, forced.text);
+    const draw = getDraw(t.ctx, id);
+    assert.deepEqual([draw.status, draw.pending_at_freeze, draw.freeze_reason], ['frozen', 1, 'Verificador fora do ar']);
+  });
+
   test('publish: refused before the run (409); a wrong name changes nothing (422); the name publishes, audited and sent to the webhook', async () => {
     const t = await server();
     const w = await luckyCampaign(t);
