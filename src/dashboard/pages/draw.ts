@@ -242,7 +242,7 @@ function frozenSection(draw: DrawDetail, cutoffPassed: boolean, session: Dashboa
         <form class="filters" method="post" action="${drawPath(draw.id, '/freeze')}">
           ${csrfField(session)}
           <input type="hidden" name="force" value="yes" />
-          <label for="freeze-reason">Reason <input id="freeze-reason" name="reason" required size="40" /></label>
+          <label for="freeze-reason">Why it cannot wait <input id="freeze-reason" name="reason" required size="40" /></label>
           <button type="submit" class="danger">Freeze anyway</button>
         </form>
       </details>`;
@@ -328,7 +328,7 @@ function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Re
           /></label>`,
       )}
       <label for="results-reason"
-        >Reason (a later extraction than planned, or a correction)
+        >Why (an extraction later than planned, or a correction)
         <input id="results-reason" name="reason" size="40" value="${typed('reason', '')}"
       /></label>
       <button type="submit">Record results</button>
@@ -369,7 +369,7 @@ function voidSection(draw: DrawDetail, session: DashboardSession, refusal: Refus
     <form class="filters" method="post" action="${drawPath(draw.id, '/void')}">
       ${csrfField(session)}
       <label for="void-reason"
-        >Reason
+        >Why it is voided
         <input
           id="void-reason"
           name="reason"
