@@ -150,7 +150,6 @@ const TO_REVIEW: Record<string, string[]> = {
     'Profile',
     'ProfileField',
   ],
-  'src/exports/entries-export.ts': ['ExportOptions'],
   'src/exports/entries-stream.ts': ['ExportDownload'],
   'src/exports/stats.repo.ts': ['Scope'],
   'src/exports/stats.ts': ['DayStats'],
