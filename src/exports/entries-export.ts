@@ -10,6 +10,7 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import { openDatabase } from '../db/open.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { storedTimestampInUtc } from '../input/timestamps.ts';
+import { PROFILE_FIELDS } from '../entries/submission.ts';
 import { csvRecord } from './csv.ts';
 import { countExportRows, iterateExportRows, sumEntryCounts, type ExportFilter, type ExportRow } from './exports.repo.ts';
 
@@ -29,17 +30,8 @@ export const EXPORT_COLUMNS = [
   'enrollment_id',
   'document_type',
   'document_number',
-  'full_name',
-  'email',
-  'phone',
-  'birthdate',
-  'address_line_1',
-  'address_line_2',
-  'neighborhood',
-  'city',
-  'state',
-  'zipcode',
-  'country',
+  // every profile field a submission may carry, in its order: a new one is exported without a second list
+  ...PROFILE_FIELDS,
   'anonymized_at',
   'consent_granted_at',
   'consent_term_version',
