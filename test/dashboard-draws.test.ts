@@ -309,11 +309,11 @@ describe('one draw', () => {
     assert.deepEqual(rows.slice(0, 7), [
       ['Extraction', '5912'],
       ['Date', '2026-12-02'],
-      ['1st prize', '12345'],
-      ['2nd prize', '23456'],
-      ['3rd prize', '34567'],
-      ['4th prize', '45678'],
-      ['5th prize', '56789'],
+      ['1st prize', '012345'],
+      ['2nd prize', '023456'],
+      ['3rd prize', '034567'],
+      ['4th prize', '045678'],
+      ['5th prize', '056789'],
     ]);
     assert.match(page.text, /<button type="submit">Run draw<\/button>/);
   });
@@ -345,26 +345,26 @@ describe('one draw', () => {
     const derivation = textOf(section(page, 'Derivation, step by step'));
     // The 1st prize's tens (4) past the last of 2 series: 2 subtracted twice gives series 0; the units make 56789.
     const formation = [
-      'Series: 4, the tens digit of the 1st prize (ticket 12345).',
+      'Series: 4, the tens digit of the 1st prize (ticket 012345).',
       'Series 4 is beyond the 2 series: 4 − 2 × 2 = 0.',
-      'Element: 5, the units digit of the 1st prize (ticket 12345).',
-      'Element: 6, the units digit of the 2nd prize (ticket 23456).',
-      'Element: 7, the units digit of the 3rd prize (ticket 34567).',
-      'Element: 8, the units digit of the 4th prize (ticket 45678).',
-      'Element: 9, the units digit of the 5th prize (ticket 56789).',
+      'Element: 5, the units digit of the 1st prize (ticket 012345).',
+      'Element: 6, the units digit of the 2nd prize (ticket 023456).',
+      'Element: 7, the units digit of the 3rd prize (ticket 034567).',
+      'Element: 8, the units digit of the 4th prize (ticket 045678).',
+      'Element: 9, the units digit of the 5th prize (ticket 056789).',
       'The formed number is 0/56789.',
     ];
     assert.ok(derivation.includes(formation.join(' ')), `the formation, in order, in ${derivation}`);
     // Winner 1 by SCPC from 0/56789; winners 2 and 3 each the next number upwards after the one before,
     // passing over a number whose participant already won (each participant holds 2 numbers).
     const num = (series: number, element: number): string => `${series}/${String(element).padStart(5, '0')}`;
-    const el = (e: number | null): string => (e === null ? 'none' : String(e).padStart(5, '0'));
+    const el = (series: number, e: number | null): string => (e === null ? 'none' : num(series, e));
     const said = (step: WinnerStep): string => {
       switch (step.kind) {
         case 'formed':
           return `Formed number ${num(step.series, step.element)}: ${step.eligible ? 'eligible' : 'not eligible (not distributed or not valid)'}.`;
         case 'series_search':
-          return `Series ${step.series} from element ${el(step.from)}: nearest eligible above ${el(step.above)}, below ${el(step.below)}: nearest ${num(step.series, step.chosen!)}.`;
+          return `Series ${step.series} from ${num(step.series, step.from)}: nearest eligible above ${el(step.series, step.above)}, below ${el(step.series, step.below)}: nearest ${num(step.series, step.chosen!)}.`;
         case 'next_upwards':
           return `Next eligible number upwards from ${num(step.after.series, step.after.element)}${step.wrapped ? ', wrapping to the first series' : ''}: ${num(step.series, step.element)}.`;
         case 'skipped':

@@ -5,6 +5,8 @@
 // row (recordEntriesExport).
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { getCampaign } from '../campaigns/campaigns.ts';
+import { formatNumber } from '../draws/number-set.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { storedTimestampInUtc } from '../input/timestamps.ts';
 import { csvRecord } from './csv.ts';
@@ -91,7 +93,9 @@ export function recordEntriesExport(ctx: Ctx, filter: ExportFilter, format: Expo
 /** Writes the header (CSV) and one record per entry; resolves with the number of rows written. */
 export async function writeEntriesExport(ctx: Ctx, options: ExportOptions): Promise<number> {
   const { out, format } = options;
-  const encode = format === 'csv' ? toCsv : toJsonLine;
+  // The CSV is read by people: its lucky numbers are written S/EEEEE, as every other page and record writes them.
+  const seriesCount = getCampaign(ctx, options.filter.campaignId).series_count;
+  const encode = format === 'csv' ? (row: ExportRow) => toCsv(row, seriesCount) : toJsonLine;
   if (format === 'csv') await write(out, csvRecord([...EXPORT_COLUMNS]));
   let rows = 0;
   // for..of closes the cursor (iterator.return) if a write fails and the loop throws.
@@ -104,13 +108,24 @@ export async function writeEntriesExport(ctx: Ctx, options: ExportOptions): Prom
   return rows;
 }
 
-function toCsv(row: ExportRow): string {
+/** The stored 'series-order' pairs, as numbers. */
+function luckyPairs(row: ExportRow): Array<[series: string, orderNumber: string]> {
+  return row.lucky_numbers === null ? [] : row.lucky_numbers.split(' ').map((pair) => pair.split('-') as [string, string]);
+}
+
+function toCsv(row: ExportRow, seriesCount: number): string {
   return csvRecord(
     EXPORT_COLUMNS.map((column) => {
       if (column === 'livemode') return row.livemode === 1 ? 'true' : 'false';
       if (column === 'rejection_reasons')
         return (JSON.parse(row.rejection_reasons) as Array<{ code: string }>).map((r) => r.code).join(';');
       if (column === 'consent_granted_at') return grantedAtUtc(row);
+      if (column === 'lucky_numbers')
+        return row.lucky_numbers === null
+          ? null
+          : luckyPairs(row)
+              .map(([s, o]) => formatNumber(Number(s), Number(o), seriesCount))
+              .join(' ');
       return row[column];
     }),
   );
@@ -122,13 +137,7 @@ function toJsonLine(row: ExportRow): string {
   record.livemode = row.livemode === 1;
   record.rejection_reasons = JSON.parse(row.rejection_reasons);
   record.consent_granted_at = grantedAtUtc(row);
-  record.lucky_numbers =
-    row.lucky_numbers === null
-      ? []
-      : row.lucky_numbers.split(' ').map((pair) => {
-          const [series, order_number] = pair.split('-');
-          return { series, order_number };
-        });
+  record.lucky_numbers = luckyPairs(row).map(([series, order_number]) => ({ series, order_number }));
   return `${JSON.stringify(record)}\n`;
 }
 

@@ -117,9 +117,9 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal(drawn.winners.length, 3);
     // The derivation, sentence by sentence: 1st prize's tens (4) brought into 2 series, the five units.
     for (const sentence of [
-      'Series: 4, the tens digit of the 1st prize (ticket 12345).',
+      'Series: 4, the tens digit of the 1st prize (ticket 012345).',
       'Series 4 is beyond the 2 series: 4 − 2 × 2 = 0.',
-      'Element: 9, the units digit of the 5th prize (ticket 56789).',
+      'Element: 9, the units digit of the 5th prize (ticket 056789).',
       'The formed number is 0/56789.',
     ])
       await page.getByText(sentence, { exact: true }).waitFor();

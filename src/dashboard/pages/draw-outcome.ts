@@ -2,6 +2,7 @@
 // entry and masked document, the derivation step by step (draw-steps.ts), the disqualified winners
 // with their reasons, and, until publication, the Disqualify and Publish forms with their typed
 // confirmations. A refused action's reason is shown beside its form.
+import { formatPrize } from '../../draws/formation.ts';
 import type { DrawDetail, RunOutcome } from '../../draws/model.ts';
 import { canDisqualify } from '../../draws/status.ts';
 import { formationList, picksTable } from '../draw-steps.ts';
@@ -67,7 +68,8 @@ export function outcomeSections(
     </table>
     <h2>Derivation, step by step</h2>
     <p>
-      From extraction ${draw.extraction!.number} of ${draw.extraction!.date} (prizes ${draw.extraction!.prizes.join(', ')}), series digits
+      From extraction ${draw.extraction!.number} of ${draw.extraction!.date} (prizes
+      ${draw.extraction!.prizes.map(formatPrize).join(', ')}), series digits
       <code>${draw.series_digits || 'none'}</code>, element digits <code>${draw.element_digits}</code>, approximation
       <code>${draw.approximation}</code>, over the ${count(draw.eligible_count ?? 0)} frozen numbers.
     </p>

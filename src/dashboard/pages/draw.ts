@@ -9,6 +9,7 @@
 // draw has run is draw-outcome.ts; its downloads, draw-files.ts.
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { parseExtractionNumber, WINNERS } from '../../draws/draw-input.ts';
+import { formatPrize } from '../../draws/formation.ts';
 import { freezeDraw, publishDraw, recordResults } from '../../draws/lifecycle.ts';
 import type { DrawDetail } from '../../draws/model.ts';
 import { disqualifyWinner, getRunOutcome, runDraw } from '../../draws/run.ts';
@@ -237,7 +238,7 @@ function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Re
             (p, i) =>
               html`<tr>
                 <th scope="row">${ordinal(i + 1)} prize</th>
-                <td class="mono">${p}</td>
+                <td class="mono">${formatPrize(p)}</td>
               </tr>`,
           )}
           <tr>
@@ -278,7 +279,7 @@ function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Re
               required
               maxlength="6"
               size="7"
-              value="${typed(`prize${p}`, x?.prizes[p - 1] ?? '')}"
+              value="${typed(`prize${p}`, x ? formatPrize(x.prizes[p - 1]!) : '')}"
           /></label>`,
       )}
       <button type="submit">Record results</button>
