@@ -70,7 +70,8 @@ function lastAudit(t: TestServer, action: AuditAction, op: Operator): AuditRecor
   return record;
 }
 
-const drawsUrl = (w: World, mode = 'live'): string => `/dashboard/campaigns/${w.campaign.id}/draws${mode === 'test' ? '?mode=test' : ''}`;
+/** The draws page opens in test mode; live is asked for by name. */
+const drawsUrl = (w: World, mode = 'live'): string => `/dashboard/campaigns/${w.campaign.id}/draws?mode=${mode}`;
 const drawUrl = (id: string, suffix = ''): string => `/dashboard/draws/${id}${suffix}`;
 
 /** A draw made through the domain (the CLI's way), for the tests about later steps. */
@@ -117,10 +118,10 @@ describe('the draws of a campaign', () => {
     assert.equal((res.text.match(/<h1>/g) ?? []).length, 1);
     const rows = tableRows(res.text);
     assert.deepEqual(rows[0], ['Draw', 'Cut-off', 'Status', 'Eligible numbers', 'Winners']);
-    assert.deepEqual(rows.slice(1), [['Sorteio semanal', '2026-11-22 10:00:00', 'created, not frozen', 'not frozen', '3 to draw']]);
+    assert.deepEqual(rows.slice(1), [['Sorteio semanal', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '3 to draw']]);
     assert.match(res.text, new RegExp(`href="/dashboard/draws/${live}"`));
     const test = await op.get(drawsUrl(w, 'test'));
-    assert.deepEqual(tableRows(test.text).slice(1), [['Ensaio', '2026-11-22 10:00:00', 'created, not frozen', 'not frozen', '1 to draw']]);
+    assert.deepEqual(tableRows(test.text).slice(1), [['Ensaio', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '1 to draw']]);
   });
 
   test('the create form shows the defaults for the campaign; creating leads to the draw (303) and is audited draw.created', async () => {
@@ -416,7 +417,7 @@ describe('one draw', () => {
       confirm: ` ${target.number} `,
     });
     assert.equal(res.status, 303, res.text);
-    assert.equal(res.headers.get('location'), `/dashboard/draws/${id}?done=disqualified`);
+    assert.equal(res.headers.get('location'), `/dashboard/draws/${id}?done=disqualified#winners`);
     const after = getDraw(t.ctx, id);
     assert.deepEqual(
       after.disqualified.map((d) => [d.position, d.number, d.reason]),
@@ -468,7 +469,7 @@ describe('one draw', () => {
     const [event] = listDeliveryViews(t.ctx, w.campaign.id, undefined, 50).filter((d) => d.event_type === 'draw.published');
     assert.ok(event, 'draw.published was queued for the webhook');
     const page = (await op.get(drawUrl(id))).text;
-    assert.match(textOf(page), /Published 2026-11-22 10:30:00 : the winners are final\./);
+    assert.match(textOf(page), /Published 2026-11-22 10:30:00 BRT : the winners are final\./);
     assert.doesNotMatch(page, /Disqualify winner|Publish draw/);
 
     const late = await op.post(drawUrl(id, '/disqualify'), { position: '1', reason: 'tarde demais', confirm: drawn.winners[0].number });

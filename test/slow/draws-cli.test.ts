@@ -802,7 +802,7 @@ describe('ces draw results --fetch', () => {
     const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env });
     assert.equal(r.code, 1);
     assert.equal(r.json.error.code, 'confirmation_required');
-    assert.match(r.stderr, /5th prize {2}22222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
+    assert.match(r.stderr, /5th prize {2}022222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
     assert.equal(await extractionOf(dw, id), null);
   });
 
@@ -817,7 +817,7 @@ describe('ces draw results --fetch', () => {
     test(`at a terminal it asks "Record these results? [y/N]"; ${JSON.stringify(typed)} ${recorded ? 'records them' : 'records nothing'}`, async () => {
       const { dw, id, env } = await fetchWorld(answer(FEDERAL_5787));
       const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env, stdin: terminal(typed) });
-      assert.match(r.stderr, /\n {2}5th prize {2}22222\nRecord these results\? \[y\/N\] /);
+      assert.match(r.stderr, /\n {2}5th prize {2}022222\nRecord these results\? \[y\/N\] /);
       if (recorded) {
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.json.extraction.source, 'caixa');
