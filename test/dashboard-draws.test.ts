@@ -121,7 +121,9 @@ describe('the draws of a campaign', () => {
     assert.deepEqual(rows.slice(1), [['Sorteio semanal', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '3 to draw']]);
     assert.match(res.text, new RegExp(`href="/dashboard/draws/${live}"`));
     const test = await op.get(drawsUrl(w, 'test'));
-    assert.deepEqual(tableRows(test.text).slice(1), [['Ensaio', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '1 to draw']]);
+    assert.deepEqual(tableRows(test.text).slice(1), [
+      ['Ensaio', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '1 to draw'],
+    ]);
   });
 
   test('the create form shows the defaults for the campaign; creating leads to the draw (303) and is audited draw.created', async () => {
