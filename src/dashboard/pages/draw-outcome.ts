@@ -20,7 +20,7 @@ import { drawPath } from './draws.ts';
 export type FormName = 'freeze' | 'results' | 'fetch' | 'run' | 'disqualify' | 'publish';
 
 /** The campaign's webhook as draw.published meets it: an event queued while it is paused or absent is skipped for good. */
-export type WebhookState = 'active' | 'paused' | 'none';
+type WebhookState = 'active' | 'paused' | 'none';
 
 export function webhookState(ctx: Ctx, campaignId: string): WebhookState {
   const config = findWebhookConfig(ctx.db, campaignId);
