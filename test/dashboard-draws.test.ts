@@ -70,7 +70,8 @@ function lastAudit(t: TestServer, action: AuditAction, op: Operator): AuditRecor
   return record;
 }
 
-const drawsUrl = (w: World, mode = 'live'): string => `/dashboard/campaigns/${w.campaign.id}/draws${mode === 'test' ? '?mode=test' : ''}`;
+/** The draws page opens in test mode; live is asked for by name. */
+const drawsUrl = (w: World, mode = 'live'): string => `/dashboard/campaigns/${w.campaign.id}/draws?mode=${mode}`;
 const drawUrl = (id: string, suffix = ''): string => `/dashboard/draws/${id}${suffix}`;
 
 /** A draw made through the domain (the CLI's way), for the tests about later steps. */
@@ -117,10 +118,12 @@ describe('the draws of a campaign', () => {
     assert.equal((res.text.match(/<h1>/g) ?? []).length, 1);
     const rows = tableRows(res.text);
     assert.deepEqual(rows[0], ['Draw', 'Cut-off', 'Status', 'Eligible numbers', 'Winners']);
-    assert.deepEqual(rows.slice(1), [['Sorteio semanal', '2026-11-22 10:00:00', 'created, not frozen', 'not frozen', '3 to draw']]);
+    assert.deepEqual(rows.slice(1), [['Sorteio semanal', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '3 to draw']]);
     assert.match(res.text, new RegExp(`href="/dashboard/draws/${live}"`));
     const test = await op.get(drawsUrl(w, 'test'));
-    assert.deepEqual(tableRows(test.text).slice(1), [['Ensaio', '2026-11-22 10:00:00', 'created, not frozen', 'not frozen', '1 to draw']]);
+    assert.deepEqual(tableRows(test.text).slice(1), [
+      ['Ensaio', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '1 to draw'],
+    ]);
   });
 
   test('the create form shows the defaults for the campaign; creating leads to the draw (303) and is audited draw.created', async () => {
@@ -309,11 +312,11 @@ describe('one draw', () => {
     assert.deepEqual(rows.slice(0, 7), [
       ['Extraction', '5912'],
       ['Date', '2026-12-02'],
-      ['1st prize', '12345'],
-      ['2nd prize', '23456'],
-      ['3rd prize', '34567'],
-      ['4th prize', '45678'],
-      ['5th prize', '56789'],
+      ['1st prize', '012345'],
+      ['2nd prize', '023456'],
+      ['3rd prize', '034567'],
+      ['4th prize', '045678'],
+      ['5th prize', '056789'],
     ]);
     assert.match(page.text, /<button type="submit">Run draw<\/button>/);
   });
@@ -345,26 +348,26 @@ describe('one draw', () => {
     const derivation = textOf(section(page, 'Derivation, step by step'));
     // The 1st prize's tens (4) past the last of 2 series: 2 subtracted twice gives series 0; the units make 56789.
     const formation = [
-      'Series: 4, the tens digit of the 1st prize (ticket 12345).',
+      'Series: 4, the tens digit of the 1st prize (ticket 012345).',
       'Series 4 is beyond the 2 series: 4 − 2 × 2 = 0.',
-      'Element: 5, the units digit of the 1st prize (ticket 12345).',
-      'Element: 6, the units digit of the 2nd prize (ticket 23456).',
-      'Element: 7, the units digit of the 3rd prize (ticket 34567).',
-      'Element: 8, the units digit of the 4th prize (ticket 45678).',
-      'Element: 9, the units digit of the 5th prize (ticket 56789).',
+      'Element: 5, the units digit of the 1st prize (ticket 012345).',
+      'Element: 6, the units digit of the 2nd prize (ticket 023456).',
+      'Element: 7, the units digit of the 3rd prize (ticket 034567).',
+      'Element: 8, the units digit of the 4th prize (ticket 045678).',
+      'Element: 9, the units digit of the 5th prize (ticket 056789).',
       'The formed number is 0/56789.',
     ];
     assert.ok(derivation.includes(formation.join(' ')), `the formation, in order, in ${derivation}`);
     // Winner 1 by SCPC from 0/56789; winners 2 and 3 each the next number upwards after the one before,
     // passing over a number whose participant already won (each participant holds 2 numbers).
     const num = (series: number, element: number): string => `${series}/${String(element).padStart(5, '0')}`;
-    const el = (e: number | null): string => (e === null ? 'none' : String(e).padStart(5, '0'));
+    const el = (series: number, e: number | null): string => (e === null ? 'none' : num(series, e));
     const said = (step: WinnerStep): string => {
       switch (step.kind) {
         case 'formed':
           return `Formed number ${num(step.series, step.element)}: ${step.eligible ? 'eligible' : 'not eligible (not distributed or not valid)'}.`;
         case 'series_search':
-          return `Series ${step.series} from element ${el(step.from)}: nearest eligible above ${el(step.above)}, below ${el(step.below)}: nearest ${num(step.series, step.chosen!)}.`;
+          return `Series ${step.series} from ${num(step.series, step.from)}: nearest eligible above ${el(step.series, step.above)}, below ${el(step.series, step.below)}: nearest ${num(step.series, step.chosen!)}.`;
         case 'next_upwards':
           return `Next eligible number upwards from ${num(step.after.series, step.after.element)}${step.wrapped ? ', wrapping to the first series' : ''}: ${num(step.series, step.element)}.`;
         case 'skipped':
@@ -416,7 +419,7 @@ describe('one draw', () => {
       confirm: ` ${target.number} `,
     });
     assert.equal(res.status, 303, res.text);
-    assert.equal(res.headers.get('location'), `/dashboard/draws/${id}?done=disqualified`);
+    assert.equal(res.headers.get('location'), `/dashboard/draws/${id}?done=disqualified#winners`);
     const after = getDraw(t.ctx, id);
     assert.deepEqual(
       after.disqualified.map((d) => [d.position, d.number, d.reason]),
@@ -468,7 +471,7 @@ describe('one draw', () => {
     const [event] = listDeliveryViews(t.ctx, w.campaign.id, undefined, 50).filter((d) => d.event_type === 'draw.published');
     assert.ok(event, 'draw.published was queued for the webhook');
     const page = (await op.get(drawUrl(id))).text;
-    assert.match(textOf(page), /Published 2026-11-22 10:30:00 : the winners are final\./);
+    assert.match(textOf(page), /Published 2026-11-22 10:30:00 BRT : the winners are final\./);
     assert.doesNotMatch(page, /Disqualify winner|Publish draw/);
 
     const late = await op.post(drawUrl(id, '/disqualify'), { position: '1', reason: 'tarde demais', confirm: drawn.winners[0].number });

@@ -2,8 +2,8 @@
 // example. Everything it shows is computed by the code that runs the draw (a published plan once
 // printed an example that contradicted its own rule).
 import type { Ctx } from '../kernel/context.ts';
-import { formNumber, parseDigits, type DigitSource } from './formation.ts';
-import { formatNumber, NumberSet } from './number-set.ts';
+import { formatPrize, formNumber, parseDigits, type DigitSource } from './formation.ts';
+import { formatNumber, formatSeries, NumberSet } from './number-set.ts';
 import { brDate, line } from './report-model.ts';
 import { describeDigitItem, describeWinnerStep } from './steps.ts';
 import { getDraw } from './views.ts';
@@ -81,17 +81,21 @@ export function renderDrawClause(ctx: Ctx, drawId: string): string {
     (n) => ({ entry_id: fmt(n.series, n.element), enrollment_id: fmt(n.series, n.element) }),
   );
   out.push(
-    `8. Exemplo. Se os cinco prêmios da extração forem ${EXAMPLE_PRIZES.slice(0, 4).join(', ')} e ${EXAMPLE_PRIZES[4]}:`,
+    `8. Exemplo. Se os cinco prêmios da extração forem ${EXAMPLE_PRIZES.slice(0, 4).map(formatPrize).join(', ')} e ${formatPrize(EXAMPLE_PRIZES[4])}:`,
     '',
-    ...formed.series_digits.map((d) => `   - série: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket ?? 'fixo'});`),
+    ...formed.series_digits.map(
+      (d) => `   - série: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket === null ? 'fixo' : formatPrize(d.ticket)});`,
+    ),
     ...(formed.series_reductions > 0
       ? [
           `   - a série lida, ${formed.series_read}, excede ${last}: ${formed.series_read} − ${formed.series_reductions} × ${draw.series_count} = ${formed.series};`,
         ]
       : []),
-    ...formed.element_digits.map((d) => `   - elemento: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket ?? 'fixo'});`),
+    ...formed.element_digits.map(
+      (d) => `   - elemento: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket === null ? 'fixo' : formatPrize(d.ticket)});`,
+    ),
     '',
-    `   O número formado é ${fmt(formed.series, formed.element)}. Supondo que ele não tenha sido distribuído e que, na série ${formed.series}, os elegíveis mais próximos sejam ${[
+    `   O número formado é ${fmt(formed.series, formed.element)}. Supondo que ele não tenha sido distribuído e que, na série ${formatSeries(formed.series, draw.series_count)}, os elegíveis mais próximos sejam ${[
       below,
       above,
     ]

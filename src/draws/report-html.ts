@@ -2,6 +2,7 @@
 // no script, every value escaped (src/tools/html.ts). The same record as report-markdown.ts.
 import { html, raw, type Html } from '../tools/html.ts';
 import { approximationRule, brasiliaTime, brDate, modeName, postponement, type ReportModel } from './report-model.ts';
+import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -91,7 +92,7 @@ export function reportHtml(m: ReportModel): Html {
                 (p, i) =>
                   html`<tr>
                     <td>${i + 1}º</td>
-                    <td>${p}</td>
+                    <td>${formatPrize(p)}</td>
                   </tr>`,
               )}
             </tbody>

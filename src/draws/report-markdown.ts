@@ -1,6 +1,7 @@
 // The apuração record in Markdown: the same record as report-html.ts, as text a person can read,
 // compare and keep beside the signed print.
 import { approximationRule, brasiliaTime, brDate, line, modeName, postponement, type ReportModel } from './report-model.ts';
+import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -38,7 +39,7 @@ export function reportMarkdown(m: ReportModel): string {
     '',
     '| Prêmio | Bilhete |',
     '|---|---|',
-    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${p} |`),
+    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${formatPrize(p)} |`),
     '',
     '## Formação do número',
     '',

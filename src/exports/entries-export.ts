@@ -8,6 +8,7 @@ import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { openDatabase } from '../db/open.ts';
+import { formatNumber } from '../draws/number-set.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { storedTimestampInUtc } from '../input/timestamps.ts';
 import { PROFILE_FIELDS } from '../entries/submission.ts';
@@ -119,7 +120,9 @@ function recordEntriesExport(ctx: Ctx, filter: ExportFilter, format: ExportForma
 /** Writes the header (CSV) and one record per entry; resolves with the number of rows written. */
 async function writeEntriesExport(ctx: Ctx, request: ExportRequest, sink: ExportSink): Promise<number> {
   const { out } = sink;
-  const encode = request.format === 'csv' ? toCsv : toJsonLine;
+  // The CSV is read by people: its lucky numbers are written S/EEEEE, as every other page and record writes them.
+  const seriesCount = getCampaign(ctx, request.filter.campaignId).series_count;
+  const encode = request.format === 'csv' ? (row: ExportRow) => toCsv(row, seriesCount) : toJsonLine;
   if (request.format === 'csv') await write(out, csvRecord([...EXPORT_COLUMNS]));
   let rows = 0;
   // for..of closes the cursor (iterator.return) if a write fails and the loop throws.
@@ -132,13 +135,24 @@ async function writeEntriesExport(ctx: Ctx, request: ExportRequest, sink: Export
   return rows;
 }
 
-function toCsv(row: ExportRow): string {
+/** The stored 'series-order' pairs, as numbers. */
+function luckyPairs(row: ExportRow): Array<[series: string, orderNumber: string]> {
+  return row.lucky_numbers === null ? [] : row.lucky_numbers.split(' ').map((pair) => pair.split('-') as [string, string]);
+}
+
+function toCsv(row: ExportRow, seriesCount: number): string {
   return csvRecord(
     EXPORT_COLUMNS.map((column) => {
       if (column === 'livemode') return row.livemode === 1 ? 'true' : 'false';
       if (column === 'rejection_reasons')
         return (JSON.parse(row.rejection_reasons) as Array<{ code: string }>).map((r) => r.code).join(';');
       if (column === 'consent_granted_at') return grantedAtUtc(row);
+      if (column === 'lucky_numbers')
+        return row.lucky_numbers === null
+          ? null
+          : luckyPairs(row)
+              .map(([s, o]) => formatNumber(Number(s), Number(o), seriesCount))
+              .join(' ');
       return row[column];
     }),
   );
@@ -150,13 +164,7 @@ function toJsonLine(row: ExportRow): string {
   record.livemode = row.livemode === 1;
   record.rejection_reasons = JSON.parse(row.rejection_reasons);
   record.consent_granted_at = grantedAtUtc(row);
-  record.lucky_numbers =
-    row.lucky_numbers === null
-      ? []
-      : row.lucky_numbers.split(' ').map((pair) => {
-          const [series, order_number] = pair.split('-');
-          return { series, order_number };
-        });
+  record.lucky_numbers = luckyPairs(row).map(([series, order_number]) => ({ series, order_number }));
   return `${JSON.stringify(record)}\n`;
 }
 

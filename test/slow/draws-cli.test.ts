@@ -447,12 +447,12 @@ describe('the worked example: run, show, disqualify, publish', () => {
     const text = (await dw.ces(['draw', 'run', id])).stdout;
     for (const line of [
       'formed number 6/65012',
-      '  series: 6, the tens digit of the 1st prize (ticket 50366)',
-      '  element: 2, the units digit of the 5th prize (ticket 22222)',
+      '  series: 6, the tens digit of the 1st prize (ticket 050366)',
+      '  element: 2, the units digit of the 5th prize (ticket 022222)',
       'winners (4 of 4)',
       `   1. 6/65010  entry ${holders.get('6/65010')}`,
       '        formed number 6/65012: not eligible (not distributed or not valid)',
-      '        series 6 from element 65012: nearest eligible above 65015, below 65010: nearest 6/65010',
+      '        series 6 from 6/65012: nearest eligible above 6/65015, below 6/65010: nearest 6/65010',
       `   4. 0/00007  entry ${holders.get('0/00007')}`,
       '        next eligible number upwards from 9/99999, wrapping to the first series: 0/00007',
     ])
@@ -487,7 +487,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     assert.deepEqual(shown.json.disqualified, []);
     const text = (await dw.ces(['draw', 'show', id])).stdout;
     assert.match(text, /^status +drawn$/m);
-    assert.match(text, /^extraction +5787 of 2026-11-25: 1st 50366, 2nd 12345, 3rd 67890, 4th 11111, 5th 22222 \(typed\)$/m);
+    assert.match(text, /^extraction +5787 of 2026-11-25: 1st 050366, 2nd 012345, 3rd 067890, 4th 011111, 5th 022222 \(typed\)$/m);
     assert.match(text, /^ {3}2\. 6\/65015 {2}entry /m);
     assert.match(text, /^ {8}next eligible number upwards from 6\/65010: 6\/65015$/m);
   });
@@ -772,11 +772,11 @@ describe('ces draw results --fetch', () => {
     assert.deepEqual(caixa.paths, ['/portaldeloterias/api/federal/5787']);
     assert.deepEqual(r.stderr.split('\n'), [
       `Loteria Federal extraction 5787 of 2026-11-25, read from ${caixa.url}/federal/5787:`,
-      '  1st prize  50366',
-      '  2nd prize  12345',
-      '  3rd prize  67890',
-      '  4th prize  11111',
-      '  5th prize  22222',
+      '  1st prize  050366',
+      '  2nd prize  012345',
+      '  3rd prize  067890',
+      '  4th prize  011111',
+      '  5th prize  022222',
       '',
     ]);
     assert.deepEqual(
@@ -802,7 +802,7 @@ describe('ces draw results --fetch', () => {
     const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env });
     assert.equal(r.code, 1);
     assert.equal(r.json.error.code, 'confirmation_required');
-    assert.match(r.stderr, /5th prize {2}22222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
+    assert.match(r.stderr, /5th prize {2}022222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
     assert.equal(await extractionOf(dw, id), null);
   });
 
@@ -817,7 +817,7 @@ describe('ces draw results --fetch', () => {
     test(`at a terminal it asks "Record these results? [y/N]"; ${JSON.stringify(typed)} ${recorded ? 'records them' : 'records nothing'}`, async () => {
       const { dw, id, env } = await fetchWorld(answer(FEDERAL_5787));
       const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env, stdin: terminal(typed) });
-      assert.match(r.stderr, /\n {2}5th prize {2}22222\nRecord these results\? \[y\/N\] /);
+      assert.match(r.stderr, /\n {2}5th prize {2}022222\nRecord these results\? \[y\/N\] /);
       if (recorded) {
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.json.extraction.source, 'caixa');
