@@ -77,7 +77,7 @@ const drawUrl = (id: string, suffix = ''): string => `/dashboard/draws/${id}${su
 function makeDraw(t: TestServer, w: World, o: { winners?: number; name?: string } = {}): string {
   return createDraw(
     t.ctx,
-    { campaignId: w.campaign.id, mode: 'live', name: o.name ?? 'Sorteio 1', cutoff: CUTOFF, winners: o.winners },
+    { campaignId: w.campaign.id, mode: 'live', name: o.name ?? 'Sorteio 1', cutoff: CUTOFF, extractionDate: '2026-12-02', winners: o.winners },
     OPERATOR,
   ).id;
 }
@@ -109,7 +109,7 @@ describe('the draws of a campaign', () => {
     const w = await luckyCampaign(t, 2);
     const op = await signIn(t);
     const live = makeDraw(t, w, { name: 'Sorteio semanal', winners: 3 });
-    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF }, OPERATOR);
+    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF, extractionDate: '2026-12-02' }, OPERATOR);
     const campaignPage = await op.get(`/dashboard/campaigns/${w.campaign.id}`);
     assert.match(campaignPage.text, new RegExp(`<a href="/dashboard/campaigns/${w.campaign.id}/draws"\\s*>Draws</a>`));
     const res = await op.get(drawsUrl(w));

@@ -7,6 +7,7 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
 import type { Draw, DrawDetail, RunOutcome } from './model.ts';
+import { approximationParagraphs } from './rule-words.ts';
 import { getRunOutcome } from './run.ts';
 import { describeWinnerStep } from './steps.ts';
 import { getDraw, maskedWinner } from './views.ts';
@@ -71,8 +72,7 @@ export function postponement(draw: Draw): string | null {
   return `A extração prevista para ${brDate(draw.extraction_date)} não foi utilizada; utilizou-se a extração seguinte, de ${brDate(draw.extraction.date)}.`;
 }
 
+/** The rule for winner 1, written out in words for the draw's reading (rule-words.ts). */
 export function approximationRule(draw: Draw): string {
-  return draw.approximation === 'scpc'
-    ? 'SCPC: elemento imediatamente superior na mesma série ou, na falta, o imediatamente inferior, até o elegível mais próximo, sem recomeçar a série; série sem elegível passa a busca à série superior, depois à inferior, alternadamente.'
-    : 'para cima: o próximo número elegível em ordem crescente de série e elemento; após o último número da última série, o primeiro da série 0.';
+  return approximationParagraphs(draw.approximation, draw.empty_series, draw.series_count).join(' ');
 }
