@@ -190,7 +190,14 @@ function createBenchDraw(seed: DrawSeed, name: string): string {
       createDraw(
         ctx,
         // The extraction the plan names: the day of the cut-off, the earliest one a draw may name.
-        { campaignId: seed.campaignId, mode: 'live', name, cutoff: seed.cutoff, extractionDate: seed.cutoff.slice(0, 10), winners: WINNERS },
+        {
+          campaignId: seed.campaignId,
+          mode: 'live',
+          name,
+          cutoff: seed.cutoff,
+          extractionDate: seed.cutoff.slice(0, 10),
+          winners: WINNERS,
+        },
         cliActor('bench'),
       ).id,
   );

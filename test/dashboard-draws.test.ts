@@ -77,7 +77,14 @@ const drawUrl = (id: string, suffix = ''): string => `/dashboard/draws/${id}${su
 function makeDraw(t: TestServer, w: World, o: { winners?: number; name?: string } = {}): string {
   return createDraw(
     t.ctx,
-    { campaignId: w.campaign.id, mode: 'live', name: o.name ?? 'Sorteio 1', cutoff: CUTOFF, extractionDate: '2026-12-02', winners: o.winners },
+    {
+      campaignId: w.campaign.id,
+      mode: 'live',
+      name: o.name ?? 'Sorteio 1',
+      cutoff: CUTOFF,
+      extractionDate: '2026-12-02',
+      winners: o.winners,
+    },
     OPERATOR,
   ).id;
 }

@@ -248,8 +248,7 @@ interface Seat {
 
 /** Winners 1..N in one walk around the set from winner 1, passing documents that already won. */
 function oracleDraw(o: Oracle, c: Case): { winners: Seat[]; unfilled: number[] } {
-  const first =
-    c.approximation === 'up-wrap' ? oracleUpWrap(o, c.formed) : oracleInSeries(o, c.formed, c.approximation, c.emptySeries);
+  const first = c.approximation === 'up-wrap' ? oracleUpWrap(o, c.formed) : oracleInSeries(o, c.formed, c.approximation, c.emptySeries);
   const winners: Seat[] = [];
   if (first !== null) {
     winners.push({ position: 1, number: first });

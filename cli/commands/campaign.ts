@@ -58,9 +58,9 @@ function addCampaignOptions(cmd: Command): Command {
       'API keys that may change the webhook configuration (PATCH /v1/webhook): any | live | none (default any)',
     )
     .option('--authorization <s>', 'the Certificado de Autorização number, as SPA issued it ("" clears)')
-    .option('--promoter <s>', "the promoter's razão social (\"\" clears)")
-    .option('--promoter-document <cnpj>', "the promoter's CNPJ (\"\" clears)")
-    .option('--promoter-address <s>', "the promoter's address (\"\" clears)");
+    .option('--promoter <s>', 'the promoter\'s razão social ("" clears)')
+    .option('--promoter-document <cnpj>', 'the promoter\'s CNPJ ("" clears)')
+    .option('--promoter-address <s>', 'the promoter\'s address ("" clears)');
 }
 
 function toOptions(f: CampaignFlags): CampaignOptions {

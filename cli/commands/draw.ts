@@ -104,7 +104,10 @@ export function registerDrawCommands(program: Command): void {
     .option('--series <digits>', 'DIGITS the series is read from (default: the tens of the 1st..k-th prizes)')
     .option('--element <digits>', 'DIGITS the element is read from (default 1u,2u,3u,4u,5u)')
     .option('--approximation <rule>', 'nearest (scpc is its other name) | above-then-below | up-wrap (default nearest)')
-    .option('--empty-series <rule>', 'a series with no eligible number passes to: alternate (+1, -1, +2 …) | lower-first (default alternate)')
+    .option(
+      '--empty-series <rule>',
+      'a series with no eligible number passes to: alternate (+1, -1, +2 …) | lower-first (default alternate)',
+    )
     .option('--place <s>', 'where the apuração happens')
     .option(
       '--prize <DESCRIPTION=VALUE>',

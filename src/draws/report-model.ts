@@ -12,8 +12,17 @@ import { getRunOutcome } from './run.ts';
 import { describeWinnerStep } from './steps.ts';
 import { getDraw, maskedWinner } from './views.ts';
 
+/** The campaign's identity as the record prints it (campaigns/identity.ts); "não informado" where not set. */
+export interface ReportIdentity {
+  authorization: string;
+  promoter: string;
+  promoterDocument: string;
+  promoterAddress: string;
+}
+
 export interface ReportModel {
   campaignName: string;
+  identity: ReportIdentity;
   draw: DrawDetail;
   outcome: RunOutcome;
   winners: Array<{ position: number; number: string; document: string; name: string; entry_id: string; steps: string[] }>;
@@ -29,8 +38,15 @@ export function buildReportModel(ctx: Ctx, drawId: string, reproduce: string): R
   const outcome = getRunOutcome(ctx, drawId);
   const draw = getDraw(ctx, drawId);
   const campaign = getCampaign(ctx, draw.campaign_id);
+  const unset = 'não informado';
   return {
     campaignName: campaign.name,
+    identity: {
+      authorization: campaign.authorization ?? unset,
+      promoter: campaign.promoter ?? unset,
+      promoterDocument: campaign.promoter_document === null ? unset : formatCnpj(campaign.promoter_document),
+      promoterAddress: campaign.promoter_address ?? unset,
+    },
     draw,
     outcome,
     winners: draw.winners.map((w) => {
@@ -75,4 +91,19 @@ export function postponement(draw: Draw): string | null {
 /** The rule for winner 1, written out in words for the draw's reading (rule-words.ts). */
 export function approximationRule(draw: Draw): string {
   return approximationParagraphs(draw.approximation, draw.empty_series, draw.series_count).join(' ');
+}
+
+/** A CNPJ as it is written: 11.222.333/0001-81 (the alphanumeric one too). */
+export function formatCnpj(cnpj: string): string {
+  return `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
+}
+
+/** The place of the apuração as the record prints it. */
+export function placeText(draw: Draw): string {
+  return draw.place ?? 'não informado';
+}
+
+/** Each position's prize as the record prints it: "Moto 0 km, R$ 15990.00"; null when the draw names none. */
+export function prizeTexts(draw: Draw): Array<{ position: number; text: string }> | null {
+  return draw.prizes === null ? null : draw.prizes.map((p) => ({ position: p.position, text: `${p.description}, R$ ${p.value}` }));
 }

@@ -74,7 +74,12 @@ function winners(
   const result = drawWinners(
     c.set,
     parseNumber(formed),
-    { approximation: options.approximation ?? 'nearest', emptySeries: 'alternate', winnersCount, oneWinPerDocument: options.oneWinPerDocument ?? true },
+    {
+      approximation: options.approximation ?? 'nearest',
+      emptySeries: 'alternate',
+      winnersCount,
+      oneWinPerDocument: options.oneWinPerDocument ?? true,
+    },
     c.holderOf,
   );
   result.winners.forEach((w, i) => assert.equal(w.position, i + 1, 'winners fill positions 1, 2, … in order'));
@@ -177,16 +182,37 @@ test('above-then-below: every eligible element above, however far, before any be
 
 test('lower-first: an empty series passes to the nearest lower series with eligible numbers, then upwards', () => {
   for (const { rule, numbers, formed, expected, emptySeries } of [
-    { rule: 'lower even when the upper is nearer', numbers: ['5/00000', '1/00000'], formed: '4/00000', expected: '1/00000', emptySeries: 'lower-first' },
-    { rule: 'alternate takes the upper', numbers: ['5/00000', '1/00000'], formed: '4/00000', expected: '5/00000', emptySeries: 'alternate' },
-    { rule: 'no lower series: upwards', numbers: ['9/00000', '7/00000'], formed: '4/00000', expected: '7/00000', emptySeries: 'lower-first' },
-    { rule: 'series 0 is the last lower one', numbers: ['0/50000', '9/00000'], formed: '4/00000', expected: '0/50000', emptySeries: 'lower-first' },
+    {
+      rule: 'lower even when the upper is nearer',
+      numbers: ['5/00000', '1/00000'],
+      formed: '4/00000',
+      expected: '1/00000',
+      emptySeries: 'lower-first',
+    },
+    {
+      rule: 'alternate takes the upper',
+      numbers: ['5/00000', '1/00000'],
+      formed: '4/00000',
+      expected: '5/00000',
+      emptySeries: 'alternate',
+    },
+    {
+      rule: 'no lower series: upwards',
+      numbers: ['9/00000', '7/00000'],
+      formed: '4/00000',
+      expected: '7/00000',
+      emptySeries: 'lower-first',
+    },
+    {
+      rule: 'series 0 is the last lower one',
+      numbers: ['0/50000', '9/00000'],
+      formed: '4/00000',
+      expected: '0/50000',
+      emptySeries: 'lower-first',
+    },
   ] as const)
     assert.equal(show(firstWinner(10, [...numbers], formed, 'nearest', emptySeries)), expected, rule);
-  assert.deepEqual(
-    [...seriesOrder(4, 7, 'lower-first')],
-    [4, 3, 2, 1, 0, 5, 6],
-  );
+  assert.deepEqual([...seriesOrder(4, 7, 'lower-first')], [4, 3, 2, 1, 0, 5, 6]);
   const w = firstWinner(10, ['1/00000'], '4/00000', 'above-then-below', 'lower-first')!;
   assert.deepEqual(w.steps.slice(1), [
     { kind: 'series_empty', series: [4, 3, 2], empty_series: 'lower-first' },

@@ -201,8 +201,7 @@ function createForm(campaign: Campaign, mode: Mode, session: DashboardSession, r
         <input id="draw-cutoff" name="cutoff" required placeholder="2026-12-31T23:59:59-03:00" value="${typed('cutoff')}"
       /></label>
       <label for="draw-extraction-date"
-        >Extraction date
-        <input id="draw-extraction-date" name="extraction_date" type="date" required value="${typed('extraction_date')}"
+        >Extraction date <input id="draw-extraction-date" name="extraction_date" type="date" required value="${typed('extraction_date')}"
       /></label>
       <label for="draw-place">Place <input id="draw-place" name="place" maxlength="1000" value="${typed('place')}" /></label>
       <label for="draw-winners"
@@ -223,8 +222,8 @@ function createForm(campaign: Campaign, mode: Mode, session: DashboardSession, r
       >
       <label for="draw-prizes"
         >Prizes (one a line, DESCRIPTION=VALUE in reais with a dot; one line for every position, or one per position)
-        <textarea id="draw-prizes" name="prizes" rows="3" cols="40">${typed('prizes')}</textarea></label
-      >
+        <textarea id="draw-prizes" name="prizes" rows="3" cols="40">${typed('prizes')}</textarea>
+      </label>
       <label
         ><span
           ><input name="one_win_per_document" type="checkbox" value="on" ${oneWin ? html` checked` : null} /> One win per document</span
@@ -237,8 +236,8 @@ function createForm(campaign: Campaign, mode: Mode, session: DashboardSession, r
       <code>c</code> hundreds, <code>m</code> thousands, <code>dm</code> ten-thousands) or <code>=D</code> for a fixed digit. This campaign
       has ${count(campaign.series_count)} series; the element is exactly 5 prize digits (no fixed digit), no digit of a prize is read twice,
       and with more than one series at least one digit of the series comes from a prize. <code>nearest</code> looks for the nearest eligible
-      element of the same series (+1, −1, +2 …, above on a tie); <code>above-then-below</code> takes every eligible element above before
-      any below; <code>up-wrap</code> takes the next eligible number upwards across series. A series with no eligible number passes the
-      search to series +1, −1, +2 … (<code>alternate</code>) or to the lower series first, then upwards (<code>lower-first</code>).
+      element of the same series (+1, −1, +2 …, above on a tie); <code>above-then-below</code> takes every eligible element above before any
+      below; <code>up-wrap</code> takes the next eligible number upwards across series. A series with no eligible number passes the search
+      to series +1, −1, +2 … (<code>alternate</code>) or to the lower series first, then upwards (<code>lower-first</code>).
     </p>`;
 }
