@@ -145,8 +145,11 @@ describe('the draws of a campaign', () => {
       extraction_date: '2026-12-02',
       winners: '5',
       series: '1d,2d,3d',
-      element: '1u,2u,3u,4u,=7',
+      element: '1u,2u,3u,4u,5c',
       approximation: 'up-wrap',
+      empty_series: 'lower-first',
+      place: 'Sede da promotora',
+      prizes: 'Moto 0 km=15990.00\r\n',
     });
     assert.equal(res.status, 303, res.text);
     const [draw] = listDraws(t.ctx, w.campaign.id);
@@ -162,6 +165,9 @@ describe('the draws of a campaign', () => {
         element_digits: draw.element_digits,
         approximation: draw.approximation,
         one_win_per_document: draw.one_win_per_document,
+        empty_series: draw.empty_series,
+        place: draw.place,
+        prizes: draw.prizes,
       },
       {
         livemode: false,
@@ -170,9 +176,12 @@ describe('the draws of a campaign', () => {
         extraction_date: '2026-12-02',
         winners_count: 5,
         series_digits: '1d,2d,3d',
-        element_digits: '1u,2u,3u,4u,=7',
+        element_digits: '1u,2u,3u,4u,5c',
         approximation: 'up-wrap',
         one_win_per_document: false,
+        empty_series: 'lower-first',
+        place: 'Sede da promotora',
+        prizes: Array.from({ length: 5 }, (_, i) => ({ position: i + 1, description: 'Moto 0 km', value: '15990.00' })),
       },
     );
     const record = lastAudit(t, 'draw.created', op);
@@ -181,7 +190,7 @@ describe('the draws of a campaign', () => {
     assert.match(shown.text, /Draw created\. Freeze it once its cut-off has passed\./);
     assert.deepEqual(
       tableRows(shown.text).find((r) => r[0] === 'Element digits'),
-      ['Element digits', '1u,2u,3u,4u,=7'],
+      ['Element digits', '1u,2u,3u,4u,5c'],
     );
   });
 

@@ -8,7 +8,7 @@ import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName, notFound, type FieldError } from '../kernel/errors.ts';
 import { parseDecimal } from '../kernel/numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
-import { applyIdentity } from './identity.ts';
+import { applyIdentity, type IdentityOptions } from './identity.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../input/timestamps.ts';
 import {
   INSTANT_PRIZE_MODES,
@@ -25,7 +25,7 @@ export { REQUIRED_FIELDS, INSTANT_PRIZE_MODES, LUCKY_NUMBER_MODES, WEBHOOK_API_A
 export type { Campaign, RequiredField, WebhookApiAccess };
 
 /** Operator input: strings as typed on the command line; `null` clears an optional setting. */
-export interface CampaignOptions {
+export interface CampaignOptions extends IdentityOptions {
   name?: string;
   startsAt?: string | null;
   endsAt?: string | null;
@@ -42,10 +42,6 @@ export interface CampaignOptions {
   maxEntriesPerDay?: string | number | null;
   fiscalVerifierUrl?: string | null;
   webhookApi?: string;
-  authorization?: string | null;
-  promoter?: string | null;
-  promoterDocument?: string | null;
-  promoterAddress?: string | null;
 }
 
 /** Longest fiscal verifier URL, as a webhook endpoint's. */

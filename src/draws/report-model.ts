@@ -13,7 +13,7 @@ import { describeWinnerStep } from './steps.ts';
 import { getDraw, maskedWinner } from './views.ts';
 
 /** The campaign's identity as the record prints it (campaigns/identity.ts); "não informado" where not set. */
-export interface ReportIdentity {
+interface ReportIdentity {
   authorization: string;
   promoter: string;
   promoterDocument: string;
@@ -94,7 +94,7 @@ export function approximationRule(draw: Draw): string {
 }
 
 /** A CNPJ as it is written: 11.222.333/0001-81 (the alphanumeric one too). */
-export function formatCnpj(cnpj: string): string {
+function formatCnpj(cnpj: string): string {
   return `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
 }
 
