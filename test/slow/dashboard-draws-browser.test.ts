@@ -82,7 +82,7 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal(await page.getByLabel(/^Element digits/).inputValue(), '1u,2u,3u,4u,5u');
     await page.getByLabel('Name', { exact: true }).fill('Sorteio de Natal');
     await page.getByLabel('Cut-off (ISO 8601 with zone)').fill(CUTOFF);
-    await page.getByLabel('Extraction date (optional)').fill('2026-11-25');
+    await page.getByLabel('Extraction date', { exact: true }).fill('2026-11-25');
     await page.getByLabel('Winners').fill('3');
     await page.getByRole('button', { name: 'Create draw' }).click();
     await page.getByText('Draw created.').waitFor();
