@@ -131,7 +131,12 @@ describe('the draws page', () => {
     assert.match(live.text, /<button type="submit">Create live draw<\/button>/);
 
     // A form sent without a mode makes a test draw.
-    const res = await op.post(`/dashboard/campaigns/${w.campaign.id}/draws`, { name: 'Sem modo', cutoff: CUTOFF, winners: '1' });
+    const res = await op.post(`/dashboard/campaigns/${w.campaign.id}/draws`, {
+      name: 'Sem modo',
+      cutoff: CUTOFF,
+      extraction_date: '2026-11-25',
+      winners: '1',
+    });
     assert.equal(res.status, 303, res.text);
     assert.deepEqual(
       listDraws(t.ctx, w.campaign.id).map((d) => d.livemode),

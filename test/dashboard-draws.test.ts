@@ -78,7 +78,14 @@ const drawUrl = (id: string, suffix = ''): string => `/dashboard/draws/${id}${su
 function makeDraw(t: TestServer, w: World, o: { winners?: number; name?: string } = {}): string {
   return createDraw(
     t.ctx,
-    { campaignId: w.campaign.id, mode: 'live', name: o.name ?? 'Sorteio 1', cutoff: CUTOFF, winners: o.winners },
+    {
+      campaignId: w.campaign.id,
+      mode: 'live',
+      name: o.name ?? 'Sorteio 1',
+      cutoff: CUTOFF,
+      extractionDate: '2026-12-02',
+      winners: o.winners,
+    },
     OPERATOR,
   ).id;
 }
@@ -110,7 +117,7 @@ describe('the draws of a campaign', () => {
     const w = await luckyCampaign(t, 2);
     const op = await signIn(t);
     const live = makeDraw(t, w, { name: 'Sorteio semanal', winners: 3 });
-    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF }, OPERATOR);
+    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF, extractionDate: '2026-12-02' }, OPERATOR);
     const campaignPage = await op.get(`/dashboard/campaigns/${w.campaign.id}`);
     assert.match(campaignPage.text, new RegExp(`<a href="/dashboard/campaigns/${w.campaign.id}/draws"\\s*>Draws</a>`));
     const res = await op.get(drawsUrl(w));
@@ -141,8 +148,11 @@ describe('the draws of a campaign', () => {
       extraction_date: '2026-12-02',
       winners: '5',
       series: '1d,2d,3d',
-      element: '1u,2u,3u,4u,=7',
+      element: '1u,2u,3u,4u,5c',
       approximation: 'up-wrap',
+      empty_series: 'lower-first',
+      place: 'Sede da promotora',
+      prizes: 'Moto 0 km=15990.00\r\n',
     });
     assert.equal(res.status, 303, res.text);
     const [draw] = listDraws(t.ctx, w.campaign.id);
@@ -158,6 +168,9 @@ describe('the draws of a campaign', () => {
         element_digits: draw.element_digits,
         approximation: draw.approximation,
         one_win_per_document: draw.one_win_per_document,
+        empty_series: draw.empty_series,
+        place: draw.place,
+        prizes: draw.prizes,
       },
       {
         livemode: false,
@@ -166,9 +179,12 @@ describe('the draws of a campaign', () => {
         extraction_date: '2026-12-02',
         winners_count: 5,
         series_digits: '1d,2d,3d',
-        element_digits: '1u,2u,3u,4u,=7',
+        element_digits: '1u,2u,3u,4u,5c',
         approximation: 'up-wrap',
         one_win_per_document: false,
+        empty_series: 'lower-first',
+        place: 'Sede da promotora',
+        prizes: Array.from({ length: 5 }, (_, i) => ({ position: i + 1, description: 'Moto 0 km', value: '15990.00' })),
       },
     );
     const record = lastAudit(t, 'draw.created', op);
@@ -177,7 +193,7 @@ describe('the draws of a campaign', () => {
     assert.match(shown.text, /Draw created\. Freeze it once its cut-off has passed\./);
     assert.deepEqual(
       tableRows(shown.text).find((r) => r[0] === 'Element digits'),
-      ['Element digits', '1u,2u,3u,4u,=7'],
+      ['Element digits', '1u,2u,3u,4u,5c'],
     );
   });
 

@@ -1,7 +1,16 @@
 // The apuração record as printable HTML, to print and sign: one page with its own stylesheet and
 // no script, every value escaped (src/tools/html.ts). The same record as report-markdown.ts.
 import { html, raw, type Html } from '../tools/html.ts';
-import { approximationRule, brasiliaTime, brDate, modeName, postponement, type ReportModel } from './report-model.ts';
+import {
+  approximationRule,
+  brasiliaTime,
+  brDate,
+  modeName,
+  placeText,
+  postponement,
+  prizeTexts,
+  type ReportModel,
+} from './report-model.ts';
 import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
@@ -39,8 +48,20 @@ export function reportHtml(m: ReportModel): Html {
               <td>${m.campaignName} (campanha <code>${draw.campaign_id}</code>, ${modeName(draw)})</td>
             </tr>
             <tr>
+              <th scope="row">Certificado de Autorização</th>
+              <td>${m.identity.authorization}</td>
+            </tr>
+            <tr>
+              <th scope="row">Promotora</th>
+              <td>${m.identity.promoter}, CNPJ ${m.identity.promoterDocument}, ${m.identity.promoterAddress}</td>
+            </tr>
+            <tr>
               <th scope="row">Sorteio</th>
               <td><code>${draw.id}</code></td>
+            </tr>
+            <tr>
+              <th scope="row">Local da apuração</th>
+              <td>${placeText(draw)}</td>
             </tr>
             <tr>
               <th scope="row">Data-limite de participação (corte)</th>
@@ -97,6 +118,28 @@ export function reportHtml(m: ReportModel): Html {
               )}
             </tbody>
           </table>
+          <h2>Prêmios por posição</h2>
+          ${
+            prizeTexts(draw) === null
+              ? html`<p>Prêmios não informados no sorteio.</p>`
+              : html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Posição</th>
+                      <th scope="col">Prêmio e valor</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${prizeTexts(draw)!.map(
+                      (p) =>
+                        html`<tr>
+                          <td>${p.position}º</td>
+                          <td>${p.text}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>`
+          }
           <h2>Formação do número</h2>
           <p>Série: ${draw.series_digits === '' ? 'série única (0)' : draw.series_digits}; elemento: ${draw.element_digits}.</p>
           <ol>

@@ -1,6 +1,16 @@
 // The apuração record in Markdown: the same record as report-html.ts, as text a person can read,
 // compare and keep beside the signed print.
-import { approximationRule, brasiliaTime, brDate, line, modeName, postponement, type ReportModel } from './report-model.ts';
+import {
+  approximationRule,
+  brasiliaTime,
+  brDate,
+  line,
+  modeName,
+  placeText,
+  postponement,
+  prizeTexts,
+  type ReportModel,
+} from './report-model.ts';
 import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
@@ -22,7 +32,10 @@ export function reportMarkdown(m: ReportModel): string {
     out.push('**RASCUNHO: sorteio ainda não publicado; os contemplados podem mudar por desclassificação.**', '');
   out.push(
     `- Promoção: ${line(m.campaignName)} (campanha \`${draw.campaign_id}\`, ${modeName(draw)})`,
+    `- Certificado de Autorização: ${line(m.identity.authorization)}`,
+    `- Promotora: ${line(m.identity.promoter)}, CNPJ ${m.identity.promoterDocument}, ${line(m.identity.promoterAddress)}`,
     `- Sorteio: \`${draw.id}\``,
+    `- Local da apuração: ${line(placeText(draw))}`,
     `- Data-limite de participação (corte): ${brasiliaTime(draw.cutoff)}`,
     `- Extração da Loteria Federal: nº ${ex.number}, de ${brDate(ex.date)}${ex.source === 'caixa' ? ' (lida da API de resultados da Caixa)' : ' (digitada pelo operador)'}, registrada em ${brasiliaTime(ex.recorded_at)}`,
   );
@@ -40,6 +53,12 @@ export function reportMarkdown(m: ReportModel): string {
     '| Prêmio | Bilhete |',
     '|---|---|',
     ...ex.prizes.map((p, i) => `| ${i + 1}º | ${formatPrize(p)} |`),
+    '',
+    '## Prêmios por posição',
+    '',
+    ...(prizeTexts(draw) === null
+      ? ['Prêmios não informados no sorteio.']
+      : ['| Posição | Prêmio e valor |', '|---|---|', ...prizeTexts(draw)!.map((p) => `| ${p.position}º | ${cell(p.text)} |`)]),
     '',
     '## Formação do número',
     '',

@@ -48,17 +48,35 @@ export function describeWinnerStep(step: WinnerStep, seriesCount: number, lang: 
     case 'series_search': {
       const above = step.above === null ? (lang === 'en' ? 'none' : 'nenhum') : n(step.series, step.above);
       const below = step.below === null ? (lang === 'en' ? 'none' : 'nenhum') : n(step.series, step.below);
+      // Steps stored before there were two readings were all `nearest`.
+      const firstAbove = step.rule === 'above-then-below';
       if (lang === 'en') {
-        const chosen = step.chosen === null ? 'no eligible element' : `nearest ${n(step.series, step.chosen)}`;
-        return `series ${sr(step.series)} from ${n(step.series, step.from)}: nearest eligible above ${above}, below ${below}: ${chosen}`;
+        const chosen =
+          step.chosen === null
+            ? 'no eligible element'
+            : firstAbove
+              ? `${step.chosen === step.above ? 'above first' : 'none above, so below'}: ${n(step.series, step.chosen)}`
+              : `nearest ${n(step.series, step.chosen)}`;
+        return firstAbove
+          ? `series ${sr(step.series)} from ${n(step.series, step.from)}: first eligible above ${above}, first below ${below}: ${chosen}`
+          : `series ${sr(step.series)} from ${n(step.series, step.from)}: nearest eligible above ${above}, below ${below}: ${chosen}`;
       }
-      const chosen = step.chosen === null ? 'nenhum elemento elegível' : `o mais próximo é ${n(step.series, step.chosen)}`;
-      return `série ${sr(step.series)} a partir de ${n(step.series, step.from)}: elegível mais próximo acima ${above}, abaixo ${below}: ${chosen}`;
+      const chosen =
+        step.chosen === null
+          ? 'nenhum elemento elegível'
+          : firstAbove
+            ? `${step.chosen === step.above ? 'o superior tem precedência' : 'não há superior, contempla-se o inferior'}: ${n(step.series, step.chosen)}`
+            : `o mais próximo é ${n(step.series, step.chosen)}`;
+      return firstAbove
+        ? `série ${sr(step.series)} a partir de ${n(step.series, step.from)}: primeiro elegível acima ${above}, primeiro abaixo ${below}: ${chosen}`
+        : `série ${sr(step.series)} a partir de ${n(step.series, step.from)}: elegível mais próximo acima ${above}, abaixo ${below}: ${chosen}`;
     }
-    case 'series_empty':
-      return lang === 'en'
-        ? `series ${step.series.map(sr).join(', ')}: no eligible number; the search passes on`
-        : `série(s) ${step.series.map(sr).join(', ')}: nenhum número elegível; a busca passa adiante`;
+    case 'series_empty': {
+      const lowerFirst = step.empty_series === 'lower-first';
+      if (lang === 'en')
+        return `series ${step.series.map(sr).join(', ')}: no eligible number; the search passes on${lowerFirst ? ' (lower series first, then upwards)' : ''}`;
+      return `série(s) ${step.series.map(sr).join(', ')}: nenhum número elegível; a busca passa adiante${lowerFirst ? ' (primeiro às séries inferiores, depois às superiores)' : ''}`;
+    }
     case 'next_upwards': {
       const from = n(step.after.series, step.after.element);
       const to = n(step.series, step.element);

@@ -85,6 +85,9 @@ async function createDraw(dw: DrawWorld, extra: string[] = []): Promise<string> 
     'Sorteio de Natal',
     '--cutoff',
     CUTOFF,
+    // The extraction the plan names; a later --extraction-date in `extra` replaces it.
+    '--extraction-date',
+    EXTRACTION_DATE,
     ...extra,
     '--json',
   ]);
@@ -126,6 +129,8 @@ describe('ces draw create', () => {
         'Sorteio',
         '--cutoff',
         CUTOFF,
+        '--extraction-date',
+        EXTRACTION_DATE,
         '--json',
       ]);
       assert.equal(r.code, 0, r.stderr);
@@ -150,7 +155,7 @@ describe('ces draw create', () => {
           winners_count: 1,
           series_digits: series,
           element_digits: '1u,2u,3u,4u,5u',
-          approximation: 'scpc',
+          approximation: 'nearest',
           one_win_per_document: true,
           eligible_count: null,
           numbers_sha256: null,
@@ -217,16 +222,19 @@ describe('ces draw create', () => {
     ['no winner', ['--winners', '0'], 'invalid_option', /^--winners must be an integer from 1 to 10000, got "0"$/],
     [
       'an unknown approximation',
-      ['--approximation', 'nearest'],
+      ['--approximation', 'closest'],
       'invalid_option',
-      /^--approximation must be one of scpc, up-wrap, got "nearest"$/,
+      /^--approximation must be one of nearest, above-then-below, up-wrap \(scpc is nearest's other name\), got "closest"$/,
     ],
     ['an unknown mode', ['--mode', 'prod'], 'invalid_mode', /^--mode must be live or test, got "prod"$/],
   ];
   for (const [what, extra, code, message] of REFUSALS) {
     test(`refused, naming what is wrong: ${what}`, async () => {
       const dw = await drawWorld({ seriesCount: 10, luckyNumbers: 'auto' });
-      const base = ['draw', 'create', '--campaign', dw.w.campaign.id, '--mode', 'live', '--name', 'Sorteio', '--cutoff', CUTOFF];
+      const base = [
+        ...['draw', 'create', '--campaign', dw.w.campaign.id, '--mode', 'live', '--name', 'Sorteio', '--cutoff', CUTOFF],
+        ...['--extraction-date', EXTRACTION_DATE],
+      ];
       // The flags given last win (commander keeps the last value of an option given twice).
       await refused(dw, [...base, ...extra], code, message);
       assert.deepEqual((await dw.ces(['draw', 'list', '--campaign', dw.w.campaign.id, '--json'])).json, [], 'nothing created');
@@ -436,7 +444,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     );
     assert.deepEqual(run.json.winners[0].steps, [
       { kind: 'formed', series: 6, element: 65012, eligible: false },
-      { kind: 'series_search', series: 6, from: 65012, above: 65015, below: 65010, chosen: 65010 },
+      { kind: 'series_search', series: 6, from: 65012, above: 65015, below: 65010, chosen: 65010, rule: 'nearest' },
     ]);
     assert.deepEqual(run.json.winners[3].steps, [
       { kind: 'next_upwards', after: { series: 9, element: 99999 }, inclusive: false, series: 0, element: 7, wrapped: true },

@@ -121,7 +121,7 @@ const TO_REVIEW: Record<string, string[]> = {
   'src/draws/scan-thread.ts': ['ScanResult'],
   'src/draws/steps.ts': ['Language'],
   'src/draws/winners.ts': ['DrawResult', 'DrawRules', 'Exclusions'],
-  'src/entries/documents.ts': ['ParsedDocument'],
+  'src/input/documents.ts': ['ParsedDocument'],
   'src/entries/entries.repo.ts': ['EntryListFilter'],
   'src/entries/fiscal-key.ts': ['AccessKeyIssue', 'AccessKeyParts'],
   'src/entries/idempotency-key.ts': ['IDEMPOTENCY_KEY_MAX', 'decodeHeaderText'],

@@ -251,7 +251,14 @@ function settingsTable(draw: DrawDetail): Html {
       ${row('Winners', count(draw.winners_count))}
       ${row('Series digits', draw.series_digits === '' ? 'none (one series)' : html`<code>${draw.series_digits}</code>`)}
       ${row('Element digits', html`<code>${draw.element_digits}</code>`)} ${row('Series in the campaign', count(draw.series_count))}
-      ${row('Approximation', html`<code>${draw.approximation}</code>`)}
+      ${row('Approximation', html`<code>${draw.approximation}</code>`)} ${row('Empty series', html`<code>${draw.empty_series}</code>`)}
+      ${row('Place', draw.place ?? html`<span class="muted">not set</span>`)}
+      ${row(
+        'Prizes',
+        draw.prizes === null
+          ? html`<span class="muted">not set</span>`
+          : draw.prizes.map((p) => `${p.position}. ${p.description} (R$ ${p.value})`).join('; '),
+      )}
       ${row('One win per document', draw.one_win_per_document ? 'yes' : 'no')} ${row('Created', zonedTime(draw.created_at))}
       ${row('Draw id', html`<span class="mono">${draw.id}</span>`)}
     </tbody>

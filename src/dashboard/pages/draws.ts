@@ -14,7 +14,7 @@ import type { Draw } from '../../draws/model.ts';
 import { hasRun } from '../../draws/status.ts';
 import { getDraw, listDraws } from '../../draws/views.ts';
 import { defaultElementDigits, defaultSeriesDigits, formatDigitSource } from '../../draws/formation.ts';
-import { APPROXIMATIONS } from '../../draws/winners.ts';
+import { APPROXIMATIONS, EMPTY_SERIES_RULES } from '../../draws/winners.ts';
 import { parseInteger } from '../../input/integers.ts';
 import { toMode, type Mode } from '../../keys/keys.ts';
 import { field, inFormWords, isRefusal, select, type FieldLabels } from '../forms.ts';
@@ -80,6 +80,12 @@ export function registerDrawsRoutes(router: DashboardRouter): void {
             series: optional('series'),
             element: optional('element'),
             approximation: optional('approximation'),
+            emptySeries: optional('empty_series'),
+            place: optional('place') ?? null,
+            // One prize a line, as `--prize` is given once a position.
+            prizes: field(r.form, 'prizes')
+              .split(/\r?\n/)
+              .filter((l) => l.trim() !== ''),
             oneWinPerDocument: r.form.has('one_win_per_document'),
           },
           r.actor,
@@ -101,7 +107,12 @@ const DRAW_LABELS: FieldLabels = {
   winners: 'Winners',
   series: 'Series digits',
   element: 'Element digits',
+  series_digits: 'Series digits',
+  element_digits: 'Element digits',
   approximation: 'Approximation',
+  empty_series: 'Empty series',
+  place: 'Place',
+  prize: 'Prizes',
   lucky_numbers: 'Lucky numbers',
 };
 
@@ -215,8 +226,10 @@ function createForm(campaign: Campaign, mode: Mode, session: DashboardSession, r
           pattern="${DATE_PATTERN}"
           placeholder="2026-12-23"
           title="Year, month, day: 2026-12-23"
+          required
           value="${typed('extraction_date')}"
       /></label>
+      <label for="draw-place">Place <input id="draw-place" name="place" maxlength="1000" value="${typed('place')}" /></label>
       <label for="draw-winners"
         >Winners <input id="draw-winners" name="winners" inputmode="numeric" required value="${typed('winners', '1')}"
       /></label>
@@ -228,8 +241,15 @@ function createForm(campaign: Campaign, mode: Mode, session: DashboardSession, r
         >Element digits (default ${elementDefault}) <input id="draw-element" name="element" value="${typed('element', elementDefault)}"
       /></label>
       <label for="draw-approximation"
-        >Approximation ${select('approximation', APPROXIMATIONS, typed('approximation', 'scpc'), 'draw-approximation')}</label
+        >Approximation ${select('approximation', APPROXIMATIONS, typed('approximation', 'nearest'), 'draw-approximation')}</label
       >
+      <label for="draw-empty-series"
+        >Empty series ${select('empty_series', EMPTY_SERIES_RULES, typed('empty_series', 'alternate'), 'draw-empty-series')}</label
+      >
+      <label for="draw-prizes"
+        >Prizes (one a line, DESCRIPTION=VALUE in reais with a dot; one line for every position, or one per position)
+        <textarea id="draw-prizes" name="prizes" rows="3" cols="40">${typed('prizes')}</textarea>
+      </label>
       <label
         ><span
           ><input name="one_win_per_document" type="checkbox" value="on" ${oneWin ? html` checked` : null} /> One win per document</span
@@ -240,7 +260,10 @@ function createForm(campaign: Campaign, mode: Mode, session: DashboardSession, r
     <p class="muted">
       Digits are read left to right: <code>&lt;prize&gt;&lt;place&gt;</code> (prize 1 to 5; place <code>u</code> units, <code>d</code> tens,
       <code>c</code> hundreds, <code>m</code> thousands, <code>dm</code> ten-thousands) or <code>=D</code> for a fixed digit. This campaign
-      has ${count(campaign.series_count)} series; the element has exactly 5 digits. <code>scpc</code> looks for the nearest eligible element
-      of the same series (above first), then the nearest series; <code>up-wrap</code> takes the next eligible number upwards across series.
+      has ${count(campaign.series_count)} series; the element is exactly 5 prize digits (no fixed digit), no digit of a prize is read twice,
+      and with more than one series at least one digit of the series comes from a prize. <code>nearest</code> looks for the nearest eligible
+      element of the same series (+1, −1, +2 …, above on a tie); <code>above-then-below</code> takes every eligible element above before any
+      below; <code>up-wrap</code> takes the next eligible number upwards across series. A series with no eligible number passes the search
+      to series +1, −1, +2 … (<code>alternate</code>) or to the lower series first, then upwards (<code>lower-first</code>).
     </p>`;
 }
