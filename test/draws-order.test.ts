@@ -295,7 +295,7 @@ test('issue 41, point 5: the record says who created and froze the draw, and eve
     /Sorteio criado em 2026-11-22T12:00:00\.000Z \(22\/11\/2026 09:00:00, horário de Brasília\) por cli:\S+; números congelados em 2026-11-25T21:59:00\.000Z .* por cli:\S+\./,
   );
   assert.match(record, /## Registro dos resultados/);
-  assert.match(record, /\| 5787 \| 25\/11\/2026 \| 50366, 12345, 67890, 11111, 22223 \| digitada \| — \|/);
-  assert.match(record, /\| 5787 \| 25\/11\/2026 \| 50366, 12345, 67890, 11111, 22222 \| digitada \| 5º prêmio digitado errado \|/);
+  assert.match(record, /\| 5787 \| 25\/11\/2026 \| 050366, 012345, 067890, 011111, 022223 \| digitada \| — \|/);
+  assert.match(record, /\| 5787 \| 25\/11\/2026 \| 050366, 012345, 067890, 011111, 022222 \| digitada \| 5º prêmio digitado errado \|/);
   assert.match(record, /Nenhuma participação recebida até a data-limite estava pendente de verificação no congelamento\./);
 });

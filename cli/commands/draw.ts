@@ -35,6 +35,9 @@ interface CreateFlags extends CommonOptions {
   series?: string;
   element?: string;
   approximation?: string;
+  emptySeries?: string;
+  place?: string;
+  prize: string[];
   oneWinPerDocument: boolean;
 }
 
@@ -96,11 +99,22 @@ export function registerDrawCommands(program: Command): void {
     .requiredOption('--mode <mode>', 'live | test')
     .requiredOption('--name <name>', 'name of the draw, as the regulation calls it')
     .requiredOption('--cutoff <iso>', 'numbers held at this date-time take part (with its zone: 2026-12-31T23:59:59-03:00)')
-    .option('--extraction-date <date>', 'date of the Loteria Federal extraction the regulation names (YYYY-MM-DD)')
+    .option('--extraction-date <date>', 'date of the Loteria Federal extraction the regulation names (YYYY-MM-DD; required)')
     .option('--winners <n>', 'how many winners (default 1)')
     .option('--series <digits>', 'DIGITS the series is read from (default: the tens of the 1st..k-th prizes)')
     .option('--element <digits>', 'DIGITS the element is read from (default 1u,2u,3u,4u,5u)')
-    .option('--approximation <rule>', 'scpc | up-wrap (default scpc)')
+    .option('--approximation <rule>', 'nearest (scpc is its other name) | above-then-below | up-wrap (default nearest)')
+    .option(
+      '--empty-series <rule>',
+      'a series with no eligible number passes to: alternate (+1, -1, +2 …) | lower-first (default alternate)',
+    )
+    .option('--place <s>', 'where the apuração happens')
+    .option(
+      '--prize <DESCRIPTION=VALUE>',
+      'prize of a position, value in reais with a dot (Moto 0 km=15990.00); repeat once per position in order, or once for all',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--no-one-win-per-document', "a participant's document may win more than once in the draw")
     .action(async (flags: CreateFlags) => {
       await runCommand(
@@ -118,6 +132,9 @@ export function registerDrawCommands(program: Command): void {
               series: flags.series,
               element: flags.element,
               approximation: flags.approximation,
+              emptySeries: flags.emptySeries,
+              place: flags.place ?? null,
+              prizes: flags.prize,
               oneWinPerDocument: flags.oneWinPerDocument,
             },
             cliOperator(),

@@ -4,6 +4,7 @@ import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 import type { EncodedSeries } from './number-set.ts';
 import type { DrawStatus } from './status.ts';
+import type { Approximation, EmptySeriesRule } from './winners.ts';
 
 export interface DrawRow {
   id: string;
@@ -17,7 +18,7 @@ export interface DrawRow {
   series_count: number;
   series_digits: string;
   element_digits: string;
-  approximation: 'scpc' | 'up-wrap';
+  approximation: Approximation;
   one_win_per_document: number;
   eligible_count: number | null;
   numbers_sha256: string | null;
@@ -32,6 +33,11 @@ export interface DrawRow {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Where the apuração happens. */
+  place: string | null;
+  /** JSON array of DrawPrize, one per position; null when none was given. */
+  prizes: string | null;
+  empty_series: EmptySeriesRule;
   /** Schema 23: who created and froze the draw (audit actors), the freeze's pending count and reason, the voiding. */
   created_by?: string | null;
   frozen_by?: string | null;
@@ -61,10 +67,12 @@ export function insertDraw(db: Db, row: DrawRow): void {
     db,
     `INSERT INTO draws (id, campaign_id, livemode, name, cutoff, extraction_date, status, winners_count, series_count, series_digits,
       element_digits, approximation, one_win_per_document, eligible_count, numbers_sha256, frozen_at, extraction_number,
-      extraction_held_on, extraction_prizes, extraction_source, results_recorded_at, formed, drawn_at, published_at, created_at, updated_at)
+      extraction_held_on, extraction_prizes, extraction_source, results_recorded_at, formed, drawn_at, published_at, created_at, updated_at,
+      place, prizes, empty_series)
     VALUES (@id, @campaign_id, @livemode, @name, @cutoff, @extraction_date, @status, @winners_count, @series_count, @series_digits,
       @element_digits, @approximation, @one_win_per_document, @eligible_count, @numbers_sha256, @frozen_at, @extraction_number,
-      @extraction_held_on, @extraction_prizes, @extraction_source, @results_recorded_at, @formed, @drawn_at, @published_at, @created_at, @updated_at)`,
+      @extraction_held_on, @extraction_prizes, @extraction_source, @results_recorded_at, @formed, @drawn_at, @published_at, @created_at, @updated_at,
+      @place, @prizes, @empty_series)`,
   ).run(row);
 }
 

@@ -23,6 +23,7 @@ export function extractionTaken(other: { id: string; name: string }, what: { num
     `${which} is already used by draw ${other.id} ("${other.name}") of this campaign and mode: one extraction decides one draw. Void that draw first if it must not stand.`,
     undefined,
     undefined,
+    undefined,
     { draw_id: other.id },
   );
 }

@@ -13,7 +13,17 @@ import { checkInteger } from '../input/integers.ts';
 import { toUtcTimestamp } from '../input/timestamps.ts';
 import { toMode } from '../keys/keys.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
-import { checkExtractionNumber, checkText, isValidDate, MAX_DISQUALIFY_REASON, MAX_DRAW_NAME, WINNERS } from './draw-input.ts';
+import { checkDigitRules } from './digit-rules.ts';
+import {
+  checkDrawPrizes,
+  checkExtractionNumber,
+  checkPlace,
+  checkText,
+  isValidDate,
+  MAX_DISQUALIFY_REASON,
+  MAX_DRAW_NAME,
+  WINNERS,
+} from './draw-input.ts';
 import {
   countPendingEntries,
   findDrawOnExtraction,
@@ -32,20 +42,47 @@ import { findDraw, rowToDraw, type Draw } from './model.ts';
 import { assertNotVoided, assertResultsOpen, assertTransition, assertVoidable, isFrozen } from './status.ts';
 import { assertBeforeExtraction, checkResultsDate } from './time-rules.ts';
 import { getDraw } from './views.ts';
-import { APPROXIMATIONS, type Approximation } from './winners.ts';
+import { APPROXIMATIONS, EMPTY_SERIES_RULES, type Approximation, type EmptySeriesRule } from './winners.ts';
 
 export interface DrawInput {
   campaignId: string;
   mode: string;
   name: string;
   cutoff: string;
-  extractionDate?: string | null;
+  /** The extraction the plan names (YYYY-MM-DD): required. */
+  extractionDate: string | null;
   /** Default 1. */
   winners?: number;
   series?: string;
   element?: string;
+  /** nearest (default; `scpc` is its other name), above-then-below or up-wrap. */
   approximation?: string;
+  /** alternate (default) or lower-first. */
+  emptySeries?: string;
   oneWinPerDocument?: boolean;
+  /** Where the apuração happens. */
+  place?: string | null;
+  /** DESCRIPTION=VALUE, one for every position or one per position in order. */
+  prizes?: readonly string[];
+}
+
+/** `scpc` is the name the `nearest` reading had: a script that still says it means the same rule. */
+function readApproximation(value: string | undefined): Approximation {
+  const typed = (value ?? 'nearest').trim().toLowerCase();
+  const approximation = typed === 'scpc' ? 'nearest' : typed;
+  if (!(APPROXIMATIONS as readonly string[]).includes(approximation))
+    throw invalidOption(
+      'approximation',
+      `${fieldName('approximation')} must be one of ${APPROXIMATIONS.join(', ')} (scpc is nearest's other name), got "${value}"`,
+    );
+  return approximation as Approximation;
+}
+
+function readEmptySeries(value: string | undefined): EmptySeriesRule {
+  const rule = (value ?? 'alternate').trim().toLowerCase();
+  if (!(EMPTY_SERIES_RULES as readonly string[]).includes(rule))
+    throw invalidOption('empty_series', `${fieldName('empty_series')} must be one of ${EMPTY_SERIES_RULES.join(', ')}, got "${value}"`);
+  return rule as EmptySeriesRule;
 }
 
 export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
@@ -61,21 +98,23 @@ export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
       `${fieldName('cutoff')} must be a date-time with its zone (2026-12-31T23:59:59-03:00), got "${input.cutoff}"`,
     );
   const extractionDate = input.extractionDate?.trim() || null;
-  if (extractionDate !== null && !isValidDate(extractionDate))
+  // The plan names its extraction; without it nothing could say the result followed it.
+  if (extractionDate === null)
+    throw invalidOption('extraction_date', `${fieldName('extraction_date')} is required: the date of the extraction the plan names`);
+  if (!isValidDate(extractionDate))
     throw invalidOption('extraction_date', `${fieldName('extraction_date')} must be a date YYYY-MM-DD, got "${extractionDate}"`);
-  if (extractionDate !== null && extractionDate < cutoff.slice(0, 10))
+  if (extractionDate < cutoff.slice(0, 10))
     throw invalidOption('extraction_date', `${fieldName('extraction_date')} ${extractionDate} is before the cut-off ${cutoff}`);
   assertBeforeExtraction(ctx.clock.now(), extractionDate, 'create');
   const winners = checkInteger('winners', input.winners ?? 1, WINNERS);
-  const approximation = (input.approximation ?? 'scpc').toLowerCase();
-  if (!(APPROXIMATIONS as readonly string[]).includes(approximation))
-    throw invalidOption(
-      'approximation',
-      `${fieldName('approximation')} must be one of ${APPROXIMATIONS.join(', ')}, got "${input.approximation}"`,
-    );
+  const approximation = readApproximation(input.approximation);
+  const emptySeries = readEmptySeries(input.emptySeries);
+  const place = checkPlace(input.place);
+  const prizes = checkDrawPrizes(input.prizes ?? [], winners);
   const series = input.series === undefined ? defaultSeriesDigits(campaign.series_count) : parseDigits(input.series, 'series');
   const element = input.element === undefined ? defaultElementDigits() : parseDigits(input.element, 'element');
   checkDigitLists(series, element, campaign.series_count);
+  checkDigitRules(series, element, campaign.series_count);
   const now = nowIso(ctx.clock);
   const row: DrawRow = {
     id: ctx.random.uuid(),
@@ -89,7 +128,7 @@ export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
     series_count: campaign.series_count,
     series_digits: series.map(formatDigitSource).join(','),
     element_digits: element.map(formatDigitSource).join(','),
-    approximation: approximation as Approximation,
+    approximation,
     one_win_per_document: input.oneWinPerDocument === false ? 0 : 1,
     eligible_count: null,
     numbers_sha256: null,
@@ -104,18 +143,19 @@ export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
     published_at: null,
     created_at: now,
     updated_at: now,
+    place,
+    prizes: prizes === null ? null : JSON.stringify(prizes),
+    empty_series: emptySeries,
   };
   return ctx.db
     .transaction(() => {
-      if (extractionDate !== null) {
-        const other = findDrawOnExtraction(ctx.db, {
-          campaign_id: row.campaign_id,
-          livemode: row.livemode,
-          except_id: row.id,
-          extraction_date: extractionDate,
-        });
-        if (other !== undefined) throw extractionTaken(other, { date: extractionDate });
-      }
+      const other = findDrawOnExtraction(ctx.db, {
+        campaign_id: row.campaign_id,
+        livemode: row.livemode,
+        except_id: row.id,
+        extraction_date: extractionDate,
+      });
+      if (other !== undefined) throw extractionTaken(other, { date: extractionDate });
       insertDraw(ctx.db, row);
       saveDrawCreator(ctx.db, row.id, actorName(actor));
       row.created_by = actorName(actor);
@@ -133,6 +173,10 @@ export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
           element_digits: row.element_digits,
           approximation: row.approximation,
           one_win_per_document: row.one_win_per_document === 1,
+          extraction_date: row.extraction_date,
+          empty_series: row.empty_series,
+          place: row.place,
+          prizes,
         },
       });
       return rowToDraw(row);
@@ -195,6 +239,7 @@ function entriesPending(count: number): AppError {
     409,
     'draw_entries_pending',
     `${entries} still pending verification: freezing now would leave their holders out of the draw for good. Wait until they are processed, or freeze anyway giving the ${fieldName('reason')}, which the record prints with the count.`,
+    undefined,
     undefined,
     undefined,
     { pending_count: count },

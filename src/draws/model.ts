@@ -7,7 +7,8 @@ import { findDrawRow, type DrawRow, type DrawWinnerRow } from './draws.repo.ts';
 import type { DigitStep, Formed } from './formation.ts';
 import { formatNumber } from './number-set.ts';
 import type { DrawStatus } from './status.ts';
-import type { Approximation, WinnerStep } from './winners.ts';
+import type { DrawPrize } from './draw-input.ts';
+import type { Approximation, EmptySeriesRule, WinnerStep } from './winners.ts';
 
 export interface Extraction {
   number: number;
@@ -30,7 +31,12 @@ export interface Draw {
   series_digits: string;
   element_digits: string;
   approximation: Approximation;
+  empty_series: EmptySeriesRule;
   one_win_per_document: boolean;
+  /** Where the apuração happens; null when not given. */
+  place: string | null;
+  /** The prize of each position, in order; null when not given. */
+  prizes: DrawPrize[] | null;
   eligible_count: number | null;
   numbers_sha256: string | null;
   frozen_at: string | null;
@@ -131,7 +137,10 @@ export function rowToDraw(row: DrawRow): Draw {
     series_digits: row.series_digits,
     element_digits: row.element_digits,
     approximation: row.approximation,
+    empty_series: row.empty_series,
     one_win_per_document: row.one_win_per_document === 1,
+    place: row.place,
+    prizes: row.prizes === null ? null : (JSON.parse(row.prizes) as DrawPrize[]),
     eligible_count: row.eligible_count,
     numbers_sha256: row.numbers_sha256,
     frozen_at: row.frozen_at,

@@ -8,12 +8,15 @@ import {
   custodyLine,
   modeName,
   pendingLine,
+  placeText,
   postponement,
+  prizeTexts,
   RESULTS_HISTORY_HEADERS,
   resultsRecordCells,
   voidedLine,
   type ReportModel,
 } from './report-model.ts';
+import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -51,8 +54,20 @@ export function reportHtml(m: ReportModel): Html {
               <td>${m.campaignName} (campanha <code>${draw.campaign_id}</code>, ${modeName(draw)})</td>
             </tr>
             <tr>
+              <th scope="row">Certificado de Autorização</th>
+              <td>${m.identity.authorization}</td>
+            </tr>
+            <tr>
+              <th scope="row">Promotora</th>
+              <td>${m.identity.promoter}, CNPJ ${m.identity.promoterDocument}, ${m.identity.promoterAddress}</td>
+            </tr>
+            <tr>
               <th scope="row">Sorteio</th>
               <td><code>${draw.id}</code></td>
+            </tr>
+            <tr>
+              <th scope="row">Local da apuração</th>
+              <td>${placeText(draw)}</td>
             </tr>
             <tr>
               <th scope="row">Data-limite de participação (corte)</th>
@@ -116,11 +131,33 @@ export function reportHtml(m: ReportModel): Html {
                 (p, i) =>
                   html`<tr>
                     <td>${i + 1}º</td>
-                    <td>${p}</td>
+                    <td>${formatPrize(p)}</td>
                   </tr>`,
               )}
             </tbody>
           </table>
+          <h2>Prêmios por posição</h2>
+          ${
+            prizeTexts(draw) === null
+              ? html`<p>Prêmios não informados no sorteio.</p>`
+              : html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Posição</th>
+                      <th scope="col">Prêmio e valor</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${prizeTexts(draw)!.map(
+                      (p) =>
+                        html`<tr>
+                          <td>${p.position}º</td>
+                          <td>${p.text}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>`
+          }
           ${
             draw.results_history.length > 0
               ? html`<h2>Registro dos resultados</h2>

@@ -8,12 +8,15 @@ import {
   line,
   modeName,
   pendingLine,
+  placeText,
   postponement,
+  prizeTexts,
   RESULTS_HISTORY_HEADERS,
   resultsRecordCells,
   voidedLine,
   type ReportModel,
 } from './report-model.ts';
+import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -34,7 +37,10 @@ export function reportMarkdown(m: ReportModel): string {
     out.push('**RASCUNHO: sorteio ainda não publicado; os contemplados podem mudar por desclassificação.**', '');
   out.push(
     `- Promoção: ${line(m.campaignName)} (campanha \`${draw.campaign_id}\`, ${modeName(draw)})`,
+    `- Certificado de Autorização: ${line(m.identity.authorization)}`,
+    `- Promotora: ${line(m.identity.promoter)}, CNPJ ${m.identity.promoterDocument}, ${line(m.identity.promoterAddress)}`,
     `- Sorteio: \`${draw.id}\``,
+    `- Local da apuração: ${line(placeText(draw))}`,
     `- Data-limite de participação (corte): ${brasiliaTime(draw.cutoff)}`,
     `- Extração da Loteria Federal: nº ${ex.number}, de ${brDate(ex.date)}${ex.source === 'caixa' ? ' (lida da API de resultados da Caixa)' : ' (digitada pelo operador)'}, registrada em ${brasiliaTime(ex.recorded_at)}`,
   );
@@ -56,7 +62,13 @@ export function reportMarkdown(m: ReportModel): string {
     '',
     '| Prêmio | Bilhete |',
     '|---|---|',
-    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${p} |`),
+    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${formatPrize(p)} |`),
+    '',
+    '## Prêmios por posição',
+    '',
+    ...(prizeTexts(draw) === null
+      ? ['Prêmios não informados no sorteio.']
+      : ['| Posição | Prêmio e valor |', '|---|---|', ...prizeTexts(draw)!.map((p) => `| ${p.position}º | ${cell(p.text)} |`)]),
     '',
   );
   if (draw.results_history.length > 0)

@@ -7,13 +7,24 @@ import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
 import { listVoidedOnExtraction } from './draws.repo.ts';
+import { formatPrize } from './formation.ts';
 import type { Draw, DrawDetail, ResultsRecord, RunOutcome } from './model.ts';
+import { approximationParagraphs } from './rule-words.ts';
 import { getRunOutcome } from './run.ts';
 import { describeWinnerStep } from './steps.ts';
 import { getDraw, maskedWinner } from './views.ts';
 
+/** The campaign's identity as the record prints it (campaigns/identity.ts); "não informado" where not set. */
+interface ReportIdentity {
+  authorization: string;
+  promoter: string;
+  promoterDocument: string;
+  promoterAddress: string;
+}
+
 export interface ReportModel {
   campaignName: string;
+  identity: ReportIdentity;
   draw: DrawDetail;
   outcome: RunOutcome;
   winners: Array<{ position: number; number: string; document: string; name: string; entry_id: string; steps: string[] }>;
@@ -39,8 +50,15 @@ export function buildReportModel(ctx: Ctx, drawId: string, reproduce: string): R
   const outcome = getRunOutcome(ctx, drawId);
   const draw = getDraw(ctx, drawId);
   const campaign = getCampaign(ctx, draw.campaign_id);
+  const unset = 'não informado';
   return {
     campaignName: campaign.name,
+    identity: {
+      authorization: campaign.authorization ?? unset,
+      promoter: campaign.promoter ?? unset,
+      promoterDocument: campaign.promoter_document === null ? unset : formatCnpj(campaign.promoter_document),
+      promoterAddress: campaign.promoter_address ?? unset,
+    },
     draw,
     outcome,
     winners: draw.winners.map((w) => {
@@ -124,7 +142,7 @@ export function resultsRecordCells(r: ResultsRecord): string[] {
     who(r.recorded_by),
     String(r.number),
     brDate(r.date),
-    r.prizes.join(', '),
+    r.prizes.map(formatPrize).join(', '),
     r.source === 'caixa' ? 'API de resultados da Caixa' : 'digitada',
     r.reason === null ? '—' : line(r.reason),
   ];
@@ -137,8 +155,22 @@ export function voidedLine(v: VoidedDraw): string {
   return `Sorteio ${v.id} (${line(v.name)}), anulado em ${brasiliaTime(v.voided_at)} por ${who(v.voided_by)}. Motivo: ${line(v.reason)}.`;
 }
 
+/** The rule for winner 1, written out in words for the draw's reading (rule-words.ts). */
 export function approximationRule(draw: Draw): string {
-  return draw.approximation === 'scpc'
-    ? 'SCPC: elemento imediatamente superior na mesma série ou, na falta, o imediatamente inferior, até o elegível mais próximo, sem recomeçar a série; série sem elegível passa a busca à série superior, depois à inferior, alternadamente.'
-    : 'para cima: o próximo número elegível em ordem crescente de série e elemento; após o último número da última série, o primeiro da série 0.';
+  return approximationParagraphs(draw.approximation, draw.empty_series, draw.series_count).join(' ');
+}
+
+/** A CNPJ as it is written: 11.222.333/0001-81 (the alphanumeric one too). */
+function formatCnpj(cnpj: string): string {
+  return `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
+}
+
+/** The place of the apuração as the record prints it. */
+export function placeText(draw: Draw): string {
+  return draw.place ?? 'não informado';
+}
+
+/** Each position's prize as the record prints it: "Moto 0 km, R$ 15990.00"; null when the draw names none. */
+export function prizeTexts(draw: Draw): Array<{ position: number; text: string }> | null {
+  return draw.prizes === null ? null : draw.prizes.map((p) => ({ position: p.position, text: `${p.description}, R$ ${p.value}` }));
 }

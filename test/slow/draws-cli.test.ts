@@ -86,6 +86,9 @@ async function createDraw(dw: DrawWorld, extra: string[] = []): Promise<string> 
     'Sorteio de Natal',
     '--cutoff',
     CUTOFF,
+    // The extraction the plan names; a later --extraction-date in `extra` replaces it.
+    '--extraction-date',
+    EXTRACTION_DATE,
     ...extra,
     '--json',
   ]);
@@ -127,6 +130,8 @@ describe('ces draw create', () => {
         'Sorteio',
         '--cutoff',
         CUTOFF,
+        '--extraction-date',
+        EXTRACTION_DATE,
         '--json',
       ]);
       assert.equal(r.code, 0, r.stderr);
@@ -151,7 +156,7 @@ describe('ces draw create', () => {
           winners_count: 1,
           series_digits: series,
           element_digits: '1u,2u,3u,4u,5u',
-          approximation: 'scpc',
+          approximation: 'nearest',
           one_win_per_document: true,
           eligible_count: null,
           numbers_sha256: null,
@@ -218,16 +223,19 @@ describe('ces draw create', () => {
     ['no winner', ['--winners', '0'], 'invalid_option', /^--winners must be an integer from 1 to 10000, got "0"$/],
     [
       'an unknown approximation',
-      ['--approximation', 'nearest'],
+      ['--approximation', 'closest'],
       'invalid_option',
-      /^--approximation must be one of scpc, up-wrap, got "nearest"$/,
+      /^--approximation must be one of nearest, above-then-below, up-wrap \(scpc is nearest's other name\), got "closest"$/,
     ],
     ['an unknown mode', ['--mode', 'prod'], 'invalid_mode', /^--mode must be live or test, got "prod"$/],
   ];
   for (const [what, extra, code, message] of REFUSALS) {
     test(`refused, naming what is wrong: ${what}`, async () => {
       const dw = await drawWorld({ seriesCount: 10, luckyNumbers: 'auto' });
-      const base = ['draw', 'create', '--campaign', dw.w.campaign.id, '--mode', 'live', '--name', 'Sorteio', '--cutoff', CUTOFF];
+      const base = [
+        ...['draw', 'create', '--campaign', dw.w.campaign.id, '--mode', 'live', '--name', 'Sorteio', '--cutoff', CUTOFF],
+        ...['--extraction-date', EXTRACTION_DATE],
+      ];
       // The flags given last win (commander keeps the last value of an option given twice).
       await refused(dw, [...base, ...extra], code, message);
       assert.deepEqual((await dw.ces(['draw', 'list', '--campaign', dw.w.campaign.id, '--json'])).json, [], 'nothing created');
@@ -442,7 +450,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     );
     assert.deepEqual(run.json.winners[0].steps, [
       { kind: 'formed', series: 6, element: 65012, eligible: false },
-      { kind: 'series_search', series: 6, from: 65012, above: 65015, below: 65010, chosen: 65010 },
+      { kind: 'series_search', series: 6, from: 65012, above: 65015, below: 65010, chosen: 65010, rule: 'nearest' },
     ]);
     assert.deepEqual(run.json.winners[3].steps, [
       { kind: 'next_upwards', after: { series: 9, element: 99999 }, inclusive: false, series: 0, element: 7, wrapped: true },
@@ -453,12 +461,12 @@ describe('the worked example: run, show, disqualify, publish', () => {
     const text = (await dw.ces(['draw', 'run', id])).stdout;
     for (const line of [
       'formed number 6/65012',
-      '  series: 6, the tens digit of the 1st prize (ticket 50366)',
-      '  element: 2, the units digit of the 5th prize (ticket 22222)',
+      '  series: 6, the tens digit of the 1st prize (ticket 050366)',
+      '  element: 2, the units digit of the 5th prize (ticket 022222)',
       'winners (4 of 4)',
       `   1. 6/65010  entry ${holders.get('6/65010')}`,
       '        formed number 6/65012: not eligible (not distributed or not valid)',
-      '        series 6 from element 65012: nearest eligible above 65015, below 65010: nearest 6/65010',
+      '        series 6 from 6/65012: nearest eligible above 6/65015, below 6/65010: nearest 6/65010',
       `   4. 0/00007  entry ${holders.get('0/00007')}`,
       '        next eligible number upwards from 9/99999, wrapping to the first series: 0/00007',
     ])
@@ -493,7 +501,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     assert.deepEqual(shown.json.disqualified, []);
     const text = (await dw.ces(['draw', 'show', id])).stdout;
     assert.match(text, /^status +drawn$/m);
-    assert.match(text, /^extraction +5787 of 2026-11-22: 1st 50366, 2nd 12345, 3rd 67890, 4th 11111, 5th 22222 \(typed\)$/m);
+    assert.match(text, /^extraction +5787 of 2026-11-22: 1st 050366, 2nd 012345, 3rd 067890, 4th 011111, 5th 022222 \(typed\)$/m);
     assert.match(text, /^ {3}2\. 6\/65015 {2}entry /m);
     assert.match(text, /^ {8}next eligible number upwards from 6\/65010: 6\/65015$/m);
   });
@@ -622,7 +630,8 @@ describe('the worked example: run, show, disqualify, publish', () => {
   test('list shows the campaign’s draws, newest first', async () => {
     const { dw, id } = await example();
     dw.s.clock.advance(1000);
-    const second = await createDraw(dw);
+    // Another extraction: one extraction decides one draw of a campaign and mode.
+    const second = await createDraw(dw, ['--extraction-date', '2026-11-25']);
     const list = await dw.ces(['draw', 'list', '--campaign', dw.w.campaign.id, '--json']);
     assert.deepEqual(
       list.json.map((d: { id: string; status: string }) => [d.id, d.status]),
@@ -664,7 +673,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
   test('a draw that does not exist, or has no results yet, is refused with its code', async () => {
     const { dw, id } = await example();
     await refused(dw, ['draw', 'show', '00000000-0000-4000-8000-000000000000'], 'not_found', /^Draw not found\.$/);
-    const bare = await createDraw(dw);
+    const bare = await createDraw(dw, ['--extraction-date', '2026-11-25']);
     await refused(
       dw,
       ['draw', 'run', bare],
@@ -779,11 +788,11 @@ describe('ces draw results --fetch', () => {
     assert.deepEqual(caixa.paths, ['/portaldeloterias/api/federal/5787']);
     assert.deepEqual(r.stderr.split('\n'), [
       `Loteria Federal extraction 5787 of 2026-11-22, read from ${caixa.url}/federal/5787:`,
-      '  1st prize  50366',
-      '  2nd prize  12345',
-      '  3rd prize  67890',
-      '  4th prize  11111',
-      '  5th prize  22222',
+      '  1st prize  050366',
+      '  2nd prize  012345',
+      '  3rd prize  067890',
+      '  4th prize  011111',
+      '  5th prize  022222',
       '',
     ]);
     assert.deepEqual(
@@ -818,7 +827,7 @@ describe('ces draw results --fetch', () => {
     const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env });
     assert.equal(r.code, 1);
     assert.equal(r.json.error.code, 'confirmation_required');
-    assert.match(r.stderr, /5th prize {2}22222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
+    assert.match(r.stderr, /5th prize {2}022222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
     assert.equal(await extractionOf(dw, id), null);
   });
 
@@ -833,7 +842,7 @@ describe('ces draw results --fetch', () => {
     test(`at a terminal it asks "Record these results? [y/N]"; ${JSON.stringify(typed)} ${recorded ? 'records them' : 'records nothing'}`, async () => {
       const { dw, id, env } = await fetchWorld(answer(FEDERAL_5787));
       const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env, stdin: terminal(typed) });
-      assert.match(r.stderr, /\n {2}5th prize {2}22222\nRecord these results\? \[y\/N\] /);
+      assert.match(r.stderr, /\n {2}5th prize {2}022222\nRecord these results\? \[y\/N\] /);
       if (recorded) {
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.json.extraction.source, 'caixa');

@@ -170,7 +170,14 @@ describe('a draw from entries to publication', () => {
     await holdNumbers(s, w, [[0, 10]]);
     const draw = createDraw(
       s.ctx,
-      { campaignId: w.campaign.id, mode: 'live', name: 'Semanal', cutoff: '2026-11-23T00:00:00Z', winners: 5 },
+      {
+        campaignId: w.campaign.id,
+        mode: 'live',
+        name: 'Semanal',
+        cutoff: '2026-11-23T00:00:00Z',
+        extractionDate: '2026-11-25',
+        winners: 5,
+      },
       OPERATOR,
     );
     assert.equal(draw.series_digits, '', 'one series: no series digits');
@@ -234,7 +241,14 @@ describe('a draw from entries to publication', () => {
       const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
       receiver.setSecret(await configureWebhook(s, w.liveKey, receiver.url));
       const holder = await holdNumbers(s, w, [[0, 64455]]);
-      const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Final', cutoff: '2026-11-23T00:00:00Z' }, OPERATOR);
+      const draw = createDraw(
+        s.ctx,
+        { campaignId: w.campaign.id, mode: 'live', name: 'Final', cutoff: '2026-11-23T00:00:00Z', extractionDate: '2026-11-25' },
+        OPERATOR,
+      );
+      // Frozen before the planned extraction (19:00 in Brasília); its results are recorded once it is held.
+      s.clock.set('2026-11-24T00:00:00Z');
+      await freezeDraw(s.ctx, draw.id, OPERATOR);
       s.clock.set('2026-11-25T23:00:00Z');
       await recordResults(
         s.ctx,
