@@ -42,6 +42,9 @@ export function renderDraw(d: Draw): string {
     drawn_at: d.drawn_at,
     published_at: d.published_at,
     created_at: d.created_at,
+    // Shown only when they say something: the text of a draw that is neither is as it always was.
+    ...(d.freeze_reason === null ? {} : { pending_at_freeze: d.pending_at_freeze, freeze_reason: d.freeze_reason }),
+    ...(d.voided_at === null ? {} : { voided_at: d.voided_at, voided_by: d.voided_by, void_reason: d.void_reason }),
   });
 }
 

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { listAuditRecords } from '../src/audit/audit.ts';
-import { createDraw } from '../src/draws/lifecycle.ts';
+import { createDraw, freezeDraw } from '../src/draws/lifecycle.ts';
 import { getDraw, listDraws } from '../src/draws/views.ts';
 import { patchWebhookConfig } from '../src/webhooks/webhook-config.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
@@ -32,14 +32,24 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-/** Created on 2026-11-22 (the test server's clock), cut-off that day, extraction planned for the 25th, results read on the 26th. */
+/**
+ * Created on 2026-11-22 (the test server's clock), cut-off that day and frozen half an hour after it, before the
+ * extraction planned for the 25th; results read on the 26th.
+ */
 const CUTOFF = '2026-11-22T10:00:00-03:00';
+const FROZEN_AT = '2026-11-22T13:30:00.000Z';
 const EXTRACTION_DATE = '2026-11-25';
 const RESULTS_DAY = '2026-11-26T12:00:00.000Z';
 const PRIZES = ['050366', '012345', '067890', '011111', '022222'];
 
 /** Extraction 5787 as Caixa's results API gives it (its other fields left out). */
-const FEDERAL_5787 = { tipoJogo: 'FEDERAL', numero: 5787, dataApuracao: '25/11/2026', listaDezenas: PRIZES };
+const FEDERAL_5787 = {
+  tipoJogo: 'FEDERAL',
+  numero: 5787,
+  dataApuracao: '25/11/2026',
+  listaDezenas: PRIZES,
+  dezenasSorteadasOrdemSorteio: PRIZES,
+};
 
 interface Caixa {
   url: string;
@@ -71,7 +81,10 @@ async function server(env: Record<string, string> = {}): Promise<TestServer> {
   return t;
 }
 
-/** A campaign of 2 series whose 6 approved live entries hold 2 lucky numbers each, and a live draw on it (made as the CLI does). */
+/**
+ * A campaign of 2 series whose 6 approved live entries hold 2 lucky numbers each, and a live draw on it (made as the CLI
+ * does), frozen before its planned extraction as it must be.
+ */
 async function drawWorld(t: TestServer, o: { winners?: number } = {}): Promise<{ w: World; id: string }> {
   const w = makeCampaign(t.ctx, { name: 'Natal 2026', luckyNumbers: 'auto', luckyQuantity: 2, seriesCount: 2 });
   for (let i = 0; i < 6; i++) await submitEntry(t, w.liveKey, entryBody({}, 400 + i), `face-${i}`);
@@ -88,6 +101,8 @@ async function drawWorld(t: TestServer, o: { winners?: number } = {}): Promise<{
     },
     OPERATOR,
   ).id;
+  t.clock.set(Date.parse(FROZEN_AT));
+  await freezeDraw(t.ctx, id, OPERATOR);
   return { w, id };
 }
 
@@ -270,7 +285,8 @@ describe('one draw', () => {
 
     const confirm = Object.fromEntries([['extraction', '5787'], ['date', '2026-11-25'], ...PRIZES.map((p, i) => [`prize${i + 1}`, p])]);
     // Caixa's answer changed since it was shown (or the form was altered): nothing is recorded.
-    caixa.answer = { status: 200, body: { ...FEDERAL_5787, listaDezenas: ['050366', '012345', '067890', '011111', '022223'] } };
+    const other = ['050366', '012345', '067890', '011111', '022223'];
+    caixa.answer = { status: 200, body: { ...FEDERAL_5787, listaDezenas: other, dezenasSorteadasOrdemSorteio: other } };
     const changed = await op.post(drawUrl(id, '/fetch/confirm'), confirm);
     assert.equal(changed.status, 409);
     assert.match(textOf(changed.text), /Caixa's answer for extraction 5787 is no longer the one shown: nothing was recorded\./);

@@ -83,7 +83,7 @@ function makeDraw(t: TestServer, w: World, o: { winners?: number; name?: string 
       mode: 'live',
       name: o.name ?? 'Sorteio 1',
       cutoff: CUTOFF,
-      extractionDate: '2026-12-02',
+      extractionDate: '2026-11-22',
       winners: o.winners,
     },
     OPERATOR,
@@ -95,7 +95,7 @@ async function runThroughPages(t: TestServer, op: Operator, id: string): Promise
   t.clock.set(AFTER_CUTOFF);
   for (const [path, form] of [
     ['/freeze', {}],
-    ['/results', { extraction: '5912', date: '2026-12-02', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
+    ['/results', { extraction: '5912', date: '2026-11-22', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
     ['/run', {}],
   ] as const) {
     const res = await op.post(drawUrl(id, path), form);
@@ -117,7 +117,7 @@ describe('the draws of a campaign', () => {
     const w = await luckyCampaign(t, 2);
     const op = await signIn(t);
     const live = makeDraw(t, w, { name: 'Sorteio semanal', winners: 3 });
-    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF, extractionDate: '2026-12-02' }, OPERATOR);
+    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF, extractionDate: '2026-11-22' }, OPERATOR);
     const campaignPage = await op.get(`/dashboard/campaigns/${w.campaign.id}`);
     assert.match(campaignPage.text, new RegExp(`<a href="/dashboard/campaigns/${w.campaign.id}/draws"\\s*>Draws</a>`));
     const res = await op.get(drawsUrl(w));
@@ -252,7 +252,7 @@ describe('one draw', () => {
     assert.equal(draw.status, 'frozen');
     assert.equal(draw.eligible_count, 12, '6 approved live entries, 2 numbers each');
     const record = lastAudit(t, 'draw.frozen', op);
-    assert.deepEqual(record.details, { draw_id: id, eligible_count: 12, numbers_sha256: draw.numbers_sha256 });
+    assert.deepEqual(record.details, { draw_id: id, eligible_count: 12, numbers_sha256: draw.numbers_sha256, pending_count: 0 });
     const page = await op.get(drawUrl(id));
     const frozen = section(page.text, 'Eligible numbers');
     assert.match(frozen, /<dt>Eligible numbers<\/dt>\s*<dd>12<\/dd>/);
@@ -296,7 +296,7 @@ describe('one draw', () => {
     t.clock.set(AFTER_CUTOFF);
     const bad = await op.post(drawUrl(id, '/results'), {
       extraction: '5912',
-      date: '2026-12-02',
+      date: '2026-11-22',
       prize1: '12345',
       prize2: '2345',
       prize3: '34567',
@@ -311,7 +311,7 @@ describe('one draw', () => {
 
     const res = await op.post(drawUrl(id, '/results'), {
       extraction: '5912',
-      date: '2026-12-02',
+      date: '2026-11-22',
       ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])),
     });
     assert.equal(res.status, 303, res.text);
@@ -319,7 +319,7 @@ describe('one draw', () => {
     assert.equal(draw.status, 'frozen', 'recording the results froze the draw first');
     assert.deepEqual(
       { number: draw.extraction!.number, date: draw.extraction!.date, prizes: draw.extraction!.prizes },
-      { number: 5912, date: '2026-12-02', prizes: ['12345', '23456', '34567', '45678', '56789'] },
+      { number: 5912, date: '2026-11-22', prizes: ['12345', '23456', '34567', '45678', '56789'] },
     );
     assert.equal(lastAudit(t, 'draw.results_recorded', op).details.extraction, 5912);
     assert.equal(lastAudit(t, 'draw.frozen', op).details.draw_id, id);
@@ -327,7 +327,7 @@ describe('one draw', () => {
     const rows = tableRows(section(page.text, 'Loteria Federal results'));
     assert.deepEqual(rows.slice(0, 7), [
       ['Extraction', '5912'],
-      ['Date', '2026-12-02'],
+      ['Date', '2026-11-22'],
       ['1st prize', '012345'],
       ['2nd prize', '023456'],
       ['3rd prize', '034567'],
@@ -462,6 +462,61 @@ describe('one draw', () => {
     );
   });
 
+  test('void: a reason is needed (422); the first POST asks and changes nothing; the confirmed one voids, audited; a published draw cannot be', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t);
+    const op = await signIn(t);
+    const id = makeDraw(t, w, { name: 'Sorteio errado' });
+    assert.match((await op.get(drawUrl(id))).text, /<h2>Void<\/h2>/);
+    const empty = await op.post(drawUrl(id, '/void'), { reason: '  ' });
+    assert.equal(empty.status, 422);
+    assert.match(textOf(empty.text), /Reason must not be empty/);
+    const asked = await op.post(drawUrl(id, '/void'), { reason: 'Regra de aproximação errada' });
+    assert.equal(asked.status, 200);
+    assert.match(textOf(asked.text), /Void draw Sorteio errado\?/);
+    assert.match(asked.text, /<button type="submit" class="danger">Void the draw<\/button>/);
+    assert.equal(getDraw(t.ctx, id).status, 'created');
+    assert.deepEqual(audits(t, 'draw.voided'), []);
+    const res = await op.post(drawUrl(id, '/void'), { reason: 'Regra de aproximação errada', confirmed: 'yes' });
+    assert.equal(res.status, 303, res.text);
+    const draw = getDraw(t.ctx, id);
+    assert.deepEqual([draw.status, draw.void_reason, draw.voided_by], ['voided', 'Regra de aproximação errada', `dashboard:${op.name}`]);
+    assert.deepEqual(lastAudit(t, 'draw.voided', op).details, {
+      draw_id: id,
+      status_before: 'created',
+      extraction: null,
+      reason: 'Regra de aproximação errada',
+    });
+    const page = textOf((await op.get(drawUrl(id))).text);
+    assert.match(page, /Voided 2026-11-22 09:00:00 BRT by dashboard:\S+: Regra de aproximação errada/);
+    assert.doesNotMatch(page, /Freeze anyway|Record results|Run draw/);
+    assert.equal((await op.post(drawUrl(id, '/freeze'), {})).status, 409);
+
+    const other = makeDraw(t, w, { name: 'Sorteio certo' });
+    await runThroughPages(t, op, other);
+    assert.equal((await op.post(drawUrl(other, '/publish'), { confirm: 'Sorteio certo' })).status, 303);
+    const late = await op.post(drawUrl(other, '/void'), { reason: 'tarde', confirmed: 'yes' });
+    assert.equal(late.status, 409);
+    assert.match(textOf(late.text), /The draw is published: its winners are final, and it can no longer be voided\./);
+  });
+
+  test('freeze: refused while entries received by the cut-off are pending (409, with the count); forced with a reason it goes ahead', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t, 2);
+    await submitEntry(t, w.liveKey, entryBody({}, 290), 'draw-pending-0');
+    const op = await signIn(t);
+    const id = makeDraw(t, w);
+    t.clock.set(AFTER_CUTOFF);
+    const refused = await op.post(drawUrl(id, '/freeze'), {});
+    assert.equal(refused.status, 409);
+    assert.match(textOf(refused.text), /1 entry received by the cut-off is still pending verification/);
+    assert.equal(getDraw(t.ctx, id).status, 'created');
+    const forced = await op.post(drawUrl(id, '/freeze'), { force: 'yes', reason: 'Verificador fora do ar' });
+    assert.equal(forced.status, 303, forced.text);
+    const draw = getDraw(t.ctx, id);
+    assert.deepEqual([draw.status, draw.pending_at_freeze, draw.freeze_reason], ['frozen', 1, 'Verificador fora do ar']);
+  });
+
   test('publish: refused before the run (409); a wrong name changes nothing (422); the name publishes, audited and sent to the webhook', async () => {
     const t = await server();
     const w = await luckyCampaign(t);
@@ -572,7 +627,7 @@ describe('one draw', () => {
     const attempts: Array<[string, Record<string, string>]> = [
       [`/dashboard/campaigns/${w.campaign.id}/draws`, { mode: 'live', name: 'Sem token', cutoff: CUTOFF }],
       [drawUrl(id, '/freeze'), {}],
-      [drawUrl(id, '/results'), { extraction: '1', date: '2026-12-02', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
+      [drawUrl(id, '/results'), { extraction: '1', date: '2026-11-22', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
       [drawUrl(id, '/run'), {}],
       [drawUrl(id, '/disqualify'), { position: '1', reason: 'x', confirm: '0/00000' }],
       [drawUrl(id, '/publish'), { confirm: 'Sorteio 1' }],

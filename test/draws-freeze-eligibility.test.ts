@@ -127,9 +127,10 @@ test('a series nearly full is stored as the numbers it lacks, and the draw reads
   const expected = numbersOf(s.ctx, [entry], 2).sort();
   const cutoff = new Date(s.clock.now()).toISOString();
   s.clock.advance(1000);
+  // The extraction is planned for the cut-off's day, later than the clock: frozen before it, its results dated that day.
   const draw = createDraw(
     s.ctx,
-    { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff, extractionDate: extractionAfter(cutoff) },
+    { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff, extractionDate: cutoff.slice(0, 10) },
     OPERATOR,
   );
   const frozen = await freezeDraw(s.ctx, draw.id, OPERATOR);

@@ -53,6 +53,10 @@ test('a 200-series draw writes every number S/EEEEE (series padded to 3) and eve
     ]);
     assert.equal(created.code, 0, created.stderr);
     const id = created.json.id as string;
+    // Frozen after the cut-off and before the extraction (19:00 in Brasília); its results read the day after.
+    s.clock.set('2023-01-18T12:00:00.000Z');
+    const frozen = await ces(['draw', 'freeze', id]);
+    assert.equal(frozen.code, 0, frozen.stderr);
     s.clock.set('2023-01-19T12:00:00.000Z');
     const results = await ces(['draw', 'results', id, '--extraction', '5733', '--date', '2023-01-18', '--prizes', PRIZES.join(',')]);
     assert.equal(results.code, 0, results.stderr);

@@ -131,6 +131,9 @@ describe('draw rules through the CLI', () => {
       assert.equal(created.json.approximation, c.approximation);
       ids.push(created.json.id as string);
     }
+    // Frozen after the cut-off and before the first planned extraction (19:00 in Brasília); results read after the last.
+    s.clock.set('2026-11-24T12:00:00Z');
+    for (const id of ids) assert.equal((await ces(['draw', 'freeze', id])).code, 0);
     s.clock.set('2026-12-01T12:00:00Z');
     for (const [i, c] of cases.entries()) {
       const results = await ces([
@@ -234,6 +237,8 @@ describe('draw rules through the CLI', () => {
     ]);
     assert.equal(draw.code, 0, draw.stderr);
     const id = draw.json.id as string;
+    s.clock.set('2026-11-24T12:00:00Z');
+    assert.equal((await ces(['draw', 'freeze', id])).code, 0, 'frozen before the planned extraction');
     s.clock.set('2026-11-29T12:00:00Z');
     assert.equal(
       (await ces(['draw', 'results', id, '--extraction', '5999', '--date', '2026-11-28', '--prizes', '00042,00001,00002,00003,00004']))

@@ -1,4 +1,4 @@
-// ces draw create|list|show|freeze|numbers|results|run|disqualify|publish|report|clause: the
+// ces draw create|list|show|freeze|numbers|results|run|disqualify|publish|void|report|clause: the
 // apuração of a campaign's lucky numbers from a Loteria Federal extraction
 // (docs/operations.md#running-a-draw-ces-draw). Every rule lives in src/draws/; this file reads
 // flags and prints (results: cli/draw-results.ts).
@@ -9,7 +9,7 @@ import { AppError } from '../../src/kernel/errors.ts';
 import { renderDrawClause } from '../../src/draws/clause.ts';
 import { WINNERS } from '../../src/draws/draw-input.ts';
 import { frozenNumbersText } from '../../src/draws/frozen-set.ts';
-import { createDraw, freezeDraw, publishDraw } from '../../src/draws/lifecycle.ts';
+import { createDraw, freezeDraw, publishDraw, voidDraw } from '../../src/draws/lifecycle.ts';
 import type { RunOutcome } from '../../src/draws/model.ts';
 import { renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
 import { disqualifyWinner, getRunOutcome, runDraw } from '../../src/draws/run.ts';
@@ -173,11 +173,23 @@ export function registerDrawCommands(program: Command): void {
   withCommonOptions(
     draw
       .command('freeze')
-      .description('record the numbers eligible at the cut-off and their SHA-256 (refused before the cut-off)')
+      .description(
+        'record the numbers eligible at the cut-off and their SHA-256 (refused before the cut-off, after the planned extraction, and while entries received by the cut-off are pending)',
+      )
       .argument('<draw_id>'),
-  ).action(async (drawId: string, flags: CommonOptions) => {
-    await runCommand(flags, (ctx) => freezeDraw(ctx, parseUuid(drawId), cliOperator()), renderDraw);
-  });
+  )
+    .option('--force', 'freeze although entries received by the cut-off are still pending (needs --reason; the record says how many)')
+    .option('--reason <text>', 'with --force: why the freeze cannot wait, for the record')
+    .action(async (drawId: string, flags: CommonOptions & { force?: boolean; reason?: string }) => {
+      await runCommand(
+        flags,
+        (ctx) => {
+          if (flags.reason !== undefined && !flags.force) throw new AppError(422, 'invalid_option', '--reason goes with --force');
+          return freezeDraw(ctx, parseUuid(drawId), cliOperator(), { force: flags.force === true, reason: flags.reason });
+        },
+        renderDraw,
+      );
+    });
 
   withCommonOptions(
     draw
@@ -211,6 +223,7 @@ export function registerDrawCommands(program: Command): void {
     .option('--prizes <list>', 'the 1st to 5th prizes, comma-separated: 5 digits each, or 6 with a leading 0')
     .option('--fetch', "read the extraction from Caixa's results API (CES_LOTERIA_URL) and ask before recording it")
     .option('--yes', 'with --fetch: record what was read without asking (needed when stdin is not a terminal)')
+    .option('--reason <text>', 'why the extraction is later than the planned one (a postponement), or why the results are corrected')
     .action(async (drawId: string, flags: ResultsFlags) => {
       const id = parseUuid(drawId);
       await runCommand(flags, (ctx) => recordDrawResults(ctx, id, flags), renderDraw, {}, flags.fetch ? { readsLoteria: true } : {});
@@ -273,6 +286,17 @@ export function registerDrawCommands(program: Command): void {
     const id = parseUuid(drawId);
     await runCommand(flags, (ctx): DrawDocument => ({ draw_id: id, format: 'text', text: renderDrawClause(ctx, id) }), renderDocument);
   });
+
+  withCommonOptions(
+    draw
+      .command('void')
+      .description('void the draw (before publication): it stays listed, and its extraction may decide a new draw, whose record names it')
+      .argument('<draw_id>'),
+  )
+    .requiredOption('--reason <text>', 'why, for the record')
+    .action(async (drawId: string, flags: CommonOptions & { reason: string }) => {
+      await runCommand(flags, (ctx) => voidDraw(ctx, parseUuid(drawId), { reason: flags.reason }, cliOperator()), renderDraw);
+    });
 
   withCommonOptions(
     draw

@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   'draw.run',
   'draw.winner_disqualified',
   'draw.published',
+  'draw.voided',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -19,7 +19,14 @@ export interface FrozenSet {
   save(): boolean;
 }
 
-export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> {
+/** Who froze the draw (an audit actor) and what was pending then: stored with the set. */
+interface FreezeRecord {
+  frozen_by: string;
+  pending_at_freeze: number;
+  freeze_reason: string | null;
+}
+
+export async function freezeDrawSet(ctx: Ctx, row: DrawRow, record: FreezeRecord): Promise<FrozenSet> {
   const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
   const { parts, count, sha256 } = ctx.db.memory
     ? hereEncoded(scanHere(ctx.db, params, row.series_count))
@@ -29,7 +36,7 @@ export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> 
     count,
     sha256,
     // The parts are encoded already: the write lock is held for the inserts alone.
-    save: () => saveFrozenSet(ctx.db, row.id, parts, { eligible_count: count, numbers_sha256: sha256, frozen_at: frozenAt }),
+    save: () => saveFrozenSet(ctx.db, row.id, parts, { eligible_count: count, numbers_sha256: sha256, frozen_at: frozenAt, ...record }),
   };
 }
 

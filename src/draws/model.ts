@@ -46,6 +46,27 @@ export interface Draw {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Who created and who froze the draw, as the audit log names them; null for draws made before they were kept. */
+  created_by: string | null;
+  frozen_by: string | null;
+  /** Entries received by the cut-off still pending verification at the freeze; null before the freeze. */
+  pending_at_freeze: number | null;
+  /** Why the freeze went ahead with entries pending; null when it did not. */
+  freeze_reason: string | null;
+  voided_at: string | null;
+  voided_by: string | null;
+  void_reason: string | null;
+}
+
+/** One recording of the extraction's results: the first one, then each correction, with who, when and why. */
+export interface ResultsRecord {
+  number: number;
+  date: string;
+  prizes: string[];
+  source: 'typed' | 'caixa';
+  reason: string | null;
+  recorded_by: string | null;
+  recorded_at: string;
 }
 
 export interface DrawWinner {
@@ -68,6 +89,8 @@ export interface DrawDetail extends Draw {
   disqualified: DisqualifiedWinner[];
   /** Positions left empty: fewer eligible numbers than winners. */
   unfilled_positions: number[];
+  /** Every recording of the results, the first one first (the last is `extraction`). */
+  results_history: ResultsRecord[];
 }
 
 /** One step of the formation: a digit read from a prize, or the series brought into range. */
@@ -143,6 +166,13 @@ export function rowToDraw(row: DrawRow): Draw {
     published_at: row.published_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    created_by: row.created_by ?? null,
+    frozen_by: row.frozen_by ?? null,
+    pending_at_freeze: row.pending_at_freeze ?? null,
+    freeze_reason: row.freeze_reason ?? null,
+    voided_at: row.voided_at ?? null,
+    voided_by: row.voided_by ?? null,
+    void_reason: row.void_reason ?? null,
   };
 }
 

@@ -5,10 +5,15 @@ import {
   approximationRule,
   brasiliaTime,
   brDate,
+  custodyLine,
   modeName,
+  pendingLine,
   placeText,
   postponement,
   prizeTexts,
+  RESULTS_HISTORY_HEADERS,
+  resultsRecordCells,
+  voidedLine,
   type ReportModel,
 } from './report-model.ts';
 import { formatPrize } from './formation.ts';
@@ -28,6 +33,7 @@ export function reportHtml(m: ReportModel): Html {
   const { draw, outcome } = m;
   const ex = draw.extraction!;
   const postponed = postponement(draw);
+  const pending = pendingLine(draw);
   return html`<!doctype html>
     <html lang="pt-BR">
       <head>
@@ -95,6 +101,18 @@ export function reportHtml(m: ReportModel): Html {
               <th scope="row">Apuração</th>
               <td>${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}</td>
             </tr>
+            <tr>
+              <th scope="row">Criação e congelamento</th>
+              <td>${custodyLine(draw)}</td>
+            </tr>
+            ${
+              pending
+                ? html`<tr>
+                    <th scope="row">Participações pendentes</th>
+                    <td>${pending}</td>
+                  </tr>`
+                : null
+            }
           </table>
           <p>
             A lista canônica tem um número por linha, no formato <code>S/EEEEE</code>, em ordem crescente; <code>${m.reproduce}</code> a
@@ -139,6 +157,38 @@ export function reportHtml(m: ReportModel): Html {
                     )}
                   </tbody>
                 </table>`
+          }
+          ${
+            draw.results_history.length > 0
+              ? html`<h2>Registro dos resultados</h2>
+                  <p>
+                    Cada registro dos resultados desta extração, o primeiro e cada correção, com quem o fez, quando e por quê; vale o
+                    último.
+                  </p>
+                  <table>
+                    <thead>
+                      <tr>
+                        ${RESULTS_HISTORY_HEADERS.map((h) => html`<th scope="col">${h}</th>`)}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${draw.results_history.map(
+                        (r) =>
+                          html`<tr>
+                            ${resultsRecordCells(r).map((c) => html`<td>${c}</td>`)}
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+              : null
+          }
+          ${
+            m.voided.length > 0
+              ? html`<h2>Sorteios anulados sobre a mesma extração</h2>
+                  <ul>
+                    ${m.voided.map((v) => html`<li>${voidedLine(v)}</li>`)}
+                  </ul>`
+              : null
           }
           <h2>Formação do número</h2>
           <p>Série: ${draw.series_digits === '' ? 'série única (0)' : draw.series_digits}; elemento: ${draw.element_digits}.</p>

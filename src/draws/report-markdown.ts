@@ -4,11 +4,16 @@ import {
   approximationRule,
   brasiliaTime,
   brDate,
+  custodyLine,
   line,
   modeName,
+  pendingLine,
   placeText,
   postponement,
   prizeTexts,
+  RESULTS_HISTORY_HEADERS,
+  resultsRecordCells,
+  voidedLine,
   type ReportModel,
 } from './report-model.ts';
 import { formatPrize } from './formation.ts';
@@ -45,6 +50,11 @@ export function reportMarkdown(m: ReportModel): string {
     `- Números elegíveis congelados em ${brasiliaTime(draw.frozen_at!)}: ${draw.eligible_count}`,
     `- SHA-256 da lista canônica dos números elegíveis: \`${draw.numbers_sha256}\``,
     `- Apurado em ${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}`,
+    `- ${custodyLine(draw)}`,
+  );
+  const pending = pendingLine(draw);
+  if (pending) out.push(`- Participações pendentes: ${pending}`);
+  out.push(
     '',
     `A lista canônica tem um número por linha, no formato \`S/EEEEE\` (série com zeros à esquerda, elemento com 5 algarismos), em ordem crescente, cada linha terminada por uma quebra de linha; \`${line(m.reproduce)}\` a reproduz, e seu SHA-256 deve ser o acima.`,
     '',
@@ -60,6 +70,20 @@ export function reportMarkdown(m: ReportModel): string {
       ? ['Prêmios não informados no sorteio.']
       : ['| Posição | Prêmio e valor |', '|---|---|', ...prizeTexts(draw)!.map((p) => `| ${p.position}º | ${cell(p.text)} |`)]),
     '',
+  );
+  if (draw.results_history.length > 0)
+    out.push(
+      '## Registro dos resultados',
+      '',
+      'Cada registro dos resultados desta extração, o primeiro e cada correção, com quem o fez, quando e por quê; vale o último.',
+      '',
+      `| ${RESULTS_HISTORY_HEADERS.join(' | ')} |`,
+      `|${RESULTS_HISTORY_HEADERS.map(() => '---|').join('')}`,
+      ...draw.results_history.map((r) => `| ${resultsRecordCells(r).map(cell).join(' | ')} |`),
+      '',
+    );
+  if (m.voided.length > 0) out.push('## Sorteios anulados sobre a mesma extração', '', ...m.voided.map((v) => `- ${voidedLine(v)}`), '');
+  out.push(
     '## Formação do número',
     '',
     `Série: ${draw.series_digits === '' ? 'série única (0)' : draw.series_digits}; elemento: ${draw.element_digits}.`,

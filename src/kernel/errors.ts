@@ -81,8 +81,18 @@ export class AppError extends Error {
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
   readonly next?: NextStep;
+  /** Members the problem carries beside its code (e.g. `pending_count`): figures a script reads without parsing the message. */
+  readonly extra?: Record<string, string | number>;
 
-  constructor(status: number, code: string, message: string, errors?: FieldError[], headers?: Record<string, string>, next?: NextStep) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    errors?: FieldError[],
+    headers?: Record<string, string>,
+    next?: NextStep,
+    extra?: Record<string, string | number>,
+  ) {
     super(message);
     this.name = 'AppError';
     this.status = status;
@@ -90,6 +100,7 @@ export class AppError extends Error {
     if (errors && errors.length > 0) this.errors = errors;
     if (headers) this.headers = headers;
     if (next) this.next = next;
+    if (extra) this.extra = extra;
   }
 }
 

@@ -86,7 +86,9 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal(await page.getByLabel(/^Element digits/).inputValue(), '1u,2u,3u,4u,5u');
     await page.getByLabel('Name', { exact: true }).fill('Sorteio de Natal');
     await page.getByLabel(/^Cut-off/).fill(CUTOFF);
-    await page.getByLabel('Extraction date (YYYY-MM-DD)').fill('2026-11-25');
+    // A draw is created before its planned extraction (19:00 in Brasília), on the clock the page's steps set.
+    t.clock.set(Date.parse('2026-11-22T12:00:00Z'));
+    await page.getByLabel('Extraction date (YYYY-MM-DD)').fill('2026-11-22');
     await page.getByLabel('Winners').fill('3');
     await page.getByRole('button', { name: 'Create live draw' }).click();
     await page.getByText('Draw created.').waitFor();
@@ -110,7 +112,7 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
 
     // The five prizes, one as Caixa publishes it (6 characters, a leading 0).
     await page.getByLabel('Extraction number', { exact: true }).fill('5914');
-    await page.getByLabel('Extraction date').fill('2026-11-25');
+    await page.getByLabel('Extraction date').fill('2026-11-22');
     for (const [i, prize] of PRIZES.entries()) await page.getByLabel(`${['1st', '2nd', '3rd', '4th', '5th'][i]} prize`).fill(prize);
     await page.getByRole('button', { name: 'Record results' }).click();
     await page.getByText('Results recorded.').waitFor();

@@ -2,7 +2,8 @@
 // Caixa's results API (src/draws/loteria.ts, config loteriaUrl), shown to the operator, and recorded
 // only when they confirm it. Confirming reads Caixa again and records the results only if its answer
 // is still the one shown: what is recorded as "from Caixa" is what Caixa said and what the operator
-// saw, whatever the form sent back (409 loteria_answer_changed otherwise, nothing recorded).
+// saw, whatever the form sent back (409 loteria_answer_changed otherwise, nothing recorded). The
+// confirmation carries the reason an extraction later than planned needs, as typed results do.
 import type { Actor } from '../../audit/actor.ts';
 import { parseExtractionNumber } from '../../draws/draw-input.ts';
 import { formatPrize } from '../../draws/formation.ts';
@@ -52,7 +53,12 @@ export async function confirmFromCaixa(ctx: Ctx, drawId: string, form: URLSearch
       'loteria_answer_changed',
       `Caixa's answer for extraction ${shown.number} is no longer the one shown: nothing was recorded. Fetch it again and check it.`,
     );
-  await recordResults(ctx, drawId, { extraction: read.number, date: read.date, prizes: read.prizes, source: 'caixa' }, actor);
+  await recordResults(
+    ctx,
+    drawId,
+    { extraction: read.number, date: read.date, prizes: read.prizes, source: 'caixa', reason: field(form, 'reason') },
+    actor,
+  );
 }
 
 /** The Fetch form, or what was read with its Record and Cancel buttons. */
@@ -80,6 +86,9 @@ export function caixaSection(draw: DrawDetail, session: DashboardSession, refusa
         <input type="hidden" name="extraction" value="${String(read.number)}" />
         <input type="hidden" name="date" value="${read.date}" />
         ${read.prizes.map((p, i) => html`<input type="hidden" name="prize${i + 1}" value="${formatPrize(p)}" />`)}
+        <label for="fetch-reason"
+          >Why (an extraction later than planned, or a correction) <input id="fetch-reason" name="reason" size="40"
+        /></label>
         <button type="submit">Record these results</button>
         <a href="${drawPath(draw.id)}">Cancel</a>
       </form>`;

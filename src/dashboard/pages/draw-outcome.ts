@@ -17,7 +17,7 @@ import { csrfField } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 import { drawPath } from './draws.ts';
 
-export type FormName = 'freeze' | 'results' | 'fetch' | 'run' | 'disqualify' | 'publish';
+export type FormName = 'freeze' | 'results' | 'fetch' | 'run' | 'disqualify' | 'publish' | 'void';
 
 /** The campaign's webhook as draw.published meets it: an event queued while it is paused or absent is skipped for good. */
 type WebhookState = 'active' | 'paused' | 'none';

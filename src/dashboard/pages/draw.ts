@@ -5,21 +5,23 @@
 // the disqualified. Disqualifying and publishing ask for a typed confirmation (the winner's number;
 // the draw's name): a wrong one is refused (422) and nothing changes. A refused action (a freeze
 // before the cut-off, results that are not five prizes, publishing before the run) shows the page
-// again with the reason beside the form, with its status (409, 422). What the page shows once the
-// draw has run is draw-outcome.ts; its downloads, draw-files.ts; reading the results from Caixa,
+// again with the reason beside the form, with its status (409, 422). Voiding a draw (before
+// publication) takes a reason and asks first (confirm.ts). What the page shows once the draw has
+// run is draw-outcome.ts; its downloads, draw-files.ts; reading the results from Caixa,
 // draw-caixa.ts. After Run (and a disqualification) the page opens at the winners (#winners); after
 // Publish it says what became of draw.published as the campaign's webhook stands. Every time shown
 // carries its zone (BRT), and dates are typed YYYY-MM-DD.
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { parseExtractionNumber, WINNERS } from '../../draws/draw-input.ts';
 import { formatPrize } from '../../draws/formation.ts';
-import { freezeDraw, publishDraw, recordResults } from '../../draws/lifecycle.ts';
+import { freezeDraw, publishDraw, recordResults, voidDraw } from '../../draws/lifecycle.ts';
 import type { DrawDetail } from '../../draws/model.ts';
 import { disqualifyWinner, getRunOutcome, runDraw } from '../../draws/run.ts';
-import { canDisqualify, canPublish, canRecordResults, canRun, hasRun, isFrozen } from '../../draws/status.ts';
+import { canDisqualify, canFreeze, canPublish, canRecordResults, canRun, canVoid, hasRun } from '../../draws/status.ts';
 import { getDraw, listWinnerDocuments } from '../../draws/views.ts';
 import { parseInteger } from '../../input/integers.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { confirmFirst } from '../confirm.ts';
 import { ordinal } from '../draw-steps.ts';
 import { field, inFormWords, type FieldLabels } from '../forms.ts';
 import { BRASILIA_ZONE, count, zonedTime } from '../format.ts';
@@ -55,6 +57,7 @@ const DONE: Record<string, string> = {
   published: `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.active}`,
   'published-paused': `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.paused}`,
   'published-unconfigured': `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.none}`,
+  voided: 'Voided: the draw stays listed, and its extraction may decide a new draw, whose record names this one.',
 };
 
 /** Where the page opens after an action: at the winners once they exist. */
@@ -69,7 +72,11 @@ export function registerDrawRoutes(router: DashboardRouter): void {
   );
   router.post(
     '/draws/:drawId/freeze',
-    action((r) => change(r, 'freeze', 'frozen', (id) => freezeDraw(r.service.ctx, id, r.actor))),
+    action((r) =>
+      change(r, 'freeze', 'frozen', (id) =>
+        freezeDraw(r.service.ctx, id, r.actor, { force: field(r.form, 'force') === 'yes', reason: field(r.form, 'reason') }),
+      ),
+    ),
   );
   router.post(
     '/draws/:drawId/results',
@@ -82,6 +89,7 @@ export function registerDrawRoutes(router: DashboardRouter): void {
             extraction: parseExtractionNumber(field(r.form, 'extraction')),
             date: field(r.form, 'date'),
             prizes: PRIZES.map((p) => field(r.form, `prize${p}`)),
+            reason: field(r.form, 'reason'),
           },
           r.actor,
         ),
@@ -128,6 +136,29 @@ export function registerDrawRoutes(router: DashboardRouter): void {
         },
       ),
     ),
+  );
+  router.post(
+    '/draws/:drawId/void',
+    action((r) => {
+      const id = routeParam(r.event, 'drawId');
+      const draw = getDraw(r.service.ctx, id);
+      // Asked only when it would be done: a refusal (published, no reason) is shown at once.
+      if (canVoid(draw.status) && field(r.form, 'reason').trim() !== '') {
+        const confirmation = confirmFirst(r, {
+          question: `Void draw ${draw.name}?`,
+          consequence: `The draw is voided for good: it stays listed with its reason, nothing more can be done with it, and its extraction may then decide a new draw, whose record names this one.${hasRun(draw.status) ? ' Its winners are dropped.' : ''}`,
+          button: 'Void the draw',
+          back: drawPath(id),
+          campaign: {
+            id: draw.campaign_id,
+            name: getCampaign(r.service.ctx, draw.campaign_id).name,
+            mode: draw.livemode ? 'live' : 'test',
+          },
+        });
+        if (confirmation) return confirmation;
+      }
+      return change(r, 'void', 'voided', (drawId) => voidDraw(r.service.ctx, drawId, { reason: field(r.form, 'reason') }, r.actor));
+    }),
   );
   router.post(
     '/draws/:drawId/fetch',
@@ -223,13 +254,14 @@ function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null, read
             </div>`
           : null
       }
-      ${outcome ? reportLinks(draw) : null} ${clauseSection(ctx, draw)}`,
+      ${outcome ? reportLinks(draw) : null} ${clauseSection(ctx, draw)} ${voidSection(draw, r.session, refusal)}`,
   });
 }
 
 /** Whether the page shows the form of that action now (its refusal is shown beside it, else at the top). */
 function formShown(draw: DrawDetail, form: FormName): boolean {
-  if (form === 'freeze') return !isFrozen(draw.status);
+  if (form === 'void') return canVoid(draw.status);
+  if (form === 'freeze') return canFreeze(draw.status);
   if (form === 'results' || form === 'fetch') return canRecordResults(draw.status);
   if (form === 'run') return canRun(draw.status);
   return canDisqualify(draw.status);
@@ -266,7 +298,8 @@ function settingsTable(draw: DrawDetail): Html {
 }
 
 function frozenSection(draw: DrawDetail, cutoffPassed: boolean, session: DashboardSession, refusal: Refusal | null): Html {
-  if (!isFrozen(draw.status))
+  if (draw.status === 'voided' && draw.frozen_at === null) return html`<p class="muted">Voided before the freeze.</p>`;
+  if (canFreeze(draw.status))
     return html`<p>
         Not frozen yet. The cut-off is ${zonedTime(draw.cutoff)}:
         ${cutoffPassed ? 'it has passed; freezing now fixes the eligible numbers for good.' : 'until it passes, freezing is refused.'}
@@ -275,7 +308,20 @@ function frozenSection(draw: DrawDetail, cutoffPassed: boolean, session: Dashboa
       <form class="filters" method="post" action="${drawPath(draw.id, '/freeze')}">
         ${csrfField(session)}
         <button type="submit">Freeze</button>
-      </form>`;
+      </form>
+      <details ${refusal?.form === 'freeze' && refusal.values.get('force') === 'yes' ? 'open' : ''}>
+        <summary>Freeze although entries are pending</summary>
+        <p class="muted">
+          Entries received by the cut-off and still pending verification would be left out for good. Only when they cannot be processed in
+          time: the record prints how many were pending and the reason.
+        </p>
+        <form class="filters" method="post" action="${drawPath(draw.id, '/freeze')}">
+          ${csrfField(session)}
+          <input type="hidden" name="force" value="yes" />
+          <label for="freeze-reason">Why it cannot wait <input id="freeze-reason" name="reason" required size="40" /></label>
+          <button type="submit" class="danger">Freeze anyway</button>
+        </form>
+      </details>`;
   return html`<dl class="figures">
       <div>
         <dt>Eligible numbers</dt>
@@ -365,6 +411,10 @@ function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Re
               value="${typed(`prize${p}`, x ? formatPrize(x.prizes[p - 1]!) : '')}"
           /></label>`,
       )}
+      <label for="results-reason"
+        >Why (an extraction later than planned, or a correction)
+        <input id="results-reason" name="reason" size="40" value="${typed('reason', '')}"
+      /></label>
       <button type="submit">Record results</button>
     </form>
     <p class="muted">Each prize as Caixa publishes it: 5 digits, or 6 with a leading 0. Recording the results freezes the draw first.</p>
@@ -387,4 +437,31 @@ function runSection(draw: DrawDetail, session: DashboardSession, refusal: Refusa
               <button type="submit">Run draw</button>
             </form>`
     }`;
+}
+
+/** A voided draw's reason; before publication, the form that voids it (with a reason, asked first). */
+function voidSection(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null): Html | null {
+  if (draw.status === 'voided')
+    return html`<h2>Voided</h2>
+      <p>Voided ${zonedTime(draw.voided_at)} by ${draw.voided_by ?? 'someone unrecorded'}: ${draw.void_reason}</p>`;
+  if (!canVoid(draw.status)) return null;
+  return html`<h2>Void</h2>
+    <p>
+      A draw set up by mistake is voided, never deleted: it stays listed with its reason, and its extraction may then decide a new draw,
+      whose record names this one. A published draw cannot be voided.
+    </p>
+    ${refusalNotice(refusal, 'void')}
+    <form class="filters" method="post" action="${drawPath(draw.id, '/void')}">
+      ${csrfField(session)}
+      <label for="void-reason"
+        >Why it is voided
+        <input
+          id="void-reason"
+          name="reason"
+          required
+          size="40"
+          value="${refusal?.form === 'void' ? (refusal.values.get('reason') ?? '') : ''}"
+      /></label>
+      <button type="submit" class="danger">Void…</button>
+    </form>`;
 }

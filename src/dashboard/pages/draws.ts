@@ -53,6 +53,7 @@ export const STATUS_TEXT: Record<Draw['status'], string> = {
   frozen: 'frozen',
   drawn: 'run, not published',
   published: 'published',
+  voided: 'voided',
 };
 
 export function registerDrawsRoutes(router: DashboardRouter): void {

@@ -25,6 +25,7 @@ import { migration019 } from './019-scrub-attempt-credentials.ts';
 import { migration020 } from './020-draw-numbers-missing-gaps.ts';
 import { migration021 } from './021-draw-voided-approximations.ts';
 import { migration022 } from './022-draw-rules-campaign-identity.ts';
+import { migration023 } from './023-draw-time-and-people.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration020,
   migration021,
   migration022,
+  migration023,
 ];
