@@ -187,7 +187,19 @@ function createBenchDraw(seed: DrawSeed, name: string): string {
   return withCtx(
     seed.dbPath,
     (ctx) =>
-      createDraw(ctx, { campaignId: seed.campaignId, mode: 'live', name, cutoff: seed.cutoff, winners: WINNERS }, cliActor('bench')).id,
+      createDraw(
+        ctx,
+        // The extraction the plan names: the day of the cut-off, the earliest one a draw may name.
+        {
+          campaignId: seed.campaignId,
+          mode: 'live',
+          name,
+          cutoff: seed.cutoff,
+          extractionDate: seed.cutoff.slice(0, 10),
+          winners: WINNERS,
+        },
+        cliActor('bench'),
+      ).id,
   );
 }
 

@@ -21,6 +21,7 @@ export interface ResultsFlags extends CommonOptions {
   prizes?: string;
   fetch?: boolean;
   yes?: boolean;
+  reason?: string;
 }
 
 /**
@@ -51,7 +52,13 @@ export async function recordDrawResults(ctx: Ctx, drawId: string, flags: Results
     return recordResults(
       ctx,
       drawId,
-      { extraction: parseExtractionNumber(flags.extraction!), date: flags.date!, prizes: flags.prizes!.split(','), source: 'typed' },
+      {
+        extraction: parseExtractionNumber(flags.extraction!),
+        date: flags.date!,
+        prizes: flags.prizes!.split(','),
+        source: 'typed',
+        reason: flags.reason ?? null,
+      },
       cliOperator(),
     );
   }
@@ -66,7 +73,7 @@ export async function recordDrawResults(ctx: Ctx, drawId: string, flags: Results
   return recordResults(
     ctx,
     drawId,
-    { extraction: fetched.number, date: fetched.date, prizes: fetched.prizes, source: 'caixa' },
+    { extraction: fetched.number, date: fetched.date, prizes: fetched.prizes, source: 'caixa', reason: flags.reason ?? null },
     cliOperator(),
   );
 }

@@ -1,6 +1,7 @@
 // How a draw reads at the terminal (`ces draw …` without --json): the draw's settings and state,
 // the extraction, the formed number with every digit it was read from, and each winner with the
 // steps that led to it, one line a step (the sentences of src/draws/steps.ts, as the dashboard's).
+import { formatPrize } from '../src/draws/formation.ts';
 import type { DisqualifiedWinner, Draw, DrawDetail, DrawWinner, RunOutcome } from '../src/draws/model.ts';
 import { describeFormationStep, describeWinnerStep } from '../src/draws/steps.ts';
 import { details } from './output.ts';
@@ -9,7 +10,7 @@ const ORDINALS = ['1st', '2nd', '3rd', '4th', '5th'];
 
 function describeExtraction(d: Draw): string | null {
   if (d.extraction === null) return null;
-  const prizes = d.extraction.prizes.map((p, i) => `${ORDINALS[i]} ${p}`).join(', ');
+  const prizes = d.extraction.prizes.map((p, i) => `${ORDINALS[i]} ${formatPrize(p)}`).join(', ');
   const source = d.extraction.source === 'caixa' ? "read from Caixa's results API" : 'typed';
   return `${d.extraction.number} of ${d.extraction.date}: ${prizes} (${source})`;
 }
@@ -29,7 +30,10 @@ export function renderDraw(d: Draw): string {
     series_digits: d.series_digits === '' ? '(none: one series)' : d.series_digits,
     element_digits: d.element_digits,
     approximation: d.approximation,
+    empty_series: d.empty_series,
     one_win_per_document: d.one_win_per_document ? 'yes' : 'no',
+    place: d.place,
+    prizes: d.prizes === null ? null : d.prizes.map((p) => `${p.position}. ${p.description} (R$ ${p.value})`).join('; '),
     eligible_count: d.eligible_count,
     numbers_sha256: d.numbers_sha256,
     ...(d.holders_sha256 === null ? {} : { holders_sha256: d.holders_sha256 }),
@@ -40,6 +44,9 @@ export function renderDraw(d: Draw): string {
     published_at: d.published_at,
     ...(d.record_sha256 === null ? {} : { record_sha256: d.record_sha256 }),
     created_at: d.created_at,
+    // Shown only when they say something: the text of a draw that is neither is as it always was.
+    ...(d.freeze_reason === null ? {} : { pending_at_freeze: d.pending_at_freeze, freeze_reason: d.freeze_reason }),
+    ...(d.voided_at === null ? {} : { voided_at: d.voided_at, voided_by: d.voided_by, void_reason: d.void_reason }),
   });
 }
 
@@ -103,6 +110,6 @@ export function drawRows(list: Draw[]): Array<Record<string, unknown>> {
 export function renderFetchedExtraction(e: { number: number; date: string; prizes: string[]; url: string }): string {
   return [
     `Loteria Federal extraction ${e.number} of ${e.date}, read from ${e.url}:`,
-    ...e.prizes.map((p, i) => `  ${ORDINALS[i]} prize  ${p}`),
+    ...e.prizes.map((p, i) => `  ${ORDINALS[i]} prize  ${formatPrize(p)}`),
   ].join('\n');
 }

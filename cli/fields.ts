@@ -1,7 +1,7 @@
 // The domain's errors in the CLI's words: a field the domain names (src/kernel/errors.ts fieldName)
 // becomes the flag that sets it, and a refusal that says what to do first gets the command that
 // does it. The domain itself names neither, so the dashboard can show the same errors as a form.
-import { AppError, renameFields } from '../src/kernel/errors.ts';
+import { AppError, renameFields, type NextStep } from '../src/kernel/errors.ts';
 import { cesCommand } from '../src/tools/runtime.ts';
 
 /** Fields whose flag is not the field in kebab-case. */
@@ -22,9 +22,20 @@ const NEXT_COMMAND: Readonly<Record<string, string>> = {
   draw_results_missing: 'draw results DRAW_ID --extraction N --date DATE --prizes P1,P2,P3,P4,P5',
 };
 
+/** The command that does a next step the domain names (src/kernel/errors.ts NextStep). */
+function commandOf(next: NextStep): string {
+  switch (next.action) {
+    case 'check':
+      return `check ${flagOf('db')} ${next.dbPath}`;
+  }
+}
+
 /** An AppError's message as the CLI prints it: flags for fields, and the next command to type. */
 export function cliMessage(error: AppError): string {
   const message = renameFields(error.message, flagOf);
-  const next = NEXT_COMMAND[error.code];
-  return next === undefined ? message : `${message} (${cesCommand()} ${next})`;
+  const next = error.next === undefined ? NEXT_COMMAND[error.code] : commandOf(error.next);
+  if (next === undefined) return message;
+  // Inside the sentence that says what to do: "… until it passes (ces check --db PATH)."
+  const period = message.endsWith('.') ? '.' : '';
+  return `${message.slice(0, message.length - period.length)} (${cesCommand()} ${next})${period}`;
 }

@@ -115,7 +115,8 @@ export async function runCommand<T>(
 export function fail(opts: CommonOptions, error: unknown): void {
   const { code, message } = describeError(error);
   const io = cliIo();
-  if (opts.json) io.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  const extra = error instanceof AppError ? error.extra : undefined;
+  if (opts.json) io.stdout.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
   // One line (docs/operations.md#cli-reference-campaigns-keys-entries-demo), even when the message
   // quotes a value the operator typed with a line break, and no control character raw: a message
   // may quote a stored value that came from the API.

@@ -70,14 +70,22 @@ function lastAudit(t: TestServer, action: AuditAction, op: Operator): AuditRecor
   return record;
 }
 
-const drawsUrl = (w: World, mode = 'live'): string => `/dashboard/campaigns/${w.campaign.id}/draws${mode === 'test' ? '?mode=test' : ''}`;
+/** The draws page opens in test mode; live is asked for by name. */
+const drawsUrl = (w: World, mode = 'live'): string => `/dashboard/campaigns/${w.campaign.id}/draws?mode=${mode}`;
 const drawUrl = (id: string, suffix = ''): string => `/dashboard/draws/${id}${suffix}`;
 
 /** A draw made through the domain (the CLI's way), for the tests about later steps. */
 function makeDraw(t: TestServer, w: World, o: { winners?: number; name?: string } = {}): string {
   return createDraw(
     t.ctx,
-    { campaignId: w.campaign.id, mode: 'live', name: o.name ?? 'Sorteio 1', cutoff: CUTOFF, winners: o.winners },
+    {
+      campaignId: w.campaign.id,
+      mode: 'live',
+      name: o.name ?? 'Sorteio 1',
+      cutoff: CUTOFF,
+      extractionDate: '2026-11-22',
+      winners: o.winners,
+    },
     OPERATOR,
   ).id;
 }
@@ -87,7 +95,7 @@ async function runThroughPages(t: TestServer, op: Operator, id: string): Promise
   t.clock.set(AFTER_CUTOFF);
   for (const [path, form] of [
     ['/freeze', {}],
-    ['/results', { extraction: '5912', date: '2026-12-02', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
+    ['/results', { extraction: '5912', date: '2026-11-22', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
     ['/run', {}],
   ] as const) {
     const res = await op.post(drawUrl(id, path), form);
@@ -109,7 +117,7 @@ describe('the draws of a campaign', () => {
     const w = await luckyCampaign(t, 2);
     const op = await signIn(t);
     const live = makeDraw(t, w, { name: 'Sorteio semanal', winners: 3 });
-    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF }, OPERATOR);
+    createDraw(t.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Ensaio', cutoff: CUTOFF, extractionDate: '2026-11-22' }, OPERATOR);
     const campaignPage = await op.get(`/dashboard/campaigns/${w.campaign.id}`);
     assert.match(campaignPage.text, new RegExp(`<a href="/dashboard/campaigns/${w.campaign.id}/draws"\\s*>Draws</a>`));
     const res = await op.get(drawsUrl(w));
@@ -117,10 +125,12 @@ describe('the draws of a campaign', () => {
     assert.equal((res.text.match(/<h1>/g) ?? []).length, 1);
     const rows = tableRows(res.text);
     assert.deepEqual(rows[0], ['Draw', 'Cut-off', 'Status', 'Eligible numbers', 'Winners']);
-    assert.deepEqual(rows.slice(1), [['Sorteio semanal', '2026-11-22 10:00:00', 'created, not frozen', 'not frozen', '3 to draw']]);
+    assert.deepEqual(rows.slice(1), [['Sorteio semanal', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '3 to draw']]);
     assert.match(res.text, new RegExp(`href="/dashboard/draws/${live}"`));
     const test = await op.get(drawsUrl(w, 'test'));
-    assert.deepEqual(tableRows(test.text).slice(1), [['Ensaio', '2026-11-22 10:00:00', 'created, not frozen', 'not frozen', '1 to draw']]);
+    assert.deepEqual(tableRows(test.text).slice(1), [
+      ['Ensaio', '2026-11-22 10:00:00 BRT', 'created, not frozen', 'not frozen', '1 to draw'],
+    ]);
   });
 
   test('the create form shows the defaults for the campaign; creating leads to the draw (303) and is audited draw.created', async () => {
@@ -138,8 +148,11 @@ describe('the draws of a campaign', () => {
       extraction_date: '2026-12-02',
       winners: '5',
       series: '1d,2d,3d',
-      element: '1u,2u,3u,4u,=7',
+      element: '1u,2u,3u,4u,5c',
       approximation: 'up-wrap',
+      empty_series: 'lower-first',
+      place: 'Sede da promotora',
+      prizes: 'Moto 0 km=15990.00\r\n',
     });
     assert.equal(res.status, 303, res.text);
     const [draw] = listDraws(t.ctx, w.campaign.id);
@@ -155,6 +168,9 @@ describe('the draws of a campaign', () => {
         element_digits: draw.element_digits,
         approximation: draw.approximation,
         one_win_per_document: draw.one_win_per_document,
+        empty_series: draw.empty_series,
+        place: draw.place,
+        prizes: draw.prizes,
       },
       {
         livemode: false,
@@ -163,9 +179,12 @@ describe('the draws of a campaign', () => {
         extraction_date: '2026-12-02',
         winners_count: 5,
         series_digits: '1d,2d,3d',
-        element_digits: '1u,2u,3u,4u,=7',
+        element_digits: '1u,2u,3u,4u,5c',
         approximation: 'up-wrap',
         one_win_per_document: false,
+        empty_series: 'lower-first',
+        place: 'Sede da promotora',
+        prizes: Array.from({ length: 5 }, (_, i) => ({ position: i + 1, description: 'Moto 0 km', value: '15990.00' })),
       },
     );
     const record = lastAudit(t, 'draw.created', op);
@@ -174,7 +193,7 @@ describe('the draws of a campaign', () => {
     assert.match(shown.text, /Draw created\. Freeze it once its cut-off has passed\./);
     assert.deepEqual(
       tableRows(shown.text).find((r) => r[0] === 'Element digits'),
-      ['Element digits', '1u,2u,3u,4u,=7'],
+      ['Element digits', '1u,2u,3u,4u,5c'],
     );
   });
 
@@ -233,7 +252,7 @@ describe('one draw', () => {
     assert.equal(draw.status, 'frozen');
     assert.equal(draw.eligible_count, 12, '6 approved live entries, 2 numbers each');
     const record = lastAudit(t, 'draw.frozen', op);
-    assert.deepEqual(record.details, { draw_id: id, eligible_count: 12, numbers_sha256: draw.numbers_sha256 });
+    assert.deepEqual(record.details, { draw_id: id, eligible_count: 12, numbers_sha256: draw.numbers_sha256, pending_count: 0 });
     const page = await op.get(drawUrl(id));
     const frozen = section(page.text, 'Eligible numbers');
     assert.match(frozen, /<dt>Eligible numbers<\/dt>\s*<dd>12<\/dd>/);
@@ -277,7 +296,7 @@ describe('one draw', () => {
     t.clock.set(AFTER_CUTOFF);
     const bad = await op.post(drawUrl(id, '/results'), {
       extraction: '5912',
-      date: '2026-12-02',
+      date: '2026-11-22',
       prize1: '12345',
       prize2: '2345',
       prize3: '34567',
@@ -292,7 +311,7 @@ describe('one draw', () => {
 
     const res = await op.post(drawUrl(id, '/results'), {
       extraction: '5912',
-      date: '2026-12-02',
+      date: '2026-11-22',
       ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])),
     });
     assert.equal(res.status, 303, res.text);
@@ -300,7 +319,7 @@ describe('one draw', () => {
     assert.equal(draw.status, 'frozen', 'recording the results froze the draw first');
     assert.deepEqual(
       { number: draw.extraction!.number, date: draw.extraction!.date, prizes: draw.extraction!.prizes },
-      { number: 5912, date: '2026-12-02', prizes: ['12345', '23456', '34567', '45678', '56789'] },
+      { number: 5912, date: '2026-11-22', prizes: ['12345', '23456', '34567', '45678', '56789'] },
     );
     assert.equal(lastAudit(t, 'draw.results_recorded', op).details.extraction, 5912);
     assert.equal(lastAudit(t, 'draw.frozen', op).details.draw_id, id);
@@ -308,12 +327,12 @@ describe('one draw', () => {
     const rows = tableRows(section(page.text, 'Loteria Federal results'));
     assert.deepEqual(rows.slice(0, 7), [
       ['Extraction', '5912'],
-      ['Date', '2026-12-02'],
-      ['1st prize', '12345'],
-      ['2nd prize', '23456'],
-      ['3rd prize', '34567'],
-      ['4th prize', '45678'],
-      ['5th prize', '56789'],
+      ['Date', '2026-11-22'],
+      ['1st prize', '012345'],
+      ['2nd prize', '023456'],
+      ['3rd prize', '034567'],
+      ['4th prize', '045678'],
+      ['5th prize', '056789'],
     ]);
     assert.match(page.text, /<button type="submit">Run draw<\/button>/);
   });
@@ -345,26 +364,26 @@ describe('one draw', () => {
     const derivation = textOf(section(page, 'Derivation, step by step'));
     // The 1st prize's tens (4) past the last of 2 series: 2 subtracted twice gives series 0; the units make 56789.
     const formation = [
-      'Series: 4, the tens digit of the 1st prize (ticket 12345).',
+      'Series: 4, the tens digit of the 1st prize (ticket 012345).',
       'Series 4 is beyond the 2 series: 4 − 2 × 2 = 0.',
-      'Element: 5, the units digit of the 1st prize (ticket 12345).',
-      'Element: 6, the units digit of the 2nd prize (ticket 23456).',
-      'Element: 7, the units digit of the 3rd prize (ticket 34567).',
-      'Element: 8, the units digit of the 4th prize (ticket 45678).',
-      'Element: 9, the units digit of the 5th prize (ticket 56789).',
+      'Element: 5, the units digit of the 1st prize (ticket 012345).',
+      'Element: 6, the units digit of the 2nd prize (ticket 023456).',
+      'Element: 7, the units digit of the 3rd prize (ticket 034567).',
+      'Element: 8, the units digit of the 4th prize (ticket 045678).',
+      'Element: 9, the units digit of the 5th prize (ticket 056789).',
       'The formed number is 0/56789.',
     ];
     assert.ok(derivation.includes(formation.join(' ')), `the formation, in order, in ${derivation}`);
     // Winner 1 by SCPC from 0/56789; winners 2 and 3 each the next number upwards after the one before,
     // passing over a number whose participant already won (each participant holds 2 numbers).
     const num = (series: number, element: number): string => `${series}/${String(element).padStart(5, '0')}`;
-    const el = (e: number | null): string => (e === null ? 'none' : String(e).padStart(5, '0'));
+    const el = (series: number, e: number | null): string => (e === null ? 'none' : num(series, e));
     const said = (step: WinnerStep): string => {
       switch (step.kind) {
         case 'formed':
           return `Formed number ${num(step.series, step.element)}: ${step.eligible ? 'eligible' : 'not eligible (not distributed or not valid)'}.`;
         case 'series_search':
-          return `Series ${step.series} from element ${el(step.from)}: nearest eligible above ${el(step.above)}, below ${el(step.below)}: nearest ${num(step.series, step.chosen!)}.`;
+          return `Series ${step.series} from ${num(step.series, step.from)}: nearest eligible above ${el(step.series, step.above)}, below ${el(step.series, step.below)}: nearest ${num(step.series, step.chosen!)}.`;
         case 'next_upwards':
           return `Next eligible number upwards from ${num(step.after.series, step.after.element)}${step.wrapped ? ', wrapping to the first series' : ''}: ${num(step.series, step.element)}.`;
         case 'skipped':
@@ -416,7 +435,7 @@ describe('one draw', () => {
       confirm: ` ${target.number} `,
     });
     assert.equal(res.status, 303, res.text);
-    assert.equal(res.headers.get('location'), `/dashboard/draws/${id}?done=disqualified`);
+    assert.equal(res.headers.get('location'), `/dashboard/draws/${id}?done=disqualified#winners`);
     const after = getDraw(t.ctx, id);
     assert.deepEqual(
       after.disqualified.map((d) => [d.position, d.number, d.reason]),
@@ -441,6 +460,61 @@ describe('one draw', () => {
         [after.winners[0].number, `winner (replaces the disqualified ${target.number})`],
       ],
     );
+  });
+
+  test('void: a reason is needed (422); the first POST asks and changes nothing; the confirmed one voids, audited; a published draw cannot be', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t);
+    const op = await signIn(t);
+    const id = makeDraw(t, w, { name: 'Sorteio errado' });
+    assert.match((await op.get(drawUrl(id))).text, /<h2>Void<\/h2>/);
+    const empty = await op.post(drawUrl(id, '/void'), { reason: '  ' });
+    assert.equal(empty.status, 422);
+    assert.match(textOf(empty.text), /Reason must not be empty/);
+    const asked = await op.post(drawUrl(id, '/void'), { reason: 'Regra de aproximação errada' });
+    assert.equal(asked.status, 200);
+    assert.match(textOf(asked.text), /Void draw Sorteio errado\?/);
+    assert.match(asked.text, /<button type="submit" class="danger">Void the draw<\/button>/);
+    assert.equal(getDraw(t.ctx, id).status, 'created');
+    assert.deepEqual(audits(t, 'draw.voided'), []);
+    const res = await op.post(drawUrl(id, '/void'), { reason: 'Regra de aproximação errada', confirmed: 'yes' });
+    assert.equal(res.status, 303, res.text);
+    const draw = getDraw(t.ctx, id);
+    assert.deepEqual([draw.status, draw.void_reason, draw.voided_by], ['voided', 'Regra de aproximação errada', `dashboard:${op.name}`]);
+    assert.deepEqual(lastAudit(t, 'draw.voided', op).details, {
+      draw_id: id,
+      status_before: 'created',
+      extraction: null,
+      reason: 'Regra de aproximação errada',
+    });
+    const page = textOf((await op.get(drawUrl(id))).text);
+    assert.match(page, /Voided 2026-11-22 09:00:00 BRT by dashboard:\S+: Regra de aproximação errada/);
+    assert.doesNotMatch(page, /Freeze anyway|Record results|Run draw/);
+    assert.equal((await op.post(drawUrl(id, '/freeze'), {})).status, 409);
+
+    const other = makeDraw(t, w, { name: 'Sorteio certo' });
+    await runThroughPages(t, op, other);
+    assert.equal((await op.post(drawUrl(other, '/publish'), { confirm: 'Sorteio certo' })).status, 303);
+    const late = await op.post(drawUrl(other, '/void'), { reason: 'tarde', confirmed: 'yes' });
+    assert.equal(late.status, 409);
+    assert.match(textOf(late.text), /The draw is published: its winners are final, and it can no longer be voided\./);
+  });
+
+  test('freeze: refused while entries received by the cut-off are pending (409, with the count); forced with a reason it goes ahead', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t, 2);
+    await submitEntry(t, w.liveKey, entryBody({}, 290), 'draw-pending-0');
+    const op = await signIn(t);
+    const id = makeDraw(t, w);
+    t.clock.set(AFTER_CUTOFF);
+    const refused = await op.post(drawUrl(id, '/freeze'), {});
+    assert.equal(refused.status, 409);
+    assert.match(textOf(refused.text), /1 entry received by the cut-off is still pending verification/);
+    assert.equal(getDraw(t.ctx, id).status, 'created');
+    const forced = await op.post(drawUrl(id, '/freeze'), { force: 'yes', reason: 'Verificador fora do ar' });
+    assert.equal(forced.status, 303, forced.text);
+    const draw = getDraw(t.ctx, id);
+    assert.deepEqual([draw.status, draw.pending_at_freeze, draw.freeze_reason], ['frozen', 1, 'Verificador fora do ar']);
   });
 
   test('publish: refused before the run (409); a wrong name changes nothing (422); the name publishes, audited and sent to the webhook', async () => {
@@ -472,7 +546,7 @@ describe('one draw', () => {
     const [event] = listDeliveryViews(t.ctx, w.campaign.id, undefined, 50).filter((d) => d.event_type === 'draw.published');
     assert.ok(event, 'draw.published was queued for the webhook');
     const page = (await op.get(drawUrl(id))).text;
-    assert.match(textOf(page), /Published 2026-11-22 10:30:00 : the winners are final\./);
+    assert.match(textOf(page), /Published 2026-11-22 10:30:00 BRT : the winners are final\./);
     assert.doesNotMatch(page, /Disqualify winner|Publish draw/);
 
     const late = await op.post(drawUrl(id, '/disqualify'), { position: '1', reason: 'tarde demais', confirm: drawn.winners[0].number });
@@ -557,7 +631,7 @@ describe('one draw', () => {
     const attempts: Array<[string, Record<string, string>]> = [
       [`/dashboard/campaigns/${w.campaign.id}/draws`, { mode: 'live', name: 'Sem token', cutoff: CUTOFF }],
       [drawUrl(id, '/freeze'), {}],
-      [drawUrl(id, '/results'), { extraction: '1', date: '2026-12-02', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
+      [drawUrl(id, '/results'), { extraction: '1', date: '2026-11-22', ...Object.fromEntries(PRIZES.map((p, i) => [`prize${i + 1}`, p])) }],
       [drawUrl(id, '/run'), {}],
       [drawUrl(id, '/disqualify'), { position: '1', reason: 'x', confirm: '0/00000' }],
       [drawUrl(id, '/publish'), { confirm: 'Sorteio 1' }],

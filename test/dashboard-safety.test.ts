@@ -405,3 +405,38 @@ describe('confirmation before what cannot be taken back (works without JavaScrip
     await Promise.all([fourth.text(), fifth.text()]);
   });
 });
+
+describe("the campaign's identity on the settings page", () => {
+  test('the settings form edits what `campaign update` does: a bad CNPJ is 422 by its label, a good one is kept without punctuation', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    const maria = await signIn(t);
+    const page = await maria.get(`/dashboard/campaigns/${w.campaign.id}/settings`);
+    assert.match(page.text, /<label for="f-promoter_document">Promoter&#39;s CNPJ<\/label>/);
+    const form = {
+      name: 'Test campaign',
+      instant_prize: 'none',
+      lucky_numbers: 'none',
+      lucky_quantity: '1',
+      series_count: '1',
+      webhook_api: 'any',
+      api_enabled: 'on',
+      authorization: 'SPA/ME 04.012345/2026',
+      promoter: 'Exemplo Comércio Ltda.',
+      promoter_address: 'Av. Paulista, 1000, São Paulo/SP',
+    };
+    const bad = await maria.post(`/dashboard/campaigns/${w.campaign.id}/settings`, { ...form, promoter_document: '11.222.333/0001-82' });
+    assert.equal(bad.status, 422);
+    assert.match(textOf(bad.text), /promoter_document must be the promoter's CNPJ/);
+    assert.doesNotMatch(textOf(bad.text), /--promoter-document/);
+    const ok = await maria.post(`/dashboard/campaigns/${w.campaign.id}/settings`, { ...form, promoter_document: '11.222.333/0001-81' });
+    assert.equal(ok.status, 303, ok.text);
+    const saved = listCampaigns(t.ctx).find((c) => c.id === w.campaign.id)!;
+    assert.deepEqual(
+      [saved.authorization, saved.promoter, saved.promoter_document, saved.promoter_address],
+      ['SPA/ME 04.012345/2026', 'Exemplo Comércio Ltda.', '11222333000181', 'Av. Paulista, 1000, São Paulo/SP'],
+    );
+    const [record] = listAuditRecords(t.ctx, { action: 'campaign.updated', limit: 1 });
+    assert.equal(record?.details.changed && (record.details.changed as Record<string, unknown>).promoter_document, '11222333000181');
+  });
+});

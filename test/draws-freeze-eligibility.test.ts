@@ -19,6 +19,9 @@ import { anonymizeEnrollment } from '../src/participants/participants.repo.ts';
 import { cpf, makeCampaign, OPERATOR, startTestServer, type TestServer } from './support/harness.ts';
 import { nextIndex, settle, submitEntry } from './support/mechanics.ts';
 
+/** The extraction a draw of `cutoff` names: three days after it. */
+const extractionAfter = (cutoff: string): string => new Date(Date.parse(cutoff) + 3 * 86_400_000).toISOString().slice(0, 10);
+
 let s: TestServer;
 before(async () => {
   s = await startTestServer();
@@ -60,7 +63,11 @@ test('the freeze holds the numbers of approved entries of the campaign and mode 
   for (const id of [...kept, anonymised, testMode, otherCampaign, late])
     assert.equal(listLuckyNumbersForEntry(s.ctx.db, id).length, 4, `entry ${id} holds its numbers`);
 
-  const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff }, OPERATOR);
+  const draw = createDraw(
+    s.ctx,
+    { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff, extractionDate: extractionAfter(cutoff) },
+    OPERATOR,
+  );
   const frozen = await freezeDraw(s.ctx, draw.id, OPERATOR);
 
   const expected = numbersOf(s.ctx, kept, seriesCount).sort();
@@ -75,7 +82,11 @@ test('a test-mode draw holds the test-mode numbers only', async () => {
   await settle(s);
   const cutoff = new Date(s.clock.now()).toISOString();
   s.clock.advance(1000);
-  const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'test', name: 'Sorteio de teste', cutoff }, OPERATOR);
+  const draw = createDraw(
+    s.ctx,
+    { campaignId: w.campaign.id, mode: 'test', name: 'Sorteio de teste', cutoff, extractionDate: extractionAfter(cutoff) },
+    OPERATOR,
+  );
   await freezeDraw(s.ctx, draw.id, OPERATOR);
   assert.deepEqual(frozenList(s.ctx, draw.id), numbersOf(s.ctx, [testMode], 1).sort());
   assert.equal(listLuckyNumbersForEntry(s.ctx.db, live).length, 2);
@@ -92,7 +103,11 @@ test('a number in a series the draw does not have (the campaign shrank its serie
   updateCampaign(s.ctx, w.campaign.id, { seriesCount: 1 }, OPERATOR);
   const cutoff = new Date(s.clock.now()).toISOString();
   s.clock.advance(1000);
-  const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff }, OPERATOR);
+  const draw = createDraw(
+    s.ctx,
+    { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff, extractionDate: extractionAfter(cutoff) },
+    OPERATOR,
+  );
   await assert.rejects(freezeDraw(s.ctx, draw.id, OPERATOR), (error: AppError) => {
     assert.equal(error.code, 'lucky_number_outside_series');
     assert.match(error.message, /^Lucky number 1\/\d+ lies outside the draw's 1 series/);
@@ -119,7 +134,12 @@ test('a series nearly full is stored as the numbers it lacks, and the draw reads
   const expected = numbersOf(s.ctx, [entry], 2).sort();
   const cutoff = new Date(s.clock.now()).toISOString();
   s.clock.advance(1000);
-  const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff }, OPERATOR);
+  // The extraction is planned for the cut-off's day, later than the clock: frozen before it, its results dated that day.
+  const draw = createDraw(
+    s.ctx,
+    { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff, extractionDate: cutoff.slice(0, 10) },
+    OPERATOR,
+  );
   const frozen = await freezeDraw(s.ctx, draw.id, OPERATOR);
   assert.equal(frozen.eligible_count, expected.length);
   assert.deepEqual(frozenList(s.ctx, draw.id), expected);

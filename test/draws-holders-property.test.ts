@@ -7,7 +7,8 @@
 // winners.ts); an independent reimplementation written from docs/operations.md's words, given
 // only the list's text and the prizes, must find the same winner at every position.
 // The approximation reading is a parameter of the oracle (READINGS): each reading the docs define
-// is one entry, with the production name it is checked against.
+// (nearest, above-then-below, up-wrap), under each rule for an empty series (alternate,
+// lower-first), is one entry, with the production names it is checked against.
 // Environment: CES_PROPERTY_RUNS (default 300), CES_PROPERTY_SEED as in test/draws-property.test.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -17,10 +18,11 @@ import { encodeHeld } from '../src/draws/freeze.ts';
 import { defaultElementDigits, defaultSeriesDigits, formNumber } from '../src/draws/formation.ts';
 import { addHeld, decodeHolderRuns, holdersSeriesChunks, type HeldSeries } from '../src/draws/holders.ts';
 import { canonicalPrefix, LINES_PER_CHUNK, NumberSet } from '../src/draws/number-set.ts';
-import { drawWinners, type Approximation, type DrawNumber } from '../src/draws/winners.ts';
+import { drawWinners, type Approximation, type DrawNumber, type EmptySeriesRule } from '../src/draws/winners.ts';
 import { propertySeed } from './support/property.ts';
 
 const ELEMENTS = 100_000;
+const EMPTY_SERIES: readonly EmptySeriesRule[] = ['alternate', 'lower-first'];
 const RUNS = Number(process.env.CES_PROPERTY_RUNS ?? 300);
 const SEED = propertySeed(4107);
 
@@ -63,39 +65,86 @@ function oracleFormed(prizes: string[], seriesCount: number): DrawNumber {
 
 const keyOf = (n: DrawNumber): number => n.series * ELEMENTS + n.element;
 
-/** Winner 1 under a reading: the numbers (ascending), the formed number, the series count. */
-type Reading = (sorted: Line[], formed: DrawNumber, seriesCount: number) => Line | null;
+/** Winner 1 under a reading: the numbers (ascending), the formed number, the series count, the empty-series rule. */
+type Reading = (sorted: Line[], formed: DrawNumber, seriesCount: number, emptySeries: EmptySeriesRule) => Line | null;
 
-/** nearest: the formed number, else in its series the nearest element, above first on a tie; an empty series passes to +1, −1, +2, … series. */
-const nearest: Reading = (sorted, formed, seriesCount) => {
-  const order = Array.from({ length: seriesCount }, (_, s) => s).sort(
+/**
+ * The series a search visits: the formed series first; then with `alternate` +1, −1, +2, −2 …,
+ * with `lower-first` every lower series down to 0, then the upper ones upwards; only series that
+ * exist, never wrapping.
+ */
+function seriesVisited(formed: DrawNumber, seriesCount: number, emptySeries: EmptySeriesRule): number[] {
+  const all = Array.from({ length: seriesCount }, (_, s) => s);
+  if (emptySeries === 'lower-first')
+    return [formed.series, ...all.filter((s) => s < formed.series).reverse(), ...all.filter((s) => s > formed.series)];
+  return all.sort(
     (a, b) => Math.abs(a - formed.series) - Math.abs(b - formed.series) || (a < formed.series ? 1 : 0) - (b < formed.series ? 1 : 0),
   );
-  for (const s of order) {
+}
+
+/** In the first visited series holding a number, the element `pick` chooses from the formed element (a candidate too, at distance 0, counted as above). */
+function inFirstSeries(
+  sorted: Line[],
+  formed: DrawNumber,
+  seriesCount: number,
+  emptySeries: EmptySeriesRule,
+  pick: (inSeries: Line[]) => Line,
+): Line | null {
+  for (const s of seriesVisited(formed, seriesCount, emptySeries)) {
     const inSeries = sorted.filter((n) => n.series === s);
-    if (inSeries.length === 0) continue;
-    return inSeries.sort(
-      (a, b) =>
-        Math.abs(a.element - formed.element) - Math.abs(b.element - formed.element) ||
-        (a.element < formed.element ? 1 : 0) - (b.element < formed.element ? 1 : 0),
-    )[0]!;
+    if (inSeries.length > 0) return pick(inSeries);
   }
   return null;
-};
+}
 
-/** up-wrap: the first number at or above the formed one, across series, else the first of all. */
+/** nearest: the formed number, else the element nearest the formed one (plain distance, no wrapping), above first on a tie. */
+const nearest: Reading = (sorted, formed, seriesCount, emptySeries) =>
+  inFirstSeries(
+    sorted,
+    formed,
+    seriesCount,
+    emptySeries,
+    (inSeries) =>
+      [...inSeries].sort(
+        (a, b) =>
+          Math.abs(a.element - formed.element) - Math.abs(b.element - formed.element) ||
+          (a.element < formed.element ? 1 : 0) - (b.element < formed.element ? 1 : 0),
+      )[0]!,
+  );
+
+/** above-then-below: the first element at or above the formed one going up, however far; only when none, the first below going down. */
+const aboveThenBelow: Reading = (sorted, formed, seriesCount, emptySeries) =>
+  inFirstSeries(
+    sorted,
+    formed,
+    seriesCount,
+    emptySeries,
+    (inSeries) => inSeries.find((n) => n.element >= formed.element) ?? inSeries.filter((n) => n.element < formed.element).at(-1)!,
+  );
+
+/** up-wrap: the first number at or above the formed one, across series, else the first of all; the empty-series rule changes nothing. */
 const upWrap: Reading = (sorted, formed) => sorted.find((n) => keyOf(n) >= keyOf(formed)) ?? sorted[0] ?? null;
 
-/** Each reading the docs define, with the production name it is checked against. */
-const READINGS: Array<{ name: Approximation; reading: Reading }> = [
-  { name: 'scpc', reading: nearest },
-  { name: 'up-wrap', reading: upWrap },
-];
+/** Each reading the docs define, under each empty-series rule, with the production names it is checked against. */
+const READINGS: Array<{ name: Approximation; emptySeries: EmptySeriesRule; reading: Reading }> = (
+  [
+    ['nearest', nearest],
+    ['above-then-below', aboveThenBelow],
+    ['up-wrap', upWrap],
+  ] as const
+).flatMap(([name, reading]) => EMPTY_SERIES.map((emptySeries) => ({ name, emptySeries, reading })));
 
 /** Winners 1..N: winner 1 by the reading, then upwards around the list, one win per holder. */
-function oracleWinners(text: string, prizes: string[], seriesCount: number, winnersCount: number, reading: Reading): string[] {
+function oracleWinners(
+  text: string,
+  prizes: string[],
+  seriesCount: number,
+  winnersCount: number,
+  reading: Reading,
+  emptySeries: EmptySeriesRule,
+): string[] {
   const sorted = parseHolders(text);
-  const first = reading(sorted, oracleFormed(prizes, seriesCount), seriesCount);
+  const first = reading(sorted, oracleFormed(prizes, seriesCount), seriesCount, emptySeries);
   if (first === null) return [];
   const winners = [first];
   const holders = new Set([first.holder]);
@@ -175,9 +224,9 @@ function holdersText(c: Case): { text: string; set: NumberSet; docOf: Map<number
   return { text, set, docOf };
 }
 
-for (const { name, reading } of READINGS) {
-  test(`the holders list and the five prizes redo every winner, one win per document (${name})`, (t) => {
-    t.diagnostic(`holders property (${name}): ${RUNS} runs, seed ${SEED}`);
+for (const { name, emptySeries, reading } of READINGS) {
+  test(`the holders list and the five prizes redo every winner, one win per document (${name}, empty series ${emptySeries})`, (t) => {
+    t.diagnostic(`holders property (${name}, ${emptySeries}): ${RUNS} runs, seed ${SEED}`);
     fc.assert(
       fc.property(caseArb, (c) => {
         const { text, set, docOf } = holdersText(c);
@@ -185,11 +234,11 @@ for (const { name, reading } of READINGS) {
         const drawn = drawWinners(
           set,
           { series: formed.series, element: formed.element },
-          { approximation: name, winnersCount: c.winnersCount, oneWinPerDocument: true },
+          { approximation: name, emptySeries, winnersCount: c.winnersCount, oneWinPerDocument: true },
           (n) => ({ entry_id: `entry ${n.series}/${n.element}`, enrollment_id: `document ${docOf.get(keyOf(n))}` }),
         );
         assert.deepEqual(
-          oracleWinners(text, c.prizes, c.seriesCount, c.winnersCount, reading),
+          oracleWinners(text, c.prizes, c.seriesCount, c.winnersCount, reading, emptySeries),
           drawn.winners.map((w) => `${w.series}/${w.element}`),
         );
         // One holder index per document, and no index shared by two documents.

@@ -6,8 +6,9 @@
 // dense numbers (empty series, elements 00000 and 99999, one number, every number of a small range,
 // pairs at the same distance on both sides of the formed element, numbers a stride apart, now and
 // then a dense stretch stored as a bitmap); several numbers per document; formed numbers at the
-// edges of the series and of 00000..99999; 1 to 8 winners; both approximations, with and without
-// one win per document; then a few disqualifications. On every run:
+// edges of the series and of 00000..99999; 1 to 8 winners; the three approximation readings
+// (nearest, above-then-below, up-wrap) under both rules for an empty series (alternate,
+// lower-first), with and without one win per document; then a few disqualifications. On every run:
 //   - drawWinners gives the oracle's winners, in the same positions, and the same unfilled ones;
 //   - each replacement pickNextWinner gives after a disqualification (wired as draws.ts wires it)
 //     is the oracle's, and so are the winners left after each one;
@@ -23,7 +24,14 @@ import { createHash } from 'node:crypto';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
 import { canonicalSha256, ENCODING_BITMAP, ENCODING_GAPS, ENCODING_MISSING_GAPS, NumberSet } from '../src/draws/number-set.ts';
-import { drawWinners, pickNextWinner, type Approximation, type DrawNumber, type Holder } from '../src/draws/winners.ts';
+import {
+  drawWinners,
+  pickNextWinner,
+  type Approximation,
+  type DrawNumber,
+  type EmptySeriesRule,
+  type Holder,
+} from '../src/draws/winners.ts';
 import { propertySeed } from './support/property.ts';
 
 const ELEMENTS = 100_000;
@@ -51,6 +59,7 @@ interface Case {
   documents: number;
   winnersCount: number;
   approximation: Approximation;
+  emptySeries: EmptySeriesRule;
   oneWinPerDocument: boolean;
   /** Each disqualification picks the current winner at this index (modulo their count). */
   disqualify: number[];
@@ -140,7 +149,8 @@ const caseArb: fc.Arbitrary<Case> = seriesCountArb
       ),
       documents: fc.integer({ min: 1, max: 6 }),
       winnersCount: fc.integer({ min: 1, max: 8 }),
-      approximation: fc.constantFrom<Approximation>('scpc', 'up-wrap'),
+      approximation: fc.constantFrom<Approximation>('nearest', 'above-then-below', 'up-wrap'),
+      emptySeries: fc.constantFrom<EmptySeriesRule>('alternate', 'lower-first'),
       oneWinPerDocument: fc.boolean(),
       disqualify: fc.array(fc.nat(7), { maxLength: 5 }),
     }),
@@ -183,17 +193,33 @@ function buildOracle(numbers: Held[], seriesCount: number): Oracle {
 }
 
 /**
- * SCPC: the formed number if eligible; else, series by series in the order formed, +1, -1, +2, -2,
- * … (only series that exist), the first series holding any number gives its element nearest to
- * the formed element, above on a tie (no wrapping: the distance is plain |e - formed|).
+ * The series a search visits, as the docs list them: with `alternate` the formed series, then +1,
+ * −1, +2, −2 … (only series that exist); with `lower-first` the formed series, every lower one
+ * downwards to 0, then every upper one upwards.
  */
-function oracleScpc(o: Oracle, formed: DrawNumber): Held | null {
-  const series = Array.from({ length: o.seriesCount }, (_, s) => s).sort(
+function seriesVisited(o: Oracle, formed: DrawNumber, emptySeries: EmptySeriesRule): number[] {
+  const all = Array.from({ length: o.seriesCount }, (_, s) => s);
+  if (emptySeries === 'lower-first')
+    return [formed.series, ...all.filter((s) => s < formed.series).reverse(), ...all.filter((s) => s > formed.series)];
+  return all.sort(
     (a, b) => Math.abs(a - formed.series) - Math.abs(b - formed.series) || (a < formed.series ? 1 : 0) - (b < formed.series ? 1 : 0),
   );
-  for (const s of series) {
+}
+
+/**
+ * nearest and above-then-below: the formed number if eligible; else the first series visited
+ * holding any number gives, from the formed element: `nearest` its element nearest to the formed
+ * one, above on a tie; `above-then-below` its first element at or above the formed one going up,
+ * else its first below going down. No wrapping: the distance is plain |e - formed|.
+ */
+function oracleInSeries(o: Oracle, formed: DrawNumber, rule: 'nearest' | 'above-then-below', emptySeries: EmptySeriesRule): Held | null {
+  for (const s of seriesVisited(o, formed, emptySeries)) {
     const inSeries = o.sorted.filter((n) => n.series === s);
     if (inSeries.length === 0) continue;
+    if (rule === 'above-then-below') {
+      const above = inSeries.filter((n) => n.element >= formed.element);
+      return above.length > 0 ? above[0]! : inSeries.at(-1)!;
+    }
     inSeries.sort(
       (a, b) =>
         Math.abs(a.element - formed.element) - Math.abs(b.element - formed.element) ||
@@ -222,7 +248,7 @@ interface Seat {
 
 /** Winners 1..N in one walk around the set from winner 1, passing documents that already won. */
 function oracleDraw(o: Oracle, c: Case): { winners: Seat[]; unfilled: number[] } {
-  const first = c.approximation === 'scpc' ? oracleScpc(o, c.formed) : oracleUpWrap(o, c.formed);
+  const first = c.approximation === 'up-wrap' ? oracleUpWrap(o, c.formed) : oracleInSeries(o, c.formed, c.approximation, c.emptySeries);
   const winners: Seat[] = [];
   if (first !== null) {
     winners.push({ position: 1, number: first });
@@ -285,7 +311,7 @@ function checkCase(c: Case): void {
   const fast = drawWinners(
     set,
     c.formed,
-    { approximation: c.approximation, winnersCount: c.winnersCount, oneWinPerDocument: c.oneWinPerDocument },
+    { approximation: c.approximation, emptySeries: c.emptySeries, winnersCount: c.winnersCount, oneWinPerDocument: c.oneWinPerDocument },
     holderOf,
   );
   const naive = oracleDraw(oracle, c);
@@ -299,10 +325,17 @@ function checkCase(c: Case): void {
 
   count(`${c.approximation}: formed number eligible`, set.has(c.formed.series, c.formed.element));
   count(`${c.approximation}: empty set`, set.count === 0);
-  count('scpc: tie at the same distance above and below', c.approximation === 'scpc' && hasTie(oracle, c.formed));
+  count('nearest: tie at the same distance above and below', c.approximation === 'nearest' && hasTie(oracle, c.formed));
   count(
-    'scpc: winner 1 in another series',
-    c.approximation === 'scpc' && fast.winners[0] !== undefined && fast.winners[0].series !== c.formed.series,
+    `${c.approximation} (${c.emptySeries}): winner 1 in another series`,
+    c.approximation !== 'up-wrap' && fast.winners[0] !== undefined && fast.winners[0].series !== c.formed.series,
+  );
+  count(
+    'above-then-below: winner 1 below the formed element',
+    c.approximation === 'above-then-below' &&
+      fast.winners[0] !== undefined &&
+      fast.winners[0].series === c.formed.series &&
+      fast.winners[0].element < c.formed.element,
   );
   count(
     'winner 1 at element 00000 or 99999',
@@ -371,9 +404,9 @@ function checkCase(c: Case): void {
   }
 }
 
-/** Whether the formed series, or the first non-empty series SCPC reaches, holds two numbers at the same distance. */
+/** Whether the formed series, or the first non-empty series `nearest` reaches, holds two numbers at the same distance. */
 function hasTie(o: Oracle, formed: DrawNumber): boolean {
-  const w = oracleScpc(o, formed);
+  const w = oracleInSeries(o, formed, 'nearest', 'alternate');
   if (w === null || w.element <= formed.element) return false;
   const d = w.element - formed.element;
   return o.sorted.some((n) => n.series === w.series && n.element === formed.element - d);
@@ -395,7 +428,7 @@ function parameters<T>(numRuns: number): fc.Parameters<T> {
   return { numRuns, seed: SEED, ...(PATH === undefined ? {} : { path: PATH }), includeErrorInReport: true };
 }
 
-test('drawWinners and pickNextWinner agree with a naive scan: winner 1 (scpc, up-wrap), winners 2..N, one win per document, replacements', (t) => {
+test('drawWinners and pickNextWinner agree with a naive scan: winner 1 (nearest, above-then-below, up-wrap; alternate, lower-first), winners 2..N, one win per document, replacements', (t) => {
   t.diagnostic(`draws property: ${RUNS} runs, seed ${SEED} (replay: CES_PROPERTY_SEED=${SEED} CES_PROPERTY_RUNS=${RUNS})`);
   fc.assert(fc.property(caseArb, checkCase), parameters<[Case]>(RUNS));
 });

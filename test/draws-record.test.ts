@@ -72,8 +72,10 @@ test('a published record is read back byte for byte after an anonymisation, new 
     ]);
     assert.equal(created.code, 0, created.stderr);
     const id = created.json.id as string;
-    s.clock.set('2023-01-18T22:00:00.000Z');
+    // Frozen before the planned extraction (19:00 in Brasília), its results recorded after it.
+    s.clock.set('2023-01-18T12:00:00.000Z');
     const frozen = await ces(['draw', 'freeze', id, '--json']);
+    assert.equal(frozen.code, 0, frozen.stderr);
     assert.equal(frozen.json.eligible_count, 39);
     assert.match(frozen.json.holders_sha256, /^[0-9a-f]{64}$/);
 
@@ -119,6 +121,7 @@ test('a published record is read back byte for byte after an anonymisation, new 
     assert.equal(audit.json.length, 2);
     assert.equal(audit.json[0].details.numbers, 39);
 
+    s.clock.set('2023-01-18T22:30:00.000Z');
     assert.equal(
       (await ces(['draw', 'results', id, '--extraction', '5732', '--date', '2023-01-18', '--prizes', '050366,033514,045504,094365,051105']))
         .code,

@@ -64,7 +64,11 @@ test('a freeze checkpoints after its scan under CES_CHECKPOINTS=internal, never 
       db.exec('CREATE TABLE scan_marker (v TEXT NOT NULL) STRICT');
       db.pragma('wal_checkpoint(TRUNCATE)');
       const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 });
-      const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Final', cutoff: '2026-11-23T00:00:00Z' }, OPERATOR);
+      const draw = createDraw(
+        s.ctx,
+        { campaignId: w.campaign.id, mode: 'live', name: 'Final', cutoff: '2026-11-23T00:00:00Z', extractionDate: '2026-11-25' },
+        OPERATOR,
+      );
       db.prepare('INSERT INTO scan_marker (v) VALUES (?)').run(mode);
       s.clock.set('2026-11-24T00:00:00Z');
       await freezeDraw(s.ctx, draw.id, OPERATOR);

@@ -61,11 +61,13 @@ test('the walk-through of docs/operations.md: extraction 5732 over 1,500 numbers
     assert.equal(created.code, 0, created.stderr);
     const id = created.json.id as string;
     assert.equal(created.json.series_digits, '1d,2d');
-    s.clock.set('2023-01-18T22:00:00.000Z');
+    // Frozen after the cut-off and before the extraction (19:00 in Brasília, 22:00Z); the results after it.
+    s.clock.set('2023-01-18T12:00:00.000Z');
     const frozen = await ces(['draw', 'freeze', id, '--json']);
     assert.equal(frozen.json.eligible_count, 1500);
     const numbers = await ces(['draw', 'numbers', id]);
     assert.equal(createHash('sha256').update(numbers.stdout).digest('hex'), frozen.json.numbers_sha256);
+    s.clock.set('2023-01-18T22:30:00.000Z');
     const results = await ces([
       'draw',
       'results',

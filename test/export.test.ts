@@ -92,8 +92,8 @@ describe('entries export: format and filters', () => {
     assert.equal(rows[7].full_name, '', 'null is an empty field');
     assert.equal(rows[0].award_status, 'awarded');
     assert.equal(rows[0].award_prize_id, prizeId);
-    assert.equal(rows[0].lucky_numbers, '0-00042 1-00007', 'lucky numbers joined, ordered by series and number');
-    assert.equal(rows[1].lucky_numbers, '0-00001');
+    assert.equal(rows[0].lucky_numbers, '0/00042 1/00007', 'lucky numbers joined, ordered by series and number, written S/EEEEE');
+    assert.equal(rows[1].lucky_numbers, '0/00001');
     assert.equal(rows[3].rejection_reasons, 'fiscal_key_invalid;duplicate_access_key');
     assert.equal(rows[0].consent_term_version, 'v1');
     assert.equal(rows[0].consent_granted_at, '2026-11-22T12:00:00.000Z', 'sent as 2026-11-22T09:00:00-03:00');

@@ -67,6 +67,8 @@ test('ces check: exit 0 on a sound database; on a damaged one exit 1, naming the
   assert.equal(refused.json.ok, false);
   assert.deepEqual(refused.json.integrity_check, ['row 1 missing from index campaigns_name', 'row 2 missing from index campaigns_name']);
   assert.match(refused.stderr, /^ces: The database at .*bad\.db failed its integrity check \(row 1 missing from index campaigns_name\)/);
+  // The domain names the next step, the CLI the command that takes it.
+  assert.match(refused.stderr, /check the file again until it passes \(npx ces check --db \S*bad\.db\)\.\n$/);
   const text = await runCli(['check', '--db', bad]);
   assert.equal(text.code, 1);
   assert.match(text.stdout, /^integrity_check:\n {2}row 1 missing from index campaigns_name\n/);

@@ -29,6 +29,10 @@ interface CampaignFlags extends CommonOptions {
   maxEntriesPerDay?: string;
   fiscalVerifierUrl?: string;
   webhookApi?: string;
+  authorization?: string;
+  promoter?: string;
+  promoterDocument?: string;
+  promoterAddress?: string;
 }
 
 function addCampaignOptions(cmd: Command): Command {
@@ -52,7 +56,11 @@ function addCampaignOptions(cmd: Command): Command {
     .option(
       '--webhook-api <who>',
       'API keys that may change the webhook configuration (PATCH /v1/webhook): any | live | none (default any)',
-    );
+    )
+    .option('--authorization <s>', 'the Certificado de Autorização number, as SPA issued it ("" clears)')
+    .option('--promoter <s>', 'the promoter\'s razão social ("" clears)')
+    .option('--promoter-document <cnpj>', 'the promoter\'s CNPJ ("" clears)')
+    .option('--promoter-address <s>', 'the promoter\'s address ("" clears)');
 }
 
 function toOptions(f: CampaignFlags): CampaignOptions {
@@ -74,6 +82,10 @@ function toOptions(f: CampaignFlags): CampaignOptions {
     maxEntriesPerDay: clearable(f.maxEntriesPerDay),
     fiscalVerifierUrl: clearable(f.fiscalVerifierUrl),
     webhookApi: f.webhookApi,
+    authorization: clearable(f.authorization),
+    promoter: clearable(f.promoter),
+    promoterDocument: clearable(f.promoterDocument),
+    promoterAddress: clearable(f.promoterAddress),
   };
 }
 

@@ -3,6 +3,7 @@
 // on a restored file before serving it.
 import type { Command } from 'commander';
 import { checkDatabase, corruptDatabase, type IntegrityReport } from '../../src/db/integrity.ts';
+import { cliMessage } from '../fields.ts';
 import { cliIo } from '../io.ts';
 import { escapeControlCharacters, fail, openCommandContext, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -21,9 +22,10 @@ export function registerCheckCommand(program: Command): void {
         return;
       }
       const error = corruptDatabase(ctx.config.dbPath, report);
-      if (flags.json) io.stdout.write(`${toJsonDocument({ error: { code: error.code, message: error.message }, ...report })}\n`);
+      const message = cliMessage(error);
+      if (flags.json) io.stdout.write(`${toJsonDocument({ error: { code: error.code, message }, ...report })}\n`);
       else io.stdout.write(`${escapeControlCharacters(renderReport(report), { keepLineBreaks: true })}\n`);
-      io.stderr.write(`ces: ${escapeControlCharacters(error.message)}\n`);
+      io.stderr.write(`ces: ${escapeControlCharacters(message)}\n`);
       io.exitCode = 1;
     } catch (error) {
       fail(flags, error);

@@ -27,7 +27,7 @@ export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor, dbFlag?: str
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'test', label: 'demo' }, actor);
     const prize = addPrize(
       ctx,
-      { campaignId: campaign.id, mode: 'test', name: 'Demo voucher', type: 'voucher', unitValue: '50', stock: '100' },
+      { campaignId: campaign.id, mode: 'test', name: 'Demo voucher', type: 'voucher', unitValue: 50, stock: 100 },
       actor,
     );
     const webhook = patchWebhookConfig(ctx, campaign.id, parseWebhookPatch({ endpoint_url: DEMO_WEBHOOK_URL, is_active: false }), actor);

@@ -1,4 +1,4 @@
-// ces draw create|list|show|freeze|numbers|results|run|disqualify|publish|report|clause: the
+// ces draw create|list|show|freeze|numbers|results|run|disqualify|publish|void|report|clause: the
 // apuração of a campaign's lucky numbers from a Loteria Federal extraction
 // (docs/operations.md#running-a-draw-ces-draw). Every rule lives in src/draws/; this file reads
 // flags and prints (results: cli/draw-results.ts).
@@ -10,7 +10,7 @@ import { renderDrawClause } from '../../src/draws/clause.ts';
 import { WINNERS } from '../../src/draws/draw-input.ts';
 import { frozenHoldersText, frozenNumbersText } from '../../src/draws/frozen-set.ts';
 import { drawParticipantList } from '../../src/draws/participant-list.ts';
-import { createDraw, freezeDraw } from '../../src/draws/lifecycle.ts';
+import { createDraw, freezeDraw, voidDraw } from '../../src/draws/lifecycle.ts';
 import { publishDraw } from '../../src/draws/publish.ts';
 import type { RunOutcome } from '../../src/draws/model.ts';
 import { renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
@@ -37,6 +37,9 @@ interface CreateFlags extends CommonOptions {
   series?: string;
   element?: string;
   approximation?: string;
+  emptySeries?: string;
+  place?: string;
+  prize: string[];
   oneWinPerDocument: boolean;
 }
 
@@ -120,11 +123,22 @@ export function registerDrawCommands(program: Command): void {
     .requiredOption('--mode <mode>', 'live | test')
     .requiredOption('--name <name>', 'name of the draw, as the regulation calls it')
     .requiredOption('--cutoff <iso>', 'numbers held at this date-time take part (with its zone: 2026-12-31T23:59:59-03:00)')
-    .option('--extraction-date <date>', 'date of the Loteria Federal extraction the regulation names (YYYY-MM-DD)')
+    .option('--extraction-date <date>', 'date of the Loteria Federal extraction the regulation names (YYYY-MM-DD; required)')
     .option('--winners <n>', 'how many winners (default 1)')
     .option('--series <digits>', 'DIGITS the series is read from (default: the tens of the 1st..k-th prizes)')
     .option('--element <digits>', 'DIGITS the element is read from (default 1u,2u,3u,4u,5u)')
-    .option('--approximation <rule>', 'scpc | up-wrap (default scpc)')
+    .option('--approximation <rule>', 'nearest (scpc is its other name) | above-then-below | up-wrap (default nearest)')
+    .option(
+      '--empty-series <rule>',
+      'a series with no eligible number passes to: alternate (+1, -1, +2 …) | lower-first (default alternate)',
+    )
+    .option('--place <s>', 'where the apuração happens')
+    .option(
+      '--prize <DESCRIPTION=VALUE>',
+      'prize of a position, value in reais with a dot (Moto 0 km=15990.00); repeat once per position in order, or once for all',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--no-one-win-per-document', "a participant's document may win more than once in the draw")
     .action(async (flags: CreateFlags) => {
       await runCommand(
@@ -142,6 +156,9 @@ export function registerDrawCommands(program: Command): void {
               series: flags.series,
               element: flags.element,
               approximation: flags.approximation,
+              emptySeries: flags.emptySeries,
+              place: flags.place ?? null,
+              prizes: flags.prize,
               oneWinPerDocument: flags.oneWinPerDocument,
             },
             cliOperator(),
@@ -180,11 +197,23 @@ export function registerDrawCommands(program: Command): void {
   withCommonOptions(
     draw
       .command('freeze')
-      .description('record the numbers eligible at the cut-off and their SHA-256 (refused before the cut-off)')
+      .description(
+        'record the numbers eligible at the cut-off and their SHA-256 (refused before the cut-off, after the planned extraction, and while entries received by the cut-off are pending)',
+      )
       .argument('<draw_id>'),
-  ).action(async (drawId: string, flags: CommonOptions) => {
-    await runCommand(flags, (ctx) => freezeDraw(ctx, parseUuid(drawId), cliOperator()), renderDraw);
-  });
+  )
+    .option('--force', 'freeze although entries received by the cut-off are still pending (needs --reason; the record says how many)')
+    .option('--reason <text>', 'with --force: why the freeze cannot wait, for the record')
+    .action(async (drawId: string, flags: CommonOptions & { force?: boolean; reason?: string }) => {
+      await runCommand(
+        flags,
+        (ctx) => {
+          if (flags.reason !== undefined && !flags.force) throw new AppError(422, 'invalid_option', '--reason goes with --force');
+          return freezeDraw(ctx, parseUuid(drawId), cliOperator(), { force: flags.force === true, reason: flags.reason });
+        },
+        renderDraw,
+      );
+    });
 
   withCommonOptions(
     draw
@@ -224,6 +253,7 @@ export function registerDrawCommands(program: Command): void {
     .option('--prizes <list>', 'the 1st to 5th prizes, comma-separated: 5 digits each, or 6 with a leading 0')
     .option('--fetch', "read the extraction from Caixa's results API (CES_LOTERIA_URL) and ask before recording it")
     .option('--yes', 'with --fetch: record what was read without asking (needed when stdin is not a terminal)')
+    .option('--reason <text>', 'why the extraction is later than the planned one (a postponement), or why the results are corrected')
     .action(async (drawId: string, flags: ResultsFlags) => {
       const id = parseUuid(drawId);
       await runCommand(flags, (ctx) => recordDrawResults(ctx, id, flags), renderDraw, {}, flags.fetch ? { readsLoteria: true } : {});
@@ -286,6 +316,17 @@ export function registerDrawCommands(program: Command): void {
     const id = parseUuid(drawId);
     await runCommand(flags, (ctx): DrawDocument => ({ draw_id: id, format: 'text', text: renderDrawClause(ctx, id) }), renderDocument);
   });
+
+  withCommonOptions(
+    draw
+      .command('void')
+      .description('void the draw (before publication): it stays listed, and its extraction may decide a new draw, whose record names it')
+      .argument('<draw_id>'),
+  )
+    .requiredOption('--reason <text>', 'why, for the record')
+    .action(async (drawId: string, flags: CommonOptions & { reason: string }) => {
+      await runCommand(flags, (ctx) => voidDraw(ctx, parseUuid(drawId), { reason: flags.reason }, cliOperator()), renderDraw);
+    });
 
   withCommonOptions(
     draw

@@ -9,7 +9,7 @@ import { loadCommandConfig } from '../../src/kernel/config.ts';
 import type { Ctx } from '../../src/kernel/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { AppError } from '../../src/kernel/errors.ts';
-import { countEntriesToExport, recordEntriesExport, writeEntriesExport, type ExportFormat } from '../../src/exports/entries-export.ts';
+import { countEntriesToExport, runExport, type ExportFormat } from '../../src/exports/entries-export.ts';
 import { createProgressBar } from '../progress.ts';
 import { createSilentLogger } from '../../src/kernel/log.ts';
 import { openPrivateFileExclusive, tempPathBeside } from '../../src/tools/private-files.ts';
@@ -55,11 +55,11 @@ async function exportEntries(ctx: Ctx, flags: ExportFlags): Promise<ExportSummar
   const out: NodeJS.WritableStream = temp ? createWriteStream(temp, { fd: openPrivateFileExclusive(temp) }) : (screen ?? io.stdout);
   let rows: number;
   try {
-    // Recorded once the output is open and before the first row, as the dashboard's download is:
-    // the data leaves from here on. An export refused before (a bad option, a folder that does not
+    // Started once the output is open: runExport records the export before its first row, as the
+    // dashboard's download does. An export refused before (a bad option, a folder that does not
     // exist) records nothing.
-    recordEntriesExport(ctx, filter, format, cliOperator());
-    rows = await writeEntriesExport(ctx, { filter, format, out, onProgress: bar ? (done) => bar.update(done) : undefined });
+    const run = runExport(ctx, { filter, format }, { out, onProgress: bar ? (done) => bar.update(done) : undefined }, cliOperator());
+    rows = await run.written;
     if (temp) {
       await new Promise<void>((resolve, reject) => {
         out.on('error', reject);

@@ -1,6 +1,7 @@
 // ces key issue|list|revoke|rotate
 import type { Command } from 'commander';
 import { issueKey, listKeys, revokeKey, rotateKey, type ApiKey } from '../../src/keys/keys.ts';
+import { parseGraceSeconds } from '../../src/input/grace.ts';
 import { parseMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -63,7 +64,7 @@ export function registerKeyCommands(program: Command): void {
       await runCommand(
         flags,
         (ctx) => {
-          const { issued, revoked } = rotateKey(ctx, keyId, flags.grace, cliOperator());
+          const { issued, revoked } = rotateKey(ctx, keyId, parseGraceSeconds(flags.grace), cliOperator());
           return {
             key: {
               id: issued.id,

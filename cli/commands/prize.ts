@@ -1,6 +1,7 @@
 // ces prize add|list: the prize pool of a campaign, per mode.
 import type { Command } from 'commander';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../src/mechanics/prizes.ts';
+import { parseDecimal } from '../../src/kernel/numbers.ts';
 import { parseMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -27,8 +28,8 @@ export function registerPrizeCommands(program: Command): void {
                 mode: parseMode(flags.mode),
                 name: flags.name,
                 type: flags.type,
-                unitValue: flags.unitValue,
-                stock: flags.stock,
+                unitValue: parseDecimal(flags.unitValue),
+                stock: parseDecimal(flags.stock),
               },
               cliOperator(),
             ),

@@ -5,6 +5,7 @@ import { AppError } from '../../src/kernel/errors.ts';
 import { createLogger, guardLogStream } from '../../src/kernel/log.ts';
 import { limitHeapGrowth } from '../../src/tools/heap-growth.ts';
 import { startServer } from '../../src/http/server.ts';
+import { cliMessage } from '../fields.ts';
 import { fail } from '../output.ts';
 
 interface ServeFlags {
@@ -55,7 +56,8 @@ export function registerServeCommand(program: Command): void {
       try {
         server = await startServer(config, log);
       } catch (error) {
-        fail({ json: flags.json }, new AppError(500, 'cannot_start', `cannot start: ${(error as Error).message}`));
+        const reason = error instanceof AppError ? cliMessage(error) : (error as Error).message;
+        fail({ json: flags.json }, new AppError(500, 'cannot_start', `cannot start: ${reason}`));
         return;
       }
       log.info({

@@ -3,7 +3,7 @@ import { registerWebhookListenCommand } from './webhook-listen.ts';
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { AppError } from '../../src/kernel/errors.ts';
-import { MAX_GRACE_SECONDS } from '../../src/kernel/numbers.ts';
+import { MAX_GRACE_SECONDS, parseGraceSeconds } from '../../src/input/grace.ts';
 import { getWebhookConfig, rotateWebhookSecret, setWebhookConfig, toOperatorView } from '../../src/webhooks/webhook-config.ts';
 import { DELIVERY_STATUSES, listDeliveryViews, redeliver, redeliverFailed, type DeliveryView } from '../../src/webhooks/deliveries.ts';
 import { sendTestPing, type PingResult } from '../../src/webhooks/ping.ts';
@@ -97,7 +97,7 @@ export function registerWebhookCommands(program: Command): void {
         flags,
         (ctx) => {
           getCampaign(ctx, flags.campaign);
-          return rotateWebhookSecret(ctx, flags.campaign, flags.grace, cliOperator());
+          return rotateWebhookSecret(ctx, flags.campaign, parseGraceSeconds(flags.grace), cliOperator());
         },
         (r) =>
           `${details(r)}\n\nGive the new secret to the integrator now: it is shown only once.${

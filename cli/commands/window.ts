@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
 import { addWindows, listPrizeWindows, type PrizeWindow } from '../../src/mechanics/windows.ts';
+import { parseDecimal } from '../../src/kernel/numbers.ts';
 import { parseMode, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
@@ -43,8 +44,8 @@ export function registerWindowCommands(program: Command): void {
                 mode: parseMode(flags.mode),
                 prizeId: flags.prize,
                 opensAt: flags.opensAt,
-                count: flags.count,
-                every: flags.every,
+                count: flags.count === undefined ? undefined : parseDecimal(flags.count),
+                every: flags.every === undefined ? undefined : parseDecimal(flags.every),
                 until: flags.until,
               },
               cliOperator(),

@@ -21,7 +21,6 @@ import { openDatabase } from '../db/open.ts';
 import { AppError } from '../kernel/errors.ts';
 import { createPrivateFileExclusive, makePrivateDir, tempPathBeside } from '../tools/private-files.ts';
 import type { Random } from '../kernel/random.ts';
-import { cesCommand } from '../tools/runtime.ts';
 
 /** Pages per backup step: all of them at once (see the header). */
 const WHOLE_DATABASE = 0x7fffffff;
@@ -187,12 +186,15 @@ export async function restoreDatabase(input: {
     // Beside Litestream the order matters: a file replaced under it, or with its own state of the
     // old file left beside, is not what its replica continues (docs/operations.md).
     const beside = holders.some((h) => h.litestream)
-      ? ` Beside Litestream: stop ces serve and Litestream, restore (\`litestream restore\`, or this command), run \`${cesCommand()} check\`, then start them again.`
+      ? ' Beside Litestream: stop the server and Litestream, restore (`litestream restore`, or this one), check the restored file, then start them again.'
       : '';
     throw new AppError(
       409,
       'database_in_use',
       `${input.dbPath} is open in ${formatHolders(holders)}; stop ${holders.length === 1 ? 'it' : 'them'} before restoring.${beside}`,
+      undefined,
+      undefined,
+      beside === '' ? undefined : { action: 'check', dbPath: input.dbPath },
     );
   }
 

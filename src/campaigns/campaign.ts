@@ -28,6 +28,13 @@ export interface Campaign {
   max_entries_per_day: number | null;
   fiscal_verifier_url: string | null;
   webhook_api: WebhookApiAccess;
+  /** The Certificado de Autorização number, as SPA issued it: every apuração record prints it. */
+  authorization: string | null;
+  /** The promoter's razão social. */
+  promoter: string | null;
+  /** The promoter's CNPJ, 14 characters without punctuation. */
+  promoter_document: string | null;
+  promoter_address: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -30,6 +30,10 @@ export function rowToCampaign(row: CampaignRow): Campaign {
     max_entries_per_day: row.max_entries_per_day,
     fiscal_verifier_url: row.fiscal_verifier_url,
     webhook_api: row.webhook_api,
+    authorization: row.authorization,
+    promoter: row.promoter,
+    promoter_document: row.promoter_document,
+    promoter_address: row.promoter_address,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -46,14 +50,15 @@ function campaignToRow(c: Campaign): CampaignRow {
 
 const COLUMNS = `id, name, starts_at, ends_at, purchase_from, purchase_to, required_fields, allow_companies, api_enabled,
   instant_prize, lucky_numbers, lucky_quantity, series_count, max_entries_per_participant, max_entries_per_day,
-  fiscal_verifier_url, webhook_api, created_at, updated_at`;
+  fiscal_verifier_url, webhook_api, authorization, promoter, promoter_document, promoter_address, created_at, updated_at`;
 
 export function insertCampaign(db: Db, c: Campaign): void {
   prepare(
     db,
     `INSERT INTO campaigns (${COLUMNS}) VALUES (@id, @name, @starts_at, @ends_at, @purchase_from, @purchase_to,
     @required_fields, @allow_companies, @api_enabled, @instant_prize, @lucky_numbers, @lucky_quantity, @series_count,
-    @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @webhook_api, @created_at, @updated_at)`,
+    @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @webhook_api, @authorization, @promoter, @promoter_document, @promoter_address,
+    @created_at, @updated_at)`,
   ).run(campaignToRow(c));
   invalidateRows(db);
 }
@@ -66,7 +71,9 @@ export function updateCampaignRow(db: Db, c: Campaign): void {
     api_enabled = @api_enabled, instant_prize = @instant_prize, lucky_numbers = @lucky_numbers,
     lucky_quantity = @lucky_quantity, series_count = @series_count,
     max_entries_per_participant = @max_entries_per_participant, max_entries_per_day = @max_entries_per_day,
-    fiscal_verifier_url = @fiscal_verifier_url, webhook_api = @webhook_api, updated_at = @updated_at WHERE id = @id`,
+    fiscal_verifier_url = @fiscal_verifier_url, webhook_api = @webhook_api,
+    authorization = @authorization, promoter = @promoter, promoter_document = @promoter_document,
+    promoter_address = @promoter_address, updated_at = @updated_at WHERE id = @id`,
   ).run(campaignToRow(c));
   invalidateRows(db);
 }

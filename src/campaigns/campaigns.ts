@@ -8,6 +8,7 @@ import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName, notFound, type FieldError } from '../kernel/errors.ts';
 import { parseDecimal } from '../kernel/numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
+import { applyIdentity, type IdentityOptions } from './identity.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../input/timestamps.ts';
 import {
   INSTANT_PRIZE_MODES,
@@ -24,7 +25,7 @@ export { REQUIRED_FIELDS, INSTANT_PRIZE_MODES, LUCKY_NUMBER_MODES, WEBHOOK_API_A
 export type { Campaign, RequiredField, WebhookApiAccess };
 
 /** Operator input: strings as typed on the command line; `null` clears an optional setting. */
-export interface CampaignOptions {
+export interface CampaignOptions extends IdentityOptions {
   name?: string;
   startsAt?: string | null;
   endsAt?: string | null;
@@ -75,6 +76,10 @@ export function createCampaign(ctx: Ctx, options: CampaignOptions, actor: Actor)
     max_entries_per_day: null,
     fiscal_verifier_url: null,
     webhook_api: 'any',
+    authorization: null,
+    promoter: null,
+    promoter_document: null,
+    promoter_address: null,
     created_at: now,
     updated_at: now,
   };
@@ -235,6 +240,7 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
       fail('webhook_api', `webhook_api must be one of ${WEBHOOK_API_ACCESS.join(', ')}, got "${o.webhookApi}"`);
     else next.webhook_api = o.webhookApi as WebhookApiAccess;
   }
+  applyIdentity(next, o, errors);
   if (next.starts_at && next.ends_at && Date.parse(next.ends_at) <= Date.parse(next.starts_at))
     fail('ends_at', 'ends_at must be after starts_at');
   if (next.purchase_from && next.purchase_to && Date.parse(next.purchase_to) <= Date.parse(next.purchase_from))

@@ -7,7 +7,7 @@
 import type { DisqualifiedWinner, DrawDetail, DrawWinner, FormationStep } from '../draws/model.ts';
 import { describeFormationStep, describeWinnerStep } from '../draws/steps.ts';
 import type { WinnerStep } from '../draws/winners.ts';
-import { time } from './format.ts';
+import { zonedTime } from './format.ts';
 import { html, type Html } from '../tools/html.ts';
 
 /** A step as a sentence on the page: the CLI's wording (steps.ts), capitalised, with its full stop. */
@@ -80,7 +80,7 @@ export function picksTable(draw: DrawDetail): Html {
           <td>
             ${
               disqualified
-                ? html`disqualified ${time(disqualified.disqualified_at)}: ${disqualified.reason}`
+                ? html`disqualified ${zonedTime(disqualified.disqualified_at)}: ${disqualified.reason}`
                 : html`<strong>winner</strong>${i === 0 ? null : html` (replaces the disqualified ${list[i - 1]!.winner.number})`}`
             }
           </td>

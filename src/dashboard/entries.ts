@@ -3,7 +3,7 @@
 // in upper case, an e-mail by its folded key), and keyset pages of PAGE_SIZE, newest first.
 import type { Ctx } from '../kernel/context.ts';
 import { AppError } from '../kernel/errors.ts';
-import { parseDocument } from '../entries/documents.ts';
+import { parseDocument } from '../input/documents.ts';
 import { foldEmail } from '../entries/email-key.ts';
 import { findEnrollmentByDocument } from '../entries/enrollments.repo.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../entries/entries.repo.ts';

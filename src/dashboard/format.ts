@@ -21,6 +21,19 @@ export function time(iso: string | null | undefined): Html {
   return html`<time datetime="${iso}" title="${iso}">${local}</time>`;
 }
 
+/**
+ * time() with its zone said, for the pages an auditor compares with the apuração record (the draw
+ * pages): `2026-11-22 09:00:00 BRT`, BRT naming Brasília time (America/Sao_Paulo, UTC−03:00), the
+ * record's "horário de Brasília".
+ */
+export function zonedTime(iso: string | null | undefined): Html {
+  if (!iso || Number.isNaN(Date.parse(iso))) return time(iso);
+  return html`${time(iso)} <abbr title="${BRASILIA_ZONE}">BRT</abbr>`;
+}
+
+/** What BRT stands for, as the draw pages say it once at the top. */
+export const BRASILIA_ZONE = 'Brasília time (America/Sao_Paulo), UTC−03:00';
+
 /** A duration in ms as "850 ms", "12 s", "3 min", "2 h 5 min". */
 export function duration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -5,7 +5,6 @@
 // restore changes and a restart does not.
 import { statSync } from 'node:fs';
 import { AppError } from '../kernel/errors.ts';
-import { cesCommand } from '../tools/runtime.ts';
 import type { Db } from './open.ts';
 import { prepare } from './statements.ts';
 
@@ -41,8 +40,11 @@ export function corruptDatabase(path: string, report: IntegrityReport): AppError
   return new AppError(
     422,
     'database_corrupt',
-    `The database at ${path} failed its integrity check (${what}). If it is a restore, restore another backup or an earlier ` +
-      `point in time and run \`${cesCommand()} check --db ${path}\` until it passes; do not serve this file.`,
+    `The database at ${path} failed its integrity check (${what}); do not serve this file. If it is a restore, restore another ` +
+      `backup or an earlier point in time and check the file again until it passes.`,
+    undefined,
+    undefined,
+    { action: 'check', dbPath: path },
   );
 }
 

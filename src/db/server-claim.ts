@@ -6,7 +6,7 @@
 import type { Db } from './open.ts';
 import { processUsesFile } from './file-users.ts';
 import { prepare } from './statements.ts';
-import { AppError } from '../kernel/errors.ts';
+import { AppError, fieldName } from '../kernel/errors.ts';
 
 export interface ServerProcess {
   pid: number;
@@ -32,8 +32,8 @@ export function claimDatabase(db: Db, input: ClaimInput): { previous: ServerProc
         throw new AppError(
           409,
           'database_in_use',
-          `ces serve (process ${previous.pid}, started ${previous.started_at}) is already serving ${input.dbPath}; ` +
-            'a second server would send its webhooks again. Stop it first, or give this one another --db.',
+          `A ces server (process ${previous.pid}, started ${previous.started_at}) is already serving ${input.dbPath}; ` +
+            `a second server would send its webhooks again. Stop it first, or give this one another ${fieldName('db')}.`,
         );
       }
       prepare(

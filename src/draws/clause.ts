@@ -2,15 +2,24 @@
 // example. Everything it shows is computed by the code that runs the draw (a published plan once
 // printed an example that contradicted its own rule).
 import type { Ctx } from '../kernel/context.ts';
-import { formNumber, parseDigits, type DigitSource } from './formation.ts';
-import { formatNumber, NumberSet } from './number-set.ts';
+import { formatPrize, formNumber, parseDigits, type DigitSource } from './formation.ts';
+import { formatNumber, formatSeries, NumberSet } from './number-set.ts';
 import { brDate, line } from './report-model.ts';
+import { approximationParagraphs } from './rule-words.ts';
 import { describeDigitItem, describeWinnerStep } from './steps.ts';
 import { getDraw } from './views.ts';
 import { drawWinners } from './winners.ts';
 
 /** The extraction the clause's example uses: 1st to 5th prizes of a real plan's worked example. */
 export const EXAMPLE_PRIZES = ['12305', '05437', '13526', '02329', '15458'] as const;
+
+/** The smallest and largest series the list can read: a fixed digit always itself, a prize's 0 to 9. */
+function seriesReadRange(items: DigitSource[]): { min: number; max: number } {
+  return items.reduce(
+    (r, d) => ({ min: r.min * 10 + (d.kind === 'literal' ? d.digit : 0), max: r.max * 10 + (d.kind === 'literal' ? d.digit : 9) }),
+    { min: 0, max: 0 },
+  );
+}
 
 function describeList(items: DigitSource[]): string {
   const texts = items.map((i) => describeDigitItem(i.kind === 'literal' ? `=${i.digit}` : `${i.prize}${i.place}`, 'pt'));
@@ -39,10 +48,16 @@ export function renderDrawClause(ctx: Ctx, drawId: string): string {
     '',
     `2. O número contemplado será formado a partir dos cinco primeiros prêmios da extração da Loteria Federal${draw.extraction_date ? ` de ${brDate(draw.extraction_date)}` : ''}, lidos de cima para baixo. O elemento sorteável é formado ${isDefaultElement ? 'pelos algarismos da unidade do 1º ao 5º prêmio, nesta ordem' : describeList(element)}.`,
   );
-  if (draw.series_count > 1)
-    out.push(
-      `   A série é formada ${describeList(series)}. Se o número assim formado for maior que ${last}, dele se subtrai ${draw.series_count} tantas vezes quantas necessárias para que fique entre 0 e ${last}.`,
-    );
+  if (draw.series_count > 1) {
+    // Only a series that can be read beyond the last one is brought back: with a fixed digit that
+    // keeps it in range (=0 before two tens digits of 200 series), the clause says nothing of it.
+    const read = seriesReadRange(series);
+    const range =
+      read.max > last
+        ? `. Se o número assim formado for maior que ${last}, dele se subtrai ${draw.series_count} tantas vezes quantas necessárias para que fique entre 0 e ${last}.`
+        : `, de ${read.min} a ${read.max}.`;
+    out.push(`   A série é formada ${describeList(series)}${range}`);
+  }
   out.push(
     '',
     '3. São elegíveis os números da sorte atribuídos até a data-limite de participação a participações aprovadas cujo titular não tenha tido seus dados anonimizados a seu pedido; os demais são considerados não distribuídos.' +
@@ -51,14 +66,8 @@ export function renderDrawClause(ctx: Ctx, drawId: string): string {
         : ''),
     '',
   );
-  if (draw.approximation === 'scpc')
-    out.push(
-      '4. Se o número formado não for elegível, será contemplado o elemento imediatamente superior da mesma série ou, na falta deste, o imediatamente inferior, repetindo-se o procedimento (superior, inferior, alternadamente) até que se encontre o elegível mais próximo. No primeiro ou no último elemento da série, a busca prossegue somente no sentido restante, sem recomeçar a série. Se a série não tiver número elegível, a mesma busca, a partir do mesmo elemento, passa à série imediatamente superior e, na falta desta, à imediatamente inferior, alternadamente.',
-    );
-  else
-    out.push(
-      '4. Se o número formado não for elegível, será contemplado o próximo número elegível em ordem crescente de série e elemento; após o último número da última série, segue-se o primeiro número da série 0.',
-    );
+  const [inSeries, ...emptySeries] = approximationParagraphs(draw.approximation, draw.empty_series, draw.series_count);
+  out.push(`4. ${inSeries}`, ...emptySeries.map((p) => `   ${p}`));
   out.push(
     '',
     `5. ${draw.winners_count > 1 ? `Os demais ${draw.winners_count - 1} contemplados serão os números elegíveis imediatamente posteriores ao do 1º contemplado, em ordem crescente de série e elemento, recomeçando da primeira série após a última. ` : ''}Um mesmo número não será contemplado mais de uma vez. Se houver menos números elegíveis que prêmios, os prêmios restantes não serão distribuídos por este sorteio.`,
@@ -77,21 +86,30 @@ export function renderDrawClause(ctx: Ctx, drawId: string): string {
   const result = drawWinners(
     example,
     formed,
-    { approximation: draw.approximation, winnersCount: Math.min(2, draw.winners_count), oneWinPerDocument: draw.one_win_per_document },
+    {
+      approximation: draw.approximation,
+      emptySeries: draw.empty_series,
+      winnersCount: Math.min(2, draw.winners_count),
+      oneWinPerDocument: draw.one_win_per_document,
+    },
     (n) => ({ entry_id: fmt(n.series, n.element), enrollment_id: fmt(n.series, n.element) }),
   );
   out.push(
-    `8. Exemplo. Se os cinco prêmios da extração forem ${EXAMPLE_PRIZES.slice(0, 4).join(', ')} e ${EXAMPLE_PRIZES[4]}:`,
+    `8. Exemplo. Se os cinco prêmios da extração forem ${EXAMPLE_PRIZES.slice(0, 4).map(formatPrize).join(', ')} e ${formatPrize(EXAMPLE_PRIZES[4])}:`,
     '',
-    ...formed.series_digits.map((d) => `   - série: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket ?? 'fixo'});`),
+    ...formed.series_digits.map(
+      (d) => `   - série: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket === null ? 'fixo' : formatPrize(d.ticket)});`,
+    ),
     ...(formed.series_reductions > 0
       ? [
           `   - a série lida, ${formed.series_read}, excede ${last}: ${formed.series_read} − ${formed.series_reductions} × ${draw.series_count} = ${formed.series};`,
         ]
       : []),
-    ...formed.element_digits.map((d) => `   - elemento: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket ?? 'fixo'});`),
+    ...formed.element_digits.map(
+      (d) => `   - elemento: ${d.digit}, ${describeDigitItem(d.item, 'pt')} (${d.ticket === null ? 'fixo' : formatPrize(d.ticket)});`,
+    ),
     '',
-    `   O número formado é ${fmt(formed.series, formed.element)}. Supondo que ele não tenha sido distribuído e que, na série ${formed.series}, os elegíveis mais próximos sejam ${[
+    `   O número formado é ${fmt(formed.series, formed.element)}. Supondo que ele não tenha sido distribuído e que, na série ${formatSeries(formed.series, draw.series_count)}, os elegíveis mais próximos sejam ${[
       below,
       above,
     ]

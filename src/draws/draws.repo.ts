@@ -4,6 +4,7 @@ import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 import type { EncodedSeries } from './number-set.ts';
 import type { DrawStatus } from './status.ts';
+import type { Approximation, EmptySeriesRule } from './winners.ts';
 
 export interface DrawRow {
   id: string;
@@ -17,7 +18,7 @@ export interface DrawRow {
   series_count: number;
   series_digits: string;
   element_digits: string;
-  approximation: 'scpc' | 'up-wrap';
+  approximation: Approximation;
   one_win_per_document: number;
   eligible_count: number | null;
   numbers_sha256: string | null;
@@ -36,6 +37,19 @@ export interface DrawRow {
   holders_sha256: string | null;
   /** SHA-256 of the Markdown record stored at publication (draw_records). */
   record_sha256: string | null;
+  /** Where the apuração happens. */
+  place: string | null;
+  /** JSON array of DrawPrize, one per position; null when none was given. */
+  prizes: string | null;
+  empty_series: EmptySeriesRule;
+  /** Schema 23: who created and froze the draw (audit actors), the freeze's pending count and reason, the voiding. */
+  created_by?: string | null;
+  frozen_by?: string | null;
+  pending_at_freeze?: number | null;
+  freeze_reason?: string | null;
+  voided_at?: string | null;
+  voided_by?: string | null;
+  void_reason?: string | null;
 }
 
 export interface DrawWinnerRow {
@@ -57,10 +71,12 @@ export function insertDraw(db: Db, row: DrawRow): void {
     db,
     `INSERT INTO draws (id, campaign_id, livemode, name, cutoff, extraction_date, status, winners_count, series_count, series_digits,
       element_digits, approximation, one_win_per_document, eligible_count, numbers_sha256, frozen_at, extraction_number,
-      extraction_held_on, extraction_prizes, extraction_source, results_recorded_at, formed, drawn_at, published_at, created_at, updated_at)
+      extraction_held_on, extraction_prizes, extraction_source, results_recorded_at, formed, drawn_at, published_at, created_at, updated_at,
+      place, prizes, empty_series)
     VALUES (@id, @campaign_id, @livemode, @name, @cutoff, @extraction_date, @status, @winners_count, @series_count, @series_digits,
       @element_digits, @approximation, @one_win_per_document, @eligible_count, @numbers_sha256, @frozen_at, @extraction_number,
-      @extraction_held_on, @extraction_prizes, @extraction_source, @results_recorded_at, @formed, @drawn_at, @published_at, @created_at, @updated_at)`,
+      @extraction_held_on, @extraction_prizes, @extraction_source, @results_recorded_at, @formed, @drawn_at, @published_at, @created_at, @updated_at,
+      @place, @prizes, @empty_series)`,
   ).run(row);
 }
 
@@ -78,12 +94,21 @@ export function saveFrozenSet(
   drawId: string,
   parts: readonly EncodedSeries[],
   holders: readonly Uint8Array[],
-  summary: { eligible_count: number; numbers_sha256: string; holders_sha256: string; frozen_at: string },
+  summary: {
+    eligible_count: number;
+    numbers_sha256: string;
+    holders_sha256: string;
+    frozen_at: string;
+    frozen_by: string;
+    pending_at_freeze: number;
+    freeze_reason: string | null;
+  },
 ): boolean {
   const changed = prepare(
     db,
     `UPDATE draws SET status = 'frozen', eligible_count = @eligible_count, numbers_sha256 = @numbers_sha256,
-      holders_sha256 = @holders_sha256, frozen_at = @frozen_at, updated_at = @frozen_at
+      holders_sha256 = @holders_sha256, frozen_at = @frozen_at, frozen_by = @frozen_by, pending_at_freeze = @pending_at_freeze,
+      freeze_reason = @freeze_reason, updated_at = @frozen_at
     WHERE id = @id AND status = 'created'`,
   ).run({ id: drawId, ...summary }).changes;
   if (changed === 0) return false;
@@ -308,4 +333,92 @@ export function findDrawRecord(db: Db, drawId: string): { md: Buffer; html: Buff
 export function saveDrawRecord(db: Db, drawId: string, md: Buffer, html: Buffer, sha256: string, at: string): void {
   prepare(db, `INSERT INTO draw_records (draw_id, md, html, sha256, created_at) VALUES (?, ?, ?, ?, ?)`).run(drawId, md, html, sha256, at);
   prepare(db, `UPDATE draws SET record_sha256 = ? WHERE id = ?`).run(sha256, drawId);
+}
+
+/** Who created the draw (its audit actor), written in the transaction that inserts it. */
+export function saveDrawCreator(db: Db, drawId: string, actor: string): void {
+  prepare(db, `UPDATE draws SET created_by = ? WHERE id = ?`).run(actor, drawId);
+}
+
+/**
+ * Entries of the campaign and mode received at or before the cut-off and still PENDING: the
+ * numbers they will hold are not in the freeze. Counted on entries_campaign_status alone
+ * (campaign_id, livemode, status, created_at).
+ */
+export function countPendingEntries(db: Db, params: EligibleNumbersParams): number {
+  return prepare<[EligibleNumbersParams], { n: number }>(
+    db,
+    `SELECT count(*) AS n FROM entries
+    WHERE campaign_id = @campaign_id AND livemode = @livemode AND status = 'PENDING' AND created_at <= @cutoff`,
+  ).get(params)!.n;
+}
+
+/** One recording of an extraction's results for a draw: the first one, or a correction. */
+interface DrawResultsRow {
+  id: number;
+  draw_id: string;
+  extraction_number: number;
+  held_on: string;
+  prizes: string;
+  source: 'typed' | 'caixa';
+  reason: string | null;
+  recorded_by: string | null;
+  recorded_at: string;
+}
+
+export function insertResultsRecord(db: Db, row: Omit<DrawResultsRow, 'id'>): void {
+  prepare(
+    db,
+    `INSERT INTO draw_results (draw_id, extraction_number, held_on, prizes, source, reason, recorded_by, recorded_at)
+    VALUES (@draw_id, @extraction_number, @held_on, @prizes, @source, @reason, @recorded_by, @recorded_at)`,
+  ).run(row);
+}
+
+/** Every recording of the draw's results, the first one first. */
+export function listResultsRecords(db: Db, drawId: string): DrawResultsRow[] {
+  return prepare<[string], DrawResultsRow>(db, `SELECT * FROM draw_results WHERE draw_id = ? ORDER BY id`).all(drawId);
+}
+
+/** Voids the draw; false when it was published or voided meanwhile. */
+export function saveVoided(db: Db, drawId: string, voided: { at: string; by: string; reason: string }): boolean {
+  return (
+    prepare(
+      db,
+      `UPDATE draws SET status = 'voided', voided_at = @at, voided_by = @by, void_reason = @reason, updated_at = @at
+      WHERE id = @id AND status IN ('created', 'frozen', 'drawn')`,
+    ).run({ id: drawId, ...voided }).changes === 1
+  );
+}
+
+/**
+ * A draw of the campaign and mode, not voided and other than `exceptId`, that uses the extraction
+ * (its number recorded) or plans it (its date): one extraction decides one draw. A campaign has few
+ * draws: they are read on draws_campaign. Not a UNIQUE index: databases from before the rule may
+ * hold such pairs, and they stay as they were recorded.
+ */
+export function findDrawOnExtraction(
+  db: Db,
+  q: { campaign_id: string; livemode: number; except_id: string; extraction_number?: number; extraction_date?: string },
+): Pick<DrawRow, 'id' | 'name'> | undefined {
+  return prepare<[object], Pick<DrawRow, 'id' | 'name'>>(
+    db,
+    `SELECT id, name FROM draws
+    WHERE campaign_id = @campaign_id AND livemode = @livemode AND status != 'voided' AND id != @except_id
+      AND (extraction_number = @extraction_number OR extraction_date = @extraction_date)
+    ORDER BY created_at, id LIMIT 1`,
+  ).get({ extraction_number: null, extraction_date: null, ...q });
+}
+
+/** The voided draws of the campaign and mode that used the extraction or planned it, oldest first. */
+export function listVoidedOnExtraction(
+  db: Db,
+  q: { campaign_id: string; livemode: number; extraction_number: number | null; extraction_date: string | null },
+): DrawRow[] {
+  return prepare<[object], DrawRow>(
+    db,
+    `SELECT * FROM draws
+    WHERE campaign_id = @campaign_id AND livemode = @livemode AND status = 'voided'
+      AND (extraction_number = @extraction_number OR extraction_date = @extraction_date)
+    ORDER BY created_at, id`,
+  ).all(q);
 }

@@ -102,6 +102,11 @@ export function parsePrizes(values: readonly string[]): string[] {
   });
 }
 
+/** A prize as a person reads it, as Caixa publishes it: six characters, the 5-digit ticket after a leading 0 ("050366"). */
+export function formatPrize(ticket: string): string {
+  return ticket.padStart(6, '0');
+}
+
 function readDigit(source: DigitSource, tickets: readonly string[]): DigitStep {
   if (source.kind === 'literal') return { item: formatDigitSource(source), digit: source.digit, ticket: null };
   const ticket = tickets[source.prize - 1]!;

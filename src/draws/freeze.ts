@@ -22,7 +22,14 @@ export interface FrozenSet {
   save(): boolean;
 }
 
-export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> {
+/** Who froze the draw (an audit actor) and what was pending then: stored with the set. */
+interface FreezeRecord {
+  frozen_by: string;
+  pending_at_freeze: number;
+  freeze_reason: string | null;
+}
+
+export async function freezeDrawSet(ctx: Ctx, row: DrawRow, record: FreezeRecord): Promise<FrozenSet> {
   const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
   const { parts, count, sha256, holders, holdersSha256 } = ctx.db.memory
     ? scanHere(ctx.db, params, row.series_count)
@@ -39,6 +46,7 @@ export async function freezeDrawSet(ctx: Ctx, row: DrawRow): Promise<FrozenSet> 
         numbers_sha256: sha256,
         holders_sha256: holdersSha256,
         frozen_at: frozenAt,
+        ...record,
       }),
   };
 }

@@ -1,7 +1,13 @@
 // Loteria Federal results from Caixa's public results API, for results read rather than typed: one
 // extraction at `{CES_LOTERIA_URL}/federal/{N}` (the latest at `{base}/federal`), JSON with at
-// least `numero`, `dataApuracao` ("DD/MM/YYYY") and `listaDezenas` (the 1st to 5th prizes, six
-// characters each: "050366"). The parsing is pure (parseFederalAnswer); fetchFederalResult makes the
+// least `numero`, `dataApuracao` ("DD/MM/YYYY"), `listaDezenas` (the five prizes' tickets, six
+// characters each: "050366") and `dezenasSorteadasOrdemSorteio` (the same tickets in the order of
+// the extraction, the 1st prize first). `listaDezenas` alone is not trusted with the order: Caixa's
+// answers for other games give it sorted, and a sorted list read as the 1st to 5th prizes decides
+// another winner. The prizes are taken in the extraction's order, and the two lists must hold the
+// same five tickets, in the same order unless `listaDezenas` is merely the sorted one; any other
+// disagreement, or an answer without the ordered list, is refused (loteria_bad_answer): the prizes
+// are then typed from Caixa's published result. The parsing is pure (parseFederalAnswer); fetchFederalResult makes the
 // call: each attempt bounded as a whole (connection, headers and body) by CES_LOTERIA_TIMEOUT_MS,
 // the body by 64 KiB, up to 3 attempts with a short back-off when the network, a timeout or a 5xx
 // failed. Nothing here records anything: the operator confirms what was read first (cli/).
@@ -10,6 +16,7 @@ import { ofetch } from 'ofetch';
 import { readCappedBody } from '../tools/capped-body.ts';
 import { AppError } from '../kernel/errors.ts';
 import { describeFetchError } from '../tools/fetch-error.ts';
+import { checkDistinctPrizes } from './extraction-rules.ts';
 import { parsePrizes } from './formation.ts';
 import { USER_AGENT } from '../kernel/version.ts';
 
@@ -67,13 +74,38 @@ export function parseFederalAnswer(text: string, asked: number | null, url: stri
   if (asked !== null && numero !== asked) throw badAnswer(url, `it is about extraction ${numero}, not ${asked}`);
   const date = typeof dataApuracao === 'string' ? parseCaixaDate(dataApuracao) : null;
   if (date === null) throw badAnswer(url, `"dataApuracao" must be a date DD/MM/YYYY, got ${JSON.stringify(dataApuracao) ?? 'nothing'}`);
-  if (!Array.isArray(listaDezenas)) throw badAnswer(url, '"listaDezenas" (the five prizes) is missing');
-  if (listaDezenas.length !== 5)
-    throw badAnswer(url, `"listaDezenas" has ${listaDezenas.length} prizes; an extraction has exactly 5 (1st to 5th)`);
-  const notText = listaDezenas.findIndex((p) => typeof p !== 'string');
-  if (notText !== -1) throw badAnswer(url, `prize ${notText + 1} is ${JSON.stringify(listaDezenas[notText])}, not a ticket number`);
+  const listed = readTickets(url, 'listaDezenas', listaDezenas);
+  const ordered = readTickets(url, 'dezenasSorteadasOrdemSorteio', (body as Record<string, unknown>).dezenasSorteadasOrdemSorteio);
+  if ([...listed].sort().join() !== [...ordered].sort().join())
+    throw badAnswer(
+      url,
+      `"listaDezenas" (${listed.join(', ')}) and "dezenasSorteadasOrdemSorteio" (${ordered.join(', ')}) do not hold the same five tickets`,
+    );
+  const sortedView = listed.join() === [...listed].sort().join();
+  if (listed.join() !== ordered.join() && !sortedView)
+    throw badAnswer(
+      url,
+      `"listaDezenas" (${listed.join(', ')}) and "dezenasSorteadasOrdemSorteio" (${ordered.join(', ')}) give the prizes in different orders`,
+    );
   try {
-    return { number: numero, date, prizes: parsePrizes(listaDezenas as string[]) };
+    checkDistinctPrizes(ordered);
+  } catch (error) {
+    if (error instanceof AppError) throw badAnswer(url, error.message);
+    throw error;
+  }
+  return { number: numero, date, prizes: ordered };
+}
+
+/** One of the answer's lists of the five tickets, as 5-digit prizes; loteria_bad_answer naming the list otherwise. */
+function readTickets(url: string, name: string, list: unknown): string[] {
+  if (list === undefined || list === null)
+    throw badAnswer(url, `"${name}" (the five prizes${name === 'listaDezenas' ? '' : ' in the order of the extraction'}) is missing`);
+  if (!Array.isArray(list)) throw badAnswer(url, `"${name}" is not a list of tickets`);
+  if (list.length !== 5) throw badAnswer(url, `"${name}" has ${list.length} prizes; an extraction has exactly 5 (1st to 5th)`);
+  const notText = list.findIndex((p) => typeof p !== 'string');
+  if (notText !== -1) throw badAnswer(url, `prize ${notText + 1} is ${JSON.stringify(list[notText])}, not a ticket number`);
+  try {
+    return parsePrizes(list as string[]);
   } catch (error) {
     if (error instanceof AppError) throw badAnswer(url, error.message);
     throw error;
@@ -112,7 +144,7 @@ const retryable = (x: Exchange): boolean => x.kind === 'failed' || x.status >= 5
  * Reads one extraction (the latest when `extraction` is null) from Caixa. Throws AppError:
  * loteria_unavailable (no answer, a timeout or a 5xx after every attempt; another non-2xx at once),
  * loteria_not_found (404: no such extraction published yet), loteria_bad_answer (over 64 KiB, not
- * JSON, not five valid prizes, another extraction).
+ * JSON, not five valid prizes, lists of prizes that disagree, another extraction).
  */
 export async function fetchFederalResult(options: {
   baseUrl: string;

@@ -7,7 +7,8 @@ import { findDrawRow, type DrawRow, type DrawWinnerRow } from './draws.repo.ts';
 import type { DigitStep, Formed } from './formation.ts';
 import { formatNumber } from './number-set.ts';
 import type { DrawStatus } from './status.ts';
-import type { Approximation, WinnerStep } from './winners.ts';
+import type { DrawPrize } from './draw-input.ts';
+import type { Approximation, EmptySeriesRule, WinnerStep } from './winners.ts';
 
 export interface Extraction {
   number: number;
@@ -30,7 +31,12 @@ export interface Draw {
   series_digits: string;
   element_digits: string;
   approximation: Approximation;
+  empty_series: EmptySeriesRule;
   one_win_per_document: boolean;
+  /** Where the apuração happens; null when not given. */
+  place: string | null;
+  /** The prize of each position, in order; null when not given. */
+  prizes: DrawPrize[] | null;
   eligible_count: number | null;
   numbers_sha256: string | null;
   /** SHA-256 of the holders list (`S/EEEEE;H` a line), fixed at the freeze. */
@@ -44,6 +50,27 @@ export interface Draw {
   record_sha256: string | null;
   created_at: string;
   updated_at: string;
+  /** Who created and who froze the draw, as the audit log names them; null for draws made before they were kept. */
+  created_by: string | null;
+  frozen_by: string | null;
+  /** Entries received by the cut-off still pending verification at the freeze; null before the freeze. */
+  pending_at_freeze: number | null;
+  /** Why the freeze went ahead with entries pending; null when it did not. */
+  freeze_reason: string | null;
+  voided_at: string | null;
+  voided_by: string | null;
+  void_reason: string | null;
+}
+
+/** One recording of the extraction's results: the first one, then each correction, with who, when and why. */
+export interface ResultsRecord {
+  number: number;
+  date: string;
+  prizes: string[];
+  source: 'typed' | 'caixa';
+  reason: string | null;
+  recorded_by: string | null;
+  recorded_at: string;
 }
 
 export interface DrawWinner {
@@ -66,6 +93,8 @@ export interface DrawDetail extends Draw {
   disqualified: DisqualifiedWinner[];
   /** Positions left empty: fewer eligible numbers than winners. */
   unfilled_positions: number[];
+  /** Every recording of the results, the first one first (the last is `extraction`). */
+  results_history: ResultsRecord[];
 }
 
 /** One step of the formation: a digit read from a prize, or the series brought into range. */
@@ -112,7 +141,10 @@ export function rowToDraw(row: DrawRow): Draw {
     series_digits: row.series_digits,
     element_digits: row.element_digits,
     approximation: row.approximation,
+    empty_series: row.empty_series,
     one_win_per_document: row.one_win_per_document === 1,
+    place: row.place,
+    prizes: row.prizes === null ? null : (JSON.parse(row.prizes) as DrawPrize[]),
     eligible_count: row.eligible_count,
     numbers_sha256: row.numbers_sha256,
     holders_sha256: row.holders_sha256,
@@ -140,6 +172,13 @@ export function rowToDraw(row: DrawRow): Draw {
     record_sha256: row.record_sha256,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    created_by: row.created_by ?? null,
+    frozen_by: row.frozen_by ?? null,
+    pending_at_freeze: row.pending_at_freeze ?? null,
+    freeze_reason: row.freeze_reason ?? null,
+    voided_at: row.voided_at ?? null,
+    voided_by: row.voided_by ?? null,
+    void_reason: row.void_reason ?? null,
   };
 }
 

@@ -260,7 +260,12 @@ export const LINES_PER_CHUNK = 10_000;
 
 /** What starts each line of a series in the canonical list: the series zero-padded, then `/`. */
 export function canonicalPrefix(series: number, seriesCount: number): string {
-  return `${String(series).padStart(canonicalSeriesWidth(seriesCount), '0')}/`;
+  return `${formatSeries(series, seriesCount)}/`;
+}
+
+/** A series alone as a person reads it: zero-padded as in `S/EEEEE`, so "série 010" and "010/60130" read alike. */
+export function formatSeries(series: number, seriesCount: number): string {
+  return String(series).padStart(canonicalSeriesWidth(seriesCount), '0');
 }
 
 /**

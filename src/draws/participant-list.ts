@@ -2,11 +2,11 @@
 // of the frozen draw with its holder's name, `;`-separated, UTF-8, one line a number in the
 // canonical list's order, after a header line. Personal data: every listing is audited
 // (draw.participants_exported), and each cell is written as the CSV exports write it
-// (src/exports/csv.ts: quoted when it holds the separator, never read as a formula).
+// (src/tools/csv.ts: quoted when it holds the separator, never read as a formula).
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { Ctx } from '../kernel/context.ts';
-import { csvField } from '../exports/csv.ts';
+import { csvField } from '../tools/csv.ts';
 import { iterateNumberNames } from './draws.repo.ts';
 import { loadFrozenSet } from './frozen-set.ts';
 import { findDraw } from './model.ts';

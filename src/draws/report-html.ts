@@ -5,12 +5,19 @@ import {
   approximationRule,
   brasiliaTime,
   brDate,
-  caixaPrize,
+  custodyLine,
   modeName,
   operatorsLine,
+  pendingLine,
+  placeText,
   postponement,
+  prizeTexts,
+  RESULTS_HISTORY_HEADERS,
+  resultsRecordCells,
+  voidedLine,
   type ReportModel,
 } from './report-model.ts';
+import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -27,6 +34,7 @@ export function reportHtml(m: ReportModel): Html {
   const { draw, outcome } = m;
   const ex = draw.extraction!;
   const postponed = postponement(draw);
+  const pending = pendingLine(draw);
   return html`<!doctype html>
     <html lang="pt-BR">
       <head>
@@ -47,8 +55,20 @@ export function reportHtml(m: ReportModel): Html {
               <td>${m.campaignName} (campanha <code>${draw.campaign_id}</code>, ${modeName(draw)})</td>
             </tr>
             <tr>
+              <th scope="row">Certificado de Autorização</th>
+              <td>${m.identity.authorization}</td>
+            </tr>
+            <tr>
+              <th scope="row">Promotora</th>
+              <td>${m.identity.promoter}, CNPJ ${m.identity.promoterDocument}, ${m.identity.promoterAddress}</td>
+            </tr>
+            <tr>
               <th scope="row">Sorteio</th>
               <td><code>${draw.id}</code></td>
+            </tr>
+            <tr>
+              <th scope="row">Local da apuração</th>
+              <td>${placeText(draw)}</td>
             </tr>
             <tr>
               <th scope="row">Data-limite de participação (corte)</th>
@@ -83,6 +103,10 @@ export function reportHtml(m: ReportModel): Html {
               <td>${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}</td>
             </tr>
             <tr>
+              <th scope="row">Criação e congelamento</th>
+              <td>${custodyLine(draw)}</td>
+            </tr>
+            <tr>
               <th scope="row">Responsáveis</th>
               <td>${operatorsLine(m)}</td>
             </tr>
@@ -93,6 +117,14 @@ export function reportHtml(m: ReportModel): Html {
                     <th scope="row">SHA-256 da lista de titulares (<code>S/EEEEE;H</code>)</th>
                     <td><code>${draw.holders_sha256}</code></td>
                   </tr>`
+            }
+            ${
+              pending
+                ? html`<tr>
+                    <th scope="row">Participações pendentes</th>
+                    <td>${pending}</td>
+                  </tr>`
+                : null
             }
           </table>
           <p>
@@ -112,11 +144,65 @@ export function reportHtml(m: ReportModel): Html {
                 (p, i) =>
                   html`<tr>
                     <td>${i + 1}º</td>
-                    <td>${caixaPrize(p)}</td>
+                    <td>${formatPrize(p)}</td>
                   </tr>`,
               )}
             </tbody>
           </table>
+          <h2>Prêmios por posição</h2>
+          ${
+            prizeTexts(draw) === null
+              ? html`<p>Prêmios não informados no sorteio.</p>`
+              : html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Posição</th>
+                      <th scope="col">Prêmio e valor</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${prizeTexts(draw)!.map(
+                      (p) =>
+                        html`<tr>
+                          <td>${p.position}º</td>
+                          <td>${p.text}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>`
+          }
+          ${
+            draw.results_history.length > 0
+              ? html`<h2>Registro dos resultados</h2>
+                  <p>
+                    Cada registro dos resultados desta extração, o primeiro e cada correção, com quem o fez, quando e por quê; vale o
+                    último.
+                  </p>
+                  <table>
+                    <thead>
+                      <tr>
+                        ${RESULTS_HISTORY_HEADERS.map((h) => html`<th scope="col">${h}</th>`)}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${draw.results_history.map(
+                        (r) =>
+                          html`<tr>
+                            ${resultsRecordCells(r).map((c) => html`<td>${c}</td>`)}
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+              : null
+          }
+          ${
+            m.voided.length > 0
+              ? html`<h2>Sorteios anulados sobre a mesma extração</h2>
+                  <ul>
+                    ${m.voided.map((v) => html`<li>${voidedLine(v)}</li>`)}
+                  </ul>`
+              : null
+          }
           <h2>Formação do número</h2>
           <p>Série: ${draw.series_digits === '' ? 'série única (0)' : draw.series_digits}; elemento: ${draw.element_digits}.</p>
           <ol>

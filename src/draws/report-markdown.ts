@@ -4,13 +4,20 @@ import {
   approximationRule,
   brasiliaTime,
   brDate,
-  caixaPrize,
+  custodyLine,
   line,
-  modeName,
   operatorsLine,
+  modeName,
+  pendingLine,
+  placeText,
   postponement,
+  prizeTexts,
+  RESULTS_HISTORY_HEADERS,
+  resultsRecordCells,
+  voidedLine,
   type ReportModel,
 } from './report-model.ts';
+import { formatPrize } from './formation.ts';
 import { describeFormationStep } from './steps.ts';
 import { isPublished } from './status.ts';
 
@@ -31,7 +38,10 @@ export function reportMarkdown(m: ReportModel): string {
     out.push('**RASCUNHO: sorteio ainda não publicado; os contemplados podem mudar por desclassificação.**', '');
   out.push(
     `- Promoção: ${line(m.campaignName)} (campanha \`${draw.campaign_id}\`, ${modeName(draw)})`,
+    `- Certificado de Autorização: ${line(m.identity.authorization)}`,
+    `- Promotora: ${line(m.identity.promoter)}, CNPJ ${m.identity.promoterDocument}, ${line(m.identity.promoterAddress)}`,
     `- Sorteio: \`${draw.id}\``,
+    `- Local da apuração: ${line(placeText(draw))}`,
     `- Data-limite de participação (corte): ${brasiliaTime(draw.cutoff)}`,
     `- Extração da Loteria Federal: nº ${ex.number}, de ${brDate(ex.date)}${ex.source === 'caixa' ? ' (lida da API de resultados da Caixa)' : ' (digitada pelo operador)'}, registrada em ${brasiliaTime(ex.recorded_at)}`,
   );
@@ -41,8 +51,13 @@ export function reportMarkdown(m: ReportModel): string {
     `- Números elegíveis congelados em ${brasiliaTime(draw.frozen_at!)}: ${draw.eligible_count}`,
     `- SHA-256 da lista canônica dos números elegíveis: \`${draw.numbers_sha256}\``,
     `- Apurado em ${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}`,
+    `- ${custodyLine(draw)}`,
     `- ${operatorsLine(m)}`,
     ...(draw.holders_sha256 === null ? [] : [`- SHA-256 da lista de titulares (\`S/EEEEE;H\`): \`${draw.holders_sha256}\``]),
+  );
+  const pending = pendingLine(draw);
+  if (pending) out.push(`- Participações pendentes: ${pending}`);
+  out.push(
     '',
     `A lista canônica tem um número por linha, no formato \`S/EEEEE\` (série com zeros à esquerda, elemento com 5 algarismos), em ordem crescente, cada linha terminada por uma quebra de linha; \`${line(m.reproduce)}\` a reproduz, e seu SHA-256 deve ser o acima.`,
     '',
@@ -50,8 +65,28 @@ export function reportMarkdown(m: ReportModel): string {
     '',
     '| Prêmio | Bilhete |',
     '|---|---|',
-    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${caixaPrize(p)} |`),
+    ...ex.prizes.map((p, i) => `| ${i + 1}º | ${formatPrize(p)} |`),
     '',
+    '## Prêmios por posição',
+    '',
+    ...(prizeTexts(draw) === null
+      ? ['Prêmios não informados no sorteio.']
+      : ['| Posição | Prêmio e valor |', '|---|---|', ...prizeTexts(draw)!.map((p) => `| ${p.position}º | ${cell(p.text)} |`)]),
+    '',
+  );
+  if (draw.results_history.length > 0)
+    out.push(
+      '## Registro dos resultados',
+      '',
+      'Cada registro dos resultados desta extração, o primeiro e cada correção, com quem o fez, quando e por quê; vale o último.',
+      '',
+      `| ${RESULTS_HISTORY_HEADERS.join(' | ')} |`,
+      `|${RESULTS_HISTORY_HEADERS.map(() => '---|').join('')}`,
+      ...draw.results_history.map((r) => `| ${resultsRecordCells(r).map(cell).join(' | ')} |`),
+      '',
+    );
+  if (m.voided.length > 0) out.push('## Sorteios anulados sobre a mesma extração', '', ...m.voided.map((v) => `- ${voidedLine(v)}`), '');
+  out.push(
     '## Formação do número',
     '',
     `Série: ${draw.series_digits === '' ? 'série única (0)' : draw.series_digits}; elemento: ${draw.element_digits}.`,

@@ -77,7 +77,12 @@ export async function runDraw(ctx: Ctx, id: string, actor: Actor): Promise<RunOu
   const result = drawWinners(
     set,
     formed,
-    { approximation: row.approximation, winnersCount: row.winners_count, oneWinPerDocument: row.one_win_per_document === 1 },
+    {
+      approximation: row.approximation,
+      emptySeries: row.empty_series,
+      winnersCount: row.winners_count,
+      oneWinPerDocument: row.one_win_per_document === 1,
+    },
     holderLookup(ctx, row),
   );
   const at = nowIso(ctx.clock);

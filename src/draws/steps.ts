@@ -1,7 +1,8 @@
 // One sentence per step of a draw, in English for the CLI and the dashboard and in Portuguese for
 // the apuração record: the same structured steps (formation.ts, winners.ts) read two ways.
+import { formatPrize } from './formation.ts';
 import type { FormationStep } from './model.ts';
-import { formatNumber } from './number-set.ts';
+import { formatNumber, formatSeries } from './number-set.ts';
 import type { WinnerStep } from './winners.ts';
 
 export type Language = 'en' | 'pt';
@@ -27,7 +28,8 @@ export function describeFormationStep(step: FormationStep, lang: Language): stri
   if (step.kind === 'digit') {
     const target = lang === 'en' ? step.target : step.target === 'series' ? 'série' : 'elemento';
     const source = describeDigitItem(step.item, lang);
-    const ticket = step.ticket === null ? '' : lang === 'en' ? ` (ticket ${step.ticket})` : ` (bilhete ${step.ticket})`;
+    const ticket =
+      step.ticket === null ? '' : lang === 'en' ? ` (ticket ${formatPrize(step.ticket)})` : ` (bilhete ${formatPrize(step.ticket)})`;
     return lang === 'en' ? `${target}: ${step.digit}, ${source}${ticket}` : `${target}: ${step.digit}, ${source}${ticket}`;
   }
   return lang === 'en'
@@ -37,26 +39,44 @@ export function describeFormationStep(step: FormationStep, lang: Language): stri
 
 export function describeWinnerStep(step: WinnerStep, seriesCount: number, lang: Language): string {
   const n = (series: number, element: number): string => formatNumber(series, element, seriesCount);
-  const el = (element: number): string => String(element).padStart(5, '0');
+  const sr = (series: number): string => formatSeries(series, seriesCount);
   switch (step.kind) {
     case 'formed':
       if (lang === 'en')
         return `formed number ${n(step.series, step.element)}: ${step.eligible ? 'eligible' : 'not eligible (not distributed or not valid)'}`;
       return `número formado ${n(step.series, step.element)}: ${step.eligible ? 'elegível' : 'não elegível (não distribuído ou não válido)'}`;
     case 'series_search': {
-      const above = step.above === null ? (lang === 'en' ? 'none' : 'nenhum') : el(step.above);
-      const below = step.below === null ? (lang === 'en' ? 'none' : 'nenhum') : el(step.below);
+      const above = step.above === null ? (lang === 'en' ? 'none' : 'nenhum') : n(step.series, step.above);
+      const below = step.below === null ? (lang === 'en' ? 'none' : 'nenhum') : n(step.series, step.below);
+      // Steps stored before there were two readings were all `nearest`.
+      const firstAbove = step.rule === 'above-then-below';
       if (lang === 'en') {
-        const chosen = step.chosen === null ? 'no eligible element' : `nearest ${n(step.series, step.chosen)}`;
-        return `series ${step.series} from element ${el(step.from)}: nearest eligible above ${above}, below ${below}: ${chosen}`;
+        const chosen =
+          step.chosen === null
+            ? 'no eligible element'
+            : firstAbove
+              ? `${step.chosen === step.above ? 'above first' : 'none above, so below'}: ${n(step.series, step.chosen)}`
+              : `nearest ${n(step.series, step.chosen)}`;
+        return firstAbove
+          ? `series ${sr(step.series)} from ${n(step.series, step.from)}: first eligible above ${above}, first below ${below}: ${chosen}`
+          : `series ${sr(step.series)} from ${n(step.series, step.from)}: nearest eligible above ${above}, below ${below}: ${chosen}`;
       }
-      const chosen = step.chosen === null ? 'nenhum elemento elegível' : `o mais próximo é ${n(step.series, step.chosen)}`;
-      return `série ${step.series} a partir do elemento ${el(step.from)}: elegível mais próximo acima ${above}, abaixo ${below}: ${chosen}`;
+      const chosen =
+        step.chosen === null
+          ? 'nenhum elemento elegível'
+          : firstAbove
+            ? `${step.chosen === step.above ? 'o superior tem precedência' : 'não há superior, contempla-se o inferior'}: ${n(step.series, step.chosen)}`
+            : `o mais próximo é ${n(step.series, step.chosen)}`;
+      return firstAbove
+        ? `série ${sr(step.series)} a partir de ${n(step.series, step.from)}: primeiro elegível acima ${above}, primeiro abaixo ${below}: ${chosen}`
+        : `série ${sr(step.series)} a partir de ${n(step.series, step.from)}: elegível mais próximo acima ${above}, abaixo ${below}: ${chosen}`;
     }
-    case 'series_empty':
-      return lang === 'en'
-        ? `series ${step.series.join(', ')}: no eligible number; the search passes on`
-        : `série(s) ${step.series.join(', ')}: nenhum número elegível; a busca passa adiante`;
+    case 'series_empty': {
+      const lowerFirst = step.empty_series === 'lower-first';
+      if (lang === 'en')
+        return `series ${step.series.map(sr).join(', ')}: no eligible number; the search passes on${lowerFirst ? ' (lower series first, then upwards)' : ''}`;
+      return `série(s) ${step.series.map(sr).join(', ')}: nenhum número elegível; a busca passa adiante${lowerFirst ? ' (primeiro às séries inferiores, depois às superiores)' : ''}`;
+    }
     case 'next_upwards': {
       const from = n(step.after.series, step.after.element);
       const to = n(step.series, step.element);

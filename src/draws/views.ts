@@ -3,7 +3,7 @@
 import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { maskDocument, maskName } from '../tools/masking.ts';
-import { findEntryParticipant, listDrawRows, listWinnerRows, type DrawRow } from './draws.repo.ts';
+import { findEntryParticipant, listDrawRows, listResultsRecords, listWinnerRows, type DrawRow } from './draws.repo.ts';
 import { findDraw, rowToDraw, rowToWinner, storedFormation, type Draw, type DrawDetail } from './model.ts';
 
 export function listDraws(ctx: Ctx, campaignId: string): Draw[] {
@@ -29,6 +29,15 @@ export function drawDetailOf(ctx: Ctx, row: DrawRow): DrawDetail {
       .filter((r) => r.disqualified_at !== null)
       .map((r) => ({ ...rowToWinner(r, row.series_count), disqualified_at: r.disqualified_at!, reason: r.disqualified_reason! })),
     unfilled_positions: stored === null ? [] : Array.from({ length: row.winners_count }, (_, i) => i + 1).filter((p) => !filled.has(p)),
+    results_history: listResultsRecords(ctx.db, row.id).map((r) => ({
+      number: r.extraction_number,
+      date: r.held_on,
+      prizes: JSON.parse(r.prizes) as string[],
+      source: r.source,
+      reason: r.reason,
+      recorded_by: r.recorded_by,
+      recorded_at: r.recorded_at,
+    })),
   };
 }
 

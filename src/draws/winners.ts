@@ -6,8 +6,17 @@
 import { ELEMENTS_PER_SERIES } from './formation.ts';
 import type { NumberSet } from './number-set.ts';
 
-export const APPROXIMATIONS = ['scpc', 'up-wrap'] as const;
+/**
+ * The readings of the regulation's approximation clause (docs/operations.md#the-rules-as-ces-applies-them):
+ * `nearest` alternates +1, -1, +2 … in the series (what SCPC's wording means, once called `scpc`);
+ * `above-then-below` takes every element above before any below; `up-wrap` goes upwards across series.
+ */
+export const APPROXIMATIONS = ['nearest', 'above-then-below', 'up-wrap'] as const;
 export type Approximation = (typeof APPROXIMATIONS)[number];
+
+/** Where a series with no eligible number passes the search: +1, -1, +2 … or every lower series first, then upwards. */
+export const EMPTY_SERIES_RULES = ['alternate', 'lower-first'] as const;
+export type EmptySeriesRule = (typeof EMPTY_SERIES_RULES)[number];
 
 export interface Holder {
   entry_id: string;
@@ -23,10 +32,21 @@ export interface DrawNumber {
 export type WinnerStep =
   /** The formed number, and whether it is eligible. */
   | { kind: 'formed'; series: number; element: number; eligible: boolean }
-  /** SCPC: the nearest eligible elements of one series around `from` (distance 0 is `from` itself). */
-  | { kind: 'series_search'; series: number; from: number; above: number | null; below: number | null; chosen: number | null }
-  /** SCPC: series searched in this order that hold no eligible number at all. */
-  | { kind: 'series_empty'; series: number[] }
+  /**
+   * The eligible elements of one series nearest `from` above and below (`from` itself counts as
+   * above), and the one chosen by `rule` (absent in steps stored before there were two: `nearest`).
+   */
+  | {
+      kind: 'series_search';
+      series: number;
+      from: number;
+      above: number | null;
+      below: number | null;
+      chosen: number | null;
+      rule?: 'nearest' | 'above-then-below';
+    }
+  /** Series searched in this order that hold no eligible number at all, passed over by `empty_series` (absent before: alternate). */
+  | { kind: 'series_empty'; series: number[]; empty_series?: EmptySeriesRule }
   /** The next eligible number upwards from `after` (exclusive unless `inclusive`), wrapping past the last series. */
   | { kind: 'next_upwards'; after: DrawNumber; inclusive: boolean; series: number; element: number; wrapped: boolean }
   /** A number passed over: it already won in this draw, its document already won, or it was disqualified. */
@@ -41,6 +61,7 @@ export interface PickedWinner extends DrawNumber, Holder {
 
 export interface DrawRules {
   approximation: Approximation;
+  emptySeries: EmptySeriesRule;
   winnersCount: number;
   oneWinPerDocument: boolean;
 }
@@ -57,7 +78,7 @@ const key = (series: number, element: number): number => series * ELEMENTS_PER_S
 export function pickFirstWinner(
   set: NumberSet,
   formed: DrawNumber,
-  approximation: Approximation,
+  rules: Pick<DrawRules, 'approximation' | 'emptySeries'>,
   holderOf: (n: DrawNumber) => Holder,
 ): PickedWinner | null {
   const steps: WinnerStep[] = [];
@@ -65,28 +86,42 @@ export function pickFirstWinner(
   steps.push({ kind: 'formed', series: formed.series, element: formed.element, eligible });
   let found: DrawNumber | null = eligible ? formed : null;
   if (found === null && set.count > 0)
-    found = approximation === 'scpc' ? searchScpc(set, formed, steps) : searchUpwards(set, formed, true, steps);
+    found =
+      rules.approximation === 'up-wrap'
+        ? searchUpwards(set, formed, true, steps)
+        : searchSeries(set, formed, rules.approximation, rules.emptySeries, steps);
   if (found === null) return null;
   return { position: 1, ...found, ...holderOf(found), steps };
 }
 
 /**
- * SCPC: in the formed series the nearest eligible element, above first on a tie, never wrapping;
- * a series with none passes the same search, from the same element, to series +1, -1, +2, -2...
+ * In the formed series, the eligible element `rule` picks from the formed element, never
+ * wrapping: `nearest` the nearest (+1, -1, +2 …, above on a tie), `above-then-below` the first
+ * above, else the first below. A series with none passes the same search, from the same element
+ * (which itself counts there), to the next series in `emptySeries` order (seriesOrder).
  */
-function searchScpc(set: NumberSet, formed: DrawNumber, steps: WinnerStep[]): DrawNumber | null {
+function searchSeries(
+  set: NumberSet,
+  formed: DrawNumber,
+  rule: 'nearest' | 'above-then-below',
+  emptySeries: EmptySeriesRule,
+  steps: WinnerStep[],
+): DrawNumber | null {
   let empty: number[] = [];
-  for (const s of seriesOrder(formed.series, set.seriesCount)) {
+  const passOver = (): void => {
+    if (empty.length > 0) steps.push({ kind: 'series_empty', series: empty, empty_series: emptySeries });
+    empty = [];
+  };
+  for (const s of seriesOrder(formed.series, set.seriesCount, emptySeries)) {
     if (!set.hasSeries(s)) {
       empty.push(s);
       continue;
     }
-    if (empty.length > 0) steps.push({ kind: 'series_empty', series: empty });
-    empty = [];
+    passOver();
     const above = set.nextInSeries(s, formed.element);
     const below = set.prevInSeries(s, formed.element);
     let chosen: number | null = null;
-    if (above !== -1 && (below === -1 || above - formed.element <= formed.element - below)) chosen = above;
+    if (above !== -1 && (below === -1 || rule === 'above-then-below' || above - formed.element <= formed.element - below)) chosen = above;
     else if (below !== -1) chosen = below;
     steps.push({
       kind: 'series_search',
@@ -95,16 +130,25 @@ function searchScpc(set: NumberSet, formed: DrawNumber, steps: WinnerStep[]): Dr
       above: above === -1 ? null : above,
       below: below === -1 ? null : below,
       chosen,
+      rule,
     });
     if (chosen !== null) return { series: s, element: chosen };
   }
-  if (empty.length > 0) steps.push({ kind: 'series_empty', series: empty });
+  passOver();
   return null;
 }
 
-/** s, s+1, s-1, s+2, s-2, ... within 0..count-1. */
-export function* seriesOrder(start: number, count: number): Generator<number> {
+/**
+ * The series a search visits, within 0..count-1: `alternate` s, s+1, s-1, s+2, s-2 …;
+ * `lower-first` s, s-1, s-2 … 0, then s+1, s+2 ….
+ */
+export function* seriesOrder(start: number, count: number, rule: EmptySeriesRule = 'alternate'): Generator<number> {
   yield start;
+  if (rule === 'lower-first') {
+    for (let s = start - 1; s >= 0; s--) yield s;
+    for (let s = start + 1; s < count; s++) yield s;
+    return;
+  }
   for (let d = 1; start + d < count || start - d >= 0; d++) {
     if (start + d < count) yield start + d;
     if (start - d >= 0) yield start - d;
@@ -201,7 +245,7 @@ export interface DrawResult {
 export function drawWinners(set: NumberSet, formed: DrawNumber, rules: DrawRules, holderOf: (n: DrawNumber) => Holder): DrawResult {
   const winners: PickedWinner[] = [];
   const unfilled: DrawResult['unfilled'] = [];
-  const first = pickFirstWinner(set, formed, rules.approximation, holderOf);
+  const first = pickFirstWinner(set, formed, rules, holderOf);
   if (first === null) {
     for (let p = 1; p <= rules.winnersCount; p++)
       unfilled.push({

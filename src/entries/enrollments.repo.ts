@@ -1,7 +1,7 @@
 // SQL of the enrollments table.
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
-import type { DocumentType } from './documents.ts';
+import type { DocumentType } from '../input/documents.ts';
 import { foldEmail } from './email-key.ts';
 
 export interface EnrollmentRow {

@@ -10,7 +10,7 @@ import { makePrintable } from '../tools/printable.ts';
 import { DATE_TIME_AS_SENT, SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
 import { describedString, requiredWhen, uniqueBy, UUID_PATTERN, type StringRules } from '../validation/described.ts';
 import { structErrors } from '../validation/field-errors.ts';
-import { DOCUMENT_AS_SENT, describeDocumentShape, parseDocument, type DocumentType } from './documents.ts';
+import { DOCUMENT_AS_SENT, describeDocumentShape, parseDocument, type DocumentType } from '../input/documents.ts';
 import { ACCESS_KEY_AS_SENT } from './fiscal-key.ts';
 import { normalizePhone, PHONE_AS_SENT } from './phone.ts';
 import { BRAZILIAN_UFS, ISO_COUNTRIES } from './regions.ts';

@@ -1,13 +1,18 @@
-// `ces entries export`: every entry of a campaign as CSV or JSON Lines, streamed from a cursor to a
+// The entries export: every entry of a campaign as CSV or JSON Lines, streamed from a cursor to a
 // writable with backpressure, so memory stays flat whatever the number of rows. The columns are the
 // entry, its enrollment, its consent record, its latest award and its lucky numbers (README, Exports).
-// Every export, from the CLI or the dashboard, is recorded as `entries.exported` before its first
-// row (recordEntriesExport).
+// One use case, runExport, for the CLI and the dashboard alike: it records `entries.exported` before
+// the first row is written, and the recording and the writing are not exported apart, so no caller
+// can write an export the audit log does not show, or record one in other words.
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { getCampaign } from '../campaigns/campaigns.ts';
+import { openDatabase } from '../db/open.ts';
+import { formatNumber } from '../draws/number-set.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { storedTimestampInUtc } from '../input/timestamps.ts';
-import { csvRecord } from './csv.ts';
+import { PROFILE_FIELDS } from '../entries/submission.ts';
+import { csvRecord } from '../tools/csv.ts';
 import { countExportRows, iterateExportRows, sumEntryCounts, type ExportFilter, type ExportRow } from './exports.repo.ts';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -26,17 +31,8 @@ export const EXPORT_COLUMNS = [
   'enrollment_id',
   'document_type',
   'document_number',
-  'full_name',
-  'email',
-  'phone',
-  'birthdate',
-  'address_line_1',
-  'address_line_2',
-  'neighborhood',
-  'city',
-  'state',
-  'zipcode',
-  'country',
+  // every profile field a submission may carry, in its order: a new one is exported without a second list
+  ...PROFILE_FIELDS,
   'anonymized_at',
   'consent_granted_at',
   'consent_term_version',
@@ -45,12 +41,47 @@ export const EXPORT_COLUMNS = [
   'lucky_numbers',
 ] as const satisfies ReadonlyArray<keyof ExportRow>;
 
-export interface ExportOptions {
+/** What is exported: which entries, in which format. */
+interface ExportRequest {
   filter: ExportFilter;
   format: ExportFormat;
+}
+
+/** Where the export is written, and how the writing reads its rows. */
+interface ExportSink {
   out: NodeJS.WritableStream;
   /** Called with the rows written so far, after each row (the caller throttles). */
   onProgress?: (done: number) => void;
+  /**
+   * Read the rows on a read-only connection of its own, closed when the writing ends or fails. For
+   * a sink that waits on a slow reader (an HTTP download): a better-sqlite3 connection runs no other
+   * statement while a cursor is open, so on the caller's connection intake and the tick would wait
+   * for the download. A read-only connection sees one snapshot (WAL) from its first row to its last.
+   */
+  ownConnection?: boolean;
+}
+
+/** An export under way. */
+interface ExportRun {
+  /** The rows the export holds as it starts, as recorded (its snapshot may differ by the rows written meanwhile). */
+  rows: number;
+  /** Resolves with the rows written once the last one is; rejects when a write or a read fails. */
+  written: Promise<number>;
+}
+
+/**
+ * Exports a campaign's entries to `sink`: the campaign must exist, the export is recorded as
+ * `entries.exported` (every participant's personal data leaves the service: who took it, which
+ * rows, in what format), and only then is the first row written. A refusal before (no such
+ * campaign) records nothing; a failure of the writing after leaves the record, as the data may
+ * have left.
+ */
+export function runExport(ctx: Ctx, request: ExportRequest, sink: ExportSink, actor: Actor): ExportRun {
+  getCampaign(ctx, request.filter.campaignId);
+  const rows = recordEntriesExport(ctx, request.filter, request.format, actor);
+  if (!sink.ownConnection) return { rows, written: writeEntriesExport(ctx, request, sink) };
+  const db = openDatabase(ctx.config.dbPath, { readonly: true });
+  return { rows, written: writeEntriesExport({ ...ctx, db }, request, sink).finally(() => db.close()) };
 }
 
 /** How many rows an export of `filter` holds, counted row by row: exact, for the CLI's progress bar. */
@@ -67,12 +98,10 @@ export function countEntriesFromTotals(ctx: Ctx, filter: ExportFilter): number {
 }
 
 /**
- * Records `entries.exported` as an export starts: every participant's personal data leaves the
- * service (who took it, which rows, in what format). Returns the rows the export holds now, from
- * the counts the schema keeps, so a campaign's million entries are never counted one by one. The
- * dashboard's download and `ces entries export` both record it before their first row.
+ * Records `entries.exported` as an export starts. Returns the rows the export holds now, from the
+ * counts the schema keeps, so a campaign's million entries are never counted one by one.
  */
-export function recordEntriesExport(ctx: Ctx, filter: ExportFilter, format: ExportFormat, actor: Actor): number {
+function recordEntriesExport(ctx: Ctx, filter: ExportFilter, format: ExportFormat, actor: Actor): number {
   return ctx.db
     .transaction(() => {
       const rows = countEntriesFromTotals(ctx, filter);
@@ -89,28 +118,41 @@ export function recordEntriesExport(ctx: Ctx, filter: ExportFilter, format: Expo
 }
 
 /** Writes the header (CSV) and one record per entry; resolves with the number of rows written. */
-export async function writeEntriesExport(ctx: Ctx, options: ExportOptions): Promise<number> {
-  const { out, format } = options;
-  const encode = format === 'csv' ? toCsv : toJsonLine;
-  if (format === 'csv') await write(out, csvRecord([...EXPORT_COLUMNS]));
+async function writeEntriesExport(ctx: Ctx, request: ExportRequest, sink: ExportSink): Promise<number> {
+  const { out } = sink;
+  // The CSV is read by people: its lucky numbers are written S/EEEEE, as every other page and record writes them.
+  const seriesCount = getCampaign(ctx, request.filter.campaignId).series_count;
+  const encode = request.format === 'csv' ? (row: ExportRow) => toCsv(row, seriesCount) : toJsonLine;
+  if (request.format === 'csv') await write(out, csvRecord([...EXPORT_COLUMNS]));
   let rows = 0;
   // for..of closes the cursor (iterator.return) if a write fails and the loop throws.
-  for (const row of iterateExportRows(ctx.db, options.filter)) {
+  for (const row of iterateExportRows(ctx.db, request.filter)) {
     const waiting = write(out, encode(row));
     if (waiting) await waiting;
     rows++;
-    options.onProgress?.(rows);
+    sink.onProgress?.(rows);
   }
   return rows;
 }
 
-function toCsv(row: ExportRow): string {
+/** The stored 'series-order' pairs, as numbers. */
+function luckyPairs(row: ExportRow): Array<[series: string, orderNumber: string]> {
+  return row.lucky_numbers === null ? [] : row.lucky_numbers.split(' ').map((pair) => pair.split('-') as [string, string]);
+}
+
+function toCsv(row: ExportRow, seriesCount: number): string {
   return csvRecord(
     EXPORT_COLUMNS.map((column) => {
       if (column === 'livemode') return row.livemode === 1 ? 'true' : 'false';
       if (column === 'rejection_reasons')
         return (JSON.parse(row.rejection_reasons) as Array<{ code: string }>).map((r) => r.code).join(';');
       if (column === 'consent_granted_at') return grantedAtUtc(row);
+      if (column === 'lucky_numbers')
+        return row.lucky_numbers === null
+          ? null
+          : luckyPairs(row)
+              .map(([s, o]) => formatNumber(Number(s), Number(o), seriesCount))
+              .join(' ');
       return row[column];
     }),
   );
@@ -122,13 +164,7 @@ function toJsonLine(row: ExportRow): string {
   record.livemode = row.livemode === 1;
   record.rejection_reasons = JSON.parse(row.rejection_reasons);
   record.consent_granted_at = grantedAtUtc(row);
-  record.lucky_numbers =
-    row.lucky_numbers === null
-      ? []
-      : row.lucky_numbers.split(' ').map((pair) => {
-          const [series, order_number] = pair.split('-');
-          return { series, order_number };
-        });
+  record.lucky_numbers = luckyPairs(row).map(([series, order_number]) => ({ series, order_number }));
   return `${JSON.stringify(record)}\n`;
 }
 

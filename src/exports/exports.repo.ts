@@ -32,7 +32,7 @@ export type ExportRow = Pick<
     consent_term_version: string | null;
     award_status: string | null;
     award_prize_id: string | null;
-    /** 'series-order' pairs separated by spaces, ordered, e.g. '0-00042 1-00007'; null when none. */
+    /** 'series-order' pairs separated by spaces, ordered, e.g. '0-00042 1-00007'; null when none (the CSV writes them S/EEEEE). */
     lucky_numbers: string | null;
   };
 

@@ -8,12 +8,17 @@ export interface Scope {
   livemode: number;
 }
 
-export function countEntriesByStatus(db: Db, s: Scope): Array<{ status: string; count: number }> {
+/** How many rows of a campaign's mode are in each status: entries, or webhook deliveries. */
+function countByStatus(db: Db, table: 'entries' | 'webhook_deliveries', s: Scope): Array<{ status: string; count: number }> {
   return prepare<[Scope], { status: string; count: number }>(
     db,
-    `SELECT status, count(*) AS count FROM entries
+    `SELECT status, count(*) AS count FROM ${table}
     WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY status`,
   ).all(s);
+}
+
+export function countEntriesByStatus(db: Db, s: Scope): Array<{ status: string; count: number }> {
+  return countByStatus(db, 'entries', s);
 }
 
 export function countEntriesByDay(db: Db, s: Scope): Array<{ day: string; status: string; count: number }> {
@@ -72,9 +77,5 @@ export function countLuckyNumbers(db: Db, s: Scope): { numbers: number; entries:
 }
 
 export function countDeliveriesByStatus(db: Db, s: Scope): Array<{ status: string; count: number }> {
-  return prepare<[Scope], { status: string; count: number }>(
-    db,
-    `SELECT status, count(*) AS count FROM webhook_deliveries
-    WHERE campaign_id = @campaign_id AND livemode = @livemode GROUP BY status`,
-  ).all(s);
+  return countByStatus(db, 'webhook_deliveries', s);
 }

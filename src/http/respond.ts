@@ -41,6 +41,7 @@ export function problem(error: AppError): HTTPResponse {
     status: error.status,
     detail: error.message,
     code: error.code,
+    ...error.extra,
   };
   if (error.errors) body.errors = error.errors;
   return new HTTPResponse(JSON.stringify(body), {

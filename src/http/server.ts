@@ -157,7 +157,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
     recordPublicUrl(ctx, port);
   } catch (error) {
     // Not a reason to stop serving: `ces dashboard link` then falls back to its own settings.
-    log.warn({ message: `could not record the public URL for ces dashboard link: ${(error as Error).message}` });
+    log.warn({ message: `could not record the public URL that sign-in links are made with: ${(error as Error).message}` });
   }
   if (!isLoopbackHost(config.host)) {
     log.warn({

@@ -63,19 +63,44 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * What the operator is to do next, as an action and what it acts on: the message says it in the
+ * domain's words ("check the file"), and each edge shows it its own way (the CLI as the command
+ * that does it, cli/fields.ts), so no message of the domain names a command.
+ */
+export interface NextStep {
+  /** Check a database file's integrity and foreign keys (src/db/integrity.ts). */
+  action: 'check';
+  /** The database file it acts on. */
+  dbPath: string;
+}
+
 export class AppError extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  readonly next?: NextStep;
+  /** Members the problem carries beside its code (e.g. `pending_count`): figures a script reads without parsing the message. */
+  readonly extra?: Record<string, string | number>;
 
-  constructor(status: number, code: string, message: string, errors?: FieldError[], headers?: Record<string, string>) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    errors?: FieldError[],
+    headers?: Record<string, string>,
+    next?: NextStep,
+    extra?: Record<string, string | number>,
+  ) {
     super(message);
     this.name = 'AppError';
     this.status = status;
     this.code = code;
     if (errors && errors.length > 0) this.errors = errors;
     if (headers) this.headers = headers;
+    if (next) this.next = next;
+    if (extra) this.extra = extra;
   }
 }
 

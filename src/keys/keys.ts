@@ -8,7 +8,6 @@ import { nowIso, toIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName, notFound } from '../kernel/errors.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
-import { parseGraceSeconds } from '../kernel/numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, listApiKeys, setApiKeyRevokedAt, type ApiKeyRow } from './keys.repo.ts';
 
@@ -114,9 +113,11 @@ function setRevokedAt(ctx: Ctx, keyId: string, graceSeconds: number): ApiKey {
   return rowToApiKey(findApiKeyById(ctx.db, keyId)!);
 }
 
-/** Issues a new key of the same campaign and mode and revokes the old one after the grace period. */
-export function rotateKey(ctx: Ctx, keyId: string, graceSeconds: string | number, actor: Actor): { issued: IssuedKey; revoked: ApiKey } {
-  const grace = parseGraceSeconds(graceSeconds);
+/**
+ * Issues a new key of the same campaign and mode and revokes the old one after `grace` seconds
+ * (as src/input/grace.ts reads them from the operator: whole, at most 30 days).
+ */
+export function rotateKey(ctx: Ctx, keyId: string, grace: number, actor: Actor): { issued: IssuedKey; revoked: ApiKey } {
   return ctx.db
     .transaction(() => {
       const old = findApiKeyById(ctx.db, keyId);

@@ -7,7 +7,6 @@ import { nowIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName, type FieldError } from '../kernel/errors.ts';
 import { toMode, type Mode } from '../keys/keys.ts';
-import { parseDecimal } from '../kernel/numbers.ts';
 import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
 import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
 
@@ -50,16 +49,19 @@ export function rowToOperatorPrize(row: PrizeRow): OperatorPrize {
   };
 }
 
+/**
+ * A prize of the campaign's pool in one mode. `unitValue` and `stock` arrive as numbers, read from
+ * the operator's text at the edge (src/kernel/numbers.ts parseDecimal: NaN when not digits, which
+ * the checks here refuse like any other bad value, beside the other fields' problems).
+ */
 export function addPrize(
   ctx: Ctx,
-  input: { campaignId: string; mode: string; name: string; type: string; unitValue: string | number; stock: string | number },
+  input: { campaignId: string; mode: Mode; name: string; type: string; unitValue: number; stock: number },
   actor: Actor,
 ): OperatorPrize {
-  const mode: Mode = toMode(input.mode);
+  const { mode, unitValue, stock } = input;
   getCampaign(ctx, input.campaignId);
   const errors: FieldError[] = [];
-  const unitValue = parseDecimal(input.unitValue);
-  const stock = parseDecimal(input.stock);
   for (const field of ['name', 'type'] as const) {
     const text = input[field].trim();
     const problem = operatorTextProblem(fieldName(field), text, MAX_NAME_LENGTH);

@@ -1,15 +1,16 @@
 // WINDOW instant prizes (docs/api.md#instant-prize-window): the operator creates time-gated windows, one prize unit
 // each; on evaluation an approved entry claims the earliest open, unclaimed window (windows.repo.ts).
-// `--count N` creates N windows: all at --opens-at, or spread --every SECONDS apart, or evenly from
-// --opens-at to --until (first at --opens-at, last at --until).
+// `count` N creates N windows: all at `opens_at`, or spread `every` seconds apart, or evenly from
+// `opens_at` to `until` (first at `opens_at`, last at `until`). The numbers arrive as numbers, read
+// from the operator's text at the edge (src/kernel/numbers.ts parseDecimal: NaN when not digits,
+// which the checks here refuse like any other bad value, beside the other fields' problems).
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName, type FieldError } from '../kernel/errors.ts';
-import { toLivemode, toMode } from '../keys/keys.ts';
-import { parseDecimal } from '../kernel/numbers.ts';
+import { toLivemode, toMode, type Mode } from '../keys/keys.ts';
 import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZonedInstant } from '../input/timestamps.ts';
 import { findScopedPrize } from './prizes.repo.ts';
 import {
@@ -41,16 +42,16 @@ export const MAX_WINDOWS_PER_ADD = 100_000;
 
 export interface AddWindowsInput {
   campaignId: string;
-  mode: string;
+  mode: Mode;
   prizeId: string;
   opensAt: string;
-  count?: string | number;
-  every?: string | number;
+  count?: number;
+  every?: number;
   until?: string;
 }
 
 export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): PrizeWindow[] {
-  const mode = toMode(input.mode);
+  const mode = input.mode;
   const livemode = mode === 'live' ? 1 : 0;
   const campaign = getCampaign(ctx, input.campaignId);
   const errors: FieldError[] = [];
@@ -65,15 +66,14 @@ export function addWindows(ctx: Ctx, input: AddWindowsInput, actor: Actor): Priz
   if (opensMs === null)
     fail('opens_at', `${fieldName('opens_at')} must be an ISO 8601 date-time with its zone (Z or ±hh:mm), got "${input.opensAt}"`);
   else if (opensMs < EARLIEST_MS) fail('opens_at', `${fieldName('opens_at')} must be no earlier than ${EARLIEST_TIMESTAMP}`);
-  const count = input.count === undefined ? 1 : parseDecimal(input.count);
+  const count = input.count ?? 1;
   if (!Number.isInteger(count) || count < 1 || count > MAX_WINDOWS_PER_ADD)
     fail('count', `${fieldName('count')} must be an integer from 1 to ${MAX_WINDOWS_PER_ADD}`);
   if (input.every !== undefined && input.until !== undefined) fail('every', 'give `every` or `until`, not both');
   let stepMs = 0;
   if (input.every !== undefined) {
-    const every = parseDecimal(input.every);
-    if (!Number.isFinite(every) || every <= 0) fail('every', '`every` must be a number of seconds > 0');
-    else stepMs = every * 1000;
+    if (!Number.isFinite(input.every) || input.every <= 0) fail('every', '`every` must be a number of seconds > 0');
+    else stepMs = input.every * 1000;
   }
   if (input.until !== undefined) {
     const untilMs = parseZonedInstant(input.until);

@@ -122,11 +122,7 @@ export function createServiceMetrics(ctx: Ctx, versions: RuntimeVersions, delive
   // An info metric, always 1: the versions are its labels, so a query can join them to any other
   // series (which release a latency came from) and an upgrade shows as one series ending.
   const buildLabels = { ...versions, binary: String(versions.binary) };
-  registry.gauge(
-    'ces_build_info',
-    'The versions this server runs on, as its labels (ces version --json prints the same); always 1.',
-    () => [{ labels: buildLabels, value: 1 }],
-  );
+  registry.gauge('ces_build_info', 'The versions this server runs on, as its labels; always 1.', () => [{ labels: buildLabels, value: 1 }]);
 
   return {
     observeRequest(route, method, status, seconds) {

@@ -406,7 +406,7 @@ export const EXAMPLES: Record<string, Example> = {
             entry_id: '01a20320-a200-77c3-8432-4c3e3d09a489',
           },
         ],
-        record_sha256: 'afd89976d4d4db541363006664e930d58c03e3a360f81a4f0ba958a3c07ea0c9',
+        record_sha256: 'cc32456b2bcc2886d08241f64f6102d699083552a735ff651302a68cade1a635',
       },
     },
   },
@@ -449,7 +449,7 @@ export const EXAMPLES: Record<string, Example> = {
                 entry_id: '01a20320-a200-77c3-8432-4c3e3d09a489',
               },
             ],
-            record_sha256: 'afd89976d4d4db541363006664e930d58c03e3a360f81a4f0ba958a3c07ea0c9',
+            record_sha256: 'cc32456b2bcc2886d08241f64f6102d699083552a735ff651302a68cade1a635',
           },
         },
         {

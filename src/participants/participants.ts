@@ -12,7 +12,7 @@ import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
 import { truncateWal } from '../db/wal-truncate.ts';
 import { AppError, fieldName, notFound } from '../kernel/errors.ts';
-import { parseDocument } from '../entries/documents.ts';
+import { parseDocument } from '../input/documents.ts';
 import { MAX_NOTE_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
 import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';

@@ -13,7 +13,6 @@ import { nowIso, toIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { AppError, notFound, validationFailed } from '../kernel/errors.ts';
 import type { Caller } from '../keys/keys.ts';
-import { parseGraceSeconds } from '../kernel/numbers.ts';
 import { holdCampaignDeliveries, releaseCampaignDeliveries } from './outbox.repo.ts';
 import { maskUrlCredentials } from '../tools/url-credentials.ts';
 import { generateWebhookSecret } from './signing.ts';
@@ -275,16 +274,16 @@ export async function setWebhookConfig(
 
 /**
  * Replaces the signing secret; every delivery attempt from now on is signed with the new one and,
- * for `graceSeconds` (0: not at all), with the replaced one too (signing.ts). A rotation during
- * another's grace period ends that one: only the secret being replaced keeps signing.
+ * for `grace` seconds (0: not at all; as src/input/grace.ts reads them from the operator), with the
+ * replaced one too (signing.ts). A rotation during another's grace period ends that one: only the
+ * secret being replaced keeps signing.
  */
 export function rotateWebhookSecret(
   ctx: Ctx,
   campaignId: string,
-  graceSeconds: string | number,
+  grace: number,
   actor: Actor,
 ): { hmac_secret: string; previous_secret_expires_at: string | null } {
-  const grace = parseGraceSeconds(graceSeconds);
   return ctx.db
     .transaction(() => {
       getWebhookConfig(ctx, campaignId);

@@ -115,7 +115,7 @@ describe('ces restore beside Litestream', () => {
     assert.match(refused.json.error.message, new RegExp(`is open in litestream \\(pid ${litestream.pid}\\); stop it before restoring\\.`));
     assert.match(
       refused.json.error.message,
-      /Beside Litestream: stop ces serve and Litestream, restore .*run `npx ces check`, then start them again/,
+      /Beside Litestream: stop the server and Litestream, restore .*check the restored file, then start them again \(npx ces check --db \S*live\.db\)\./,
     );
     assert.doesNotMatch(refused.json.error.message, /older ces|a running ces serve\?/);
     assert.deepEqual(

@@ -201,6 +201,8 @@ describe('one-file bundle', () => {
         'Sorteio',
         '--cutoff',
         '2026-11-23T00:00:00Z',
+        '--extraction-date',
+        '2026-11-25',
       ]);
       const frozen = await ces(['draw', 'freeze', String(draw.id)]);
       assert.equal(frozen.eligible_count, 6);

@@ -76,15 +76,21 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     await page.goto(`/dashboard/campaigns/${w.campaign.id}`);
     await page.getByRole('navigation', { name: 'Campaign' }).getByRole('link', { name: 'Draws' }).click();
     await page.getByRole('heading', { level: 1, name: /Draws/ }).waitFor();
+    // The page opens in test mode; live is chosen on purpose, and its page says a live draw stays.
+    assert.equal((await page.locator('h1 .badge').textContent())?.trim(), 'test');
+    await page.getByRole('link', { name: 'Show live mode' }).click();
+    await page.getByText('Live mode: a live draw is the promotion’s real draw.').waitFor();
 
     // Create: the defaults for 2 series are shown and kept.
     assert.equal(await page.getByLabel(/^Series digits/).inputValue(), '1d');
     assert.equal(await page.getByLabel(/^Element digits/).inputValue(), '1u,2u,3u,4u,5u');
     await page.getByLabel('Name', { exact: true }).fill('Sorteio de Natal');
-    await page.getByLabel('Cut-off (ISO 8601 with zone)').fill(CUTOFF);
-    await page.getByLabel('Extraction date (optional)').fill('2026-11-25');
+    await page.getByLabel(/^Cut-off/).fill(CUTOFF);
+    // A draw is created before its planned extraction (19:00 in Brasília), on the clock the page's steps set.
+    t.clock.set(Date.parse('2026-11-22T12:00:00Z'));
+    await page.getByLabel('Extraction date (YYYY-MM-DD)').fill('2026-11-22');
     await page.getByLabel('Winners').fill('3');
-    await page.getByRole('button', { name: 'Create draw' }).click();
+    await page.getByRole('button', { name: 'Create live draw' }).click();
     await page.getByText('Draw created.').waitFor();
     const [draw] = listDraws(t.ctx, w.campaign.id);
     assert.equal(new URL(page.url()).pathname, `/dashboard/draws/${draw.id}`);
@@ -105,21 +111,30 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     assert.equal((await download).suggestedFilename(), `draw-${draw.id}-numbers.txt`);
 
     // The five prizes, one as Caixa publishes it (6 characters, a leading 0).
-    await page.getByLabel('Extraction number').fill('5914');
-    await page.getByLabel('Extraction date').fill('2026-11-25');
+    await page.getByLabel('Extraction number', { exact: true }).fill('5914');
+    await page.getByLabel('Extraction date').fill('2026-11-22');
     for (const [i, prize] of PRIZES.entries()) await page.getByLabel(`${['1st', '2nd', '3rd', '4th', '5th'][i]} prize`).fill(prize);
     await page.getByRole('button', { name: 'Record results' }).click();
     await page.getByText('Results recorded.').waitFor();
+    // The picture of the page before the run: the extraction recorded, the Run button.
+    await page
+      .getByRole('heading', { level: 2, name: 'Loteria Federal results', exact: true })
+      .evaluate((h) => window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 8));
+    await screenshot(page, 'draw-before-run');
 
     await page.getByRole('button', { name: 'Run draw' }).click();
     await page.getByText('The draw has run').waitFor();
+    // The page opens at the winners, not at its top with the winners below the fold.
+    assert.equal(new URL(page.url()).hash, '#winners');
+    const top = await page.getByRole('heading', { level: 2, name: 'Winners', exact: true }).evaluate((h) => h.getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 800 / 2, `the winners are in the upper half of the window (top ${top})`);
     const drawn = getDraw(t.ctx, draw.id);
     assert.equal(drawn.winners.length, 3);
     // The derivation, sentence by sentence: 1st prize's tens (4) brought into 2 series, the five units.
     for (const sentence of [
-      'Series: 4, the tens digit of the 1st prize (ticket 12345).',
+      'Series: 4, the tens digit of the 1st prize (ticket 012345).',
       'Series 4 is beyond the 2 series: 4 − 2 × 2 = 0.',
-      'Element: 9, the units digit of the 5th prize (ticket 56789).',
+      'Element: 9, the units digit of the 5th prize (ticket 056789).',
       'The formed number is 0/56789.',
     ])
       await page.getByText(sentence, { exact: true }).waitFor();
@@ -128,10 +143,7 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
       await winners.evaluateAll((rows) => rows.map((r) => r.querySelector('td:nth-child(2)')?.textContent?.trim())),
       drawn.winners.map((x) => x.number),
     );
-    // The picture the docs show: the winners and the derivation.
-    await page
-      .getByRole('heading', { level: 2, name: 'Winners', exact: true })
-      .evaluate((h) => window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 8));
+    // The picture the docs show: the page as the run leaves it, at the winners and the derivation.
     await screenshot(page, 'draw');
 
     // Disqualify winner 2: a wrong confirmation first (winner 1's number), then the right one.
@@ -189,6 +201,7 @@ describe('a draw in Chromium', { skip: launched.skip ?? false }, () => {
     assert.match(await page.evaluate(() => getComputedStyle(document.body).fontFamily), /Georgia/, 'its own stylesheet applies');
     assert.equal(await page.getByText('Sign out').count(), 0, 'no dashboard chrome');
     for (const x of replaced.winners) await page.getByRole('cell', { name: x.number, exact: true }).first().waitFor();
+    await screenshot(page, 'draw-record');
     await page.emulateMedia({ media: 'print' });
     assert.match(await page.evaluate(() => getComputedStyle(document.body).margin), /^0px$/, 'the print rules apply when printing');
     await page.emulateMedia({ media: 'screen' });

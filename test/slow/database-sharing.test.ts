@@ -72,7 +72,12 @@ describe('one ces serve per database', () => {
 
       const refused = await serveRefused(dbPath);
       assert.equal(refused.code, 1);
-      assert.match(refused.output, new RegExp(`ces serve \\(process ${first.child.pid}, started [^)]+\\) is already serving`));
+      assert.match(
+        refused.output,
+        new RegExp(
+          `ces: cannot start: A ces server \\(process ${first.child.pid}, started [^)]+\\) is already serving .*; .*give this one another --db\\.`,
+        ),
+      );
 
       const health = await request(first.url, 'GET', '/healthz');
       assert.equal(health.status, 200, health.text);

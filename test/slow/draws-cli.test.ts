@@ -40,7 +40,8 @@ const START = '2026-11-22T12:00:00.000Z';
 const CUTOFF = '2026-11-22T10:00:00-03:00';
 const CUTOFF_UTC = '2026-11-22T13:00:00.000Z';
 const AFTER_CUTOFF = '2026-11-22T13:00:01.000Z';
-const EXTRACTION_DATE = '2026-11-25';
+/** The day of START in Brasília: results are never dated after today. */
+const EXTRACTION_DATE = '2026-11-22';
 /** The worked example's extraction: the 1st prize as Caixa publishes it, with its leading 0. */
 const PRIZES = '050366,12345,67890,11111,22222';
 
@@ -85,6 +86,9 @@ async function createDraw(dw: DrawWorld, extra: string[] = []): Promise<string> 
     'Sorteio de Natal',
     '--cutoff',
     CUTOFF,
+    // The extraction the plan names; a later --extraction-date in `extra` replaces it.
+    '--extraction-date',
+    EXTRACTION_DATE,
     ...extra,
     '--json',
   ]);
@@ -126,6 +130,8 @@ describe('ces draw create', () => {
         'Sorteio',
         '--cutoff',
         CUTOFF,
+        '--extraction-date',
+        EXTRACTION_DATE,
         '--json',
       ]);
       assert.equal(r.code, 0, r.stderr);
@@ -150,7 +156,7 @@ describe('ces draw create', () => {
           winners_count: 1,
           series_digits: series,
           element_digits: '1u,2u,3u,4u,5u',
-          approximation: 'scpc',
+          approximation: 'nearest',
           one_win_per_document: true,
           eligible_count: null,
           numbers_sha256: null,
@@ -217,16 +223,19 @@ describe('ces draw create', () => {
     ['no winner', ['--winners', '0'], 'invalid_option', /^--winners must be an integer from 1 to 10000, got "0"$/],
     [
       'an unknown approximation',
-      ['--approximation', 'nearest'],
+      ['--approximation', 'closest'],
       'invalid_option',
-      /^--approximation must be one of scpc, up-wrap, got "nearest"$/,
+      /^--approximation must be one of nearest, above-then-below, up-wrap \(scpc is nearest's other name\), got "closest"$/,
     ],
     ['an unknown mode', ['--mode', 'prod'], 'invalid_mode', /^--mode must be live or test, got "prod"$/],
   ];
   for (const [what, extra, code, message] of REFUSALS) {
     test(`refused, naming what is wrong: ${what}`, async () => {
       const dw = await drawWorld({ seriesCount: 10, luckyNumbers: 'auto' });
-      const base = ['draw', 'create', '--campaign', dw.w.campaign.id, '--mode', 'live', '--name', 'Sorteio', '--cutoff', CUTOFF];
+      const base = [
+        ...['draw', 'create', '--campaign', dw.w.campaign.id, '--mode', 'live', '--name', 'Sorteio', '--cutoff', CUTOFF],
+        ...['--extraction-date', EXTRACTION_DATE],
+      ];
       // The flags given last win (commander keeps the last value of an option given twice).
       await refused(dw, [...base, ...extra], code, message);
       assert.deepEqual((await dw.ces(['draw', 'list', '--campaign', dw.w.campaign.id, '--json'])).json, [], 'nothing created');
@@ -285,7 +294,12 @@ describe('ces draw freeze and numbers', () => {
     assert.deepEqual(again.json, frozen.json);
     const audit = await dw.ces(['audit', 'list', '--campaign', dw.w.campaign.id, '--action', 'draw.frozen', '--json']);
     assert.equal(audit.json.length, 1);
-    assert.deepEqual(audit.json[0].details, { draw_id: id, eligible_count: 24, numbers_sha256: frozen.json.numbers_sha256 });
+    assert.deepEqual(audit.json[0].details, {
+      draw_id: id,
+      eligible_count: 24,
+      numbers_sha256: frozen.json.numbers_sha256,
+      pending_count: 0,
+    });
   });
 
   test('numbers --out writes a new 0600 file with the same bytes, and never over an existing file', async () => {
@@ -353,7 +367,7 @@ describe('ces draw results', () => {
   for (const [prizes, recorded] of [
     ['50366,12345,67890,11111,22222', ['50366', '12345', '67890', '11111', '22222']],
     ['050366,012345,067890,011111,022222', ['50366', '12345', '67890', '11111', '22222']],
-    ['00000, 099999 ,00001,000001,10000', ['00000', '99999', '00001', '00001', '10000']],
+    ['00000, 099999 ,00001,000002,10000', ['00000', '99999', '00001', '00002', '10000']],
   ] as const) {
     test(`prizes ${prizes} are recorded as the 5-digit tickets ${recorded.join(',')}`, async () => {
       const { dw, id } = await frozenDraw();
@@ -436,7 +450,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     );
     assert.deepEqual(run.json.winners[0].steps, [
       { kind: 'formed', series: 6, element: 65012, eligible: false },
-      { kind: 'series_search', series: 6, from: 65012, above: 65015, below: 65010, chosen: 65010 },
+      { kind: 'series_search', series: 6, from: 65012, above: 65015, below: 65010, chosen: 65010, rule: 'nearest' },
     ]);
     assert.deepEqual(run.json.winners[3].steps, [
       { kind: 'next_upwards', after: { series: 9, element: 99999 }, inclusive: false, series: 0, element: 7, wrapped: true },
@@ -447,12 +461,12 @@ describe('the worked example: run, show, disqualify, publish', () => {
     const text = (await dw.ces(['draw', 'run', id])).stdout;
     for (const line of [
       'formed number 6/65012',
-      '  series: 6, the tens digit of the 1st prize (ticket 50366)',
-      '  element: 2, the units digit of the 5th prize (ticket 22222)',
+      '  series: 6, the tens digit of the 1st prize (ticket 050366)',
+      '  element: 2, the units digit of the 5th prize (ticket 022222)',
       'winners (4 of 4)',
       `   1. 6/65010  entry ${holders.get('6/65010')}`,
       '        formed number 6/65012: not eligible (not distributed or not valid)',
-      '        series 6 from element 65012: nearest eligible above 65015, below 65010: nearest 6/65010',
+      '        series 6 from 6/65012: nearest eligible above 6/65015, below 6/65010: nearest 6/65010',
       `   4. 0/00007  entry ${holders.get('0/00007')}`,
       '        next eligible number upwards from 9/99999, wrapping to the first series: 0/00007',
     ])
@@ -487,7 +501,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
     assert.deepEqual(shown.json.disqualified, []);
     const text = (await dw.ces(['draw', 'show', id])).stdout;
     assert.match(text, /^status +drawn$/m);
-    assert.match(text, /^extraction +5787 of 2026-11-25: 1st 50366, 2nd 12345, 3rd 67890, 4th 11111, 5th 22222 \(typed\)$/m);
+    assert.match(text, /^extraction +5787 of 2026-11-22: 1st 050366, 2nd 012345, 3rd 067890, 4th 011111, 5th 022222 \(typed\)$/m);
     assert.match(text, /^ {3}2\. 6\/65015 {2}entry /m);
     assert.match(text, /^ {8}next eligible number upwards from 6\/65010: 6\/65015$/m);
   });
@@ -624,7 +638,8 @@ describe('the worked example: run, show, disqualify, publish', () => {
   test('list shows the campaign’s draws, newest first', async () => {
     const { dw, id } = await example();
     dw.s.clock.advance(1000);
-    const second = await createDraw(dw);
+    // Another extraction: one extraction decides one draw of a campaign and mode.
+    const second = await createDraw(dw, ['--extraction-date', '2026-11-25']);
     const list = await dw.ces(['draw', 'list', '--campaign', dw.w.campaign.id, '--json']);
     assert.deepEqual(
       list.json.map((d: { id: string; status: string }) => [d.id, d.status]),
@@ -666,7 +681,7 @@ describe('the worked example: run, show, disqualify, publish', () => {
   test('a draw that does not exist, or has no results yet, is refused with its code', async () => {
     const { dw, id } = await example();
     await refused(dw, ['draw', 'show', '00000000-0000-4000-8000-000000000000'], 'not_found', /^Draw not found\.$/);
-    const bare = await createDraw(dw);
+    const bare = await createDraw(dw, ['--extraction-date', '2026-11-25']);
     await refused(
       dw,
       ['draw', 'run', bare],
@@ -751,8 +766,9 @@ const answer =
 const FEDERAL_5787 = {
   tipoJogo: 'FEDERAL',
   numero: 5787,
-  dataApuracao: '25/11/2026',
+  dataApuracao: '22/11/2026',
   listaDezenas: ['050366', '012345', '067890', '011111', '022222'],
+  dezenasSorteadasOrdemSorteio: ['050366', '012345', '067890', '011111', '022222'],
   localSorteio: 'ESPAÇO DA SORTE',
 };
 
@@ -779,22 +795,31 @@ describe('ces draw results --fetch', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(caixa.paths, ['/portaldeloterias/api/federal/5787']);
     assert.deepEqual(r.stderr.split('\n'), [
-      `Loteria Federal extraction 5787 of 2026-11-25, read from ${caixa.url}/federal/5787:`,
-      '  1st prize  50366',
-      '  2nd prize  12345',
-      '  3rd prize  67890',
-      '  4th prize  11111',
-      '  5th prize  22222',
+      `Loteria Federal extraction 5787 of 2026-11-22, read from ${caixa.url}/federal/5787:`,
+      '  1st prize  050366',
+      '  2nd prize  012345',
+      '  3rd prize  067890',
+      '  4th prize  011111',
+      '  5th prize  022222',
       '',
     ]);
     assert.deepEqual(
       { ...r.json.extraction, recorded_at: undefined },
-      { number: 5787, date: '2026-11-25', prizes: ['50366', '12345', '67890', '11111', '22222'], source: 'caixa', recorded_at: undefined },
+      { number: 5787, date: '2026-11-22', prizes: ['50366', '12345', '67890', '11111', '22222'], source: 'caixa', recorded_at: undefined },
     );
     // The same inputs give the same winners as typed results would.
     assert.deepEqual((await dw.ces(['draw', 'run', id, '--json'])).json.formed.number, '6/65012');
     const audit = await dw.ces(['audit', 'list', '--action', 'draw.results_recorded', '--json']);
     assert.equal(audit.json[0].details.source, 'caixa');
+  });
+
+  // Issue 41: "listaDezenas" alone was trusted, and a sorted list was recorded as the 1st to 5th prizes.
+  test('a sorted "listaDezenas" is not taken for the prizes: they are recorded in the order of the extraction', async () => {
+    const sorted = ['011111', '012345', '022222', '050366', '067890'];
+    const { dw, id, env } = await fetchWorld(answer({ ...FEDERAL_5787, listaDezenas: sorted }));
+    const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--yes', '--json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json.extraction.prizes, ['50366', '12345', '67890', '11111', '22222']);
   });
 
   test('without --extraction it reads the latest extraction, at {base}/federal', async () => {
@@ -810,7 +835,7 @@ describe('ces draw results --fetch', () => {
     const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env });
     assert.equal(r.code, 1);
     assert.equal(r.json.error.code, 'confirmation_required');
-    assert.match(r.stderr, /5th prize {2}22222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
+    assert.match(r.stderr, /5th prize {2}022222\nces: Not recorded: without a terminal nobody can confirm what was read\. .*--yes\.\n$/);
     assert.equal(await extractionOf(dw, id), null);
   });
 
@@ -825,7 +850,7 @@ describe('ces draw results --fetch', () => {
     test(`at a terminal it asks "Record these results? [y/N]"; ${JSON.stringify(typed)} ${recorded ? 'records them' : 'records nothing'}`, async () => {
       const { dw, id, env } = await fetchWorld(answer(FEDERAL_5787));
       const r = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--json'], { env, stdin: terminal(typed) });
-      assert.match(r.stderr, /\n {2}5th prize {2}22222\nRecord these results\? \[y\/N\] /);
+      assert.match(r.stderr, /\n {2}5th prize {2}022222\nRecord these results\? \[y\/N\] /);
       if (recorded) {
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.json.extraction.source, 'caixa');
@@ -894,7 +919,7 @@ describe('ces draw results --fetch', () => {
     ],
     [
       'no prizes at all',
-      answer({ numero: 5787, dataApuracao: '25/11/2026' }),
+      answer({ numero: 5787, dataApuracao: '22/11/2026' }),
       'loteria_bad_answer',
       /"listaDezenas" \(the five prizes\) is missing/,
       1,
@@ -925,6 +950,38 @@ describe('ces draw results --fetch', () => {
       answer({ ...FEDERAL_5787, numero: 5788 }),
       'loteria_bad_answer',
       /it is about extraction 5788, not 5787/,
+      1,
+    ],
+    [
+      'no prizes in the order of the extraction, only "listaDezenas"',
+      answer({ ...FEDERAL_5787, dezenasSorteadasOrdemSorteio: undefined }),
+      'loteria_bad_answer',
+      /"dezenasSorteadasOrdemSorteio" \(the five prizes in the order of the extraction\) is missing/,
+      1,
+    ],
+    [
+      'the two lists hold different tickets',
+      answer({ ...FEDERAL_5787, dezenasSorteadasOrdemSorteio: ['050366', '012345', '067890', '011111', '033333'] }),
+      'loteria_bad_answer',
+      /do not hold the same five tickets/,
+      1,
+    ],
+    [
+      'the two lists, neither sorted, give different orders',
+      answer({ ...FEDERAL_5787, dezenasSorteadasOrdemSorteio: ['012345', '050366', '067890', '011111', '022222'] }),
+      'loteria_bad_answer',
+      /give the prizes in different orders/,
+      1,
+    ],
+    [
+      'the same ticket twice',
+      answer({
+        ...FEDERAL_5787,
+        listaDezenas: ['050366', '012345', '050366', '011111', '022222'],
+        dezenasSorteadasOrdemSorteio: ['050366', '012345', '050366', '011111', '022222'],
+      }),
+      'loteria_bad_answer',
+      /prizes 1 and 3 are both 50366/,
       1,
     ],
     ['a body that is not JSON', answer('<html>Portal indisponível</html>'), 'loteria_bad_answer', /the body is not JSON/, 1],

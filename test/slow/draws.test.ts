@@ -98,6 +98,8 @@ describe('a draw from entries to publication', () => {
     assert.equal(text, '0/00000\n3/57695\n3/57700\n3/57702\n5/12345\n9/99999\n');
     assert.equal(createHash('sha256').update(text).digest('hex'), frozen.numbers_sha256);
 
+    // The extraction of 28/11 is held at 19:00 in Brasília: its results are recorded after it.
+    s.clock.set('2026-11-28T23:00:00Z');
     await recordResults(s.ctx, draw.id, { extraction: 6012, date: '2026-11-28', prizes: ['012305', ...PRIZES.slice(1)] }, OPERATOR);
     const outcome = await runDraw(s.ctx, draw.id, OPERATOR);
     assert.equal(outcome.formed.number, '3/57698');
@@ -184,7 +186,14 @@ describe('a draw from entries to publication', () => {
     await holdNumbers(s, w, [[0, 10]]);
     const draw = createDraw(
       s.ctx,
-      { campaignId: w.campaign.id, mode: 'live', name: 'Semanal', cutoff: '2026-11-23T00:00:00Z', winners: 5 },
+      {
+        campaignId: w.campaign.id,
+        mode: 'live',
+        name: 'Semanal',
+        cutoff: '2026-11-23T00:00:00Z',
+        extractionDate: '2026-11-25',
+        winners: 5,
+      },
       OPERATOR,
     );
     assert.equal(draw.series_digits, '', 'one series: no series digits');
@@ -203,6 +212,7 @@ describe('a draw from entries to publication', () => {
       { code: 'invalid_results' },
       'an extraction held before the cut-off cannot decide the draw',
     );
+    s.clock.set('2026-11-25T23:00:00Z');
     await assert.rejects(
       recordResults(s.ctx, draw.id, { extraction: 5732, date: '2026-11-25', prizes: ['050366', '33514', '45504', '94365'] }, OPERATOR),
       {
@@ -247,8 +257,15 @@ describe('a draw from entries to publication', () => {
       const w = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 1 });
       receiver.setSecret(await configureWebhook(s, w.liveKey, receiver.url));
       const holder = await holdNumbers(s, w, [[0, 64455]]);
-      const draw = createDraw(s.ctx, { campaignId: w.campaign.id, mode: 'live', name: 'Final', cutoff: '2026-11-23T00:00:00Z' }, OPERATOR);
+      const draw = createDraw(
+        s.ctx,
+        { campaignId: w.campaign.id, mode: 'live', name: 'Final', cutoff: '2026-11-23T00:00:00Z', extractionDate: '2026-11-25' },
+        OPERATOR,
+      );
+      // Frozen before the planned extraction (19:00 in Brasília); its results are recorded once it is held.
       s.clock.set('2026-11-24T00:00:00Z');
+      await freezeDraw(s.ctx, draw.id, OPERATOR);
+      s.clock.set('2026-11-25T23:00:00Z');
       await recordResults(
         s.ctx,
         draw.id,

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseDocument } from '../../src/entries/documents.ts';
+import { parseDocument } from '../../src/input/documents.ts';
 import { propertySeed } from '../support/property.ts';
 
 // An independent implementation of the Receita Federal CNPJ check digits (manual-dv-cnpj), so the

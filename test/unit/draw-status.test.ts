@@ -1,4 +1,5 @@
-// A draw's state machine (src/draws/status.ts): created -> frozen -> drawn -> published, what each
+// A draw's state machine (src/draws/status.ts): created -> frozen -> drawn -> published, or voided
+// before publication, what each
 // action asks of the status, and the stable codes of its refusals (the CLI and the dashboard show
 // them; docs/operations.md lists them). Also the extraction number's rule (src/draws/draw-input.ts),
 // which the CLI and the dashboard read through the same function.
@@ -8,18 +9,22 @@ import { checkExtractionNumber, parseExtractionNumber } from '../../src/draws/dr
 import {
   assertDisqualifiable,
   assertFrozen,
+  assertNotVoided,
   assertResultsOpen,
   assertRun,
   assertTransition,
+  assertVoidable,
   canDisqualify,
   canPublish,
   canRecordResults,
   canRun,
   canTransition,
+  canVoid,
   DRAW_STATUSES,
   hasRun,
   isFrozen,
   isPublished,
+  isVoided,
   type DrawStatus,
 } from '../../src/draws/status.ts';
 import { AppError } from '../../src/kernel/errors.ts';
@@ -35,9 +40,19 @@ function refusalOf(run: () => void): { status: number; code: string; message: st
   }
 }
 
-test('each status has one step forward, and none back: created -> frozen -> drawn -> published', () => {
+test('each status has one step forward, and none back: created -> frozen -> drawn -> published; voided before publication', () => {
   const allowed = DRAW_STATUSES.flatMap((from) => DRAW_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`));
-  assert.deepEqual(allowed, ['created->frozen', 'frozen->drawn', 'drawn->published']);
+  assert.deepEqual(allowed, ['created->frozen', 'created->voided', 'frozen->drawn', 'frozen->voided', 'drawn->published', 'drawn->voided']);
+});
+
+test('published and voided are final: nothing leaves them', () => {
+  for (const final of ['published', 'voided'] as const)
+    assert.deepEqual(
+      DRAW_STATUSES.filter((to) => canTransition(final, to)),
+      [],
+    );
+  assert.deepEqual(DRAW_STATUSES.filter(isVoided), ['voided']);
+  assert.deepEqual(DRAW_STATUSES.filter(canVoid), ['created', 'frozen', 'drawn']);
 });
 
 // [status, isFrozen, hasRun, isPublished, canRecordResults, canRun, canDisqualify, canPublish]
@@ -46,6 +61,7 @@ const PREDICATES: Array<[DrawStatus, boolean, boolean, boolean, boolean, boolean
   ['frozen', true, false, false, true, true, false, false],
   ['drawn', true, true, false, false, false, true, true],
   ['published', true, true, true, false, false, false, false],
+  ['voided', false, false, false, false, false, false, false],
 ];
 for (const [status, ...expected] of PREDICATES) {
   test(`what a ${status} draw allows`, () => {
@@ -66,6 +82,8 @@ const TRANSITIONS: Array<[DrawStatus, 'drawn' | 'published', string | null, RegE
   ['frozen', 'published', 'draw_not_run', /^Run the draw before publishing it$/],
   ['drawn', 'published', null, null],
   ['published', 'published', 'draw_published', /^The draw is already published\.$/],
+  ['voided', 'drawn', 'draw_voided', /^The draw is voided/],
+  ['voided', 'published', 'draw_voided', /^The draw is voided/],
 ];
 for (const [from, to, code, message] of TRANSITIONS) {
   test(`${from} -> ${to}: ${code ?? 'allowed'}`, () => {
@@ -90,6 +108,17 @@ const CHECKS: Array<[string, (s: DrawStatus) => void, DrawStatus, string | null]
   ['a disqualification', assertDisqualifiable, 'frozen', 'draw_not_run'],
   ['a disqualification', assertDisqualifiable, 'drawn', null],
   ['a disqualification', assertDisqualifiable, 'published', 'draw_published'],
+  ['results', assertResultsOpen, 'voided', 'draw_voided'],
+  ['the frozen list', assertFrozen, 'voided', 'draw_voided'],
+  ['the outcome', assertRun, 'voided', 'draw_voided'],
+  ['a disqualification', assertDisqualifiable, 'voided', 'draw_voided'],
+  ['a freeze', assertNotVoided, 'voided', 'draw_voided'],
+  ['a freeze', assertNotVoided, 'created', null],
+  ['voiding', assertVoidable, 'created', null],
+  ['voiding', assertVoidable, 'frozen', null],
+  ['voiding', assertVoidable, 'drawn', null],
+  ['voiding', assertVoidable, 'published', 'draw_published'],
+  ['voiding', assertVoidable, 'voided', 'draw_voided'],
 ];
 for (const [what, check, status, code] of CHECKS) {
   test(`${what} on a ${status} draw: ${code ?? 'allowed'}`, () => {
@@ -102,7 +131,9 @@ for (const [what, check, status, code] of CHECKS) {
 test('the messages name no flag and no command: the dashboard shows them as they are', () => {
   const checks: Array<() => void> = [
     ...DRAW_STATUSES.flatMap((s) => [() => assertTransition(s, 'drawn'), () => assertTransition(s, 'published')]),
-    ...DRAW_STATUSES.flatMap((s) => [assertResultsOpen, assertFrozen, assertRun, assertDisqualifiable].map((c) => () => c(s))),
+    ...DRAW_STATUSES.flatMap((s) =>
+      [assertResultsOpen, assertFrozen, assertRun, assertDisqualifiable, assertNotVoided, assertVoidable].map((c) => () => c(s)),
+    ),
   ];
   for (const run of checks) {
     const message = refusalOf(run)?.message ?? '';

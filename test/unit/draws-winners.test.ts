@@ -15,6 +15,7 @@ import {
   seriesOrder,
   type Approximation,
   type DrawNumber,
+  type EmptySeriesRule,
   type Holder,
   type PickedWinner,
   type WinnerStep,
@@ -51,9 +52,15 @@ function campaign(seriesCount: number, numbers: string[]): Campaign {
 
 const show = (n: DrawNumber | null): string | null => (n === null ? null : `${n.series}/${String(n.element).padStart(5, '0')}`);
 
-function firstWinner(seriesCount: number, numbers: string[], formed: string, approximation: Approximation): PickedWinner | null {
+function firstWinner(
+  seriesCount: number,
+  numbers: string[],
+  formed: string,
+  approximation: Approximation,
+  emptySeries: EmptySeriesRule = 'alternate',
+): PickedWinner | null {
   const c = campaign(seriesCount, numbers);
-  return pickFirstWinner(c.set, parseNumber(formed), approximation, c.holderOf);
+  return pickFirstWinner(c.set, parseNumber(formed), { approximation, emptySeries }, c.holderOf);
 }
 
 function winners(
@@ -67,7 +74,12 @@ function winners(
   const result = drawWinners(
     c.set,
     parseNumber(formed),
-    { approximation: options.approximation ?? 'scpc', winnersCount, oneWinPerDocument: options.oneWinPerDocument ?? true },
+    {
+      approximation: options.approximation ?? 'nearest',
+      emptySeries: 'alternate',
+      winnersCount,
+      oneWinPerDocument: options.oneWinPerDocument ?? true,
+    },
     c.holderOf,
   );
   result.winners.forEach((w, i) => assert.equal(w.position, i + 1, 'winners fill positions 1, 2, … in order'));
@@ -92,7 +104,7 @@ test('SCPC: winner 1 is the nearest eligible element of the formed series, above
     { rule: 'at element 99999 only downwards, not to 00000', numbers: ['0/00000', '0/99990'], formed: '0/99999', expected: '0/99990' },
     { rule: 'near 99999 the search does not wrap to 00000', numbers: ['0/00000', '0/99900'], formed: '0/99998', expected: '0/99900' },
   ])
-    assert.equal(show(firstWinner(1, numbers, formed, 'scpc')), expected, rule);
+    assert.equal(show(firstWinner(1, numbers, formed, 'nearest')), expected, rule);
 });
 
 test('SCPC: a series with no eligible number passes the search, from the same element, to series +1, -1, +2, -2, …', () => {
@@ -132,19 +144,80 @@ test('SCPC: a series with no eligible number passes the search, from the same el
     { rule: 'far away: 200 series, from 100 to 0', count: 200, numbers: ['0/99999'], formed: '100/00000', expected: '0/99999' },
     { rule: 'far away: 200 series, from 0 to 199', count: 200, numbers: ['199/00000'], formed: '0/99999', expected: '199/00000' },
   ])
-    assert.equal(show(firstWinner(count, numbers, formed, 'scpc')), expected, rule);
+    assert.equal(show(firstWinner(count, numbers, formed, 'nearest')), expected, rule);
 });
 
 test('SCPC: the steps record the formed number, the empty series passed and each series searched', () => {
-  const w = firstWinner(10, ['2/12300', '2/12400', '7/00000'], '4/12345', 'scpc')!;
+  const w = firstWinner(10, ['2/12300', '2/12400', '7/00000'], '4/12345', 'nearest')!;
   assert.deepEqual(w.steps, [
     { kind: 'formed', series: 4, element: 12_345, eligible: false },
-    { kind: 'series_empty', series: [4, 5, 3, 6] },
-    { kind: 'series_search', series: 2, from: 12_345, above: 12_400, below: 12_300, chosen: 12_300 },
+    { kind: 'series_empty', series: [4, 5, 3, 6], empty_series: 'alternate' },
+    { kind: 'series_search', series: 2, from: 12_345, above: 12_400, below: 12_300, chosen: 12_300, rule: 'nearest' },
   ]);
-  const exact = firstWinner(10, ['4/12345'], '4/12345', 'scpc')!;
+  const exact = firstWinner(10, ['4/12345'], '4/12345', 'nearest')!;
   assert.deepEqual(exact.steps, [{ kind: 'formed', series: 4, element: 12_345, eligible: true }]);
   assert.deepEqual(exact.entry_id, 'entry 4/12345');
+});
+
+test('above-then-below: every eligible element above, however far, before any below; below only when none is above', () => {
+  for (const { rule, numbers, formed, expected } of [
+    { rule: 'above even when below is nearer', numbers: ['3/12344', '3/90000'], formed: '3/12345', expected: '3/90000' },
+    { rule: 'the first above, not the farthest', numbers: ['3/12350', '3/12400'], formed: '3/12345', expected: '3/12350' },
+    { rule: 'none above: the first below, downwards', numbers: ['3/00001', '3/12000'], formed: '3/12345', expected: '3/12000' },
+    { rule: 'at 99999 nothing is above', numbers: ['3/99998'], formed: '3/99999', expected: '3/99998' },
+    { rule: 'another series: the same element counts first', numbers: ['4/12345', '4/12346'], formed: '3/12345', expected: '4/12345' },
+  ])
+    assert.equal(show(firstWinner(10, numbers, formed, 'above-then-below')), expected, rule);
+  const w = firstWinner(10, ['3/12344', '3/90000'], '3/12345', 'above-then-below')!;
+  assert.deepEqual(w.steps.at(-1), {
+    kind: 'series_search',
+    series: 3,
+    from: 12_345,
+    above: 90_000,
+    below: 12_344,
+    chosen: 90_000,
+    rule: 'above-then-below',
+  });
+});
+
+test('lower-first: an empty series passes to the nearest lower series with eligible numbers, then upwards', () => {
+  for (const { rule, numbers, formed, expected, emptySeries } of [
+    {
+      rule: 'lower even when the upper is nearer',
+      numbers: ['5/00000', '1/00000'],
+      formed: '4/00000',
+      expected: '1/00000',
+      emptySeries: 'lower-first',
+    },
+    {
+      rule: 'alternate takes the upper',
+      numbers: ['5/00000', '1/00000'],
+      formed: '4/00000',
+      expected: '5/00000',
+      emptySeries: 'alternate',
+    },
+    {
+      rule: 'no lower series: upwards',
+      numbers: ['9/00000', '7/00000'],
+      formed: '4/00000',
+      expected: '7/00000',
+      emptySeries: 'lower-first',
+    },
+    {
+      rule: 'series 0 is the last lower one',
+      numbers: ['0/50000', '9/00000'],
+      formed: '4/00000',
+      expected: '0/50000',
+      emptySeries: 'lower-first',
+    },
+  ] as const)
+    assert.equal(show(firstWinner(10, [...numbers], formed, 'nearest', emptySeries)), expected, rule);
+  assert.deepEqual([...seriesOrder(4, 7, 'lower-first')], [4, 3, 2, 1, 0, 5, 6]);
+  const w = firstWinner(10, ['1/00000'], '4/00000', 'above-then-below', 'lower-first')!;
+  assert.deepEqual(w.steps.slice(1), [
+    { kind: 'series_empty', series: [4, 3, 2], empty_series: 'lower-first' },
+    { kind: 'series_search', series: 1, from: 0, above: 0, below: 0, chosen: 0, rule: 'above-then-below' },
+  ]);
 });
 
 test('up-wrap: winner 1 is the next eligible number upwards across series, after the last series the first of series 0', () => {
@@ -200,7 +273,7 @@ test('up-wrap: winner 1 is the next eligible number upwards across series, after
 });
 
 test('winner 1 of an empty set is nobody, under either approximation', () => {
-  assert.equal(firstWinner(10, [], '4/12345', 'scpc'), null);
+  assert.equal(firstWinner(10, [], '4/12345', 'nearest'), null);
   assert.equal(firstWinner(10, [], '4/12345', 'up-wrap'), null);
 });
 
@@ -269,14 +342,14 @@ test('a position left unfilled records that the numbers ran out', () => {
   const result = drawWinners(
     c.set,
     { series: 0, element: 1 },
-    { approximation: 'scpc', winnersCount: 2, oneWinPerDocument: true },
+    { approximation: 'nearest', emptySeries: 'alternate', winnersCount: 2, oneWinPerDocument: true },
     c.holderOf,
   );
   assert.deepEqual(result.unfilled, [{ position: 2, steps: [{ kind: 'exhausted' }] }]);
   const empty = drawWinners(
     new NumberSet(1),
     { series: 0, element: 1 },
-    { approximation: 'scpc', winnersCount: 1, oneWinPerDocument: true },
+    { approximation: 'nearest', emptySeries: 'alternate', winnersCount: 1, oneWinPerDocument: true },
     c.holderOf,
   );
   assert.deepEqual(empty.unfilled, [

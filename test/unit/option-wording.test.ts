@@ -58,3 +58,12 @@ test('a domain error names fields; the CLI prints them as flags with the next co
   assert.equal(cliMessage(notFrozen), `The draw is not frozen yet: freeze it first (${cesCommand()} draw freeze DRAW_ID)`);
   assert.equal(inFormWords(notFrozen.message), notFrozen.message);
 });
+
+test('a next step the domain names in words, the CLI gives as the command that takes it', () => {
+  const corrupt = new AppError(422, 'database_corrupt', 'The file failed; check it again until it passes.', undefined, undefined, {
+    action: 'check',
+    dbPath: '/srv/ces.db',
+  });
+  assert.equal(cliMessage(corrupt), `The file failed; check it again until it passes (${cesCommand()} check --db /srv/ces.db).`);
+  assert.doesNotMatch(corrupt.message, /--db|ces check/);
+});

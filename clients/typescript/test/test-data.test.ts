@@ -1,11 +1,11 @@
 // The test-data generators against the server's own rules: every CPF and CNPJ they make passes
-// src/entries/documents.ts (the check digits of @brazilian-utils), every access key passes the
+// src/input/documents.ts (the check digits of @brazilian-utils), every access key passes the
 // intake's fail-fast checks with the same check digit, and every entry body passes the intake's
 // parser. Random seeds (fast-check) and known documents from the Receita Federal's examples.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parseDocument } from '../../../src/entries/documents.ts';
+import { parseDocument } from '../../../src/input/documents.ts';
 import {
   accessKeyIssueMonth,
   accessKeyTestTrigger,

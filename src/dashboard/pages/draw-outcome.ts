@@ -1,18 +1,39 @@
 // The part of a draw's page that exists once it has run (pages/draw.ts): the winners with their
 // entry and masked document, the derivation step by step (draw-steps.ts), the disqualified winners
 // with their reasons, and, until publication, the Disqualify and Publish forms with their typed
-// confirmations. A refused action's reason is shown beside its form.
+// confirmations. A refused action's reason is shown beside its form. What publishing does with
+// draw.published is said as the campaign's webhook stands (webhookState): sent when it is
+// configured and active, never sent when it is paused or there is none (src/webhooks/events.ts).
+import { formatPrize } from '../../draws/formation.ts';
 import type { DrawDetail, RunOutcome } from '../../draws/model.ts';
 import { canDisqualify } from '../../draws/status.ts';
+import type { Ctx } from '../../kernel/context.ts';
+import { findWebhookConfig } from '../../webhooks/webhook-config.repo.ts';
 import { formationList, picksTable } from '../draw-steps.ts';
-import { count, time } from '../format.ts';
+import { count, zonedTime } from '../format.ts';
 import { html, type Html } from '../../tools/html.ts';
 import { BASE } from '../layout.ts';
 import { csrfField } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 import { drawPath } from './draws.ts';
 
-export type FormName = 'freeze' | 'results' | 'run' | 'disqualify' | 'publish';
+export type FormName = 'freeze' | 'results' | 'fetch' | 'run' | 'disqualify' | 'publish' | 'void';
+
+/** The campaign's webhook as draw.published meets it: an event queued while it is paused or absent is skipped for good. */
+type WebhookState = 'active' | 'paused' | 'none';
+
+export function webhookState(ctx: Ctx, campaignId: string): WebhookState {
+  const config = findWebhookConfig(ctx.db, campaignId);
+  return config === undefined ? 'none' : config.is_active === 1 ? 'active' : 'paused';
+}
+
+/** What happens to draw.published, said before publishing and after it. */
+export const WEBHOOK_ON_PUBLISH: Record<WebhookState, string> = {
+  active: 'draw.published is sent to the campaign’s webhook with the extraction and the winners.',
+  paused:
+    'The campaign’s webhook is paused: draw.published is recorded as skipped and is never sent, not even when the webhook is switched back on. Tell the partner another way.',
+  none: 'The campaign has no webhook: draw.published is recorded as skipped and sent to no one.',
+};
 
 export interface Refusal {
   form: FormName;
@@ -33,6 +54,7 @@ export function outcomeSections(
   documents: Map<string, string>,
   session: DashboardSession,
   refusal: Refusal | null,
+  webhook: WebhookState,
 ): Html {
   const unfilled = outcome.unfilled_positions;
   return html`<h2>Winners</h2>
@@ -67,7 +89,8 @@ export function outcomeSections(
     </table>
     <h2>Derivation, step by step</h2>
     <p>
-      From extraction ${draw.extraction!.number} of ${draw.extraction!.date} (prizes ${draw.extraction!.prizes.join(', ')}), series digits
+      From extraction ${draw.extraction!.number} of ${draw.extraction!.date} (prizes
+      ${draw.extraction!.prizes.map(formatPrize).join(', ')}), series digits
       <code>${draw.series_digits || 'none'}</code>, element digits <code>${draw.element_digits}</code>, approximation
       <code>${draw.approximation}</code>, over the ${count(draw.eligible_count ?? 0)} frozen numbers.
     </p>
@@ -99,7 +122,7 @@ export function outcomeSections(
                     <td>${entryLink(d.entry_id)}</td>
                     <td>${documents.get(d.entry_id) ?? '***'}</td>
                     <td>${d.reason}</td>
-                    <td>${time(d.disqualified_at)}</td>
+                    <td>${zonedTime(d.disqualified_at)}</td>
                   </tr>`,
               )}
             </tbody>
@@ -107,13 +130,13 @@ export function outcomeSections(
     }
     ${
       canDisqualify(draw.status)
-        ? finalForms(draw, session, refusal)
+        ? finalForms(draw, session, refusal, webhook)
         : html`<h2>Publish</h2>
-            <p>Published ${time(draw.published_at)}: the winners are final.</p>`
+            <p>Published ${zonedTime(draw.published_at)}: the winners are final.</p>`
     }`;
 }
 
-function finalForms(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null): Html {
+function finalForms(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null, webhook: WebhookState): Html {
   const typed = (form: FormName, name: string): string => (refusal?.form === form ? (refusal.values.get(name) ?? '') : '');
   const invalid = (form: FormName): Html | null => (refusal?.form === form ? html` aria-invalid="true"` : null);
   return html`<h3>Disqualify a winner</h3>
@@ -138,10 +161,8 @@ function finalForms(draw: DrawDetail, session: DashboardSession, refusal: Refusa
       <button type="submit" class="danger">Disqualify winner</button>
     </form>
     <h2>Publish</h2>
-    <p>
-      Publishing is final: the winners can no longer change, and <code>draw.published</code> is sent to the campaign’s webhook with the
-      extraction and the winners.
-    </p>
+    <p>Publishing is final: the winners can no longer change.</p>
+    <p class="${webhook === 'active' ? 'muted' : 'notice error'}" id="publish-webhook">${WEBHOOK_ON_PUBLISH[webhook]}</p>
     ${refusalNotice(refusal, 'publish')}
     <form class="filters" method="post" action="${drawPath(draw.id, '/publish')}">
       ${csrfField(session)}

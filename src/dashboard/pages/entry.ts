@@ -3,6 +3,7 @@
 // participant masked; POST …/personal-data shows the participant unmasked (audited as
 // participant.viewed, answered at once with Cache-Control: no-store, never redirected to);
 // POST …/deliveries/:deliveryId/redeliver queues an event again (as `ces webhook redeliver`).
+import { formatNumber } from '../../draws/number-set.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { EnrollmentRow } from '../../entries/enrollments.repo.ts';
 import { viewParticipantOfEntry } from '../../participants/participant-view.ts';
@@ -181,7 +182,7 @@ function timeline(t: EntryTimeline, session: DashboardSession): Html {
           : html`<ul>
               ${mechanics.map((m) => html`<li><code>${m.mechanic_type}</code> ${m.status}: <code>${JSON.stringify(m.outcome)}</code></li>`)}
             </ul>`
-      }${t.luckyNumbers.length > 0 ? html`<p>Lucky numbers: ${t.luckyNumbers.map((n, i) => html`${i > 0 ? ', ' : ''}<span class="mono">${n.series}/${n.order_number}</span>`)}</p>` : null}`,
+      }${t.luckyNumbers.length > 0 ? html`<p>Lucky numbers: ${t.luckyNumbers.map((n, i) => html`${i > 0 ? ', ' : ''}<span class="mono">${formatNumber(Number(n.series), Number(n.order_number), t.campaign.series_count)}</span>`)}</p>` : null}`,
     });
   }
   for (const award of t.awards)

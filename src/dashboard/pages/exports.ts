@@ -5,15 +5,15 @@
 // server's memory nor holds up intake. The download is a POST (CSRF-checked) because it is
 // recorded: entries.exported, with the format, mode, status and number of rows. It asks first
 // (confirm.ts: the file holds every participant's personal data), and a session has at most
-// MAX_EXPORTS_PER_SESSION downloads running at once (a third is 429 too_many_exports).
+// MAX_EXPORTS_PER_SESSION downloads running at once (export-limit.ts).
 import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import { countEntriesFromTotals, type ExportFormat } from '../../exports/entries-export.ts';
 import { downloadEntriesExport, EXPORT_CONTENT_TYPES } from '../../exports/entries-stream.ts';
 import type { ExportFilter } from '../../exports/exports.repo.ts';
-import { AppError } from '../../kernel/errors.ts';
 import { confirmFirst } from '../confirm.ts';
+import { createExportLimit } from '../export-limit.ts';
 import { choice, select } from '../forms.ts';
 import { count } from '../format.ts';
 import { html } from '../../tools/html.ts';
@@ -76,9 +76,7 @@ export function registerExportsRoutes(router: DashboardRouter): void {
       });
     }),
   );
-  // Exports still downloading, per session: each holds a database connection and a snapshot of
-  // the campaign's personal data until the browser has read its last row.
-  const downloading = new Map<string, number>();
+  const exportLimit = createExportLimit();
   router.post(
     '/campaigns/:id/exports',
     action((r) => {
@@ -98,27 +96,14 @@ export function registerExportsRoutes(router: DashboardRouter): void {
         campaign: { id: campaign.id, name: campaign.name },
       });
       if (confirmation) return confirmation;
-      const running = downloading.get(session.id) ?? 0;
-      if (running >= MAX_EXPORTS_PER_SESSION)
-        throw new AppError(
-          429,
-          'too_many_exports',
-          `${MAX_EXPORTS_PER_SESSION} exports of this session are still downloading. Wait until one has finished (or cancel it in the browser), then try again.`,
-        );
       const filter: ExportFilter = {
         campaignId: campaign.id,
         livemode: mode === 'both' ? undefined : mode === 'live' ? 1 : 0,
         status: status === 'any' ? undefined : status,
       };
-      const download = downloadEntriesExport(service.ctx, filter, format, actor);
-      downloading.set(session.id, running + 1);
-      const release = (): void => {
-        const left = (downloading.get(session.id) ?? 1) - 1;
-        if (left > 0) downloading.set(session.id, left);
-        else downloading.delete(session.id);
-      };
+      const download = exportLimit.start(session.id, () => downloadEntriesExport(service.ctx, filter, format, actor));
       const name = `entries-${campaign.id}-${mode}${status === 'any' ? '' : `-${status.toLowerCase()}`}.${format}`;
-      return new HTTPResponse(releasingAtEnd(download.stream, release), {
+      return new HTTPResponse(download.stream, {
         status: 200,
         headers: {
           'content-type': EXPORT_CONTENT_TYPES[format],
@@ -128,40 +113,4 @@ export function registerExportsRoutes(router: DashboardRouter): void {
       });
     }),
   );
-}
-
-/** Downloads one session may have running at once; a third is 429 too_many_exports. */
-export const MAX_EXPORTS_PER_SESSION = 2;
-
-/**
- * `stream`, calling `release` once when it ends: read to its last byte, failed, or cancelled (the
- * browser went away or the download was stopped). Counted as the browser reads, not as the export
- * is written: a download is running for as long as its bytes are still on their way.
- */
-function releasingAtEnd(stream: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
-  let released = false;
-  const releaseOnce = (): void => {
-    if (released) return;
-    released = true;
-    release();
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          releaseOnce();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        releaseOnce();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      releaseOnce();
-      return reader.cancel(reason);
-    },
-  });
 }

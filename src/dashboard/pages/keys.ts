@@ -6,7 +6,7 @@
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { issueKey, listKeys, MODES, revokeKey, rotateKey, type ApiKey, type IssuedKey } from '../../keys/keys.ts';
-import { MAX_GRACE_SECONDS } from '../../kernel/numbers.ts';
+import { MAX_GRACE_SECONDS, parseGraceSeconds } from '../../input/grace.ts';
 import { confirmFirst } from '../confirm.ts';
 import { field, secretOnce, select } from '../forms.ts';
 import { time } from '../format.ts';
@@ -33,10 +33,10 @@ export function registerKeysRoutes(router: DashboardRouter): void {
     '/campaigns/:id/keys/:keyId/rotate',
     action((r) => {
       const key = keyOfCampaign(r);
-      const grace = field(r.form, 'grace').trim() || '0';
+      const grace = parseGraceSeconds(field(r.form, 'grace').trim() || '0');
       // Without a grace period the old key stops at once, as a revoke does: asked first.
       const confirmation =
-        /^0+$/.test(grace) &&
+        grace === 0 &&
         confirmFirst(r, {
           question: `Rotate key ${key.prefix}… without a grace period?`,
           consequence: `The old ${key.mode} key stops working at once: every request the integrator still sends with it is refused (401) until they switch to the new key. A grace period keeps it working meanwhile.`,

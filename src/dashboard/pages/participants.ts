@@ -6,7 +6,7 @@
 // a URL stays in the browser's history and in proxies' logs. The page shows it masked.
 import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
-import { parseDocument } from '../../entries/documents.ts';
+import { parseDocument } from '../../input/documents.ts';
 import { toMode, type Mode } from '../../keys/keys.ts';
 import {
   anonymizeParticipant,

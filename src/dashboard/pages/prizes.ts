@@ -4,6 +4,7 @@
 // dashboard:<name>). A refused form comes back with the domain's messages beside its fields (422).
 import type { HTTPResponse } from 'h3';
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
+import { parseDecimal } from '../../kernel/numbers.ts';
 import { toMode, type Mode } from '../../keys/keys.ts';
 import { addPrize, listOperatorPrizes, type OperatorPrize } from '../../mechanics/prizes.ts';
 import { addWindows, summarizePrizeWindows, type WindowsOverview } from '../../mechanics/windows.ts';
@@ -35,8 +36,8 @@ export function registerPrizesRoutes(router: DashboardRouter): void {
             mode,
             name: field(r.form, 'name'),
             type: field(r.form, 'type'),
-            unitValue: field(r.form, 'unit_value'),
-            stock: field(r.form, 'stock'),
+            unitValue: parseDecimal(field(r.form, 'unit_value')),
+            stock: parseDecimal(field(r.form, 'stock')),
           },
           r.actor,
         );
@@ -49,7 +50,12 @@ export function registerPrizesRoutes(router: DashboardRouter): void {
     action((r) => {
       const campaignId = routeParam(r.event, 'id');
       const mode = formMode(field(r.form, 'mode'));
+      // A field left blank is not given (the defaults apply), unlike the CLI's `--count ""`, refused.
       const optional = (name: string): string | undefined => (field(r.form, name).trim() === '' ? undefined : field(r.form, name).trim());
+      const optionalNumber = (name: string): number | undefined => {
+        const text = optional(name);
+        return text === undefined ? undefined : parseDecimal(text);
+      };
       return refusedAsForm(r, mode, 'window', () => {
         addWindows(
           r.service.ctx,
@@ -58,8 +64,8 @@ export function registerPrizesRoutes(router: DashboardRouter): void {
             mode,
             prizeId: field(r.form, 'prize'),
             opensAt: field(r.form, 'opens_at').trim(),
-            count: optional('count'),
-            every: optional('every'),
+            count: optionalNumber('count'),
+            every: optionalNumber('every'),
             until: optional('until'),
           },
           r.actor,

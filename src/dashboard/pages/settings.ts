@@ -86,6 +86,10 @@ export function optionsFromForm(form: URLSearchParams, current: Campaign | null)
     // The masked URL sent back unchanged keeps the stored one (with its password).
     fiscalVerifierUrl: verifier !== null && verifier === maskedCurrent ? undefined : verifier,
     webhookApi: field(form, 'webhook_api'),
+    authorization: clearable('authorization'),
+    promoter: clearable('promoter'),
+    promoterDocument: clearable('promoter_document'),
+    promoterAddress: clearable('promoter_address'),
   };
 }
 
@@ -105,6 +109,10 @@ function formValuesOf(c: Campaign | null): URLSearchParams {
     max_entries_per_day: c?.max_entries_per_day?.toString() ?? '',
     fiscal_verifier_url: c?.fiscal_verifier_url ? maskUrlCredentials(c.fiscal_verifier_url) : '',
     webhook_api: c?.webhook_api ?? 'any',
+    authorization: c?.authorization ?? '',
+    promoter: c?.promoter ?? '',
+    promoter_document: c?.promoter_document ?? '',
+    promoter_address: c?.promoter_address ?? '',
   });
   for (const f of c?.required_fields ?? []) values.append('require', f);
   if (c === null || c.api_enabled) values.set('api_enabled', 'on');
@@ -201,6 +209,11 @@ function campaignForm(path: string, submit: string, session: DashboardSession, v
       ${text('series_count', 'Series', 'pairs are series × 00000–99999', html` inputmode="numeric"`)}
       ${text('fiscal_verifier_url', 'Fiscal verifier URL', 'https://; empty: none')}
       ${choose('webhook_api', 'API keys that may change the webhook', WEBHOOK_API_ACCESS)}
+    </fieldset>
+    <fieldset>
+      <legend>Identity for the apuração record (as the Certificado de Autorização states it)</legend>
+      ${text('authorization', 'Certificado de Autorização number')} ${text('promoter', 'Promoter (razão social)')}
+      ${text('promoter_document', "Promoter's CNPJ")} ${text('promoter_address', "Promoter's address")}
     </fieldset>
     <p><button type="submit">${submit}</button></p>
   </form>`;

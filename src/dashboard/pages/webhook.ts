@@ -9,7 +9,7 @@
 import { getCampaign, updateCampaign, WEBHOOK_API_ACCESS, type Campaign } from '../../campaigns/campaigns.ts';
 import { AppError, notFound } from '../../kernel/errors.ts';
 import { MODES } from '../../keys/keys.ts';
-import { MAX_GRACE_SECONDS } from '../../kernel/numbers.ts';
+import { MAX_GRACE_SECONDS, parseGraceSeconds } from '../../input/grace.ts';
 import {
   findOperatorWebhookConfig,
   rotateWebhookSecret,
@@ -85,9 +85,9 @@ export function registerWebhookRoutes(router: DashboardRouter): void {
     action((r) => {
       const campaignId = routeParam(r.event, 'id');
       getCampaign(r.service.ctx, campaignId);
-      const grace = field(r.form, 'grace').trim() || '0';
+      const grace = parseGraceSeconds(field(r.form, 'grace').trim() || '0');
       const confirmation =
-        /^0+$/.test(grace) &&
+        grace === 0 &&
         confirmFirst(r, {
           question: 'Rotate the signing secret without a grace period?',
           consequence:

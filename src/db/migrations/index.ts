@@ -24,6 +24,8 @@ import { migration018 } from './018-session-lifetime-public-url.ts';
 import { migration019 } from './019-scrub-attempt-credentials.ts';
 import { migration020 } from './020-draw-numbers-missing-gaps.ts';
 import { migration021 } from './021-draw-voided-approximations.ts';
+import { migration022 } from './022-draw-rules-campaign-identity.ts';
+import { migration023 } from './023-draw-time-and-people.ts';
 import { migration024 } from './024-draw-records-holders-legal-hold.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -48,5 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration019,
   migration020,
   migration021,
+  migration022,
+  migration023,
   migration024,
 ];
