@@ -36,11 +36,13 @@ export function renderDraw(d: Draw): string {
     prizes: d.prizes === null ? null : d.prizes.map((p) => `${p.position}. ${p.description} (R$ ${p.value})`).join('; '),
     eligible_count: d.eligible_count,
     numbers_sha256: d.numbers_sha256,
+    ...(d.holders_sha256 === null ? {} : { holders_sha256: d.holders_sha256 }),
     frozen_at: d.frozen_at,
     extraction: describeExtraction(d),
     formed: d.formed?.number ?? null,
     drawn_at: d.drawn_at,
     published_at: d.published_at,
+    ...(d.record_sha256 === null ? {} : { record_sha256: d.record_sha256 }),
     created_at: d.created_at,
     // Shown only when they say something: the text of a draw that is neither is as it always was.
     ...(d.freeze_reason === null ? {} : { pending_at_freeze: d.pending_at_freeze, freeze_reason: d.freeze_reason }),

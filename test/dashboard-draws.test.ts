@@ -538,7 +538,11 @@ describe('one draw', () => {
     const res = await op.post(drawUrl(id, '/publish'), { confirm: 'Sorteio final' });
     assert.equal(res.status, 303, res.text);
     assert.equal(getDraw(t.ctx, id).status, 'published');
-    assert.deepEqual(lastAudit(t, 'draw.published', op).details, { draw_id: id, winners: 2 });
+    assert.deepEqual(lastAudit(t, 'draw.published', op).details, {
+      draw_id: id,
+      winners: 2,
+      record_sha256: getDraw(t.ctx, id).record_sha256,
+    });
     const [event] = listDeliveryViews(t.ctx, w.campaign.id, undefined, 50).filter((d) => d.event_type === 'draw.published');
     assert.ok(event, 'draw.published was queued for the webhook');
     const page = (await op.get(drawUrl(id))).text;

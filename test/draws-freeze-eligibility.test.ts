@@ -15,6 +15,7 @@ import type { AppError } from '../src/kernel/errors.ts';
 import { ENCODING_GAPS, ENCODING_MISSING_GAPS, formatNumber } from '../src/draws/number-set.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
 import { anonymizeParticipant } from '../src/participants/participants.ts';
+import { anonymizeEnrollment } from '../src/participants/participants.repo.ts';
 import { cpf, makeCampaign, OPERATOR, startTestServer, type TestServer } from './support/harness.ts';
 import { nextIndex, settle, submitEntry } from './support/mechanics.ts';
 
@@ -52,7 +53,13 @@ test('the freeze holds the numbers of approved entries of the campaign and mode 
   s.clock.advance(120_000);
   const late = await submitEntry(s, w.liveKey);
   await settle(s);
-  anonymizeParticipant(s.ctx, { campaignId: w.campaign.id, livemode: 1, document: cpf(anonymisedIndex) }, OPERATOR);
+  // Holding numbers, the participant is under the legal hold: the request is kept, then carried
+  // out as the campaign's closing will (an anonymised participant's numbers are never eligible).
+  assert.throws(() => anonymizeParticipant(s.ctx, { campaignId: w.campaign.id, livemode: 1, document: cpf(anonymisedIndex) }, OPERATOR), {
+    code: 'legal_hold',
+  });
+  const enrollmentId = s.ctx.db.prepare('SELECT enrollment_id FROM entries WHERE id = ?').pluck().get(anonymised) as string;
+  assert.ok(anonymizeEnrollment(s.ctx.db, enrollmentId, 'anon_held', new Date(s.clock.now()).toISOString()));
   for (const id of [...kept, anonymised, testMode, otherCampaign, late])
     assert.equal(listLuckyNumbersForEntry(s.ctx.db, id).length, 4, `entry ${id} holds its numbers`);
 

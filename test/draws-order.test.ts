@@ -248,6 +248,8 @@ test('issue 41, point 2: one result per extraction; a voided draw frees it and i
   await refused(x, ['draw', 'void', first, '--reason', 'de novo'], 'draw_voided', /voided already/);
   await refused(x, ['draw', 'run', first], 'draw_voided', /voided/);
   await refused(x, results(first, PLANNED), 'draw_voided', /voided/);
+  // The publication (publish.ts) is held to the same state machine: a voided draw is never published.
+  await refused(x, ['draw', 'publish', first], 'draw_voided', /voided/);
   const listed = (await ok(x, ['draw', 'list', '--campaign', x.w.campaign.id])).json as Array<{ id: string; status: string }>;
   assert.deepEqual(
     listed.map((d) => [d.id, d.status]).sort(),

@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as prettier from 'prettier';
-import { createDraw, freezeDraw, publishDraw, recordResults } from '../src/draws/lifecycle.ts';
+import { createDraw, freezeDraw, recordResults } from '../src/draws/lifecycle.ts';
+import { publishDraw } from '../src/draws/publish.ts';
 import { runDraw } from '../src/draws/run.ts';
 import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { revokeAwardAsOperator } from '../src/mechanics/instant-prize.ts';
@@ -203,7 +204,7 @@ async function runSession(): Promise<Record<string, Example>> {
     OPERATOR,
   );
   await runDraw(s.ctx, draw.id, OPERATOR);
-  publishDraw(s.ctx, draw.id, OPERATOR);
+  publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`);
   // `ces webhook test` while paused: skipped, but its body is what a receiver gets.
   await sendTestPing(s.ctx, w.campaign.id, true);
 

@@ -8,8 +8,10 @@ import type { Ctx } from '../../src/kernel/context.ts';
 import { AppError } from '../../src/kernel/errors.ts';
 import { renderDrawClause } from '../../src/draws/clause.ts';
 import { WINNERS } from '../../src/draws/draw-input.ts';
-import { frozenNumbersText } from '../../src/draws/frozen-set.ts';
-import { createDraw, freezeDraw, publishDraw, voidDraw } from '../../src/draws/lifecycle.ts';
+import { frozenHoldersText, frozenNumbersText } from '../../src/draws/frozen-set.ts';
+import { drawParticipantList } from '../../src/draws/participant-list.ts';
+import { createDraw, freezeDraw, voidDraw } from '../../src/draws/lifecycle.ts';
+import { publishDraw } from '../../src/draws/publish.ts';
 import type { RunOutcome } from '../../src/draws/model.ts';
 import { renderDrawReport, type ReportFormat } from '../../src/draws/report.ts';
 import { disqualifyWinner, getRunOutcome, runDraw } from '../../src/draws/run.ts';
@@ -48,6 +50,25 @@ interface NumbersFile {
   eligible_count: number | null;
   numbers_sha256: string | null;
   bytes: number;
+  format?: NumbersFormat;
+  holders_sha256?: string | null;
+}
+
+/** The lists `ces draw numbers` writes: the canonical list, the holders list, SPA's participant list. */
+type NumbersFormat = 'canonical' | 'holders' | 'scpc-csv';
+
+function parseNumbersFormat(value: string | undefined): NumbersFormat {
+  const format = (value ?? 'canonical').toLowerCase();
+  if (format !== 'canonical' && format !== 'holders' && format !== 'scpc-csv')
+    throw new AppError(422, 'invalid_option', `--format must be canonical, holders or scpc-csv, got "${value}"`);
+  return format;
+}
+
+/** The list in the format asked for (scpc-csv holds names: its listing is audited). */
+function numbersChunks(ctx: Ctx, drawId: string, format: NumbersFormat): Generator<Buffer> {
+  if (format === 'holders') return frozenHoldersText(ctx, drawId);
+  if (format === 'scpc-csv') return drawParticipantList(ctx, drawId, cliOperator());
+  return frozenNumbersText(ctx, drawId);
 }
 
 /** A document a command prints as text; with --json, inside one JSON object. */
@@ -70,20 +91,23 @@ function parseReportFormat(value: string): ReportFormat {
  * The frozen list into a new file: written under a temp name (0600, O_EXCL) and linked into place
  * whole, never over an existing file (src/tools/private-files.ts).
  */
-function writeNumbersFile(ctx: Ctx, drawId: string, out: string): NumbersFile {
+function writeNumbersFile(ctx: Ctx, drawId: string, out: string, format: NumbersFormat): NumbersFile {
   const draw = getDraw(ctx, drawId);
-  const bytes = writePrivateFileExclusive(out, frozenNumbersText(ctx, drawId), ctx.random);
-  return { draw_id: drawId, file: out, eligible_count: draw.eligible_count, numbers_sha256: draw.numbers_sha256, bytes };
+  const bytes = writePrivateFileExclusive(out, numbersChunks(ctx, drawId, format), ctx.random);
+  const file: NumbersFile = { draw_id: drawId, file: out, eligible_count: draw.eligible_count, numbers_sha256: draw.numbers_sha256, bytes };
+  if (format === 'canonical') return file;
+  return { ...file, format, ...(format === 'holders' ? { holders_sha256: draw.holders_sha256 } : {}) };
 }
 
 /** The frozen list on stdout, as is (the bytes numbers_sha256 is the SHA-256 of), waiting for a slow reader. */
-async function printNumbers(flags: CommonOptions, drawId: string): Promise<void> {
+async function printNumbers(flags: CommonOptions & { format?: string }, drawId: string): Promise<void> {
   const io = cliIo();
   let ctx: Ctx | undefined;
   try {
     if (flags.json) throw new AppError(422, 'invalid_option', '--json needs --out FILE: without it stdout carries the list itself');
+    const format = parseNumbersFormat(flags.format);
     ctx = openCommandContext(flags);
-    for (const chunk of frozenNumbersText(ctx, drawId)) if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
+    for (const chunk of numbersChunks(ctx, drawId, format)) if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
   } catch (error) {
     fail(flags, error);
   } finally {
@@ -194,11 +218,17 @@ export function registerDrawCommands(program: Command): void {
   withCommonOptions(
     draw
       .command('numbers')
-      .description('the frozen canonical list, one S/EEEEE a line (what numbers_sha256 is the SHA-256 of)')
+      .description(
+        'the frozen canonical list, one S/EEEEE a line (what numbers_sha256 is the SHA-256 of); or the holders list, or the participant list for SPA',
+      )
       .argument('<draw_id>'),
   )
     .option('--out <file>', 'write it to this new file (0600; refused if the file exists) instead of stdout')
-    .action(async (drawId: string, flags: CommonOptions & { out?: string }) => {
+    .option(
+      '--format <format>',
+      'canonical (default) | holders (S/EEEEE;H, what holders_sha256 is the SHA-256 of) | scpc-csv (name;number, personal data, audited)',
+    )
+    .action(async (drawId: string, flags: CommonOptions & { out?: string; format?: string }) => {
       const id = parseUuid(drawId);
       if (flags.out === undefined) {
         await printNumbers(flags, id);
@@ -207,7 +237,7 @@ export function registerDrawCommands(program: Command): void {
       const out = flags.out;
       await runCommand(
         flags,
-        (ctx) => writeNumbersFile(ctx, id, out),
+        (ctx) => writeNumbersFile(ctx, id, out, parseNumbersFormat(flags.format)),
         (r: NumbersFile) => details(r as unknown as Record<string, unknown>),
       );
     });
@@ -304,6 +334,13 @@ export function registerDrawCommands(program: Command): void {
       .description("make the draw's winners final and send draw.published to the campaign's webhook")
       .argument('<draw_id>'),
   ).action(async (drawId: string, flags: CommonOptions) => {
-    await runCommand(flags, (ctx) => publishDraw(ctx, parseUuid(drawId), cliOperator()), renderDraw);
+    await runCommand(
+      flags,
+      (ctx) => {
+        const id = parseUuid(drawId);
+        return publishDraw(ctx, id, cliOperator(), `${cesCommand()} draw numbers ${id}`);
+      },
+      renderDraw,
+    );
   });
 }

@@ -70,6 +70,14 @@ export function listAuditRowsOfEnrollment(db: Db, enrollmentId: string): AuditRo
   return prepare<[string], AuditRow>(
     db,
     `SELECT id, at, actor, action, campaign_id, details FROM audit_log
-    WHERE action IN ('participant.exported', 'participant.anonymized') AND details ->> '$.enrollment_id' = ? ORDER BY id`,
+    WHERE action IN ('participant.exported', 'participant.anonymized', 'participant.anonymization_held') AND details ->> '$.enrollment_id' = ? ORDER BY id`,
   ).all(enrollmentId);
+}
+
+/** Who last recorded `action` about a draw (details.draw_id), or undefined: the record names who ran and published it. */
+export function findDrawActionActor(db: Db, campaignId: string, action: string, drawId: string): string | undefined {
+  return prepare<[string, string, string], { actor: string }>(
+    db,
+    `SELECT actor FROM audit_log WHERE campaign_id = ? AND action = ? AND details ->> '$.draw_id' = ? ORDER BY id DESC LIMIT 1`,
+  ).get(campaignId, action, drawId)?.actor;
 }

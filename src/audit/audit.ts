@@ -47,6 +47,10 @@ export const AUDIT_ACTIONS = [
   'draw.winner_disqualified',
   'draw.published',
   'draw.voided',
+  // SPA's participant list of a frozen draw (names and numbers: personal data) written out.
+  'draw.participants_exported',
+  // An anonymisation refused by the promotion's legal hold (LGPD art. 16, I), kept for the campaign's closing.
+  'participant.anonymization_held',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -33,6 +33,10 @@ export interface DrawRow {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** SHA-256 of the holders list, fixed at the freeze (null for a draw frozen before schema 24). */
+  holders_sha256: string | null;
+  /** SHA-256 of the Markdown record stored at publication (draw_records). */
+  record_sha256: string | null;
   /** Where the apuração happens. */
   place: string | null;
   /** JSON array of DrawPrize, one per position; null when none was given. */
@@ -89,9 +93,11 @@ export function saveFrozenSet(
   db: Db,
   drawId: string,
   parts: readonly EncodedSeries[],
+  holders: readonly Uint8Array[],
   summary: {
     eligible_count: number;
     numbers_sha256: string;
+    holders_sha256: string;
     frozen_at: string;
     frozen_by: string;
     pending_at_freeze: number;
@@ -100,15 +106,33 @@ export function saveFrozenSet(
 ): boolean {
   const changed = prepare(
     db,
-    `UPDATE draws SET status = 'frozen', eligible_count = @eligible_count, numbers_sha256 = @numbers_sha256, frozen_at = @frozen_at,
-      frozen_by = @frozen_by, pending_at_freeze = @pending_at_freeze, freeze_reason = @freeze_reason, updated_at = @frozen_at
+    `UPDATE draws SET status = 'frozen', eligible_count = @eligible_count, numbers_sha256 = @numbers_sha256,
+      holders_sha256 = @holders_sha256, frozen_at = @frozen_at, frozen_by = @frozen_by, pending_at_freeze = @pending_at_freeze,
+      freeze_reason = @freeze_reason, updated_at = @frozen_at
     WHERE id = @id AND status = 'created'`,
   ).run({ id: drawId, ...summary }).changes;
   if (changed === 0) return false;
-  const insert = prepare(db, `INSERT INTO draw_numbers (draw_id, series, encoding, count, data) VALUES (?, ?, ?, ?, ?)`);
-  for (const p of parts)
-    insert.run(drawId, p.series, p.encoding, p.count, Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength));
+  const insert = prepare(db, `INSERT INTO draw_numbers (draw_id, series, encoding, count, data, holders) VALUES (?, ?, ?, ?, ?, ?)`);
+  parts.forEach((p, i) => {
+    const h = holders[i]!;
+    insert.run(
+      drawId,
+      p.series,
+      p.encoding,
+      p.count,
+      Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength),
+      Buffer.from(h.buffer, h.byteOffset, h.byteLength),
+    );
+  });
   return true;
+}
+
+/** Each frozen series' holder runs (src/draws/holders.ts), ascending; null in a draw frozen before schema 24. */
+export function listFrozenHolders(db: Db, drawId: string): Array<{ series: number; count: number; holders: Buffer | null }> {
+  return prepare<[string], { series: number; count: number; holders: Buffer | null }>(
+    db,
+    `SELECT series, count, holders FROM draw_numbers WHERE draw_id = ? ORDER BY series`,
+  ).all(drawId);
 }
 
 export function listFrozenSeries(db: Db, drawId: string): EncodedSeries[] {
@@ -205,8 +229,7 @@ export function findNumberHolder(
  * The numbers eligible at the cut-off (docs/operations.md#the-rules-as-ces-applies-them): held by
  * an entry of the campaign and mode that is APPROVED, whose participant is not anonymised,
  * allocated at or before the cut-off. Each number as one integer, series × 100,000 + element (the
- * address NumberSet uses), in no particular order: a [series, element] row costs an array a number,
- * a third of the freeze's time at 20 million.
+ * address NumberSet uses), in no particular order, with its holder (below).
  *
  * Read entry by entry, not number by number: the campaign's approved entries on
  * entries_campaign_status, each one's participant, then its numbers on lucky_numbers_entry. A
@@ -217,11 +240,28 @@ export function findNumberHolder(
  * keeps SQLite to that order, INDEXED BY to that index (it would otherwise search each entry's
  * numbers on the primary key, by campaign and mode only).
  */
-export const ELIGIBLE_NUMBERS_SQL = `SELECT ln.series * 100000 + ln.order_number FROM entries e
+const ELIGIBLE_FROM = `FROM entries e
       CROSS JOIN enrollments en ON en.id = e.enrollment_id
       CROSS JOIN lucky_numbers ln INDEXED BY lucky_numbers_entry ON ln.entry_id = e.id
     WHERE e.campaign_id = @campaign_id AND e.livemode = @livemode AND e.status = 'APPROVED' AND en.anonymized_at IS NULL
       AND ln.campaign_id = @campaign_id AND ln.livemode = @livemode AND ln.created_at <= @cutoff`;
+
+/**
+ * Each eligible number with its holder (the participant's enrollment rowid: one document, one
+ * key), as one integer, key × @span + series × 100,000 + element, @span being @series_count ×
+ * 100,000 (a row of two columns costs an array a number); a number in a series at or beyond
+ * @series_count as −1 − (series × 100,000 + element), so that it is told apart and named. Used while
+ * the largest such integer stays a safe one (holdingsArePacked); ELIGIBLE_HOLDINGS_SQL otherwise.
+ */
+export const ELIGIBLE_HOLDINGS_PACKED_SQL = `SELECT CASE WHEN ln.series < @series_count
+      THEN en.rowid * @span + ln.series * 100000 + ln.order_number
+      ELSE -1 - (ln.series * 100000 + ln.order_number) END ${ELIGIBLE_FROM}`;
+
+/** Each eligible number (series × 100,000 + element) and its holder's key, as a row of two. */
+export const ELIGIBLE_HOLDINGS_SQL = `SELECT ln.series * 100000 + ln.order_number, en.rowid ${ELIGIBLE_FROM}`;
+
+/** The largest enrollment rowid: what bounds the holder keys of a scan (read in its snapshot). */
+export const MAX_HOLDER_KEY_SQL = `SELECT coalesce(max(rowid), 0) FROM enrollments`;
 
 export interface EligibleNumbersParams {
   campaign_id: string;
@@ -229,9 +269,19 @@ export interface EligibleNumbersParams {
   cutoff: string;
 }
 
-/** The eligible numbers on `db` (freeze.ts runs ELIGIBLE_NUMBERS_SQL on a thread of its own when the database is a file). */
-export function iterateEligibleNumbers(db: Db, params: EligibleNumbersParams): IterableIterator<number> {
-  return prepare<[EligibleNumbersParams], number>(db, ELIGIBLE_NUMBERS_SQL).pluck(true).iterate(params) as IterableIterator<number>;
+/** Whether key × span + n stays a safe integer for every key up to maxKey (n < span). */
+export function holdingsArePacked(maxKey: number, span: number): boolean {
+  return (maxKey + 1) * span <= Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * The eligible numbers and their holders on `db`, as [n, key] rows (freeze.ts runs the same read
+ * on a thread of its own when the database is a file).
+ */
+export function iterateEligibleHoldings(db: Db, params: EligibleNumbersParams): IterableIterator<[number, number]> {
+  return prepare<[EligibleNumbersParams], [number, number]>(db, ELIGIBLE_HOLDINGS_SQL).raw(true).iterate(params) as IterableIterator<
+    [number, number]
+  >;
 }
 
 /** What the apuração record shows of a winner: the participant's document and name (masked by the caller). */
@@ -244,6 +294,45 @@ export function findEntryParticipant(
     `SELECT en.document_type, en.document_number, en.full_name, en.anonymized_at
     FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?`,
   ).get(entryId);
+}
+
+/**
+ * The campaign and mode's lucky numbers with their holder's name, in (series, element) order: the
+ * participant list (participant-list.ts) keeps those of the frozen set.
+ */
+export function iterateNumberNames(
+  db: Db,
+  campaignId: string,
+  livemode: number,
+): IterableIterator<{ series: number; element: number; full_name: string | null; anonymized_at: string | null }> {
+  return prepare<[string, number], { series: number; element: number; full_name: string | null; anonymized_at: string | null }>(
+    db,
+    `SELECT ln.series, ln.order_number AS element, en.full_name, en.anonymized_at
+    FROM lucky_numbers ln JOIN entries e ON e.id = ln.entry_id JOIN enrollments en ON en.id = e.enrollment_id
+    WHERE ln.campaign_id = ? AND ln.livemode = ? ORDER BY ln.series, ln.order_number`,
+  ).iterate(campaignId, livemode);
+}
+
+/** Where a winner lives, as enrolled: city and UF (null once anonymised, or when not given). */
+export function findEntryPlace(db: Db, entryId: string): { city: string | null; state: string | null } | undefined {
+  return prepare<[string], { city: string | null; state: string | null }>(
+    db,
+    `SELECT en.city, en.state FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?`,
+  ).get(entryId);
+}
+
+/** The record a publication stored (md and html bytes), or undefined before publication. */
+export function findDrawRecord(db: Db, drawId: string): { md: Buffer; html: Buffer; sha256: string } | undefined {
+  return prepare<[string], { md: Buffer; html: Buffer; sha256: string }>(
+    db,
+    `SELECT md, html, sha256 FROM draw_records WHERE draw_id = ?`,
+  ).get(drawId);
+}
+
+/** Stores the published record and its SHA-256 on the draw: once, in the publication's transaction. */
+export function saveDrawRecord(db: Db, drawId: string, md: Buffer, html: Buffer, sha256: string, at: string): void {
+  prepare(db, `INSERT INTO draw_records (draw_id, md, html, sha256, created_at) VALUES (?, ?, ?, ?, ?)`).run(drawId, md, html, sha256, at);
+  prepare(db, `UPDATE draws SET record_sha256 = ? WHERE id = ?`).run(sha256, drawId);
 }
 
 /** Who created the draw (its audit actor), written in the transaction that inserts it. */

@@ -7,14 +7,17 @@
 import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/open.ts';
 import { AppError } from '../kernel/errors.ts';
-import { iterateEligibleNumbers, saveFrozenSet, type DrawRow, type EligibleNumbersParams } from './draws.repo.ts';
+import { createHash } from 'node:crypto';
+import { iterateEligibleHoldings, saveFrozenSet, type DrawRow, type EligibleNumbersParams } from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
-import { canonicalSha256, NumberSet, type EncodedSeries } from './number-set.ts';
+import { addHeld, encodeHolderRuns, holdersSeriesChunks, indexHolders, keysInOrder, type HeldSeries } from './holders.ts';
+import { canonicalPrefix, canonicalSeriesChunks, encodeBitmap, LINES_PER_CHUNK, type EncodedSeries } from './number-set.ts';
 import { scanEligibleNumbersOnThread } from './scan-thread.ts';
 
 export interface FrozenSet {
   count: number;
   sha256: string;
+  holdersSha256: string;
   /** Stores the set on ctx.db; call inside a transaction. False when the draw was frozen meanwhile. */
   save(): boolean;
 }
@@ -28,15 +31,23 @@ interface FreezeRecord {
 
 export async function freezeDrawSet(ctx: Ctx, row: DrawRow, record: FreezeRecord): Promise<FrozenSet> {
   const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
-  const { parts, count, sha256 } = ctx.db.memory
-    ? hereEncoded(scanHere(ctx.db, params, row.series_count))
+  const { parts, count, sha256, holders, holdersSha256 } = ctx.db.memory
+    ? scanHere(ctx.db, params, row.series_count)
     : await scanOnThread(ctx.db.name, params, row.series_count, ctx.config.checkpoints === 'internal');
   const frozenAt = new Date(ctx.clock.now()).toISOString();
   return {
     count,
     sha256,
+    holdersSha256,
     // The parts are encoded already: the write lock is held for the inserts alone.
-    save: () => saveFrozenSet(ctx.db, row.id, parts, { eligible_count: count, numbers_sha256: sha256, frozen_at: frozenAt, ...record }),
+    save: () =>
+      saveFrozenSet(ctx.db, row.id, parts, holders, {
+        eligible_count: count,
+        numbers_sha256: sha256,
+        holders_sha256: holdersSha256,
+        frozen_at: frozenAt,
+        ...record,
+      }),
   };
 }
 
@@ -44,26 +55,67 @@ interface Scanned {
   parts: EncodedSeries[];
   count: number;
   sha256: string;
+  holders: Uint8Array[];
+  holdersSha256: string;
 }
 
 async function scanOnThread(path: string, params: EligibleNumbersParams, seriesCount: number, checkpointAfter: boolean): Promise<Scanned> {
-  const { parts, count, outside, sha256 } = await scanEligibleNumbersOnThread(path, params, seriesCount, checkpointAfter);
+  const { outside, ...scanned } = await scanEligibleNumbersOnThread(path, params, seriesCount, checkpointAfter);
   if (outside !== null) throw outsideSeries(outside, seriesCount);
-  return { parts, count, sha256 };
-}
-
-function hereEncoded(set: NumberSet): Scanned {
-  return { parts: set.encode(), count: set.count, sha256: canonicalSha256(set) };
+  return scanned;
 }
 
 /** An in-memory database (tests) has no file another connection could open: scanned on the caller's connection. */
-function scanHere(db: Db, params: EligibleNumbersParams, seriesCount: number): NumberSet {
-  const set = new NumberSet(seriesCount);
-  for (const n of iterateEligibleNumbers(db, params)) {
+function scanHere(db: Db, params: EligibleNumbersParams, seriesCount: number): Scanned {
+  const bySeries = new Map<number, HeldSeries>();
+  let minKey = Infinity;
+  let maxKey = 0;
+  for (const [n, key] of iterateEligibleHoldings(db, params)) {
     if (n >= seriesCount * ELEMENTS_PER_SERIES) throw outsideSeries(n, seriesCount);
-    set.add(Math.floor(n / ELEMENTS_PER_SERIES), n % ELEMENTS_PER_SERIES);
+    const series = Math.floor(n / ELEMENTS_PER_SERIES);
+    let s = bySeries.get(series);
+    if (s === undefined) {
+      s = { series, count: 0, data: new Uint8Array(ELEMENTS_PER_SERIES / 8), dense: null, els: null, keys: null, len: 0 };
+      bySeries.set(series, s);
+    }
+    const e = n % ELEMENTS_PER_SERIES;
+    if ((s.data[e >> 3]! & (1 << (e & 7))) !== 0) continue;
+    s.data[e >> 3]! |= 1 << (e & 7);
+    s.count++;
+    addHeld(s, e, key, ELEMENTS_PER_SERIES);
+    minKey = Math.min(minKey, key);
+    maxKey = Math.max(maxKey, key);
   }
-  return set;
+  return encodeHeld(
+    [...bySeries.values()].sort((a, b) => a.series - b.series),
+    minKey,
+    maxKey,
+    seriesCount,
+  );
+}
+
+/**
+ * Series of numbers and their holders' keys, ascending, as the freeze stores them, with both
+ * SHA-256: what the scan thread does after its read, on the caller's thread. Also how a test
+ * builds a frozen set's holders list from numbers it made up.
+ */
+export function encodeHeld(series: HeldSeries[], minKey: number, maxKey: number, seriesCount: number): Scanned {
+  const numbersHash = createHash('sha256');
+  const holdersHash = createHash('sha256');
+  const indexOf = new Uint32Array(series.length === 0 ? 0 : maxKey - minKey + 1);
+  const state = { next: 0 };
+  const holders: Uint8Array[] = [];
+  let count = 0;
+  const parts = series.map((s): EncodedSeries => {
+    const prefix = Buffer.from(canonicalPrefix(s.series, seriesCount), 'latin1');
+    for (const chunk of canonicalSeriesChunks(prefix, s.data, LINES_PER_CHUNK)) numbersHash.update(chunk);
+    const indexes = indexHolders(keysInOrder(s), indexOf, minKey, state);
+    for (const chunk of holdersSeriesChunks(prefix, s.data, indexes, LINES_PER_CHUNK)) holdersHash.update(chunk);
+    holders.push(encodeHolderRuns(indexes));
+    count += s.count;
+    return { series: s.series, ...encodeBitmap(s.data) };
+  });
+  return { parts, count, sha256: numbersHash.digest('hex'), holders, holdersSha256: holdersHash.digest('hex') };
 }
 
 function outsideSeries(n: number, seriesCount: number): AppError {

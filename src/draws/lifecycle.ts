@@ -1,6 +1,6 @@
 // Draws (apuração), docs/operations.md#the-rules-as-ces-applies-them: creating a draw, freezing its
-// eligible numbers, recording the extraction and publishing the outcome (the run and the
-// disqualifications are run.ts). Each step loads the draw, checks it against the draw's status
+// eligible numbers, recording the extraction (the run and the disqualifications are run.ts, the
+// publication publish.ts). Each step loads the draw, checks it against the draw's status
 // (status.ts), and audits the change in the change's own transaction. The freeze (freeze.ts) reads
 // on a connection of its own, so it never holds the writer.
 import { actorName, type Actor } from '../audit/actor.ts';
@@ -12,7 +12,6 @@ import { AppError, fieldName, invalidOption } from '../kernel/errors.ts';
 import { checkInteger } from '../input/integers.ts';
 import { toUtcTimestamp } from '../input/timestamps.ts';
 import { toMode } from '../keys/keys.ts';
-import { enqueueEvent } from '../webhooks/events.ts';
 import { checkDigitRules } from './digit-rules.ts';
 import {
   checkDrawPrizes,
@@ -30,7 +29,6 @@ import {
   insertDraw,
   insertResultsRecord,
   saveDrawCreator,
-  savePublished,
   saveResults,
   saveVoided,
   type DrawRow,
@@ -39,9 +37,8 @@ import { checkDistinctPrizes, extractionTaken } from './extraction-rules.ts';
 import { checkDigitLists, defaultElementDigits, defaultSeriesDigits, formatDigitSource, parseDigits, parsePrizes } from './formation.ts';
 import { freezeDrawSet } from './freeze.ts';
 import { findDraw, rowToDraw, type Draw } from './model.ts';
-import { assertNotVoided, assertResultsOpen, assertTransition, assertVoidable, isFrozen } from './status.ts';
+import { assertNotVoided, assertResultsOpen, assertVoidable, isFrozen } from './status.ts';
 import { assertBeforeExtraction, checkResultsDate } from './time-rules.ts';
-import { getDraw } from './views.ts';
 import { APPROXIMATIONS, EMPTY_SERIES_RULES, type Approximation, type EmptySeriesRule } from './winners.ts';
 
 export interface DrawInput {
@@ -143,6 +140,8 @@ export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
     published_at: null,
     created_at: now,
     updated_at: now,
+    holders_sha256: null,
+    record_sha256: null,
     place,
     prizes: prizes === null ? null : JSON.stringify(prizes),
     empty_series: emptySeries,
@@ -348,38 +347,6 @@ export function voidDraw(ctx: Ctx, id: string, input: { reason: string }, actor:
         action: 'draw.voided',
         campaignId: row.campaign_id,
         details: { draw_id: id, status_before: row.status, extraction: row.extraction_number, reason },
-      });
-      return rowToDraw(findDraw(ctx, id));
-    })
-    .immediate();
-}
-
-/** Publishes the draw: final. Sends draw.published to the campaign's webhook. */
-export function publishDraw(ctx: Ctx, id: string, actor: Actor): Draw {
-  return ctx.db
-    .transaction(() => {
-      const row = findDraw(ctx, id);
-      assertTransition(row.status, 'published');
-      const at = nowIso(ctx.clock);
-      savePublished(ctx.db, id, at);
-      const detail = getDraw(ctx, id);
-      enqueueEvent(ctx, {
-        campaignId: row.campaign_id,
-        livemode: row.livemode === 1,
-        entryId: null,
-        eventType: 'draw.published',
-        data: {
-          draw_id: id,
-          name: row.name,
-          extraction: { number: detail.extraction!.number, date: detail.extraction!.date, prizes: detail.extraction!.prizes },
-          winners: detail.winners.map((w) => ({ position: w.position, series: w.series, element: w.element, entry_id: w.entry_id })),
-        },
-      });
-      recordAudit(ctx, {
-        actor,
-        action: 'draw.published',
-        campaignId: row.campaign_id,
-        details: { draw_id: id, winners: detail.winners.length },
       });
       return rowToDraw(findDraw(ctx, id));
     })

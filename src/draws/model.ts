@@ -39,11 +39,15 @@ export interface Draw {
   prizes: DrawPrize[] | null;
   eligible_count: number | null;
   numbers_sha256: string | null;
+  /** SHA-256 of the holders list (`S/EEEEE;H` a line), fixed at the freeze. */
+  holders_sha256: string | null;
   frozen_at: string | null;
   extraction: Extraction | null;
   formed: { series: number; element: number; number: string } | null;
   drawn_at: string | null;
   published_at: string | null;
+  /** SHA-256 of the Markdown record stored at publication. */
+  record_sha256: string | null;
   created_at: string;
   updated_at: string;
   /** Who created and who froze the draw, as the audit log names them; null for draws made before they were kept. */
@@ -143,6 +147,7 @@ export function rowToDraw(row: DrawRow): Draw {
     prizes: row.prizes === null ? null : (JSON.parse(row.prizes) as DrawPrize[]),
     eligible_count: row.eligible_count,
     numbers_sha256: row.numbers_sha256,
+    holders_sha256: row.holders_sha256,
     frozen_at: row.frozen_at,
     extraction:
       row.extraction_prizes === null
@@ -164,6 +169,7 @@ export function rowToDraw(row: DrawRow): Draw {
           },
     drawn_at: row.drawn_at,
     published_at: row.published_at,
+    record_sha256: row.record_sha256,
     created_at: row.created_at,
     updated_at: row.updated_at,
     created_by: row.created_by ?? null,

@@ -7,6 +7,7 @@ import {
   brDate,
   custodyLine,
   modeName,
+  operatorsLine,
   pendingLine,
   placeText,
   postponement,
@@ -105,6 +106,18 @@ export function reportHtml(m: ReportModel): Html {
               <th scope="row">Criação e congelamento</th>
               <td>${custodyLine(draw)}</td>
             </tr>
+            <tr>
+              <th scope="row">Responsáveis</th>
+              <td>${operatorsLine(m)}</td>
+            </tr>
+            ${
+              draw.holders_sha256 === null
+                ? null
+                : html`<tr>
+                    <th scope="row">SHA-256 da lista de titulares (<code>S/EEEEE;H</code>)</th>
+                    <td><code>${draw.holders_sha256}</code></td>
+                  </tr>`
+            }
             ${
               pending
                 ? html`<tr>
@@ -216,6 +229,7 @@ export function reportHtml(m: ReportModel): Html {
                 <th scope="col">Número</th>
                 <th scope="col">Documento</th>
                 <th scope="col">Nome</th>
+                <th scope="col">Cidade/UF</th>
                 <th scope="col">Participação</th>
               </tr>
             </thead>
@@ -227,6 +241,7 @@ export function reportHtml(m: ReportModel): Html {
                     <td>${w.number}</td>
                     <td>${w.document}</td>
                     <td>${w.name}</td>
+                    <td>${w.place}</td>
                     <td><code>${w.entry_id}</code></td>
                   </tr>`,
               )}

@@ -6,6 +6,7 @@ import {
   brDate,
   custodyLine,
   line,
+  operatorsLine,
   modeName,
   pendingLine,
   placeText,
@@ -51,6 +52,8 @@ export function reportMarkdown(m: ReportModel): string {
     `- SHA-256 da lista canônica dos números elegíveis: \`${draw.numbers_sha256}\``,
     `- Apurado em ${brasiliaTime(draw.drawn_at!)}${draw.published_at ? `; publicado em ${brasiliaTime(draw.published_at)}` : ''}`,
     `- ${custodyLine(draw)}`,
+    `- ${operatorsLine(m)}`,
+    ...(draw.holders_sha256 === null ? [] : [`- SHA-256 da lista de titulares (\`S/EEEEE;H\`): \`${draw.holders_sha256}\``]),
   );
   const pending = pendingLine(draw);
   if (pending) out.push(`- Participações pendentes: ${pending}`);
@@ -100,8 +103,9 @@ export function reportMarkdown(m: ReportModel): string {
   for (const w of m.winners) {
     out.push(`### ${w.position}º contemplado: ${w.number}`, '', ...w.steps.map((s, i) => `${i + 1}. ${s}`), '');
   }
-  out.push('## Contemplados', '', '| Posição | Número | Documento | Nome | Participação |', '|---|---|---|---|---|');
-  for (const w of m.winners) out.push(`| ${w.position}º | ${w.number} | ${cell(w.document)} | ${cell(w.name)} | \`${w.entry_id}\` |`);
+  out.push('## Contemplados', '', '| Posição | Número | Documento | Nome | Cidade/UF | Participação |', '|---|---|---|---|---|---|');
+  for (const w of m.winners)
+    out.push(`| ${w.position}º | ${w.number} | ${cell(w.document)} | ${cell(w.name)} | ${cell(w.place)} | \`${w.entry_id}\` |`);
   out.push('');
   if (draw.unfilled_positions.length > 0)
     out.push(`Posições sem contemplado, por falta de números elegíveis: ${draw.unfilled_positions.map((p) => `${p}º`).join(', ')}.`, '');

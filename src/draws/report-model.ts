@@ -3,10 +3,11 @@
 // record may show them (documents and names masked), and the Portuguese wording both formats, and
 // the clause (clause.ts), share. The record is in Portuguese: it is signed by the promoter's person
 // responsible and two witnesses and kept for the SPA.
+import { findDrawActionActor } from '../audit/audit.repo.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
-import { listVoidedOnExtraction } from './draws.repo.ts';
+import { findEntryPlace, listVoidedOnExtraction } from './draws.repo.ts';
 import { formatPrize } from './formation.ts';
 import type { Draw, DrawDetail, ResultsRecord, RunOutcome } from './model.ts';
 import { approximationParagraphs } from './rule-words.ts';
@@ -27,7 +28,9 @@ export interface ReportModel {
   identity: ReportIdentity;
   draw: DrawDetail;
   outcome: RunOutcome;
-  winners: Array<{ position: number; number: string; document: string; name: string; entry_id: string; steps: string[] }>;
+  winners: Array<{ position: number; number: string; document: string; name: string; entry_id: string; steps: string[]; place: string }>;
+  /** Who ran the draw and who published it, as the audit log names them (null: not yet, or not recorded). */
+  operators: { ran: string | null; published: string | null };
   /**
    * The command a reader of the record types to write the canonical list again, given by whoever
    * asks for the record: only the CLI and the dashboard know how the program is run there.
@@ -45,8 +48,11 @@ interface VoidedDraw {
   reason: string;
 }
 
-/** The record of a draw that has run (409 draw_not_run before). */
-export function buildReportModel(ctx: Ctx, drawId: string, reproduce: string): ReportModel {
+/**
+ * The record of a draw that has run (409 draw_not_run before). `publisher` names who publishes it
+ * when the record is built by the publication itself, before its audit record is read back.
+ */
+export function buildReportModel(ctx: Ctx, drawId: string, reproduce: string, publisher: string | null = null): ReportModel {
   const outcome = getRunOutcome(ctx, drawId);
   const draw = getDraw(ctx, drawId);
   const campaign = getCampaign(ctx, draw.campaign_id);
@@ -70,9 +76,14 @@ export function buildReportModel(ctx: Ctx, drawId: string, reproduce: string): R
         name: participant?.name ?? '—',
         entry_id: w.entry_id,
         steps: w.steps.map((s) => describeWinnerStep(s, draw.series_count, 'pt')),
+        place: winnerPlace(ctx, w.entry_id),
       };
     }),
     reproduce,
+    operators: {
+      ran: findDrawActionActor(ctx.db, draw.campaign_id, 'draw.run', draw.id) ?? null,
+      published: publisher ?? findDrawActionActor(ctx.db, draw.campaign_id, 'draw.published', draw.id) ?? null,
+    },
     voided: listVoidedOnExtraction(ctx.db, {
       campaign_id: draw.campaign_id,
       livemode: draw.livemode ? 1 : 0,
@@ -80,6 +91,20 @@ export function buildReportModel(ctx: Ctx, drawId: string, reproduce: string): R
       extraction_date: draw.extraction_date,
     }).map((v) => ({ id: v.id, name: v.name, voided_at: v.voided_at!, voided_by: v.voided_by ?? null, reason: v.void_reason ?? '' })),
   };
+}
+
+/** `Campinas/SP`, what was given of it, or `—`. */
+function winnerPlace(ctx: Ctx, entryId: string): string {
+  const p = findEntryPlace(ctx.db, entryId);
+  const city = p?.city?.trim() || null;
+  const state = p?.state?.trim().toUpperCase() || null;
+  if (city === null && state === null) return '—';
+  return [city ?? '—', state ?? '—'].join('/');
+}
+
+/** The operators line of the record. */
+export function operatorsLine(m: ReportModel): string {
+  return `Apuração executada por ${m.operators.ran ?? '—'}; publicada por ${m.operators.published ?? '— (ainda não publicada)'}.`;
 }
 
 /** `2026-12-01T02:59:59.000Z (30/11/2026 23:59:59, horário de Brasília)`. */

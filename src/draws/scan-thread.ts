@@ -1,16 +1,24 @@
 // The freeze's scan of the eligible numbers and the SHA-256 of their canonical list, on a thread of
 // its own: 20 million rows and 180 MB of text are seconds of CPU that, on the server's event loop,
 // every request would wait behind, however finely sliced (BENCHMARKS.md, Draws). The thread opens
-// the file read-only, runs ELIGIBLE_NUMBERS_SQL (one statement: one read transaction, one snapshot)
-// at the lowest CPU priority, hashes the list that canonicalSeriesChunks writes and encodes each
-// series as encodeBitmap does (their own sources, passed in), and hands back the stored form, moved,
-// not copied, with the SHA-256: the server's event loop is left the save alone. It needs
+// the file read-only, reads the eligible numbers and their holders (ELIGIBLE_HOLDINGS_*_SQL, in one
+// read transaction: one snapshot) at the lowest CPU priority, hashes the canonical list and the
+// holders list that canonicalSeriesChunks and holdersSeriesChunks write, encodes each series as
+// encodeBitmap and encodeHolderRuns do (their own sources, passed in), and hands back the stored
+// form, moved, not copied, with both SHA-256: the server's event loop is left the save alone. It needs
 // better-sqlite3 and nothing else of ours, so, as src/db/checkpointer.ts, it is CommonJS run with
 // `eval`, the same from source and from the dist/ces.mjs bundle.
 import { sqliteModulePath } from '../db/sqlite-module.ts';
 import { Worker } from 'node:worker_threads';
-import { ELIGIBLE_NUMBERS_SQL, type EligibleNumbersParams } from './draws.repo.ts';
+import {
+  ELIGIBLE_HOLDINGS_PACKED_SQL,
+  ELIGIBLE_HOLDINGS_SQL,
+  MAX_HOLDER_KEY_SQL,
+  holdingsArePacked,
+  type EligibleNumbersParams,
+} from './draws.repo.ts';
 import { ELEMENTS_PER_SERIES } from './formation.ts';
+import { addHeld, encodeHolderRuns, holdersSeriesChunks, indexHolders, keysInOrder } from './holders.ts';
 import {
   canonicalSeriesChunks,
   canonicalSeriesWidth,
@@ -29,6 +37,10 @@ export interface ScanResult {
   outside: number | null;
   /** SHA-256 (hex) of the canonical list of `parts` (meaningless when `outside` is not null). */
   sha256: string;
+  /** Each part's holder runs (holders.ts encodeHolderRuns), in the order of `parts`. */
+  holders: Uint8Array[];
+  /** SHA-256 (hex) of the holders list (`S/EEEEE;H` a line). */
+  holdersSha256: string;
 }
 
 interface HashData {
@@ -42,7 +54,9 @@ interface HashData {
 interface ScanData {
   sqlite: string;
   path: string;
-  sql: string;
+  packedSql: string;
+  rawSql: string;
+  maxKeySql: string;
   params: EligibleNumbersParams;
   seriesCount: number;
   elementsPerSeries: number;
@@ -58,6 +72,12 @@ const { parentPort, workerData: w } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const canonicalSeriesChunks = ${canonicalSeriesChunks.toString()};
 const encodeBitmap = ${encodeBitmap.toString()};
+const holdingsArePacked = ${holdingsArePacked.toString()};
+const addHeld = ${addHeld.toString()};
+const keysInOrder = ${keysInOrder.toString()};
+const indexHolders = ${indexHolders.toString()};
+const encodeHolderRuns = ${encodeHolderRuns.toString()};
+const holdersSeriesChunks = ${holdersSeriesChunks.toString()};
 function canonicalSha256(series) {
   const hash = createHash('sha256');
   for (const s of series) {
@@ -81,7 +101,33 @@ function scan() {
   }
   const bitmaps = new Map();
   let outside = null;
-  for (const n of db.prepare(w.sql).pluck(true).iterate(w.params)) {
+  let minKey = Infinity;
+  let maxKey = 0;
+  // One read transaction: the bound on the holder keys and the scan see the same snapshot.
+  db.exec('BEGIN');
+  const span = w.seriesCount * w.elementsPerSeries;
+  const packed = holdingsArePacked(db.prepare(w.maxKeySql).pluck(true).get(), span);
+  const rows = packed
+    ? db.prepare(w.packedSql).pluck(true).iterate({ ...w.params, span, series_count: w.seriesCount })
+    : db.prepare(w.rawSql).raw(true).iterate(w.params);
+  for (const row of rows) {
+    let n;
+    let key;
+    if (packed) {
+      if (row < 0) {
+        outside = -1 - row;
+        break;
+      }
+      key = Math.floor(row / span);
+      n = row - key * span;
+      if (n < 0) {
+        key--;
+        n += span;
+      }
+    } else {
+      n = row[0];
+      key = row[1];
+    }
     const series = Math.floor(n / w.elementsPerSeries);
     if (series >= w.seriesCount) {
       outside = n;
@@ -89,7 +135,7 @@ function scan() {
     }
     let s = bitmaps.get(series);
     if (s === undefined) {
-      s = { series, count: 0, data: new Uint8Array(w.elementsPerSeries / 8) };
+      s = { series, count: 0, data: new Uint8Array(w.elementsPerSeries / 8), dense: null, els: null, keys: null, len: 0 };
       bitmaps.set(series, s);
     }
     const e = n - series * w.elementsPerSeries;
@@ -97,25 +143,44 @@ function scan() {
     if ((s.data[e >> 3] & mask) === 0) {
       s.data[e >> 3] |= mask;
       s.count++;
+      addHeld(s, e, key, w.elementsPerSeries);
+      if (key < minKey) minKey = key;
+      if (key > maxKey) maxKey = key;
     }
   }
-  // The statement is done: its snapshot no longer holds back the frames committed meanwhile.
+  db.exec('COMMIT');
+  // The read is done: its snapshot no longer holds back the frames committed meanwhile.
   if (writer) {
     try {
       writer.pragma('wal_checkpoint(PASSIVE)');
     } catch {}
     writer.close();
   }
-  const series = [...bitmaps.values()].sort((a, b) => a.series - b.series);
-  const sha256 = outside === null ? canonicalSha256(series) : '';
+  const series = outside === null ? [...bitmaps.values()].sort((a, b) => a.series - b.series) : [];
+  const numbersHash = createHash('sha256');
+  const holdersHash = createHash('sha256');
+  const indexOf = new Uint32Array(series.length === 0 ? 0 : maxKey - minKey + 1);
+  const state = { next: 0 };
   let count = 0;
-  const parts = (outside === null ? series : []).map((s) => {
+  const holders = [];
+  const parts = series.map((s) => {
+    const prefix = Buffer.from(String(s.series).padStart(w.seriesWidth, '0') + '/', 'latin1');
+    for (const chunk of canonicalSeriesChunks(prefix, s.data, w.linesPerChunk)) numbersHash.update(chunk);
+    const indexes = indexHolders(keysInOrder(s), indexOf, minKey, state);
+    s.dense = s.els = s.keys = null;
+    for (const chunk of holdersSeriesChunks(prefix, s.data, indexes, w.linesPerChunk)) holdersHash.update(chunk);
+    holders.push(encodeHolderRuns(indexes));
     const part = encodeBitmap(s.data);
     if (part.count !== s.count) throw new Error('series ' + s.series + ': ' + part.count + ' numbers encoded, ' + s.count + ' scanned');
     count += part.count;
     return { series: s.series, encoding: part.encoding, count: part.count, data: part.data };
   });
-  parentPort.postMessage({ parts, count, outside, sha256 }, parts.map((p) => p.data.buffer));
+  const sha256 = outside === null ? numbersHash.digest('hex') : '';
+  const holdersSha256 = outside === null ? holdersHash.digest('hex') : '';
+  parentPort.postMessage(
+    { parts, count, outside, sha256, holders, holdersSha256 },
+    [...parts.map((p) => p.data.buffer), ...holders.map((h) => h.buffer)],
+  );
 }
 let db;
 let writer;
@@ -139,7 +204,7 @@ try {
 // busy, and loses nothing when they are not. Elsewhere it would lower the whole process.
 const LOWER_PRIORITY = process.platform === 'linux';
 
-// The thread holds a map of bitmaps (outside V8's heap) and nothing per row.
+// The thread holds a map of bitmaps and of holder keys (typed arrays, outside V8's heap) and nothing per row.
 const LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
 
 /**
@@ -163,7 +228,9 @@ export function scanEligibleNumbersOnThread(
   const workerData: ScanData = {
     sqlite: sqliteModulePath(),
     path,
-    sql: ELIGIBLE_NUMBERS_SQL,
+    packedSql: ELIGIBLE_HOLDINGS_PACKED_SQL,
+    rawSql: ELIGIBLE_HOLDINGS_SQL,
+    maxKeySql: MAX_HOLDER_KEY_SQL,
     params,
     seriesCount,
     elementsPerSeries: ELEMENTS_PER_SERIES,

@@ -12,7 +12,7 @@ import { formatNumber } from '../draws/number-set.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { storedTimestampInUtc } from '../input/timestamps.ts';
 import { PROFILE_FIELDS } from '../entries/submission.ts';
-import { csvRecord } from './csv.ts';
+import { csvRecord } from '../tools/csv.ts';
 import { countExportRows, iterateExportRows, sumEntryCounts, type ExportFilter, type ExportRow } from './exports.repo.ts';
 
 export type ExportFormat = 'csv' | 'jsonl';

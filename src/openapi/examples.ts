@@ -406,6 +406,7 @@ export const EXAMPLES: Record<string, Example> = {
             entry_id: '01a20320-a200-77c3-8432-4c3e3d09a489',
           },
         ],
+        record_sha256: 'cc32456b2bcc2886d08241f64f6102d699083552a735ff651302a68cade1a635',
       },
     },
   },
@@ -448,6 +449,7 @@ export const EXAMPLES: Record<string, Example> = {
                 entry_id: '01a20320-a200-77c3-8432-4c3e3d09a489',
               },
             ],
+            record_sha256: 'cc32456b2bcc2886d08241f64f6102d699083552a735ff651302a68cade1a635',
           },
         },
         {

@@ -243,6 +243,11 @@ export const DrawPublishedEventStruct = envelope(
         entry_id: uuidString('The entry that holds the winning lucky number.'),
       }),
     ),
+    record_sha256: describedString({
+      pattern: /^[0-9a-f]{64}$/,
+      description:
+        'SHA-256 (hex) of the apuração record in Markdown, stored at publication and never rewritten: the record the operator hands out has this SHA-256.',
+    }),
   }),
 );
 

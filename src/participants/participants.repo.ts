@@ -157,3 +157,34 @@ export function setEntryRejectionReasons(db: Db, entryId: string, rejectionReaso
 export function setDeliveryPayload(db: Db, deliveryId: string, payload: string): void {
   prepare(db, 'UPDATE webhook_deliveries SET payload = @payload WHERE id = @id').run({ id: deliveryId, payload });
 }
+
+/** What keeps a participant's data under the legal hold (legal-hold.ts): their lucky numbers and prizes. */
+export interface Holdings {
+  lucky_numbers: number;
+  prizes: number;
+}
+
+/** The participant's lucky numbers, and prizes won: instant prizes pending or awarded, draw positions not disqualified. */
+export function countHoldingsOfEnrollment(db: Db, enrollmentId: string): Holdings {
+  return prepare<{ id: string }, Holdings>(
+    db,
+    `SELECT
+      (SELECT count(*) FROM entries e JOIN lucky_numbers l ON l.entry_id = e.id WHERE e.enrollment_id = @id) AS lucky_numbers,
+      (SELECT count(*) FROM entries e JOIN awards a ON a.entry_id = e.id WHERE e.enrollment_id = @id AND a.status IN ('pending', 'awarded'))
+      + (SELECT count(*) FROM draw_winners w WHERE w.enrollment_id = @id AND w.disqualified_at IS NULL) AS prizes`,
+  ).get({ id: enrollmentId })!;
+}
+
+/** Records an anonymisation request the legal hold kept back, for the campaign's closing; its id. */
+export function insertHeldAnonymization(
+  db: Db,
+  row: { enrollment_id: string; campaign_id: string; livemode: number; requested_by: string; requested_at: string; reason: string | null },
+): number {
+  return Number(
+    prepare(
+      db,
+      `INSERT INTO held_anonymizations (enrollment_id, campaign_id, livemode, requested_by, requested_at, reason)
+      VALUES (@enrollment_id, @campaign_id, @livemode, @requested_by, @requested_at, @reason)`,
+    ).run(row).lastInsertRowid,
+  );
+}

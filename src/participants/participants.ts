@@ -7,7 +7,7 @@ import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
-import type { Actor } from '../audit/actor.ts';
+import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
 import { truncateWal } from '../db/wal-truncate.ts';
@@ -21,8 +21,10 @@ import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import { formatPair } from '../mechanics/lucky-pairs.ts';
 import { storedTimestampInUtc } from '../input/timestamps.ts';
 import { VERIFIER_REJECTION_PREFIX } from '../pipeline/verifier.ts';
+import { legalHoldOf } from './legal-hold.ts';
 import {
   anonymizeEnrollment,
+  insertHeldAnonymization,
   listAwardsOfEnrollment,
   listConsentsOfEnrollment,
   listDeliveriesOfEnrollment,
@@ -255,21 +257,65 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
   // checkpointer is what corrupts its replica. The earlier page images stay in the WAL, and in the
   // replica, until Litestream checkpoints and its retention drops them (docs/operations.md, LGPD).
   ctx.db.pragma('secure_delete = ON');
-  let result: AnonymizeResult;
+  let outcome: AnonymizeResult | HeldAnonymization;
   try {
-    result = recordingMisses(ctx, req, 'anonymize', actor, () => anonymizeInTransaction(ctx, { ...req, reason }, actor));
+    outcome = recordingMisses(ctx, req, 'anonymize', actor, () => anonymizeInTransaction(ctx, { ...req, reason }, actor));
   } finally {
     ctx.db.pragma('secure_delete = FAST');
   }
+  if ('held' in outcome) throw legalHoldRefusal(outcome);
   if (ctx.config.checkpoints === 'internal') truncateWal(ctx.db);
-  return result;
+  return outcome;
 }
 
-function anonymizeInTransaction(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
+/** An anonymisation the legal hold kept back: recorded, not done. */
+interface HeldAnonymization {
+  held: { id: number; enrollment_id: string; lucky_numbers: number; prizes: number };
+}
+
+function legalHoldRefusal({ held }: HeldAnonymization): AppError {
+  return new AppError(
+    409,
+    'legal_hold',
+    `This participant holds ${held.lucky_numbers} lucky number(s) and ${held.prizes} prize(s) in a campaign that is not closed: ` +
+      "the promotion's records are kept until its prestação de contas (LGPD art. 16, I). " +
+      `The request is recorded (held anonymisation ${held.id}) and will be carried out when the campaign is closed.`,
+  );
+}
+
+function anonymizeInTransaction(
+  ctx: Ctx,
+  req: ParticipantRequest & { reason?: string | null },
+  actor: Actor,
+): AnonymizeResult | HeldAnonymization {
   return ctx.db
-    .transaction(() => {
+    .transaction((): AnonymizeResult | HeldAnonymization => {
       const enrollment = findParticipant(ctx, req);
       const now = nowIso(ctx.clock);
+      const hold = legalHoldOf(ctx.db, enrollment);
+      if (hold !== null) {
+        const id = insertHeldAnonymization(ctx.db, {
+          enrollment_id: enrollment.id,
+          campaign_id: req.campaignId,
+          livemode: req.livemode,
+          requested_by: actorName(actor),
+          requested_at: now,
+          reason: req.reason ?? null,
+        });
+        recordAudit(ctx, {
+          actor,
+          action: 'participant.anonymization_held',
+          campaignId: req.campaignId,
+          details: {
+            enrollment_id: enrollment.id,
+            mode: req.livemode === 1 ? 'live' : 'test',
+            held_id: id,
+            reason: req.reason ?? null,
+            ...hold,
+          },
+        });
+        return { held: { id, enrollment_id: enrollment.id, ...hold } };
+      }
       const token = `anon_${ctx.random.bytes(16).toString('hex')}`;
       if (!anonymizeEnrollment(ctx.db, enrollment.id, token, now))
         throw new AppError(409, 'already_anonymized', 'This participant is already anonymized.');

@@ -238,8 +238,26 @@ describe('the dashboard in Chromium', { skip: launched.skip ?? false }, () => {
   });
 
   test('anonymize a participant: a wrong confirmation is refused, the document typed again anonymizes', async () => {
-    await submitEntry(t, w.liveKey, entryBody({ enrollment: { full_name: 'Titular LGPD' } }, 40), 'lgpd');
+    // Rejected at once (a wrong check digit): no lucky numbers, no prize, so no legal hold.
+    const key = makeAccessKey({ yymm: '2611', number: '000000140' });
+    const wrongDigit = key.slice(0, 43) + String((Number(key[43]) + 1) % 10);
+    await submitEntry(
+      t,
+      w.liveKey,
+      entryBody({ enrollment: { full_name: 'Titular LGPD' }, evidence: { access_key: wrongDigit } }, 40),
+      'lgpd',
+    );
     const page = await signedIn();
+    // A participant holding lucky numbers is under the legal hold: refused, the request kept.
+    await page.goto(campaignUrl('/participants'));
+    await page.getByLabel('CPF or CNPJ', { exact: true }).fill(cpf(10));
+    await page.getByRole('button', { name: 'Find participant' }).click();
+    await page.getByLabel('Type the participant’s CPF or CNPJ to confirm').fill(cpf(10));
+    await page.getByRole('button', { name: 'Anonymize participant' }).click();
+    await page.getByText(/prestação de contas \(LGPD art\. 16, I\)/).waitFor();
+    assert.ok(findEnrollmentByDocument(t.ctx.db, w.campaign.id, 1, cpf(10)), 'held, not anonymized');
+    assert.equal(listAuditRecords(t.ctx, { action: 'participant.anonymization_held', limit: 1 })[0]?.actor, 'dashboard:maria');
+
     await page.goto(campaignUrl('/participants'));
     await page.getByLabel('CPF or CNPJ', { exact: true }).fill(cpf(40));
     await page.getByRole('button', { name: 'Find participant' }).click();

@@ -590,7 +590,15 @@ describe('the worked example: run, show, disqualify, publish', () => {
         { position: 3, series: 9, element: 99999, entry_id: holders.get('9/99999') },
         { position: 4, series: 0, element: 7, entry_id: holders.get('0/00007') },
       ],
+      // The SHA-256 of the record the publication stored: the draw's, and the report's bytes.
+      record_sha256: (await dw.ces(['draw', 'show', id, '--json'])).json.record_sha256,
     });
+    assert.equal(
+      createHash('sha256')
+        .update((await dw.ces(['draw', 'report', id])).stdout)
+        .digest('hex'),
+      arrived[0]!.json.data.record_sha256,
+    );
 
     await refused(dw, ['draw', 'disqualify', id, '--position', '1', '--reason', 'tarde demais'], 'draw_published', /final/);
     await refused(dw, ['draw', 'publish', id], 'draw_published', /already published/);

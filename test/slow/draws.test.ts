@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { anonymizeParticipant } from '../../src/participants/participants.ts';
+import { anonymizeEnrollment } from '../../src/participants/participants.repo.ts';
 import { frozenNumbersText } from '../../src/draws/frozen-set.ts';
-import { createDraw, freezeDraw, publishDraw, recordResults } from '../../src/draws/lifecycle.ts';
+import { createDraw, freezeDraw, recordResults } from '../../src/draws/lifecycle.ts';
+import { publishDraw } from '../../src/draws/publish.ts';
 import { disqualifyWinner, runDraw } from '../../src/draws/run.ts';
 import { renderDrawClause } from '../../src/draws/clause.ts';
 import { renderDrawReport } from '../../src/draws/report.ts';
@@ -29,6 +31,18 @@ async function holdNumbers(s: TestServer, w: World, numbers: Array<[number, numb
   });
   assert.equal(res.status, 201, res.text);
   return id;
+}
+
+/**
+ * A participant holding numbers is under the legal hold: the request is refused and kept, then
+ * carried out as the campaign's closing will.
+ */
+function anonymizeHeld(s: TestServer, campaignId: string, document: string): void {
+  assert.throws(() => anonymizeParticipant(s.ctx, { campaignId, livemode: 1, document }, OPERATOR), { code: 'legal_hold' });
+  const { id } = s.ctx.db
+    .prepare('SELECT id FROM enrollments WHERE campaign_id = ? AND livemode = 1 AND document_number = ?')
+    .get(campaignId, document) as { id: string };
+  assert.ok(anonymizeEnrollment(s.ctx.db, id, `anon_${id}`, new Date(s.clock.now()).toISOString()));
 }
 
 describe('a draw from entries to publication', () => {
@@ -59,7 +73,7 @@ describe('a draw from entries to publication', () => {
     const { document_number: document } = s.ctx.db
       .prepare('SELECT en.document_number FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?')
       .get(gone) as { document_number: string };
-    anonymizeParticipant(s.ctx, { campaignId: w.campaign.id, livemode: 1, document }, OPERATOR);
+    anonymizeHeld(s, w.campaign.id, document);
 
     const draw = createDraw(
       s.ctx,
@@ -135,10 +149,10 @@ describe('a draw from entries to publication', () => {
     assert.match(report, /\| 2º \| 3\/57702 \| .* \| Comprovante inválido \|/);
     assert.doesNotMatch(report, /RASCUNHO[\s\S]*RASCUNHO/);
 
-    const published = publishDraw(s.ctx, draw.id, OPERATOR);
+    const published = publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`);
     assert.equal(published.status, 'published');
     assert.throws(() => disqualifyWinner(s.ctx, draw.id, { position: 1, reason: 'late' }, OPERATOR), { code: 'draw_published' });
-    assert.throws(() => publishDraw(s.ctx, draw.id, OPERATOR), { code: 'draw_published' });
+    assert.throws(() => publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`), { code: 'draw_published' });
     const event = s.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE event_type = 'draw.published'`).get() as {
       payload: string;
     };
@@ -152,7 +166,9 @@ describe('a draw from entries to publication', () => {
         { position: 2, series: 3, element: 57695, entry_id: a },
         { position: 3, series: 5, element: 12345, entry_id: c },
       ],
+      record_sha256: published.record_sha256,
     });
+    assert.match(published.record_sha256!, /^[0-9a-f]{64}$/);
     const html = renderDrawReport(s.ctx, draw.id, 'html', `ces draw numbers ${draw.id}`);
     assert.match(html, /<h1>Ata de apuração: Sorteio 1<\/h1>/);
     assert.doesNotMatch(html, /RASCUNHO/);
@@ -187,7 +203,7 @@ describe('a draw from entries to publication', () => {
     const { document_number: document } = s.ctx.db
       .prepare('SELECT en.document_number FROM entries e JOIN enrollments en ON en.id = e.enrollment_id WHERE e.id = ?')
       .get(first) as { document_number: string };
-    anonymizeParticipant(s.ctx, { campaignId: w.campaign.id, livemode: 1, document }, OPERATOR);
+    anonymizeHeld(s, w.campaign.id, document);
     await holdNumbers(s, w, [[0, 50001]]);
     assert.deepEqual((await freezeDraw(s.ctx, draw.id, OPERATOR)).numbers_sha256, frozen.numbers_sha256, 'a second freeze changes nothing');
     await assert.rejects(runDraw(s.ctx, draw.id, OPERATOR), { code: 'draw_results_missing' });
@@ -257,7 +273,7 @@ describe('a draw from entries to publication', () => {
         OPERATOR,
       );
       await runDraw(s.ctx, draw.id, OPERATOR);
-      publishDraw(s.ctx, draw.id, OPERATOR);
+      publishDraw(s.ctx, draw.id, OPERATOR, `ces draw numbers ${draw.id}`);
       await drainAll(s);
       await receiver.waitFor((reqs) => reqs.some((r) => r.json?.event_type === 'draw.published'));
       const delivered = receiver.requests.find((r) => r.json?.event_type === 'draw.published')!;

@@ -2,6 +2,9 @@
 // a participant; `ces participant anonymize` leaves none of their personal data in any column of
 // any table, keeps the campaign's ledger (entries, awards, lucky numbers, consent records) intact,
 // and both are recorded in audit_log. The data is made through the real server and pipeline.
+// While a participant holds lucky numbers or a prize in a campaign that is not closed, the
+// anonymisation is refused (409 legal_hold) and kept for the campaign's closing: Maria's campaign
+// here gives no lucky numbers, and her instant prize is revoked once the hold has been shown.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -100,7 +103,7 @@ describe('ces participant export and anonymize', () => {
   before(async () => {
     t = await startTestServer();
     receiver = await startReceiver();
-    w = makeCampaign(t.ctx, { luckyNumbers: 'auto', instantPrize: 'INTEGRATOR_DECLARED' });
+    w = makeCampaign(t.ctx, { instantPrize: 'INTEGRATOR_DECLARED' });
     prizeId = makePrize(t.ctx, w.campaign.id, 'live', 5).id;
     await configureWebhook(t, w.liveKey, receiver.url);
     const mariaConsent = {
@@ -179,7 +182,7 @@ describe('ces participant export and anonymize', () => {
     assert.equal(doc.awards[0].entry_id, mariaEntries[0]);
     assert.equal(doc.awards[0].status, 'awarded');
     assert.ok(doc.awards[0].history.length >= 2, 'pending -> awarded history');
-    assert.deepEqual(doc.lucky_numbers.map((l: { entry_id: string }) => l.entry_id).sort(), [...mariaEntries].sort());
+    assert.deepEqual(doc.lucky_numbers, []);
     assert.deepEqual(doc.webhook_deliveries.map((d: { event_type: string }) => d.event_type).sort(), [
       'entry.completed',
       'entry.completed',
@@ -207,6 +210,24 @@ describe('ces participant export and anonymize', () => {
 
   test('anonymize: no personal field left anywhere, the ledger unchanged, other participants untouched, logged', async () => {
     const db = t.ctx.db;
+    // Her prize holds her data (LGPD art. 16, I): refused, nothing changed, the request kept.
+    const countsHeld = ledgerCounts(db);
+    const held = await runCli(
+      ['participant', 'anonymize', '--campaign', w.campaign.id, '--document', '52998224725', '--reason', 'ticket LGPD-41', '--json'],
+      { dbPath: t.dbPath },
+    );
+    assert.equal(held.code, 1);
+    assert.equal(held.json.error.code, 'legal_hold');
+    assert.deepEqual(ledgerCounts(db), countsHeld);
+    assert.equal(db.prepare(`SELECT count(*) FROM enrollments WHERE livemode = 1 AND full_name = ?`).pluck().get(MARIA.full_name), 1);
+    assert.deepEqual(db.prepare(`SELECT reason, carried_out_at FROM held_anonymizations`).all(), [
+      { reason: 'ticket LGPD-41', carried_out_at: null },
+    ]);
+    const revoke = await t.request('POST', `/v1/entries/${mariaEntries[0]}/instant-prize/revoke`, {
+      key: w.liveKey,
+      body: { reason: 'prize declined' },
+    });
+    assert.equal(revoke.status, 200, revoke.text);
     const before = ledgerCounts(db);
     const hitsBefore = allTextValues(db).filter((v) => MARIA_NEEDLES.some((n) => v.value.toLowerCase().includes(n.toLowerCase())));
     assert.ok(
@@ -222,7 +243,7 @@ describe('ces participant export and anonymize', () => {
     );
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.json.document_token, /^anon_[0-9a-f]{32}$/);
-    assert.deepEqual(res.json.kept, { entries: 2, awards: 1, lucky_numbers: 2, consents: 2 });
+    assert.deepEqual(res.json.kept, { entries: 2, awards: 1, lucky_numbers: 0, consents: 2 });
     assert.equal(res.json.consents_redacted, 2);
 
     // Only the live record of Maria: test mode keeps its own copy (another participant record).
@@ -288,8 +309,7 @@ describe('ces participant export and anonymize', () => {
     assert.deepEqual(db.prepare(`SELECT * FROM enrollments WHERE livemode = 0`).get(), testModeBefore);
     const entry = await t.request('GET', `/v1/entries/${mariaEntries[0]}`, { key: w.liveKey });
     assert.equal(entry.status, 200);
-    assert.equal(entry.body.award.status, 'awarded', 'the award stays for the audit');
-    assert.equal(entry.body.lucky_numbers.length, 1);
+    assert.equal(entry.body.award.status, 'revoked', 'the award stays for the audit');
 
     const audit = db.prepare(`SELECT actor, action, details FROM audit_log WHERE action LIKE 'participant.%' ORDER BY id`).all() as Array<
       Record<string, string>
@@ -299,10 +319,11 @@ describe('ces participant export and anonymize', () => {
       audit.map((a) => [a.actor, a.action, JSON.parse(a.details).enrollment_id]),
       [
         [operator, 'participant.exported', anon.id],
+        [operator, 'participant.anonymization_held', anon.id],
         [operator, 'participant.anonymized', anon.id],
       ],
     );
-    assert.equal(JSON.parse(audit[1].details).reason, 'ticket LGPD-42');
+    assert.equal(JSON.parse(audit[2].details).reason, 'ticket LGPD-42');
   });
 
   test('after anonymization the document finds nothing, and the person may enroll again as a new, unlinked participant', async () => {

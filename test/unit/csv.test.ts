@@ -1,10 +1,10 @@
-// src/exports/csv.ts: RFC 4180 quoting, and OWASP's CSV-injection rule
+// src/tools/csv.ts: RFC 4180 quoting, and OWASP's CSV-injection rule
 // (docs/operations.md#exports-ces-entries-export): a text cell whose first character is =, +, -, @,
 // TAB or CR gets a leading apostrophe, and so does a formula after ;, a comma, TAB or a line break
 // inside it; the field is then quoted as any other would be.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { csvField, csvRecord } from '../../src/exports/csv.ts';
+import { csvField, csvRecord } from '../../src/tools/csv.ts';
 
 describe('csvField', () => {
   const cases: Array<[input: string | number | null, written: string, rule: string]> = [

@@ -772,6 +772,8 @@ export interface components {
            */
           entry_id: string;
         }[];
+        /** @description SHA-256 (hex) of the apuração record in Markdown, stored at publication and never rewritten: the record the operator hands out has this SHA-256. */
+        record_sha256: string;
       };
     };
     PingEvent: {

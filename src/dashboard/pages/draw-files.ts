@@ -87,6 +87,14 @@ export function reportLinks(draw: Draw): Html {
       step, the winners with masked documents, the disqualifications.
       ${isPublished(draw.status) ? null : 'Until the draw is published it is marked as a draft.'}
     </p>
+    ${
+      draw.record_sha256 === null
+        ? null
+        : html`<p>
+            The record as published, stored and never rewritten; SHA-256 of its Markdown (<code>record_sha256</code>):
+            <code class="mono" id="record-sha256">${draw.record_sha256}</code>
+          </p>`
+    }
     <ul>
       <li>
         <a href="${drawPath(draw.id, '/print')}">Print the record</a>

@@ -11,10 +11,12 @@
 // draw-caixa.ts. After Run (and a disqualification) the page opens at the winners (#winners); after
 // Publish it says what became of draw.published as the campaign's webhook stands. Every time shown
 // carries its zone (BRT), and dates are typed YYYY-MM-DD.
+import { cesCommand } from '../../tools/runtime.ts';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { parseExtractionNumber, WINNERS } from '../../draws/draw-input.ts';
 import { formatPrize } from '../../draws/formation.ts';
-import { freezeDraw, publishDraw, recordResults, voidDraw } from '../../draws/lifecycle.ts';
+import { freezeDraw, recordResults, voidDraw } from '../../draws/lifecycle.ts';
+import { publishDraw } from '../../draws/publish.ts';
 import type { DrawDetail } from '../../draws/model.ts';
 import { disqualifyWinner, getRunOutcome, runDraw } from '../../draws/run.ts';
 import { canDisqualify, canFreeze, canPublish, canRecordResults, canRun, canVoid, hasRun } from '../../draws/status.ts';
@@ -132,7 +134,7 @@ export function registerDrawRoutes(router: DashboardRouter): void {
               'confirmation_mismatch',
               'The confirmation does not match the draw’s name: nothing was published. Type the name exactly to publish.',
             );
-          return publishDraw(r.service.ctx, id, r.actor);
+          return publishDraw(r.service.ctx, id, r.actor, `${cesCommand()} draw numbers ${id}`);
         },
       ),
     ),
@@ -336,7 +338,15 @@ function frozenSection(draw: DrawDetail, cutoffPassed: boolean, session: Dashboa
     <p>
       <a href="${drawPath(draw.id, '/numbers')}" download>Download the numbers (text)</a>
       <span class="muted">one <code>S/EEEEE</code> a line, ascending: the list whose SHA-256 this is.</span>
-    </p>`;
+    </p>
+    ${
+      draw.holders_sha256 === null
+        ? null
+        : html`<p>
+            SHA-256 of the holders list (<code>holders_sha256</code>, one <code>S/EEEEE;H</code> a line, H the holder's index):
+            <code class="mono" id="holders-sha256">${draw.holders_sha256}</code>
+          </p>`
+    }`;
 }
 
 function resultsSection(draw: DrawDetail, session: DashboardSession, refusal: Refusal | null, read: FetchedExtraction | null): Html {

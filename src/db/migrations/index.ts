@@ -26,6 +26,7 @@ import { migration020 } from './020-draw-numbers-missing-gaps.ts';
 import { migration021 } from './021-draw-voided-approximations.ts';
 import { migration022 } from './022-draw-rules-campaign-identity.ts';
 import { migration023 } from './023-draw-time-and-people.ts';
+import { migration024 } from './024-draw-records-holders-legal-hold.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration021,
   migration022,
   migration023,
+  migration024,
 ];
