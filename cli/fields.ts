@@ -11,7 +11,7 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
 };
 
 /** The flag that sets a field: `extraction_date` is --extraction-date. */
-export function flagOf(field: string): string {
+function flagOf(field: string): string {
   return FLAG_OF_FIELD[field] ?? `--${field.replaceAll('_', '-')}`;
 }
 

@@ -47,7 +47,7 @@ export function parseAuditAction(value: string): AuditAction {
  * The most rows a listing prints; more is what `ces entries export` is for. Unbounded, a --limit of
  * 99999999999999999999 reached SQLite as a REAL and failed as database_error "datatype mismatch".
  */
-export const MAX_LIST_LIMIT = 100_000;
+const MAX_LIST_LIMIT = 100_000;
 
 /** --limit N of the listings: an integer from 1 to MAX_LIST_LIMIT, written in digits. */
 export function parseLimit(value: string): number {

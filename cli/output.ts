@@ -69,7 +69,7 @@ export function carryOnWithoutStderr(): void {
 }
 
 /** Settings a command reads besides CES_DB (src/kernel/config.ts loadCommandConfig). */
-export type CommandSettings = Parameters<typeof loadCommandConfig>[2];
+type CommandSettings = Parameters<typeof loadCommandConfig>[2];
 
 /**
  * The context of one command: its configuration, the database opened with `open`, the run's clock

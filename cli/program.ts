@@ -28,7 +28,7 @@ import { registerDrawCommands } from './commands/draw.ts';
 import { registerVersionCommand } from './commands/version.ts';
 import { VERSION } from '../src/kernel/version.ts';
 
-export function createProgram(): Command {
+function createProgram(): Command {
   const program = new Command('ces')
     .description('Campaign Entry Service: intake of promotional-campaign entries over HTTP')
     .version(VERSION)

@@ -2,7 +2,7 @@
 // Only drawn on a TTY (the caller decides); redraws are throttled so that a million rows do not
 // mean a million writes to the terminal.
 
-export interface ProgressState {
+interface ProgressState {
   done: number;
   total: number;
   elapsedMs: number;
@@ -20,7 +20,7 @@ export function renderProgress({ done, total, elapsedMs }: ProgressState): strin
   return `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${pct}  ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}  ${Math.round(rate).toLocaleString('en-US')} rows/s  ETA ${eta}`;
 }
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
@@ -28,7 +28,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-export interface ProgressBar {
+interface ProgressBar {
   update(done: number): void;
   finish(done: number): void;
 }

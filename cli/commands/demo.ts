@@ -17,11 +17,11 @@ import { runCommand, withCommonOptions, type CommonOptions } from '../output.ts'
  * The demo's webhook endpoint: a placeholder, paused, so that nothing leaves the machine; the
  * configuration exists for its secret, which `ces webhook listen` signs with.
  */
-export const DEMO_WEBHOOK_URL = 'https://example.com/';
+const DEMO_WEBHOOK_URL = 'https://example.com/';
 export const DEMO_RECEIVER_URL = 'http://localhost:4000/webhooks';
 
 /** `dbFlag`: the --db the demo was given, which `ces webhook listen` needs as well. */
-export function createDemo(ctx: Ctx, baseUrl: string, actor: Actor, dbFlag?: string): Record<string, unknown> {
+function createDemo(ctx: Ctx, baseUrl: string, actor: Actor, dbFlag?: string): Record<string, unknown> {
   return ctx.db.transaction(() => {
     const campaign = createCampaign(ctx, { name: 'Demo campaign', luckyNumbers: 'auto', instantPrize: 'INTEGRATOR_DECLARED' }, actor);
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'test', label: 'demo' }, actor);
@@ -69,7 +69,7 @@ function dbOption(dbFlag: string | undefined): string {
  * same --db as the demo, or the printed key is one it has never seen. `npm start` passes on what
  * follows `--`.
  */
-export function demoServeCommand(dbFlag?: string): string {
+function demoServeCommand(dbFlag?: string): string {
   const db = dbOption(dbFlag);
   if (db === '') return serveCommand();
   return runningAs() === 'source' ? `${serveCommand()} --${db}` : `${serveCommand()}${db}`;

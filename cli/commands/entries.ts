@@ -10,7 +10,7 @@ import { listEntryDeliveryViews } from '../../src/webhooks/deliveries.ts';
 import { parseLimit, parseModeFilter, parseStatus, parseUuid } from '../options.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
-export function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
+function showEntry(ctx: Ctx, entryId: string): Record<string, unknown> {
   const row = getEntry(ctx, entryId);
   const view = entryToView(ctx, row);
   const enrollment = findEnrollmentById(ctx.db, row.enrollment_id);

@@ -28,7 +28,7 @@ interface ExportFlags extends CommonOptions {
   progress?: boolean;
 }
 
-export interface ExportSummary {
+interface ExportSummary {
   campaign_id: string;
   format: ExportFormat;
   rows: number;

@@ -5,7 +5,7 @@ import { collectCampaignStats, type CampaignStats } from '../../src/exports/stat
 import { parseSingleMode, parseUuid } from '../options.ts';
 import { runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
-export function renderStats(s: CampaignStats): string {
+function renderStats(s: CampaignStats): string {
   const pct = (n: number | null): string => (n === null ? '-' : `${n}%`);
   const sections = [
     `Campaign ${s.campaign_id} (${s.mode})  generated ${s.generated_at}`,

@@ -57,7 +57,7 @@ export function registerWebhookListenCommand(webhook: Command): void {
 }
 
 /** `2026-11-28T11:05:13.324Z  entry.received  ENTRY_ID  200  12 ms` */
-export function renderForward(f: Forwarded): string {
+function renderForward(f: Forwarded): string {
   const outcome = f.status !== null ? String(f.status) : `failed (${f.error})`;
   return [f.at, f.event_type.padEnd(15), f.entry_id ?? '-', outcome, `${f.duration_ms} ms`].join('  ');
 }

@@ -63,7 +63,7 @@ export interface AuditRecord {
   details: Record<string, unknown>;
 }
 
-export interface AuditInput {
+interface AuditInput {
   actor: Actor;
   action: AuditAction;
   campaignId: string | null;

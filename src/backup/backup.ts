@@ -25,7 +25,7 @@ import type { Random } from '../kernel/random.ts';
 /** Pages per backup step: all of them at once (see the header). */
 const WHOLE_DATABASE = 0x7fffffff;
 
-export interface BackupResult {
+interface BackupResult {
   file: string;
   bytes: number;
   pages: number;
@@ -38,7 +38,7 @@ export interface BackupResult {
 }
 
 /** Runs PRAGMA integrity_check on a closed file; the first problems, or [] when it is 'ok'. */
-export function checkIntegrity(path: string): string[] {
+function checkIntegrity(path: string): string[] {
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -133,7 +133,7 @@ export async function backupDatabase(
   }
 }
 
-export interface RestoreResult {
+interface RestoreResult {
   source: string;
   database: string;
   /** Where the database that was replaced now lives (with its -wal), or null if there was none. */

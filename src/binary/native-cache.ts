@@ -204,7 +204,7 @@ function pruneOtherVersions(base: string, keep: string, deps: NativeCacheDeps): 
 }
 
 /** Whether a process other than this one maps a file of `dir`, from /proc/PID/maps; null without /proc. */
-export function mappedByAnotherProcess(dir: string): boolean | null {
+function mappedByAnotherProcess(dir: string): boolean | null {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid);

@@ -5,13 +5,13 @@ import { prepare } from '../db/statements.ts';
 import type { Campaign, RequiredField } from './campaign.ts';
 
 /** The stored shape: booleans as 0/1, the required fields as JSON text. */
-export type CampaignRow = Omit<Campaign, 'required_fields' | 'allow_companies' | 'api_enabled'> & {
+type CampaignRow = Omit<Campaign, 'required_fields' | 'allow_companies' | 'api_enabled'> & {
   required_fields: string;
   allow_companies: number;
   api_enabled: number;
 };
 
-export function rowToCampaign(row: CampaignRow): Campaign {
+function rowToCampaign(row: CampaignRow): Campaign {
   return {
     id: row.id,
     name: row.name,

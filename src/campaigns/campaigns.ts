@@ -22,7 +22,7 @@ import {
 import { findCampaignById, insertCampaign, listCampaigns as listCampaignRows, updateCampaignRow } from './campaigns.repo.ts';
 
 export { REQUIRED_FIELDS, INSTANT_PRIZE_MODES, LUCKY_NUMBER_MODES, WEBHOOK_API_ACCESS };
-export type { Campaign, RequiredField, WebhookApiAccess };
+export type { Campaign, RequiredField };
 
 /** Operator input: strings as typed on the command line; `null` clears an optional setting. */
 export interface CampaignOptions extends IdentityOptions {
@@ -48,7 +48,7 @@ export interface CampaignOptions extends IdentityOptions {
 const MAX_URL_LENGTH = 2048;
 
 /** Largest series_count: pairs are series x 100000 and must stay well inside a JS integer. */
-export const MAX_SERIES_COUNT = 100_000;
+const MAX_SERIES_COUNT = 100_000;
 
 export function createCampaign(ctx: Ctx, options: CampaignOptions, actor: Actor): Campaign {
   // An empty or blank name is refused by applyOptions, with the code and words of an update's.

@@ -3,7 +3,7 @@
 // figures are in a table beside each chart for screen readers and copying.
 import { html, raw, type Html } from '../tools/html.ts';
 
-export interface StackedBar {
+interface StackedBar {
   /** The label under the bar (shown for every `labelEvery`-th bar). */
   label: string;
   /** The bar's tooltip. */
@@ -64,7 +64,7 @@ export function stackedBarChart(bars: StackedBar[], o: { label: string; labelEve
 }
 
 /** The smallest of 1, 2, 5 × 10^k at or above `n`. */
-export function niceCeiling(n: number): number {
+function niceCeiling(n: number): number {
   const power = 10 ** Math.floor(Math.log10(n));
   for (const step of [1, 2, 5, 10]) if (step * power >= n) return step * power;
   return 10 * power;

@@ -11,9 +11,9 @@ import { csrfInput, layout, type CampaignContext } from './layout.ts';
 import type { ActionRequest } from './kit.ts';
 
 /** The field the confirmation page's button adds: only a POST that carries it acts. */
-export const CONFIRMED_FIELD = 'confirmed';
+const CONFIRMED_FIELD = 'confirmed';
 
-export interface Confirmation {
+interface Confirmation {
   /** The question, the page's <h1> ("Revoke key svc_live_ab…?"). */
   question: string;
   /** What happens, in a sentence or two, and what cannot be undone. */

@@ -20,7 +20,7 @@ import {
   type ListedEntry,
 } from './entries.repo.ts';
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f-]{36})$/;

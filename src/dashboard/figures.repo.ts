@@ -100,7 +100,7 @@ export function countLuckyPairs(db: Db, s: Scope): number {
     .get(s)!;
 }
 
-export interface RecentAttempt {
+interface RecentAttempt {
   status_code: number | null;
   latency_ms: number | null;
   attempted_at: string;

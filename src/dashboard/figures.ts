@@ -22,9 +22,7 @@ import {
   type SettledDelivery,
 } from './figures.repo.ts';
 
-export type { HourBar, StatusCounts };
-
-export type WindowState = 'open' | 'not_started' | 'ended';
+type WindowState = 'open' | 'not_started' | 'ended';
 
 /** Where the registration window stands at `nowMs` (the API switch is shown apart). */
 export function windowState(campaign: Campaign, nowMs: number): WindowState {
@@ -33,7 +31,7 @@ export function windowState(campaign: Campaign, nowMs: number): WindowState {
   return 'open';
 }
 
-export interface ModeFigures {
+interface ModeFigures {
   mode: Mode;
   /** Entries per hour and status over the last 24 hours, oldest first. */
   hours: HourBar[];
@@ -66,11 +64,11 @@ export interface CampaignSummary {
   backlog: { pendingDeliveries: number; unprocessedEntries: number };
 }
 
-export function emptyCounts(): StatusCounts {
+function emptyCounts(): StatusCounts {
   return { PENDING: 0, APPROVED: 0, REJECTED: 0 };
 }
 
-export function approvalRate(c: StatusCounts): number | null {
+function approvalRate(c: StatusCounts): number | null {
   const processed = c.APPROVED + c.REJECTED;
   return processed === 0 ? null : c.APPROVED / processed;
 }
@@ -194,7 +192,7 @@ export function liveFigures(ctx: Ctx, campaign: Campaign, mode: Mode, scheduler:
 }
 
 /** The q-quantile (nearest rank) of some numbers; null for none. */
-export function quantile(values: number[], q: number): number | null {
+function quantile(values: number[], q: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];

@@ -11,9 +11,9 @@ import { perConnection } from '../db/per-connection.ts';
 import { toIso } from '../kernel/clock.ts';
 import { countEntriesBetween, type Scope } from './figures.repo.ts';
 
-export const HOUR_MS = 3_600_000;
+const HOUR_MS = 3_600_000;
 /** Counts of a past hour are reused for this long. */
-export const RECOUNT_AFTER_MS = 60_000;
+const RECOUNT_AFTER_MS = 60_000;
 const STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 
 export type StatusCounts = Record<(typeof STATUSES)[number], number>;

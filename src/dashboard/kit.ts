@@ -33,14 +33,14 @@ export interface Service {
   readText(event: H3Event, limitBytes: number): Promise<string>;
 }
 
-export const SESSION_COOKIE = 'ces_session';
+const SESSION_COOKIE = 'ces_session';
 /**
  * The cookie's name when the public URL is https: a browser keeps a `__Host-` cookie only if it is
  * Secure, has Path=/ and no Domain, so no other host (a sibling subdomain) can set or overwrite it.
  */
-export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
-export const CONTENT_SECURITY_POLICY =
+const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -64,10 +64,10 @@ export interface ActionRequest extends DashboardRequest {
 }
 
 export type Answer = Html | HTTPResponse;
-export type PageHandler = (request: DashboardRequest) => Answer | Promise<Answer>;
-export type ActionHandler = (request: ActionRequest) => Answer | Promise<Answer>;
+type PageHandler = (request: DashboardRequest) => Answer | Promise<Answer>;
+type ActionHandler = (request: ActionRequest) => Answer | Promise<Answer>;
 /** What page() and action() build: given the service, the h3 handler of the route. */
-export type DashboardRoute = (service: Service) => (event: H3Event) => Promise<HTTPResponse>;
+type DashboardRoute = (service: Service) => (event: H3Event) => Promise<HTTPResponse>;
 
 export interface DashboardRouter {
   service: Service;
@@ -133,7 +133,7 @@ export function csrfField(session: DashboardSession): Html {
   return csrfInput(session);
 }
 
-export const dashboardActor = (session: DashboardSession): Actor => ({ kind: 'dashboard', name: session.name });
+const dashboardActor = (session: DashboardSession): Actor => ({ kind: 'dashboard', name: session.name });
 
 /** 303 See Other: where a form's POST sends the browser to see the result. */
 export function seeOther(location: string, headers: Record<string, string> = {}): HTTPResponse {
@@ -192,14 +192,14 @@ export function sessionCookie(service: Service, token: string | null): string {
   return `${sessionCookieName(service)}=${token ?? ''}; HttpOnly; SameSite=Strict; Path=${https ? '/' : BASE}${https ? '; Secure' : ''}${value}`;
 }
 
-export function sessionCookieName(service: Service): string {
+function sessionCookieName(service: Service): string {
   return isHttps(service) ? HOST_SESSION_COOKIE : SESSION_COOKIE;
 }
 
 const isHttps = (service: Service): boolean => service.ctx.config.publicUrl?.startsWith('https:') ?? false;
 
 /** The session of the request's cookie; the live page's automatic refresh does not count as use. */
-export function sessionOf(service: Service, event: H3Event): DashboardSession | null {
+function sessionOf(service: Service, event: H3Event): DashboardSession | null {
   return resolveSession(service.ctx, cookieValue(event.req.headers.get('cookie'), sessionCookieName(service)), {
     automatic: event.req.headers.get(LIVE_REFRESH_HEADER) === '1',
   });
@@ -248,7 +248,7 @@ function setStrictTransportSecurity(service: Service, response: HTTPResponse): v
   if (isHttps(service)) response.headers.set('strict-transport-security', HSTS);
 }
 
-export const HSTS = 'max-age=31536000';
+const HSTS = 'max-age=31536000';
 
 function safeSession(service: Service, event: H3Event): DashboardSession | null {
   try {
@@ -272,7 +272,7 @@ const TITLES: Record<number, string> = {
 };
 
 /** An AppError as a page with its status (4xx stays 4xx); anything else is logged and shown as 500. */
-export function errorPage(service: Service, error: unknown, session: DashboardSession | null): HTTPResponse {
+function errorPage(service: Service, error: unknown, session: DashboardSession | null): HTTPResponse {
   let status = 500;
   let message = 'An unexpected error occurred. It has been logged.';
   if (error instanceof AppError) {

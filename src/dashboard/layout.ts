@@ -15,7 +15,7 @@ export interface CampaignContext {
   mode?: Mode;
 }
 
-export interface LayoutOptions {
+interface LayoutOptions {
   title: string;
   /** Null on the pages shown without a session (sign-in, a link that does not work). */
   session: DashboardSession | null;
@@ -28,14 +28,14 @@ export interface LayoutOptions {
 }
 
 /** Pages outside any campaign. */
-export const MAIN_NAV: ReadonlyArray<{ label: string; path: string }> = [
+const MAIN_NAV: ReadonlyArray<{ label: string; path: string }> = [
   { label: 'Campaigns', path: `${BASE}/` },
   { label: 'New campaign', path: `${BASE}/campaigns/new` },
   { label: 'Audit log', path: `${BASE}/audit` },
 ];
 
 /** A campaign's pages, relative to /dashboard/campaigns/:id. */
-export const CAMPAIGN_NAV: ReadonlyArray<{ label: string; suffix: string; perMode: boolean }> = [
+const CAMPAIGN_NAV: ReadonlyArray<{ label: string; suffix: string; perMode: boolean }> = [
   { label: 'Live', suffix: '', perMode: true },
   { label: 'Entries', suffix: '/entries', perMode: true },
   { label: 'Keys', suffix: '/keys', perMode: false },

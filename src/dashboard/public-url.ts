@@ -11,7 +11,7 @@ import { findPublicUrl, upsertPublicUrl } from './public-url.repo.ts';
  * http://HOST:PORT of a listening address: a server on every interface (0.0.0.0 or ::) is reached
  * here on loopback; an IPv6 address is bracketed.
  */
-export function listenUrl(host: string, port: number): string {
+function listenUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }

@@ -3,7 +3,7 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
-export interface LinkRow {
+interface LinkRow {
   id: string;
   token_hash: Buffer;
   name: string;

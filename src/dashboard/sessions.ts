@@ -29,9 +29,9 @@ import {
 } from './sessions.repo.ts';
 
 /** A session ends after this long without use. */
-export const SESSION_IDLE_MS = 12 * 3600 * 1000;
+const SESSION_IDLE_MS = 12 * 3600 * 1000;
 /** A session ends this long after its sign-in, used or not: a stolen cookie does not live for ever. */
-export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_LINK_TTL_MINUTES = 15;
 /** A link lives at most a day: it is a credential sent through chat or e-mail. */
 export const MAX_LINK_TTL_MINUTES = 1440;
@@ -47,7 +47,7 @@ export interface DashboardSession {
   csrf: string;
 }
 
-export interface SignInLink {
+interface SignInLink {
   id: string;
   name: string;
   /** The secret part of the URL; shown once, never stored. */
@@ -64,12 +64,12 @@ export interface SessionView {
   ended_at: string | null;
 }
 
-export const hashToken = (token: string): Buffer => sha256(token);
+const hashToken = (token: string): Buffer => sha256(token);
 
 const NAME_RE = /^[\p{L}\p{N}._@-][\p{L}\p{N} ._@-]{0,63}$/u;
 
 /** The operator's name as the audit log shows it (`dashboard:<name>`): 1 to 64 letters, digits, spaces and `._@-`. */
-export function parseOperatorName(value: string): string {
+function parseOperatorName(value: string): string {
   const name = value.trim();
   if (!NAME_RE.test(name))
     throw new AppError(
@@ -80,7 +80,7 @@ export function parseOperatorName(value: string): string {
   return name;
 }
 
-export function parseLinkTtl(value: string | number): number {
+function parseLinkTtl(value: string | number): number {
   const n = parseDecimal(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_LINK_TTL_MINUTES)
     throw new AppError(
@@ -218,7 +218,7 @@ function naturalEndOf(row: SessionRow): { at: number; reason: 'idle' | 'expired'
 }
 
 /** The CSRF token of the session whose secret is `token`: a digest of it, never stored. */
-export function csrfTokenOf(token: string): string {
+function csrfTokenOf(token: string): string {
   return sha256(`ces dashboard csrf\0${token}`).toString('base64url');
 }
 

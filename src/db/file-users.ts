@@ -57,7 +57,7 @@ function holdsAny(pid: number, names: Set<string>): boolean {
 }
 
 /** Processes other than `selfPid` that have the file (or its -wal or -shm) open; [] where /proc is absent. */
-export function findProcessesUsingFile(path: string, selfPid: number): number[] {
+function findProcessesUsingFile(path: string, selfPid: number): number[] {
   if (!canSeeOpenFiles()) return [];
   const names = openFileNames(path);
   const pids: number[] = [];
@@ -86,7 +86,7 @@ export function processUsesFile(pid: number, path: string): boolean {
 const LITESTREAM_COMM = 'litestream';
 
 /** A process that has the file open, as a refusal names it. */
-export interface FileHolder {
+interface FileHolder {
   pid: number;
   /** What the process is: `/proc/PID/comm` ("litestream"), or "ces serve" for a process running ces. */
   name: string;

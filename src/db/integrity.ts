@@ -26,7 +26,7 @@ export function checkDatabase(db: Db): IntegrityReport {
 }
 
 /** `device:inode` of the file, or null for an in-memory database. */
-export function fileIdentity(path: string): string | null {
+function fileIdentity(path: string): string | null {
   if (path === ':memory:' || path === '') return null;
   const st = statSync(path, { bigint: true });
   return `${st.dev}:${st.ino}`;

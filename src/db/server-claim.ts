@@ -14,7 +14,7 @@ export interface ServerProcess {
   started_at: string;
 }
 
-export interface ClaimInput extends ServerProcess {
+interface ClaimInput extends ServerProcess {
   dbPath: string;
 }
 

@@ -8,10 +8,10 @@
 import type { Db } from './open.ts';
 
 /** Tries after the first busy answer, TRUNCATE_PAUSE_MS apart: about two seconds in all (a pass of the checkpoint thread under heavy load). */
-export const TRUNCATE_RETRIES = 400;
-export const TRUNCATE_PAUSE_MS = 5;
+const TRUNCATE_RETRIES = 400;
+const TRUNCATE_PAUSE_MS = 5;
 
-export interface TruncateOptions {
+interface TruncateOptions {
   retries?: number;
   /** Waits between two tries (a synchronous sleep; tests pass their own). */
   pause?: (ms: number) => void;

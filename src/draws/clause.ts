@@ -11,7 +11,7 @@ import { getDraw } from './views.ts';
 import { drawWinners } from './winners.ts';
 
 /** The extraction the clause's example uses: 1st to 5th prizes of a real plan's worked example. */
-export const EXAMPLE_PRIZES = ['12305', '05437', '13526', '02329', '15458'] as const;
+const EXAMPLE_PRIZES = ['12305', '05437', '13526', '02329', '15458'] as const;
 
 /** The smallest and largest series the list can read: a fixed digit always itself, a prize's 0 to 9. */
 function seriesReadRange(items: DigitSource[]): { min: number; max: number } {

@@ -10,7 +10,7 @@ export const ELEMENTS_PER_SERIES = 100_000;
 
 /** Place of a digit in a 5-digit ticket, counted from the right (units = 0). */
 const PLACES = { u: 0, d: 1, c: 2, m: 3, dm: 4 } as const;
-export type Place = keyof typeof PLACES;
+type Place = keyof typeof PLACES;
 
 export type DigitSource = { kind: 'prize'; prize: number; place: Place } | { kind: 'literal'; digit: number };
 
@@ -56,7 +56,7 @@ export function parseDigits(value: string, field: 'series' | 'element'): DigitSo
 }
 
 /** The number of digits of the largest series, `series_count - 1` (0 for a single series). */
-export function seriesWidth(seriesCount: number): number {
+function seriesWidth(seriesCount: number): number {
   return seriesCount <= 1 ? 0 : String(seriesCount - 1).length;
 }
 

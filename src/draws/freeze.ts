@@ -14,7 +14,7 @@ import { addHeld, encodeHolderRuns, holdersSeriesChunks, indexHolders, keysInOrd
 import { canonicalPrefix, canonicalSeriesChunks, encodeBitmap, LINES_PER_CHUNK, type EncodedSeries } from './number-set.ts';
 import { scanEligibleNumbersOnThread } from './scan-thread.ts';
 
-export interface FrozenSet {
+interface FrozenSet {
   count: number;
   sha256: string;
   holdersSha256: string;

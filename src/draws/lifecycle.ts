@@ -41,7 +41,7 @@ import { assertNotVoided, assertResultsOpen, assertVoidable, isFrozen } from './
 import { assertBeforeExtraction, checkResultsDate } from './time-rules.ts';
 import { APPROXIMATIONS, EMPTY_SERIES_RULES, type Approximation, type EmptySeriesRule } from './winners.ts';
 
-export interface DrawInput {
+interface DrawInput {
   campaignId: string;
   mode: string;
   name: string;
@@ -245,7 +245,7 @@ function entriesPending(count: number): AppError {
   );
 }
 
-export interface ResultsInput {
+interface ResultsInput {
   /** The extraction number (draw-input.ts parseExtractionNumber reads it as typed). */
   extraction: number;
   date: string;

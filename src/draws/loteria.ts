@@ -21,7 +21,7 @@ import { parsePrizes } from './formation.ts';
 import { USER_AGENT } from '../kernel/version.ts';
 
 /** An extraction as read from Caixa: its number, its date (YYYY-MM-DD) and the five 5-digit tickets. */
-export interface FederalExtraction {
+interface FederalExtraction {
   number: number;
   date: string;
   prizes: string[];
@@ -33,21 +33,21 @@ export interface FetchedExtraction extends FederalExtraction {
 }
 
 /** Largest answer read: a Caixa record is about 2 KiB; a longer answer is not one. */
-export const MAX_LOTERIA_ANSWER_BYTES = 64 * 1024;
-export const LOTERIA_ATTEMPTS = 3;
+const MAX_LOTERIA_ANSWER_BYTES = 64 * 1024;
+const LOTERIA_ATTEMPTS = 3;
 /** Waits before the 2nd and 3rd attempts. */
-export const LOTERIA_BACKOFF_MS = [250, 1000] as const;
+const LOTERIA_BACKOFF_MS = [250, 1000] as const;
 
 const badAnswer = (url: string, why: string): AppError =>
   new AppError(502, 'loteria_bad_answer', `Caixa's results API (${url}) gave an answer that cannot be used: ${why}`);
 
 /** The record's address: one extraction, or the latest without a number. */
-export function federalResultUrl(baseUrl: string, extraction: number | null): string {
+function federalResultUrl(baseUrl: string, extraction: number | null): string {
   return extraction === null ? `${baseUrl}/federal` : `${baseUrl}/federal/${extraction}`;
 }
 
 /** "25/11/2026" -> "2026-11-25", or null when it is not a real date in that form. */
-export function parseCaixaDate(value: string): string | null {
+function parseCaixaDate(value: string): string | null {
   const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value.trim());
   if (!m) return null;
   const [, dd, mm, yyyy] = m;
@@ -60,7 +60,7 @@ export function parseCaixaDate(value: string): string | null {
  * The extraction in an answer's text. `asked` is the extraction number requested (null for the
  * latest): an answer about another one is refused, as is anything but five valid prizes.
  */
-export function parseFederalAnswer(text: string, asked: number | null, url: string): FederalExtraction {
+function parseFederalAnswer(text: string, asked: number | null, url: string): FederalExtraction {
   let body: unknown;
   try {
     body = JSON.parse(text);

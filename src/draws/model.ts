@@ -10,7 +10,7 @@ import type { DrawStatus } from './status.ts';
 import type { DrawPrize } from './draw-input.ts';
 import type { Approximation, EmptySeriesRule, WinnerStep } from './winners.ts';
 
-export interface Extraction {
+interface Extraction {
   number: number;
   date: string;
   prizes: string[];

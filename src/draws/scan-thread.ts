@@ -28,7 +28,7 @@ import {
   type NumberSet,
 } from './number-set.ts';
 
-export interface ScanResult {
+interface ScanResult {
   /** The series holding numbers, ascending, as draw_numbers stores them (NumberSet.encode's form). */
   parts: EncodedSeries[];
   /** The numbers in `parts`. */

@@ -5,7 +5,7 @@ import type { FormationStep } from './model.ts';
 import { formatNumber, formatSeries } from './number-set.ts';
 import type { WinnerStep } from './winners.ts';
 
-export type Language = 'en' | 'pt';
+type Language = 'en' | 'pt';
 
 const PLACE_NAMES: Record<Language, Record<string, string>> = {
   en: { u: 'units', d: 'tens', c: 'hundreds', m: 'thousands', dm: 'ten-thousands' },

@@ -59,7 +59,7 @@ export interface PickedWinner extends DrawNumber, Holder {
   steps: WinnerStep[];
 }
 
-export interface DrawRules {
+interface DrawRules {
   approximation: Approximation;
   emptySeries: EmptySeriesRule;
   winnersCount: number;
@@ -67,7 +67,7 @@ export interface DrawRules {
 }
 
 /** What a pick must avoid: numbers that won or were disqualified, and documents that won. */
-export interface Exclusions {
+interface Exclusions {
   numbers: Set<number>;
   enrollments: Set<string>;
 }
@@ -235,7 +235,7 @@ export function pickNextWinner(
   return null;
 }
 
-export interface DrawResult {
+interface DrawResult {
   winners: PickedWinner[];
   /** Steps of positions that could not be filled (fewer eligible numbers than winners). */
   unfilled: Array<{ position: number; steps: WinnerStep[] }>;

@@ -88,7 +88,7 @@ export function insertConsent(
   ).run({ ...row, choices: JSON.stringify(row.choices) });
 }
 
-export interface EntryListFilter {
+interface EntryListFilter {
   campaignId: string;
   livemode?: number;
   status?: EntryStatus;

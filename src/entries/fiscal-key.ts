@@ -13,9 +13,9 @@
 
 import type { RejectionReason } from './rejection-reasons.ts';
 
-export type AccessKeyIssue = RejectionReason;
+type AccessKeyIssue = RejectionReason;
 
-export interface AccessKeyParts {
+interface AccessKeyParts {
   uf?: string;
   yymm?: string;
   cnpj?: string;

@@ -5,7 +5,7 @@
 // key are one key. Its length is counted in characters (code points), not bytes.
 import { AppError } from '../kernel/errors.ts';
 
-export const IDEMPOTENCY_KEY_MAX = 128;
+const IDEMPOTENCY_KEY_MAX = 128;
 const NON_ASCII = /[^\x00-\x7f]/;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -38,7 +38,7 @@ export function parseIdempotencyKey(raw: string | null, occurrences: () => numbe
 }
 
 /** A header value read as Latin-1, decoded as UTF-8 when its bytes are valid UTF-8. */
-export function decodeHeaderText(latin1: string): string {
+function decodeHeaderText(latin1: string): string {
   try {
     return UTF8.decode(Buffer.from(latin1, 'latin1'));
   } catch {

@@ -20,7 +20,7 @@ export const REJECTION_REASON_CODES = [
   'test_fraud_suspected',
 ] as const;
 
-export type RejectionReasonCode = (typeof REJECTION_REASON_CODES)[number];
+type RejectionReasonCode = (typeof REJECTION_REASON_CODES)[number];
 
 export interface RejectionReason {
   code: RejectionReasonCode;

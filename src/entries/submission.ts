@@ -15,10 +15,10 @@ import { ACCESS_KEY_AS_SENT } from './fiscal-key.ts';
 import { normalizePhone, PHONE_AS_SENT } from './phone.ts';
 import { BRAZILIAN_UFS, ISO_COUNTRIES } from './regions.ts';
 
-export const CONSENT_TYPES = ['regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other'] as const;
-export type ConsentType = (typeof CONSENT_TYPES)[number];
+const CONSENT_TYPES = ['regulation', 'privacy_policy', 'marketing', 'data_sharing', 'image_use', 'transactional', 'other'] as const;
+type ConsentType = (typeof CONSENT_TYPES)[number];
 /** Recorded even when the submission omits them (docs/api.md#entry-submission). */
-export const IMPLICIT_CONSENTS: readonly ConsentType[] = ['regulation', 'privacy_policy', 'transactional'];
+const IMPLICIT_CONSENTS: readonly ConsentType[] = ['regulation', 'privacy_policy', 'transactional'];
 export const USER_AGENT_MAX = 1024;
 
 /**
@@ -51,7 +51,7 @@ const optionalText = (rules: Omit<StringRules, 'trim' | 'blank'> = {}) =>
 const limitedText = (field: keyof typeof TEXT_MAXIMA, rules: Omit<StringRules, 'trim' | 'blank'> = {}) =>
   optionalText({ ...rules, maxLength: TEXT_MAXIMA[field] });
 
-export const AddressStruct = type({
+const AddressStruct = type({
   address_line_1: limitedText('enrollment.address.address_line_1'),
   address_line_2: limitedText('enrollment.address.address_line_2'),
   neighborhood: limitedText('enrollment.address.neighborhood'),
@@ -71,7 +71,7 @@ export const AddressStruct = type({
   }),
 });
 
-export const EnrollmentStruct = type({
+const EnrollmentStruct = type({
   document_number: describedString({ pattern: DOCUMENT_AS_SENT, code: 'invalid_document', message: describeDocumentShape }),
   full_name: limitedText('enrollment.full_name', { minLength: 3 }),
   email: limitedText('enrollment.email', {
@@ -94,9 +94,9 @@ export const EnrollmentStruct = type({
   address: optional(nullable(AddressStruct)),
 });
 
-export const ConsentItemStruct = uniqueBy(type({ consent_type: enums(CONSENT_TYPES), granted: boolean() }), 'consent_type', CONSENT_TYPES);
+const ConsentItemStruct = uniqueBy(type({ consent_type: enums(CONSENT_TYPES), granted: boolean() }), 'consent_type', CONSENT_TYPES);
 
-export const ConsentStruct = type({
+const ConsentStruct = type({
   granted_at: describedString({
     pattern: DATE_TIME_AS_SENT,
     format: 'date-time',
@@ -114,12 +114,12 @@ export const ConsentStruct = type({
   consents: optional(nullable(array(ConsentItemStruct))),
 });
 
-export const EvidenceStruct = type({
+const EvidenceStruct = type({
   type: describedString({ enum: ['fiscal_key'], code: 'unsupported_evidence_type', message: 'evidence.type must be "fiscal_key"' }),
   access_key: describedString({ pattern: ACCESS_KEY_AS_SENT, code: 'invalid_access_key', message: 'access_key must be 44 to 50 digits' }),
 });
 
-export const InstantWinStruct = requiredWhen(
+const InstantWinStruct = requiredWhen(
   type({
     won: boolean(),
     // Not a uuid cannot be a prize of the campaign: the same answer as an unknown one.
@@ -145,7 +145,7 @@ export const EntrySubmissionStruct = type({
   instant_win: optional(nullable(InstantWinStruct)),
 });
 
-export type EntrySubmissionBody = Infer<typeof EntrySubmissionStruct>;
+type EntrySubmissionBody = Infer<typeof EntrySubmissionStruct>;
 
 export const PROFILE_FIELDS = [
   'full_name',
@@ -160,10 +160,10 @@ export const PROFILE_FIELDS = [
   'zipcode',
   'country',
 ] as const;
-export type ProfileField = (typeof PROFILE_FIELDS)[number];
-export type Profile = Partial<Record<ProfileField, string>>;
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+type Profile = Partial<Record<ProfileField, string>>;
 
-export interface ConsentChoice {
+interface ConsentChoice {
   consent_type: ConsentType;
   granted: boolean;
   explicit: boolean;
@@ -188,7 +188,7 @@ export function isUuid(value: string): boolean {
 const PROMOTED_CODES = new Set(['invalid_document']);
 
 /** How far ahead of the server's clock a consent's granted_at may be (docs/api.md#errors, `in_future`). */
-export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
+const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Validates and normalises a parsed JSON body. Throws AppError 422 listing every violation.

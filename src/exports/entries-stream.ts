@@ -13,7 +13,7 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   jsonl: 'application/x-ndjson; charset=utf-8',
 };
 
-export interface ExportDownload {
+interface ExportDownload {
   /** The rows the export holds when it starts (its snapshot may differ by the rows written meanwhile). */
   rows: number;
   /** The export as a web stream of UTF-8 bytes; backpressure reaches the cursor (the next row waits). */

@@ -3,7 +3,7 @@
 import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
-export interface Scope {
+interface Scope {
   campaign_id: string;
   livemode: number;
 }

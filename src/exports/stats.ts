@@ -17,7 +17,7 @@ const STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 /** Pairs per series: order numbers 00000..99999. */
 const PAIRS_PER_SERIES = 100_000;
 
-export interface DayStats {
+interface DayStats {
   day: string;
   total: number;
   PENDING: number;

@@ -102,7 +102,7 @@ export function createHttpApp(service: Service): H3 {
 }
 
 /** The methods the app serves on `pathname` (GET implies HEAD, which h3 answers with the GET route). */
-export function allowedMethods(app: H3, pathname: string): string[] {
+function allowedMethods(app: H3, pathname: string): string[] {
   const methods = new Set<string>();
   for (const route of app['~routes']) {
     // A route for every method (h3's `all`, stored without one) is never a reason for 405.

@@ -17,7 +17,7 @@ interface Tracked {
   active: number;
 }
 
-export interface RequestTracker {
+interface RequestTracker {
   /** Closes the server gracefully (see above). */
   close(): Promise<void>;
   /** Requests whose response has not closed yet. */

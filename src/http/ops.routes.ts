@@ -11,7 +11,7 @@ import type { Service } from './service.ts';
 import type { RuntimeVersions } from '../metrics/versions.ts';
 import { json, problem } from './respond.ts';
 
-export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMetrics, versions: RuntimeVersions): void {
   const { ctx } = service;

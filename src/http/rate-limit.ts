@@ -10,7 +10,7 @@
 import type { Clock } from '../kernel/clock.ts';
 import { AppError } from '../kernel/errors.ts';
 
-export interface RateLimiter {
+interface RateLimiter {
   /** Takes one token for `key`, or throws 429 (`rate_limited`, or the limiter's code) with Retry-After in seconds. */
   take(key: string): void;
 }

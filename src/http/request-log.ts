@@ -11,7 +11,7 @@ import { UNMATCHED_ROUTE, type ServiceMetrics } from '../metrics/metrics.ts';
 import type { TrustedProxies } from '../kernel/trusted-proxies.ts';
 import { clientAddress } from './client-address.ts';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 /** A client's id is echoed only when it is short and plain, so it is safe in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -98,7 +98,7 @@ function decodeRepeatedly(text: string): string {
 }
 
 /** The route pattern ("/v1/entries/:entry_id"), never the raw path. */
-export function matchedRoute(event: H3Event): string {
+function matchedRoute(event: H3Event): string {
   const matched = event.context.matchedRoute as { route?: string } | undefined;
   return matched?.route ?? UNMATCHED_ROUTE;
 }

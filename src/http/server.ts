@@ -31,7 +31,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface ServiceStartOptions {
+interface ServiceStartOptions {
   clock?: Clock;
   random?: Random;
   groupCommit?: boolean;
@@ -39,7 +39,7 @@ export interface ServiceStartOptions {
   deliveryClock?: () => number;
 }
 
-export interface StartOptions extends ServiceStartOptions {
+interface StartOptions extends ServiceStartOptions {
   /** Run the background tick on its timer (default true); tests drive it by hand instead. */
   tick?: boolean;
 }
@@ -51,7 +51,7 @@ const refusedPort = (port: number): Error =>
 const BUSY_LINGER_MS = 250;
 
 /** What `ces serve` holds besides its listener and its tick's timer (see openService). */
-export interface OpenedService {
+interface OpenedService {
   service: Service;
   app: H3;
   /** Lets go of the writer, the checkpoint thread, this server's record in the database, the database. */

@@ -26,7 +26,7 @@ export interface Service {
   chores: readonly TickChore[];
 }
 
-export interface ServiceOptions {
+interface ServiceOptions {
   /** One transaction per request instead of group commit (the comparison the bench and tests make). */
   groupCommit?: boolean;
   /** The delivery scheduler's monotonic clock in ms (cool-downs of a failing endpoint); tests move one by hand. */

@@ -9,7 +9,7 @@ import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 
 export type DocumentType = 'cpf' | 'cnpj';
 
-export type ParsedDocument = { ok: true; type: DocumentType; number: string } | { ok: false; code: 'invalid_document'; message: string };
+type ParsedDocument = { ok: true; type: DocumentType; number: string } | { ok: false; code: 'invalid_document'; message: string };
 
 // The mask characters of both formats ("123.456.789-09", "12.ABC.345/01DE-35") plus whitespace.
 const PUNCTUATION = /[.\-/\s]/g;

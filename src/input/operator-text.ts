@@ -13,7 +13,7 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_NOTE_LENGTH = 1000;
 
 /** Why an operator's text is refused, as a field error's code and words; null when it is fine. */
-export interface TextProblem {
+interface TextProblem {
   code: Extract<FieldErrorCode, 'too_long' | 'control_character'>;
   message: string;
 }

@@ -6,7 +6,7 @@
 // accepts, exactly.
 
 /** The date-time forms POST /v1/entries accepts for consent.granted_at (src/entries/submission.ts). */
-export const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
+const DATE_TIME_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
 
 /**
  * The same forms with the ranges toUtcTimestamp and Date.parse hold them to (hours to 23, or 24:00

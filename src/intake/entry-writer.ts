@@ -35,7 +35,7 @@ export interface EntryWriter {
 }
 
 /** What a write needs besides the request: the connection and the settings. */
-export type WriteBase = Pick<Ctx, 'db' | 'config' | 'log'>;
+type WriteBase = Pick<Ctx, 'db' | 'config' | 'log'>;
 
 /** Builds the request for `submission` from the service's clock and random source. */
 export function writeRequest(ctx: Ctx, caller: Caller, idempotencyKey: string, submission: Submission): WriteRequest {
@@ -50,7 +50,7 @@ export function performWrite(base: WriteBase, request: WriteRequest): IntakeResu
   return writeEntry(ctx, campaign, request.caller, request.idempotencyKey, request.submission);
 }
 
-export function createCommitter(db: Db, groupCommit: boolean): Committer {
+function createCommitter(db: Db, groupCommit: boolean): Committer {
   return groupCommit ? createGroupCommitter(db) : createDirectCommitter(db);
 }
 

@@ -72,9 +72,9 @@ export type CheckpointMode = 'internal' | 'external';
 
 const FLAG_NAMES: Record<keyof ConfigFlags, string> = { db: 'db', host: 'host', port: 'port', tickMs: 'tick-ms', logFormat: 'log-format' };
 
-export const DEFAULT_DB_PATH = './data/ces.db';
-export const DEFAULT_LOTERIA_URL = 'https://servicebus2.caixa.gov.br/portaldeloterias/api';
-export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+const DEFAULT_DB_PATH = './data/ces.db';
+const DEFAULT_LOTERIA_URL = 'https://servicebus2.caixa.gov.br/portaldeloterias/api';
+const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export class ConfigError extends Error {}
 

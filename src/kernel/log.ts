@@ -3,7 +3,7 @@
 import { createConsola, LogLevels, type ConsolaInstance, type ConsolaReporter, type LogObject } from 'consola';
 import { escapeControlCharacters } from './control-characters.ts';
 
-export interface LoggerOptions {
+interface LoggerOptions {
   level?: number;
   /**
    * JSON lines are gathered and written once per event-loop turn instead of one write each. Writes
@@ -15,7 +15,7 @@ export interface LoggerOptions {
 }
 
 /** What a logger writes to: a stream, or a LogOutput guarding one. */
-export interface LogTarget {
+interface LogTarget {
   write(text: string): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
@@ -87,7 +87,7 @@ const DROPPED_LINES = Symbol('ces.droppedLines');
  * dropped and counted (GET /metrics) and `onLost` is told once. A closed pipe cannot be reopened
  * and a full disk is not the log's to fix, so there is no retry: any write error counts as a loss.
  */
-export interface LogOutput extends LogTarget {
+interface LogOutput extends LogTarget {
   /** Log lines not written because the stream had failed, or failed while writing them. */
   droppedLines(): number;
 }

@@ -13,7 +13,7 @@ import { findApiKeyByHash, findApiKeyById, insertApiKey, listApiKeys, setApiKeyR
 
 export type Mode = 'live' | 'test';
 export const MODES: readonly Mode[] = ['live', 'test'];
-export const KEY_PREFIX: Record<Mode, string> = { live: 'service_live_', test: 'service_test_' };
+const KEY_PREFIX: Record<Mode, string> = { live: 'service_live_', test: 'service_test_' };
 
 export interface ApiKey {
   id: string;

@@ -97,7 +97,7 @@ export function findOldestBeyondPoolAward(db: Db, prizeId: string): AwardRow | u
   ).get(prizeId);
 }
 
-export interface AwardListFilter {
+interface AwardListFilter {
   campaignId: string;
   livemode?: number;
   status?: AwardStatus;

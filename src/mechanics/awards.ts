@@ -155,9 +155,9 @@ export interface OperatorAward {
   history: AwardHistoryItem[];
 }
 
-export type AwardHistoryItem = ReturnType<typeof listAwardHistory>[number];
+type AwardHistoryItem = ReturnType<typeof listAwardHistory>[number];
 
-export function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
+function rowToOperatorAward(ctx: Ctx, row: AwardRow): OperatorAward {
   return {
     id: row.id,
     entry_id: row.entry_id,

@@ -17,7 +17,7 @@ export interface AwardView {
   status: AwardRow['status'];
 }
 
-export interface EntryView {
+interface EntryView {
   entry_id: string;
   enrollment_id: string;
   livemode: boolean;

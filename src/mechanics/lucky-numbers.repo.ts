@@ -61,7 +61,7 @@ export function deleteSwap(db: Db, campaignId: string, livemode: number, positio
   prepare(db, `DELETE FROM lucky_pool_swaps WHERE campaign_id = ? AND livemode = ? AND position = ?`).run(campaignId, livemode, position);
 }
 
-export interface LuckyNumberRow {
+interface LuckyNumberRow {
   campaign_id: string;
   livemode: number;
   series: number;

@@ -18,7 +18,7 @@ import {
   type LuckyPoolRow,
 } from './lucky-numbers.repo.ts';
 
-export interface Pair {
+interface Pair {
   series: number;
   order_number: number;
 }
@@ -32,7 +32,7 @@ class PoolExhausted extends Error {
   }
 }
 
-export type AllocationResult = { ok: true; pairs: Pair[] } | { ok: false; available: number };
+type AllocationResult = { ok: true; pairs: Pair[] } | { ok: false; available: number };
 
 /**
  * Allocates `quantity` pairs to the entry, all or nothing. Must run inside a transaction (the

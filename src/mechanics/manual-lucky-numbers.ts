@@ -33,7 +33,7 @@ export const LuckyNumbersBodyStruct = type({
   ),
 });
 
-export interface LuckyNumbersAssigned {
+interface LuckyNumbersAssigned {
   entry_id: string;
   assigned_count: number;
   status: 'ASSIGNED';

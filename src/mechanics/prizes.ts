@@ -11,7 +11,7 @@ import { MAX_NAME_LENGTH, operatorTextProblem } from '../input/operator-text.ts'
 import { insertPrize, listPrizes, type PrizeRow } from './prizes.repo.ts';
 
 /** The integrator-facing prize (GET /v1/prizes). */
-export interface Prize {
+interface Prize {
   id: string;
   name: string;
   type: string;
@@ -39,7 +39,7 @@ export function rowToPrize(row: PrizeRow): Prize {
   };
 }
 
-export function rowToOperatorPrize(row: PrizeRow): OperatorPrize {
+function rowToOperatorPrize(row: PrizeRow): OperatorPrize {
   return {
     ...rowToPrize(row),
     campaign_id: row.campaign_id,

@@ -33,14 +33,14 @@ export interface PrizeWindow {
   created_at: string;
 }
 
-export function rowToWindow(row: PrizeWindowRow): PrizeWindow {
+function rowToWindow(row: PrizeWindowRow): PrizeWindow {
   return { ...row, livemode: row.livemode === 1 };
 }
 
 /** Most windows one command creates. */
-export const MAX_WINDOWS_PER_ADD = 100_000;
+const MAX_WINDOWS_PER_ADD = 100_000;
 
-export interface AddWindowsInput {
+interface AddWindowsInput {
   campaignId: string;
   mode: Mode;
   prizeId: string;

@@ -11,9 +11,9 @@ import type { WalStatus, WalWatch } from '../db/wal-watch.ts';
 import { countJobs, countOutboxBacklog } from './metrics.repo.ts';
 
 /** The tick is considered dead after this many intervals without a run that completed. */
-export const TICK_STALE_INTERVALS = 10;
+const TICK_STALE_INTERVALS = 10;
 
-export interface Health {
+interface Health {
   status: 'ok' | 'degraded' | 'unavailable';
   db: 'ok' | 'error';
   tick: { last_tick_at: string | null; alive: boolean; interval_ms: number; last_error: string | null };

@@ -48,7 +48,7 @@ export function maxAttemptId(db: Db): number {
   return prepare<[], { id: number | null }>(db, `SELECT MAX(id) AS id FROM webhook_attempts`).get()!.id ?? 0;
 }
 
-export interface AttemptTally {
+interface AttemptTally {
   result: string;
   n: number;
   last_id: number;

@@ -19,7 +19,7 @@ import {
   tallyAttemptsSince,
 } from './metrics.repo.ts';
 
-export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 /** The route label of a request that matched no route: raw paths would let clients mint series. */
 export const UNMATCHED_ROUTE = 'unmatched';
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -2,7 +2,7 @@
 // exposition format 0.0.4. Small on purpose: ces exposes a dozen series and needs no client library.
 // Label values are bounded by the callers (route patterns, methods, status codes, fixed enums).
 
-export type Labels = Record<string, string>;
+type Labels = Record<string, string>;
 
 interface Family {
   name: string;
@@ -11,11 +11,11 @@ interface Family {
   render(): string[];
 }
 
-export interface Counter {
+interface Counter {
   inc(labels?: Labels, by?: number): void;
 }
 
-export interface Histogram {
+interface Histogram {
   observe(labels: Labels, value: number): void;
 }
 

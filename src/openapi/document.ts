@@ -6,7 +6,7 @@ import { buildComponents, EVENTS } from './components.ts';
 import { EXAMPLES, type Example } from './examples.ts';
 import { errorCodesOf, OPERATIONS, type Operation } from './operations.ts';
 
-export const OPENAPI_VERSION = '3.1.0';
+const OPENAPI_VERSION = '3.1.0';
 
 export function buildOpenApiDocument(): Record<string, unknown> {
   const components = buildComponents();

@@ -20,7 +20,7 @@ type AnyStruct = Struct<any, any>;
  * `$ref` to `#/components/schemas/<name>` (a discriminator's mapping needs one, and a generated
  * client gets one named type instead of a copy per use).
  */
-export type ComponentNames = ReadonlyMap<AnyStruct, string>;
+type ComponentNames = ReadonlyMap<AnyStruct, string>;
 
 export function structToJsonSchema(struct: AnyStruct, components: ComponentNames = new Map(), root = true): JsonSchema {
   const name = components.get(struct);

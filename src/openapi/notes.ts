@@ -6,7 +6,7 @@
 import { TEXT_MAXIMA } from '../entries/submission.ts';
 import type { JsonSchema } from './json-schema.ts';
 
-export interface FieldNote {
+interface FieldNote {
   description: string;
   examples?: unknown[];
 }

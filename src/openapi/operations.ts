@@ -22,7 +22,7 @@ export interface Operation {
 }
 
 /** Problems any request can get before it reaches an endpoint: a malformed URL, an unknown path, a method the path does not take. */
-export const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['not_found'], 405: ['method_not_allowed'] };
+const GLOBAL_PROBLEM_CODES: ErrorCodes = { 400: ['bad_request'], 404: ['not_found'], 405: ['method_not_allowed'] };
 
 // What every operation can answer, merged into its own list: a malformed URL (the 404 and 405 of
 // GLOBAL_PROBLEM_CODES are answers to paths and methods no operation serves, so no operation

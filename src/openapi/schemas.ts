@@ -10,7 +10,7 @@ import { FIELD_ERROR_CODES, OPERATOR_FIELD_ERROR_CODES } from '../kernel/errors.
 import { AWARD_STATUSES } from '../mechanics/awards.repo.ts';
 
 /** The codes of errors[] a response can carry: every field code but those of operator input. */
-export const API_FIELD_ERROR_CODES = FIELD_ERROR_CODES.filter((c) => !OPERATOR_FIELD_ERROR_CODES.includes(c));
+const API_FIELD_ERROR_CODES = FIELD_ERROR_CODES.filter((c) => !OPERATOR_FIELD_ERROR_CODES.includes(c));
 
 const dateTime = (description?: string) => describedString({ format: 'date-time', description });
 

@@ -14,7 +14,7 @@ export function listEntriesOfEnrollment(db: Db, enrollmentId: string): EntryRow[
   ).all(enrollmentId);
 }
 
-export interface ConsentRow {
+interface ConsentRow {
   entry_id: string;
   granted_at: string;
   ip_address: string;
@@ -36,7 +36,7 @@ export function listConsentsOfEnrollment(db: Db, enrollmentId: string): ConsentR
   ).all({ id: enrollmentId });
 }
 
-export interface ParticipantAwardRow {
+interface ParticipantAwardRow {
   id: string;
   entry_id: string;
   prize_id: string;
@@ -71,7 +71,7 @@ export function listLuckyNumbersOfEnrollment(
   ).all(enrollmentId);
 }
 
-export interface ParticipantDeliveryRow {
+interface ParticipantDeliveryRow {
   id: string;
   entry_id: string | null;
   event_type: string;

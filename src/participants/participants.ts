@@ -39,7 +39,7 @@ import {
   setEntryRejectionReasons,
 } from './participants.repo.ts';
 
-export interface ParticipantRequest {
+interface ParticipantRequest {
   campaignId: string;
   livemode: number;
   document: string;
@@ -85,12 +85,12 @@ export function findParticipantSummary(ctx: Ctx, req: ParticipantRequest): Parti
 }
 
 /** How an operator looked a participant up: by the CPF/CNPJ or the e-mail they gave. */
-export type LookUpKey = 'document' | 'email';
+type LookUpKey = 'document' | 'email';
 /**
  * Where: the dashboard's Participants page or entries search, or an export or anonymization (CLI or
  * dashboard) that found no one (one that finds them is recorded as what it did).
  */
-export type LookUpVia = 'participants' | 'entries' | 'export' | 'anonymize';
+type LookUpVia = 'participants' | 'entries' | 'export' | 'anonymize';
 
 /**
  * Records a look-up of a participant by what identifies them (participant.looked_up): who looked,
@@ -214,7 +214,7 @@ function exportInTransaction(ctx: Ctx, req: ParticipantRequest, actor: Actor): R
     .immediate();
 }
 
-export interface AnonymizeResult {
+interface AnonymizeResult {
   enrollment_id: string;
   campaign_id: string;
   livemode: boolean;
@@ -227,7 +227,7 @@ export interface AnonymizeResult {
   audit_id: number;
 }
 
-export interface FreeTextRedacted {
+interface FreeTextRedacted {
   award_reasons: number;
   rejection_messages: number;
   webhook_payloads: number;

@@ -3,7 +3,7 @@
 // jobs that failed together do not all come back in the same tick.
 import type { Random } from '../kernel/random.ts';
 
-export const JOB_RETRY_BASE_MS = 5_000;
+const JOB_RETRY_BASE_MS = 5_000;
 export const JOB_RETRY_CAP_MS = 3_600_000;
 
 export function jobRetryDelayMs(attempts: number, random: Random, baseMs = JOB_RETRY_BASE_MS, capMs = JOB_RETRY_CAP_MS): number {

@@ -16,7 +16,7 @@ import { SAO_PAULO_OFFSET_MS, saoPauloDay, saoPauloMonthIndex } from '../input/t
 export type { RejectionReason };
 
 /** Test-mode cNF values (the 8 digits before the check digit) that force a rejection. Ignored in live mode. */
-export const TEST_TRIGGERS: Readonly<Record<string, RejectionReason>> = {
+const TEST_TRIGGERS: Readonly<Record<string, RejectionReason>> = {
   '99999901': {
     code: 'test_fiscal_rejected',
     message: 'Test mode: the access key uses the trigger cNF 99999901, which simulates a fiscal validation failure.',
@@ -58,12 +58,12 @@ export function checkIssueMonth(campaign: Campaign, accessKey: string, nowMs: nu
   return reasons;
 }
 
-export function checkDuplicateReceipt(db: Db, entry: EntryRow): RejectionReason[] {
+function checkDuplicateReceipt(db: Db, entry: EntryRow): RejectionReason[] {
   const first = findEarlierEntryWithAccessKey(db, entry);
   return first ? [{ code: 'duplicate_receipt', message: `This access key was already used by entry ${first}.` }] : [];
 }
 
-export function checkParticipantLimits(db: Db, campaign: Campaign, entry: EntryRow): RejectionReason[] {
+function checkParticipantLimits(db: Db, campaign: Campaign, entry: EntryRow): RejectionReason[] {
   const reasons: RejectionReason[] = [];
   const max = campaign.max_entries_per_participant;
   if (max !== null && countEarlierEntriesOfEnrollment(db, entry) >= max) {
@@ -88,7 +88,7 @@ export function checkParticipantLimits(db: Db, campaign: Campaign, entry: EntryR
   return reasons;
 }
 
-export function checkTestTrigger(entry: EntryRow): RejectionReason[] {
+function checkTestTrigger(entry: EntryRow): RejectionReason[] {
   if (entry.livemode === 1) return [];
   const reason = TEST_TRIGGERS[accessKeyTestTrigger(entry.access_key)];
   return reason ? [reason] : [];

@@ -5,7 +5,7 @@ import type { Db } from '../db/open.ts';
 import { prepare } from '../db/statements.ts';
 
 export const JOB_KINDS = ['process', 'evaluate'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+type JobKind = (typeof JOB_KINDS)[number];
 
 export interface JobRow {
   id: number;

@@ -37,7 +37,7 @@ export const emptyJobStats = (): JobStats => ({
   verifierCalls: 0,
 });
 
-export interface JobLimits {
+interface JobLimits {
   /** Most jobs one tick takes on. */
   maxJobs: number;
   /** Most jobs per transaction (a function: decided again for each chunk). */
@@ -76,7 +76,7 @@ export interface VerifierPool {
 /** Verifier calls at once for one hand-run chunk, in flight from the timer's pool, and per campaign. */
 const VERIFIER_CALLS_PER_CHUNK = 64;
 export const VERIFIER_CALLS_IN_FLIGHT = 256;
-export const VERIFIER_CALLS_PER_CAMPAIGN = 64;
+const VERIFIER_CALLS_PER_CAMPAIGN = 64;
 
 export const createVerifierPool = (maxCalls: number): VerifierPool => ({
   running: new Set(),

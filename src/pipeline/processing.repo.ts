@@ -17,7 +17,7 @@ export const RECEIPTS_AHEAD = 1024;
  * a flood of them would otherwise all be copied by the next check). Runs in the caller's write
  * transaction: no entry is committed between reading max(rowid) and moving the mark.
  */
-export function indexReceiptsThrough(db: Db, rowid: number): void {
+function indexReceiptsThrough(db: Db, rowid: number): void {
   const through = prepare<[], { through_rowid: number }>(db, `SELECT through_rowid FROM receipts_indexed WHERE id = 1`).get()!
     .through_rowid;
   if (through >= rowid) return;

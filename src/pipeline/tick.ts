@@ -17,10 +17,10 @@ import { createVerifierPool, drainJobs, emptyJobStats, VERIFIER_CALLS_IN_FLIGHT,
 import { releaseJobLeases } from './jobs.repo.ts';
 import { pipelineRestMs } from './pacing.ts';
 
-export const MAX_JOBS_PER_TICK = 200;
-export const JOB_CHUNK_SIZE = 25;
+const MAX_JOBS_PER_TICK = 200;
+const JOB_CHUNK_SIZE = 25;
 /** Timer ticks while no HTTP request is in progress: larger chunks, fewer commits (fsyncs). */
-export const IDLE_JOB_CHUNK_SIZE = 100;
+const IDLE_JOB_CHUNK_SIZE = 100;
 
 export interface TickReport extends JobStats, DeliveryStats {
   /** Delivered and skipped events deleted by the retention rule (CES_RETENTION_DAYS). */
@@ -28,7 +28,7 @@ export interface TickReport extends JobStats, DeliveryStats {
   durationMs: number;
 }
 
-export interface TickPools {
+interface TickPools {
   deliveries: DeliveryPool;
   verifier: VerifierPool;
   /** Between two job chunks (the last took `stepMs`): see pipelineRestMs. */
@@ -48,7 +48,7 @@ export interface TickPools {
  */
 export type TickChore = (ctx: Ctx) => unknown;
 
-export async function runTick(ctx: Ctx, pools?: TickPools, chores: readonly TickChore[] = []): Promise<TickReport> {
+async function runTick(ctx: Ctx, pools?: TickPools, chores: readonly TickChore[] = []): Promise<TickReport> {
   const started = monotonicMs();
   const jobs = emptyJobStats();
   const deliveries = emptyDeliveryStats();
@@ -83,7 +83,7 @@ export async function finishesWithin(promise: Promise<unknown>, ms: number): Pro
 }
 
 /** True when the tick used its whole job budget: more jobs are probably due right now. */
-export function tickWasFull(report: TickReport): boolean {
+function tickWasFull(report: TickReport): boolean {
   return report.jobsClaimed >= MAX_JOBS_PER_TICK;
 }
 
@@ -92,7 +92,7 @@ export function tickDidWork(report: TickReport): boolean {
   return report.jobsClaimed > 0 || report.deliveriesAttempted > 0 || report.deliveriesSkipped > 0 || report.deliveriesPruned > 0;
 }
 
-export interface Ticker {
+interface Ticker {
   /** Runs one tick now, after the one in progress (if any) finishes, waiting for its deliveries. */
   tick(): Promise<TickReport>;
   /** Starts the timer: a tick every `intervalMs` after the previous one ends. */

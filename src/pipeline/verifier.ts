@@ -11,14 +11,14 @@ import { USER_AGENT } from '../kernel/version.ts';
 
 export type VerifierAnswer = { kind: 'verdict'; valid: boolean; reason: string | null } | { kind: 'unavailable'; error: string };
 
-export interface VerifierRequest {
+interface VerifierRequest {
   access_key: string;
   entry_id: string;
   livemode: boolean;
 }
 
 /** Largest verifier answer read: a longer one is a verifier failure (no verdict; the job is retried). */
-export const MAX_VERIFIER_ANSWER_BYTES = 64 * 1024;
+const MAX_VERIFIER_ANSWER_BYTES = 64 * 1024;
 
 /**
  * One call. `timeoutMs` bounds the whole exchange, the answer's body included (ofetch's own

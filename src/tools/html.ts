@@ -32,7 +32,7 @@ export function raw(markup: string): Html {
   return new Html(markup);
 }
 
-export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
+type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
 
 function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';

@@ -10,7 +10,7 @@ import { AppError } from '../kernel/errors.ts';
 import type { Random } from '../kernel/random.ts';
 
 export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 
 /** Creates the folder and any missing parents as 0700; folders that exist keep their mode. */
 export function makePrivateDir(path: string): void {
@@ -53,7 +53,7 @@ export function openPrivateFileExclusive(path: string): number {
  * which, unlike a rename, never replaces a file, then the temp name goes. The file appears whole or
  * not at all, and an existing one is never overwritten.
  */
-export function publishFileExclusive(temp: string, target: string): void {
+function publishFileExclusive(temp: string, target: string): void {
   try {
     linkSync(temp, target);
   } catch (error) {

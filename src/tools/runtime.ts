@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 
 declare const __CES_BUILD__: 'binary' | 'bundle' | undefined;
 
-export type RunningAs = 'binary' | 'bundle' | 'source';
+type RunningAs = 'binary' | 'bundle' | 'source';
 
 export function runningAs(): RunningAs {
   if (isSea()) return 'binary';

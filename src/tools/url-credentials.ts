@@ -5,7 +5,7 @@
 // A campaign's fiscal verifier URL is shown the same way, which is why this sits below campaigns/
 // and webhooks/.
 
-export const MASK = '***';
+const MASK = '***';
 
 /**
  * `url` with its password shown as *** (`https://user:***@host/…`). A user name without a password

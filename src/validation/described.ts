@@ -22,7 +22,7 @@ function failure(ctx: Context, value: unknown, type: string, code: FieldErrorCod
 }
 
 /** Characters as the API counts them, and as JSON Schema's minLength/maxLength do: code points. */
-export const codePoints = (value: string): number => {
+const codePoints = (value: string): number => {
   let n = 0;
   for (const _ of value) n++;
   return n;

@@ -7,7 +7,7 @@ import { fastCheck } from './compiled-check.ts';
 type AnyStruct = Struct<any, any>;
 
 /** Field paths as a body's errors name them: `consent.consents.0.consent_type` or `numbers[0].series`. */
-export function fieldPath(path: ReadonlyArray<string | number>, style: 'dot' | 'bracket' = 'dot'): string {
+function fieldPath(path: ReadonlyArray<string | number>, style: 'dot' | 'bracket' = 'dot'): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number' && style === 'bracket') out += `[${part}]`;

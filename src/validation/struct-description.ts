@@ -7,11 +7,11 @@ import type { Context, Failure, Struct } from 'superstruct';
 /** A JSON Schema object (draft 2020-12, OpenAPI 3.1's dialect), as src/openapi/ emits it. */
 export type JsonSchema = Record<string, unknown>;
 
-export const DESCRIBED = Symbol.for('ces.openapi.described');
+const DESCRIBED = Symbol.for('ces.openapi.described');
 
 type AnyStruct = Struct<any, any>;
 
-export interface Described {
+interface Described {
   /** Keywords added to the schema converted from the struct's type. */
   json: JsonSchema;
   /** A union's members, in order. */

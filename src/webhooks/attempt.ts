@@ -14,7 +14,7 @@ import { refuseWebhookTarget } from './ssrf.ts';
 import { EXCERPT_CHARS, postWebhook } from './webhook-post.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
-export type Outcome =
+type Outcome =
   | { kind: 'skipped'; reason: string }
   /** Delivery is paused: nothing sent; the delivery waits for reactivation. */
   | { kind: 'paused' }

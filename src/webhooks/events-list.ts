@@ -10,11 +10,11 @@ import { EVENT_TYPES, type EventEnvelope } from './events.ts';
 import { findEventSeq, listEventPayloads } from './outbox.repo.ts';
 
 export const LISTED_EVENT_TYPES = EVENT_TYPES.filter((t) => t !== 'ping');
-export const EVENTS_PAGE_DEFAULT = 20;
-export const EVENTS_PAGE_MAX = 100;
+const EVENTS_PAGE_DEFAULT = 20;
+const EVENTS_PAGE_MAX = 100;
 const QUERY_PARAMETERS = new Set(['limit', 'starting_after', 'type', 'entry_id']);
 
-export interface EventPage {
+interface EventPage {
   data: EventEnvelope[];
   has_more: boolean;
 }

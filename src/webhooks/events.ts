@@ -8,7 +8,7 @@ import { insertDelivery } from './outbox.repo.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
 export const EVENT_TYPES = ['entry.received', 'entry.completed', 'entry.evaluated', 'award.updated', 'draw.published', 'ping'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventEnvelope<D = Record<string, unknown>> {
   id: string;
@@ -19,7 +19,7 @@ export interface EventEnvelope<D = Record<string, unknown>> {
   data: D;
 }
 
-export interface NewEvent {
+interface NewEvent {
   campaignId: string;
   livemode: boolean;
   entryId: string | null;

@@ -24,7 +24,7 @@ export interface Forwarded {
   duration_ms: number;
 }
 
-export interface ListenOptions {
+interface ListenOptions {
   campaignId: string;
   livemode: boolean;
   forwardTo: URL;

@@ -251,7 +251,7 @@ export function listAttempts(db: Db, deliveryId: string): AttemptRow[] {
 }
 
 /** An attempt as the back-off replay reads it (src/webhooks/endpoint-health.ts). */
-export interface AttemptOutcomeRow {
+interface AttemptOutcomeRow {
   campaign_id: string;
   attempted_at: string;
   status_code: number | null;
@@ -365,7 +365,7 @@ export function lastEventSeq(db: Db, campaignId: string): number {
   );
 }
 
-export interface EventRow {
+interface EventRow {
   seq: number;
   id: string;
   event_type: string;

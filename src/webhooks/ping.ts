@@ -27,7 +27,7 @@ export interface PingResult {
   attempted_at: string | null;
 }
 
-export const PING_MESSAGE = 'Test event from ces, sent by an operator to check this endpoint. Answer 2xx to acknowledge.';
+const PING_MESSAGE = 'Test event from ces, sent by an operator to check this endpoint. Answer 2xx to acknowledge.';
 
 export async function sendTestPing(ctx: Ctx, campaignId: string, livemode: boolean): Promise<PingResult> {
   getCampaign(ctx, campaignId);

@@ -10,7 +10,7 @@ import { hasSettledDeliveriesBefore, pruneSettledDeliveries } from './outbox.rep
 import { clearExpiredPreviousSecrets, hasExpiredPreviousSecret } from './webhook-config.repo.ts';
 
 /** Events deleted per tick at most: a few ms of work, thousands per second at the default tick. */
-export const PRUNE_BATCH = 200;
+const PRUNE_BATCH = 200;
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -55,7 +55,7 @@ interface Endpoint {
   backoffStep: number;
 }
 
-export interface EndpointView {
+interface EndpointView {
   key: string;
   inFlight: number;
   failuresInARow: number;
@@ -229,7 +229,7 @@ export class DeliveryScheduler {
 }
 
 /** An endpoint's back-off as replayFailures rebuilds it; `backedOffUntilMs` on the wall clock. */
-export interface ReplayedEndpoint {
+interface ReplayedEndpoint {
   failuresInARow: number;
   backoffStep: number;
   backedOffUntilMs: number | null;

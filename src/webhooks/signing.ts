@@ -11,7 +11,7 @@ export function generateWebhookSecret(random: Random): string {
   return `whsec_${random.bytes(32).toString('base64')}`;
 }
 
-export interface SignedHeaders {
+interface SignedHeaders {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;

@@ -73,7 +73,7 @@ function ipv4FromMapped(address: string): string | null {
   return null;
 }
 
-export type Resolver = (host: string) => Promise<string[]>;
+type Resolver = (host: string) => Promise<string[]>;
 
 const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 

@@ -28,13 +28,13 @@ import { boolean, optional, type, type Infer } from 'superstruct';
 import { describedString } from '../validation/described.ts';
 import { structErrors } from '../validation/field-errors.ts';
 
-export interface WebhookConfigView {
+interface WebhookConfigView {
   endpoint_url: string;
   is_active: boolean;
   updated_at: string;
 }
 
-export interface PatchResult {
+interface PatchResult {
   created: boolean;
   config: WebhookConfigView;
   /** Only when created. */
@@ -51,7 +51,7 @@ const MAX_URL_LENGTH = 2048;
 // percent-encodes), which no regular expression can state exactly.
 const URL_HOST = '(?:(?![Xx][Nn]--)[A-Za-z0-9-]+\\.)*(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*(?::[0-9]{1,4})?';
 const URL_KEPT = '[A-Za-z0-9._~!$&()*+,;=:@%/?#\\[\\]-]';
-export const PUBLISHED_WEBHOOK_URL = new RegExp(
+const PUBLISHED_WEBHOOK_URL = new RegExp(
   `^(?:https://${URL_HOST}/${URL_KEPT}*|(?=[\\s\\S]{0,${MAX_URL_LENGTH - 1}}$)https://${URL_HOST}(?:[?#]${URL_KEPT}*)?)$`,
 );
 

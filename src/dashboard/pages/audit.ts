@@ -10,7 +10,7 @@ import { html, type Html } from '../../tools/html.ts';
 import { BASE, campaignPath, layout } from '../layout.ts';
 import { page, type DashboardRouter } from '../kit.ts';
 
-export const AUDIT_PAGE_SIZE = 50;
+const AUDIT_PAGE_SIZE = 50;
 
 export function registerAuditRoutes(router: DashboardRouter): void {
   router.get(

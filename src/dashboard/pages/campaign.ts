@@ -34,7 +34,7 @@ export function registerCampaignRoutes(router: DashboardRouter): void {
 
 const WINDOW_TEXT = { open: 'open', not_started: 'not started', ended: 'closed' } as const;
 
-export function renderCampaign(f: LiveFigures, now: string): Html {
+function renderCampaign(f: LiveFigures, now: string): Html {
   const { summary, mode } = f;
   const other = mode.mode === 'live' ? 'test' : 'live';
   return html`<h1>${summary.campaign.name} <span class="badge">${mode.mode}</span></h1>

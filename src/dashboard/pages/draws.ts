@@ -137,7 +137,7 @@ function drawsPage(r: DashboardRequest, mode: Mode, refused: Refused | null): Ht
   });
 }
 
-export function renderDraws(
+function renderDraws(
   campaign: Campaign,
   mode: Mode,
   draws: Draw[],

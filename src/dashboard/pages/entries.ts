@@ -90,13 +90,7 @@ const SEARCH_TEXT = {
   email: 'the entries of the participant with that e-mail',
 };
 
-export function renderEntries(
-  campaignId: string,
-  f: EntryFilter,
-  listing: EntryListing,
-  problem: string | null,
-  session: DashboardSession,
-): Html {
+function renderEntries(campaignId: string, f: EntryFilter, listing: EntryListing, problem: string | null, session: DashboardSession): Html {
   const path = campaignPath(campaignId, '/entries');
   return html`<h1>Entries</h1>
     <form class="filters" method="get" action="${path}">

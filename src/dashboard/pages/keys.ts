@@ -91,7 +91,7 @@ function keysPage(r: DashboardRequest, justIssued: JustIssued | null): Html {
   });
 }
 
-export function renderKeys(campaign: Campaign, keys: ApiKey[], session: DashboardSession, nowMs: number, just: JustIssued | null): Html {
+function renderKeys(campaign: Campaign, keys: ApiKey[], session: DashboardSession, nowMs: number, just: JustIssued | null): Html {
   const path = campaignPath(campaign.id, '/keys');
   return html`<h1>API keys</h1>
     ${

@@ -24,7 +24,7 @@ export function registerOverviewRoutes(router: DashboardRouter): void {
 
 const WINDOW_TEXT: Record<ReturnType<typeof windowState>, string> = { open: 'open', not_started: 'not started', ended: 'closed' };
 
-export function renderOverview(summaries: CampaignSummary[], now: string): Html {
+function renderOverview(summaries: CampaignSummary[], now: string): Html {
   if (summaries.length === 0)
     return html`<h1>Campaigns</h1>
       <p>No campaign yet. <a href="${BASE}/campaigns/new">Create one</a> or run <code>${cesCommand()} campaign create</code>.</p>`;

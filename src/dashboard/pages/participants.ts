@@ -91,7 +91,7 @@ function request(r: DashboardRequest & { form: URLSearchParams }, mode: Mode): {
 }
 
 /** The typed confirmation names the same document (punctuation and case forgiven, as everywhere). */
-export function sameDocument(document: string, confirmation: string): boolean {
+function sameDocument(document: string, confirmation: string): boolean {
   const a = parseDocument(document);
   const b = parseDocument(confirmation);
   return a.ok && b.ok && a.number === b.number;

@@ -131,7 +131,7 @@ function prizesPage(r: DashboardRequest, mode: Mode, refused: Refused | null): H
   });
 }
 
-export function renderPrizes(
+function renderPrizes(
   campaign: Campaign,
   mode: Mode,
   prizes: OperatorPrize[],

@@ -64,7 +64,7 @@ export function registerSettingsRoutes(router: DashboardRouter): void {
 }
 
 /** The form's fields as CampaignOptions: '' clears an optional setting; an absent box is off. */
-export function optionsFromForm(form: URLSearchParams, current: Campaign | null): CampaignOptions {
+function optionsFromForm(form: URLSearchParams, current: Campaign | null): CampaignOptions {
   const clearable = (name: string): string | null => (field(form, name).trim() === '' ? null : field(form, name).trim());
   const verifier = clearable('fiscal_verifier_url');
   const maskedCurrent = current?.fiscal_verifier_url ? maskUrlCredentials(current.fiscal_verifier_url) : null;
