@@ -13,7 +13,8 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { ROOT } from '../support/harness.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import { ROOT, runCli } from '../support/harness.ts';
 import { findLitestream } from '../support/litestream.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { killServe, spawnServe, type ServeProcess } from '../support/serve-process.ts';
@@ -252,12 +253,36 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
   test('a draw frozen (on a worker thread) and run, then ces check, with the server still running', async () => {
     const [campaign] = await ces(['campaign', 'list']);
     const cutoff = new Date(Date.now() + 1500).toISOString();
-    const draw = await ces(['draw', 'create', '--campaign', campaign.id, '--mode', 'test', '--name', 'Sorteio', '--cutoff', cutoff]);
+    // A draw is created and frozen before its extraction, and its results are dated on or after it
+    // and never after today: the extraction is planned two days ahead, and its results are typed by
+    // the CLI in this process on a clock standing that evening (the executable's clock is the
+    // system's). The executable creates, freezes (its worker thread) and runs.
+    const planned = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const draw = await ces([
+      'draw',
+      'create',
+      '--campaign',
+      campaign.id,
+      '--mode',
+      'test',
+      '--name',
+      'Sorteio',
+      '--cutoff',
+      cutoff,
+      '--extraction-date',
+      planned,
+    ]);
     while (Date.now() <= Date.parse(cutoff)) await new Promise((resolve) => setTimeout(resolve, 100));
     const frozen = await ces(['draw', 'freeze', draw.id]);
     assert.equal(frozen.eligible_count, 1, JSON.stringify(frozen));
-    const date = new Date().toISOString().slice(0, 10);
-    await ces(['draw', 'results', draw.id, '--extraction', '5787', '--date', date, '--prizes', '12345,23456,34567,45678,56789']);
+    const results = await runCli(
+      ['draw', 'results', draw.id, '--extraction', '5787', '--date', planned, '--prizes', '12345,23456,34567,45678,56789', '--json'],
+      {
+        dbPath: join(root, 'data/ces.db'),
+        clock: new ManualClock(`${planned}T23:30:00.000Z`),
+      },
+    );
+    assert.equal(results.code, 0, results.stderr);
     const ran = await ces(['draw', 'run', draw.id]);
     assert.equal(ran.winners.length, 1, JSON.stringify(ran));
     const check = await ces(['check']);

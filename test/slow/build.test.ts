@@ -189,7 +189,8 @@ describe('one-file bundle', () => {
       assert.equal(held.length, 6);
       const ces = async (args: string[]): Promise<Record<string, unknown>> =>
         JSON.parse((await run(process.execPath, [bundle, ...args, '--json', '--db', s.dbPath], { cwd: dir })).stdout);
-      // The server's clock stands at 2026-11-22T12:00Z; the bundle's is the system's, past this cut-off.
+      // The server's clock stands at 2026-11-22T12:00Z; the bundle's is the system's, past this cut-off
+      // and before the extraction, planned a month from now (a draw is frozen before its extraction).
       const draw = await ces([
         'draw',
         'create',
@@ -202,7 +203,7 @@ describe('one-file bundle', () => {
         '--cutoff',
         '2026-11-23T00:00:00Z',
         '--extraction-date',
-        '2026-11-25',
+        new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
       ]);
       const frozen = await ces(['draw', 'freeze', String(draw.id)]);
       assert.equal(frozen.eligible_count, 6);
@@ -257,6 +258,8 @@ describe('npm pack', () => {
       'docs/deploy.md',
       // The dashboard's screenshots, which README.md and docs/operations.md show.
       'docs/img/campaign.png',
+      'docs/img/draw-before-run.png',
+      'docs/img/draw-record.png',
       'docs/img/draw.png',
       'docs/img/entries.png',
       'docs/img/entry.png',
