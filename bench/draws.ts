@@ -14,12 +14,13 @@ import { loadavg, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cliActor } from '../src/audit/actor.ts';
-import { systemClock } from '../src/kernel/clock.ts';
+import { ManualClock, systemClock, type Clock } from '../src/kernel/clock.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import type { Ctx } from '../src/kernel/context.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { frozenSetBytes } from '../src/draws/draws.repo.ts';
 import { createDraw, recordResults } from '../src/draws/lifecycle.ts';
+import { getDraw, listDraws } from '../src/draws/views.ts';
 import { createSilentLogger } from '../src/kernel/log.ts';
 import { cryptoRandom } from '../src/kernel/random.ts';
 import { ROOT, type Child } from './children.ts';
@@ -153,10 +154,10 @@ function seedOrReuse(deps: DrawsBenchDeps, numbers: number): DrawSeed {
   return seed;
 }
 
-function openCtx(dbPath: string): Ctx {
+function openCtx(dbPath: string, clock: Clock = systemClock): Ctx {
   return {
     db: openDatabase(dbPath),
-    clock: systemClock,
+    clock,
     random: cryptoRandom,
     config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false),
     log: createSilentLogger(),
@@ -172,35 +173,39 @@ function withCtx<T>(dbPath: string, use: (ctx: Ctx) => T): T {
   }
 }
 
-/** The extraction's results, as `ces draw results` records them (not timed). */
+/**
+ * The extraction's results, as `ces draw results` records them (not timed): dated the draw's
+ * planned extraction and typed that evening, after it (a clock of its own: the draw is planned
+ * days ahead, as it must be created and frozen before its extraction). Each draw of the seeded
+ * campaign has its own extraction, as one extraction decides one draw.
+ */
 async function recordBenchResults(seed: DrawSeed, drawId: string): Promise<void> {
-  const ctx = openCtx(seed.dbPath);
+  const date = withCtx(seed.dbPath, (ctx) => getDraw(ctx, drawId).extraction_date);
+  if (date === null) throw new Error(`draw ${drawId} names no extraction`);
+  const ctx = openCtx(seed.dbPath, new ManualClock(`${date}T23:30:00.000Z`));
   try {
-    await recordResults(ctx, drawId, { extraction: 6_000, date: seed.cutoff.slice(0, 10), prizes: PRIZES }, cliActor('bench'));
+    const extraction = 6_000 + listDraws(ctx, seed.campaignId).findIndex((d) => d.id === drawId);
+    await recordResults(ctx, drawId, { extraction, date, prizes: PRIZES }, cliActor('bench'));
   } finally {
     ctx.db.close();
   }
 }
 
-/** A draw of the seeded campaign, as `ces draw create --mode live --winners 100` makes it. */
+/**
+ * A draw of the seeded campaign, as `ces draw create --mode live --winners 100` makes it. The
+ * freeze it is timed on runs on the system's clock, before the planned extraction: a week ahead,
+ * a day later for each draw the (kept) seed already has, so that no two share an extraction.
+ */
 function createBenchDraw(seed: DrawSeed, name: string): string {
-  return withCtx(
-    seed.dbPath,
-    (ctx) =>
-      createDraw(
-        ctx,
-        // The extraction the plan names: the day of the cut-off, the earliest one a draw may name.
-        {
-          campaignId: seed.campaignId,
-          mode: 'live',
-          name,
-          cutoff: seed.cutoff,
-          extractionDate: seed.cutoff.slice(0, 10),
-          winners: WINNERS,
-        },
-        cliActor('bench'),
-      ).id,
-  );
+  return withCtx(seed.dbPath, (ctx) => {
+    const ahead = 7 + listDraws(ctx, seed.campaignId).length;
+    const extractionDate = new Date(ctx.clock.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+    return createDraw(
+      ctx,
+      { campaignId: seed.campaignId, mode: 'live', name, cutoff: seed.cutoff, extractionDate, winners: WINNERS },
+      cliActor('bench'),
+    ).id;
+  });
 }
 
 function checkFrozen(seed: DrawSeed, draw: Record<string, unknown>): void {
