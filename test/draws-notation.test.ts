@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ManualClock } from '../src/kernel/clock.ts';
-import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { entryBody, makeCampaign, runCli, startTestServer } from './support/harness.ts';
-import { settle } from './support/mechanics.ts';
+import { makeCampaign, runCli, startTestServer } from './support/harness.ts';
+import { settle, submitDrawEntries } from './support/mechanics.ts';
 
 /** Tens of the 1st, 2nd and 3rd prizes 0, 1, 0 (series 010); units 6, 0, 1, 3, 0 (element 60130). */
 const PRIZES = ['050306', '033510', '045501', '094363', '051100'];
@@ -21,17 +20,7 @@ test('a 200-series draw writes every number S/EEEEE (series padded to 3) and eve
   const s = await startTestServer({ clock: new ManualClock('2023-01-10T12:00:00.000Z'), seed: 41 });
   try {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 5, seriesCount: 200, name: 'Promoção 200 séries' });
-    for (let i = 0; i < 40; i++) {
-      const body = entryBody(
-        {
-          consent: { granted_at: '2023-01-10T09:00:00-03:00' },
-          evidence: { access_key: makeAccessKey({ yymm: '2301', number: String(410_000 + i).padStart(9, '0') }) },
-        },
-        41_000 + i,
-      );
-      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `notation-${i}`, body });
-      assert.equal(res.status, 202, res.text);
-    }
+    await submitDrawEntries(s, w.liveKey, { count: 40, firstDocument: 41_000, firstKey: 410_000, idempotencyPrefix: 'notation' });
     await settle(s);
     const ces = (args: string[]) => runCli([...args, '--db', s.dbPath], { clock: s.clock });
     const created = await ces([

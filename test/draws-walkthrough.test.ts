@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ManualClock } from '../src/kernel/clock.ts';
-import { makeAccessKey } from '../src/entries/fiscal-key.ts';
-import { entryBody, makeCampaign, ROOT, runCli, startTestServer } from './support/harness.ts';
-import { settle } from './support/mechanics.ts';
+import { makeCampaign, ROOT, runCli, startTestServer } from './support/harness.ts';
+import { settle, submitDrawEntries } from './support/mechanics.ts';
 
 const PAGE = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
 
@@ -28,17 +27,7 @@ test('the walk-through of docs/operations.md: extraction 5732 over 1,500 numbers
   const s = await startTestServer({ clock: new ManualClock('2023-01-10T12:00:00.000Z'), seed: 5732 });
   try {
     const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 5, seriesCount: 100, name: 'Promoção Verão' });
-    for (let i = 0; i < 300; i++) {
-      const body = entryBody(
-        {
-          consent: { granted_at: '2023-01-10T09:00:00-03:00' },
-          evidence: { access_key: makeAccessKey({ yymm: '2301', number: String(573_200 + i).padStart(9, '0') }) },
-        },
-        57_320 + i,
-      );
-      const res = await s.request('POST', '/v1/entries', { key: w.liveKey, idempotencyKey: `walk-${i}`, body });
-      assert.equal(res.status, 202, res.text);
-    }
+    await submitDrawEntries(s, w.liveKey, { count: 300, firstDocument: 57_320, firstKey: 573_200, idempotencyPrefix: 'walk' });
     await settle(s);
     const ces = (args: string[]) => runCli([...args, '--db', s.dbPath], { clock: s.clock });
     const created = await ces([

@@ -52,3 +52,26 @@ export function stockOf(s: TestServer, prizeId: string): { current_stock: number
   const p = findPrizeById(s.ctx.db, prizeId)!;
   return { current_stock: p.current_stock, awarded_beyond_pool: p.awarded_beyond_pool };
 }
+
+/**
+ * `count` entries of as many participants, consented and bought on 2023-01-10 (the draw tests'
+ * day), each with its own fiscal key: participant i has document `firstDocument + i` and key
+ * number `firstKey + i`. Each must be accepted (202); not settled.
+ */
+export async function submitDrawEntries(
+  s: TestServer,
+  key: string,
+  o: { count: number; firstDocument: number; firstKey: number; idempotencyPrefix: string },
+): Promise<void> {
+  for (let i = 0; i < o.count; i++) {
+    const body = entryBody(
+      {
+        consent: { granted_at: '2023-01-10T09:00:00-03:00' },
+        evidence: { access_key: makeAccessKey({ yymm: '2301', number: String(o.firstKey + i).padStart(9, '0') }) },
+      },
+      o.firstDocument + i,
+    );
+    const res = await s.request('POST', '/v1/entries', { key, idempotencyKey: `${o.idempotencyPrefix}-${i}`, body });
+    assert.equal(res.status, 202, res.text);
+  }
+}
