@@ -33,6 +33,9 @@ interface CampaignFlags extends CommonOptions {
   promoter?: string;
   promoterDocument?: string;
   promoterAddress?: string;
+  notifyWithin?: string;
+  notifyDays?: string;
+  deliverWithin?: string;
 }
 
 function addCampaignOptions(cmd: Command): Command {
@@ -60,7 +63,10 @@ function addCampaignOptions(cmd: Command): Command {
     .option('--authorization <s>', 'the Certificado de Autorização number, as SPA issued it ("" clears)')
     .option('--promoter <s>', 'the promoter\'s razão social ("" clears)')
     .option('--promoter-document <cnpj>', 'the promoter\'s CNPJ ("" clears)')
-    .option('--promoter-address <s>', 'the promoter\'s address ("" clears)');
+    .option('--promoter-address <s>', 'the promoter\'s address ("" clears)')
+    .option('--notify-within <days>', "the plan's deadline to notify a winner, in days from the apuração (default 10)")
+    .option('--notify-days <kind>', 'how --notify-within counts: calendar | business (default calendar)')
+    .option('--deliver-within <days>', 'the deadline to deliver a prize, in days from the apuração: 1 to 30 (default 30)');
 }
 
 function toOptions(f: CampaignFlags): CampaignOptions {
@@ -86,6 +92,9 @@ function toOptions(f: CampaignFlags): CampaignOptions {
     promoter: clearable(f.promoter),
     promoterDocument: clearable(f.promoterDocument),
     promoterAddress: clearable(f.promoterAddress),
+    notifyWithin: f.notifyWithin,
+    notifyDays: f.notifyDays,
+    deliverWithin: f.deliverWithin,
   };
 }
 

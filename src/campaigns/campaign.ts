@@ -9,6 +9,8 @@ export const LUCKY_NUMBER_MODES = ['none', 'auto', 'manual'] as const;
 /** Which API keys may change the webhook configuration (PATCH /v1/webhook); GET stays open to all. */
 export const WEBHOOK_API_ACCESS = ['any', 'live', 'none'] as const;
 export type WebhookApiAccess = (typeof WEBHOOK_API_ACCESS)[number];
+/** How the plan counts its deadline to notify a winner: calendar days, or business days (src/tools/brazil-calendar.ts). */
+export const NOTIFY_DAYS = ['calendar', 'business'] as const;
 
 export interface Campaign {
   id: string;
@@ -35,6 +37,15 @@ export interface Campaign {
   /** The promoter's CNPJ, 14 characters without punctuation. */
   promoter_document: string | null;
   promoter_address: string | null;
+  /** The plan's deadline to notify a winner, counted from the apuração in notify_days (10 calendar days unless the plan says otherwise). */
+  notify_within: number;
+  notify_days: (typeof NOTIFY_DAYS)[number];
+  /** The deadline to deliver a prize, in days from the apuração: 30 at most (docs/operations.md#after-the-draw). */
+  deliver_within: number;
+  /** When the campaign was closed (its prestação de contas made), by whom, and a forced closing's reason. */
+  closed_at: string | null;
+  closed_by: string | null;
+  close_reason: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -34,6 +34,12 @@ function rowToCampaign(row: CampaignRow): Campaign {
     promoter: row.promoter,
     promoter_document: row.promoter_document,
     promoter_address: row.promoter_address,
+    notify_within: row.notify_within,
+    notify_days: row.notify_days,
+    deliver_within: row.deliver_within,
+    closed_at: row.closed_at,
+    closed_by: row.closed_by,
+    close_reason: row.close_reason,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -50,7 +56,8 @@ function campaignToRow(c: Campaign): CampaignRow {
 
 const COLUMNS = `id, name, starts_at, ends_at, purchase_from, purchase_to, required_fields, allow_companies, api_enabled,
   instant_prize, lucky_numbers, lucky_quantity, series_count, max_entries_per_participant, max_entries_per_day,
-  fiscal_verifier_url, webhook_api, authorization, promoter, promoter_document, promoter_address, created_at, updated_at`;
+  fiscal_verifier_url, webhook_api, authorization, promoter, promoter_document, promoter_address, notify_within, notify_days,
+  deliver_within, closed_at, closed_by, close_reason, created_at, updated_at`;
 
 export function insertCampaign(db: Db, c: Campaign): void {
   prepare(
@@ -58,7 +65,7 @@ export function insertCampaign(db: Db, c: Campaign): void {
     `INSERT INTO campaigns (${COLUMNS}) VALUES (@id, @name, @starts_at, @ends_at, @purchase_from, @purchase_to,
     @required_fields, @allow_companies, @api_enabled, @instant_prize, @lucky_numbers, @lucky_quantity, @series_count,
     @max_entries_per_participant, @max_entries_per_day, @fiscal_verifier_url, @webhook_api, @authorization, @promoter, @promoter_document, @promoter_address,
-    @created_at, @updated_at)`,
+    @notify_within, @notify_days, @deliver_within, @closed_at, @closed_by, @close_reason, @created_at, @updated_at)`,
   ).run(campaignToRow(c));
   invalidateRows(db);
 }
@@ -73,9 +80,20 @@ export function updateCampaignRow(db: Db, c: Campaign): void {
     max_entries_per_participant = @max_entries_per_participant, max_entries_per_day = @max_entries_per_day,
     fiscal_verifier_url = @fiscal_verifier_url, webhook_api = @webhook_api,
     authorization = @authorization, promoter = @promoter, promoter_document = @promoter_document,
-    promoter_address = @promoter_address, updated_at = @updated_at WHERE id = @id`,
+    promoter_address = @promoter_address, notify_within = @notify_within, notify_days = @notify_days,
+    deliver_within = @deliver_within, updated_at = @updated_at WHERE id = @id`,
   ).run(campaignToRow(c));
   invalidateRows(db);
+}
+
+/** Marks the campaign closed; false when it already was (the closing checks first, in its transaction). */
+export function closeCampaignRow(db: Db, id: string, at: string, by: string, reason: string | null): boolean {
+  const changed = prepare(
+    db,
+    `UPDATE campaigns SET closed_at = ?, closed_by = ?, close_reason = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
+  ).run(at, by, reason, at, id).changes;
+  invalidateRows(db);
+  return changed === 1;
 }
 
 export function findCampaignById(db: Db, id: string): Campaign | undefined {

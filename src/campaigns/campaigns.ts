@@ -13,6 +13,7 @@ import { EARLIEST_MS, EARLIEST_TIMESTAMP, LATEST_MS, LATEST_TIMESTAMP, parseZone
 import {
   INSTANT_PRIZE_MODES,
   LUCKY_NUMBER_MODES,
+  NOTIFY_DAYS,
   REQUIRED_FIELDS,
   WEBHOOK_API_ACCESS,
   type Campaign,
@@ -42,6 +43,9 @@ export interface CampaignOptions extends IdentityOptions {
   maxEntriesPerDay?: string | number | null;
   fiscalVerifierUrl?: string | null;
   webhookApi?: string;
+  notifyWithin?: string | number;
+  notifyDays?: string;
+  deliverWithin?: string | number;
 }
 
 /** Longest fiscal verifier URL, as a webhook endpoint's. */
@@ -80,6 +84,12 @@ export function createCampaign(ctx: Ctx, options: CampaignOptions, actor: Actor)
     promoter: null,
     promoter_document: null,
     promoter_address: null,
+    notify_within: 10,
+    notify_days: 'calendar',
+    deliver_within: 30,
+    closed_at: null,
+    closed_by: null,
+    close_reason: null,
     created_at: now,
     updated_at: now,
   };
@@ -97,6 +107,7 @@ export function updateCampaign(ctx: Ctx, id: string, options: CampaignOptions, a
   return ctx.db
     .transaction(() => {
       const current = getCampaign(ctx, id);
+      assertCampaignOpen(current);
       const next = applyOptions(current, options);
       // No option, or only the values it already has: nothing changed, so neither does updated_at.
       if (JSON.stringify(next) === JSON.stringify(current)) return current;
@@ -123,6 +134,19 @@ function auditedSettings(c: Campaign): Record<string, unknown> {
   };
 }
 
+/**
+ * 409 campaign_closed: a closed campaign's prestação de contas is made and stored, so nothing it
+ * reports (settings, draws, winners' steps) changes after it.
+ */
+export function assertCampaignOpen(campaign: Campaign): void {
+  if (campaign.closed_at === null) return;
+  throw new AppError(
+    409,
+    'campaign_closed',
+    `campaign ${campaign.id} was closed at ${campaign.closed_at}: its prestação de contas is made and nothing it reports changes`,
+  );
+}
+
 export function getCampaign(ctx: Ctx, id: string): Campaign {
   const campaign = findCampaignById(ctx.db, id);
   if (!campaign) throw notFound('Campaign');
@@ -135,6 +159,7 @@ export function listCampaigns(ctx: Ctx): Campaign[] {
 
 /** Where registration stands at `nowMs`: open, or the reason POST /v1/entries answers 403. */
 export function registrationClosedReason(campaign: Campaign, nowMs: number): string | null {
+  if (campaign.closed_at !== null) return `The campaign was closed at ${campaign.closed_at}.`;
   if (!campaign.api_enabled) return 'The campaign is not enabled for the API channel.';
   if (campaign.starts_at && nowMs < Date.parse(campaign.starts_at)) return `Registration opens at ${campaign.starts_at}.`;
   if (campaign.ends_at && nowMs >= Date.parse(campaign.ends_at)) return `Registration closed at ${campaign.ends_at}.`;
@@ -240,6 +265,14 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
       fail('webhook_api', `webhook_api must be one of ${WEBHOOK_API_ACCESS.join(', ')}, got "${o.webhookApi}"`);
     else next.webhook_api = o.webhookApi as WebhookApiAccess;
   }
+  if (o.notifyWithin !== undefined) next.notify_within = integer('notify_within', o.notifyWithin, 1, 365) ?? next.notify_within;
+  if (o.notifyDays !== undefined) {
+    if (!(NOTIFY_DAYS as readonly string[]).includes(o.notifyDays))
+      fail('notify_days', `${fieldName('notify_days')} must be one of ${NOTIFY_DAYS.join(', ')}, got "${o.notifyDays}"`);
+    else next.notify_days = o.notifyDays as Campaign['notify_days'];
+  }
+  // Decreto 70.951/1972 art. 5: a prize is delivered within 30 days of the apuração; a plan may promise sooner.
+  if (o.deliverWithin !== undefined) next.deliver_within = integer('deliver_within', o.deliverWithin, 1, 30) ?? next.deliver_within;
   applyIdentity(next, o, errors);
   if (next.starts_at && next.ends_at && Date.parse(next.ends_at) <= Date.parse(next.starts_at))
     fail('ends_at', 'ends_at must be after starts_at');

@@ -7,7 +7,9 @@ import { recordAudit } from '../audit/audit.ts';
 import { nowIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
-import { saveDrawRecord, savePublished } from './draws.repo.ts';
+import { centsOfReais } from '../winners/model.ts';
+import { openDrawWinners } from '../winners/winners.ts';
+import { listWinnerRows, saveDrawRecord, savePublished, type DrawRow } from './draws.repo.ts';
 import { findDraw, rowToDraw, type Draw } from './model.ts';
 import { publishedRecord } from './report.ts';
 import { assertTransition } from './status.ts';
@@ -26,6 +28,7 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor, reproduce: strin
       assertTransition(row.status, 'published');
       const at = nowIso(ctx.clock);
       savePublished(ctx.db, id, at);
+      openWinnersOfDraw(ctx, row);
       const record = publishedRecord(ctx, id, reproduce, actorName(actor));
       saveDrawRecord(ctx.db, id, record.md, record.html, record.sha256, at);
       const detail = getDraw(ctx, id);
@@ -51,4 +54,27 @@ export function publishDraw(ctx: Ctx, id: string, actor: Actor, reproduce: strin
       return rowToDraw(findDraw(ctx, id));
     })
     .immediate();
+}
+
+/**
+ * Opens the winners of the draw being published (src/winners/winners.ts): every position with its
+ * prize, a number disqualified before the publication as disqualified, with its reason. Their
+ * deadlines run from the apuração, the run.
+ */
+function openWinnersOfDraw(ctx: Ctx, row: DrawRow): void {
+  const prizes = rowToDraw(row).prizes;
+  openDrawWinners(
+    ctx,
+    { id: row.id, campaign_id: row.campaign_id, livemode: row.livemode, drawn_at: row.drawn_at! },
+    listWinnerRows(ctx.db, row.id).map((w) => {
+      const prize = prizes?.find((p) => p.position === w.position);
+      return {
+        drawWinnerId: w.id,
+        position: w.position,
+        entryId: w.entry_id,
+        prize: { description: prize?.description ?? null, valueCents: prize ? centsOfReais(prize.value) : null },
+        disqualified: w.disqualified_at === null ? null : { at: w.disqualified_at, reason: w.disqualified_reason, actor: 'system' },
+      };
+    }),
+  );
 }

@@ -7,32 +7,10 @@
 // Intl, not from a fixed offset: Brazil has had no daylight saving time since 2019, but the rules
 // also judge dates from before.
 import { AppError, fieldName } from '../kernel/errors.ts';
+import { brasiliaDate, brasiliaWallClock } from '../tools/brazil-calendar.ts';
 
-const ZONE = 'America/Sao_Paulo';
 /** The hour (Brasília) at which the Loteria Federal holds its extractions. */
 const EXTRACTION_HOUR = 19;
-
-const PARTS = new Intl.DateTimeFormat('en-US', {
-  timeZone: ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/** The wall clock in Brasília at `ms`, as the milliseconds of the same wall clock in UTC. */
-function brasiliaWallClock(ms: number): number {
-  const p = Object.fromEntries(PARTS.formatToParts(ms).map((x) => [x.type, x.value]));
-  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-}
-
-/** The date (YYYY-MM-DD) in Brasília at `ms`. */
-export function brasiliaDate(ms: number): string {
-  return new Date(brasiliaWallClock(ms)).toISOString().slice(0, 10);
-}
 
 /** When the extraction of `date` (YYYY-MM-DD) is held: 19:00 in Brasília that day, as epoch milliseconds. */
 export function extractionStartsAt(date: string): number {

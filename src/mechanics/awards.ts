@@ -24,6 +24,7 @@ import {
 } from './awards.repo.ts';
 import { addBeyondPool, findPrizeById, returnPrizeUnit, takePrizeUnit } from './prizes.repo.ts';
 import { toStatusFilter } from '../input/status-filter.ts';
+import { disqualifyWinnerOfAward, openInstantWinner } from '../winners/winners.ts';
 
 /** Takes a unit of the prize for a confirmed win; returns the award's beyond_pool flag. */
 function takeUnit(ctx: Ctx, prizeId: string): 0 | 1 {
@@ -50,7 +51,20 @@ function returnUnit(ctx: Ctx, award: AwardRow, now: string): void {
 function transition(ctx: Ctx, award: AwardRow, to: AwardStatus, now: string, actor: string, reason: string | null): AwardRow {
   updateAwardStatus(ctx.db, award.id, to, now);
   insertAwardHistory(ctx.db, { award_id: award.id, from_status: award.status, to_status: to, at: now, actor, reason });
+  // The prize's winner (src/winners/winners.ts): opened by the confirmation, disqualified when the prize is taken back.
+  if (to === 'awarded') openWinnerOfAward(ctx, award, now);
+  else if (award.status === 'awarded') disqualifyWinnerOfAward(ctx, award.id, reason, actor, now);
   return { ...award, status: to, updated_at: now };
+}
+
+function openWinnerOfAward(ctx: Ctx, award: AwardRow, now: string): void {
+  const prize = findPrizeById(ctx.db, award.prize_id);
+  openInstantWinner(
+    ctx,
+    award,
+    { description: prize?.name ?? null, valueCents: prize === undefined ? null : Math.round(prize.unit_value * 100) },
+    now,
+  );
 }
 
 /** pending -> awarded (the entry was approved and evaluated); takes a unit. */
@@ -113,6 +127,7 @@ export function createAwardedAward(ctx: Ctx, input: NewAward): AwardRow {
     actor: input.actor,
     reason: input.reason,
   });
+  openWinnerOfAward(ctx, row, input.now);
   return row;
 }
 

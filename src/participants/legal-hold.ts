@@ -2,14 +2,14 @@
 // lucky numbers or a prize in a campaign that is not closed keeps their data until the promotion's
 // prestação de contas, a legal obligation that LGPD art. 16, I allows keeping data for. The
 // request is not lost: it is recorded (held_anonymizations, who asked and when, and the audit
-// log), for the campaign's closing to carry out. Campaigns have no closed state yet, so every
-// campaign counts as not closed: campaignIsClosed is where the closing will say otherwise.
+// log), for the campaign's closing to carry out (carryOutHeldAnonymizations).
+import { findCampaignById } from '../campaigns/campaigns.repo.ts';
 import type { Db } from '../db/open.ts';
 import { countHoldingsOfEnrollment, type Holdings } from './participants.repo.ts';
 
-/** Whether the campaign has been closed (its prestação de contas made): none is, until closing exists. */
-function campaignIsClosed(_db: Db, _campaignId: string): boolean {
-  return false;
+/** Whether the campaign has been closed (its prestação de contas made). */
+function campaignIsClosed(db: Db, campaignId: string): boolean {
+  return findCampaignById(db, campaignId)?.closed_at != null;
 }
 
 /**

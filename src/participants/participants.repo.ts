@@ -94,6 +94,28 @@ export function listDeliveriesOfEnrollment(db: Db, enrollmentId: string): Partic
 
 export const REDACTED = '[redacted]';
 
+/** The operator's notes on the steps of the participant's prizes (winner_events), redacted; how many. */
+export function redactWinnerNotesOfEnrollment(db: Db, enrollmentId: string): number {
+  return prepare(
+    db,
+    `UPDATE winner_events SET note = '${REDACTED}'
+    WHERE note IS NOT NULL AND note <> '${REDACTED}' AND winner_id IN (SELECT id FROM winners WHERE enrollment_id = ?)`,
+  ).run(enrollmentId).changes;
+}
+
+/**
+ * The files kept with the participant's prize steps (a signed receipt has their name, document and
+ * signature) emptied; their name, type, size and SHA-256 stay, as the prestação de contas cites
+ * them. How many.
+ */
+export function eraseWinnerAttachmentsOfEnrollment(db: Db, enrollmentId: string): number {
+  return prepare(
+    db,
+    `UPDATE winner_attachments SET data = x'', filename = '${REDACTED}'
+    WHERE length(data) > 0 AND winner_id IN (SELECT id FROM winners WHERE enrollment_id = ?)`,
+  ).run(enrollmentId).changes;
+}
+
 /**
  * The receivers' answers to the participant's events (webhook_attempts.response_excerpt) become
  * [redacted]: a receiver may echo the payload or write about the person (issue 32). How many.
@@ -173,6 +195,22 @@ export function countHoldingsOfEnrollment(db: Db, enrollmentId: string): Holding
       (SELECT count(*) FROM entries e JOIN awards a ON a.entry_id = e.id WHERE e.enrollment_id = @id AND a.status IN ('pending', 'awarded'))
       + (SELECT count(*) FROM draw_winners w WHERE w.enrollment_id = @id AND w.disqualified_at IS NULL) AS prizes`,
   ).get({ id: enrollmentId })!;
+}
+
+/** The anonymisations the legal hold kept back for a campaign, not carried out yet, oldest first. */
+export function listHeldAnonymizations(
+  db: Db,
+  campaignId: string,
+): Array<{ id: number; enrollment_id: string; requested_by: string; requested_at: string; reason: string | null }> {
+  return prepare<[string], { id: number; enrollment_id: string; requested_by: string; requested_at: string; reason: string | null }>(
+    db,
+    `SELECT id, enrollment_id, requested_by, requested_at, reason FROM held_anonymizations
+    WHERE campaign_id = ? AND carried_out_at IS NULL ORDER BY id`,
+  ).all(campaignId);
+}
+
+export function markHeldAnonymizationCarriedOut(db: Db, id: number, at: string): void {
+  prepare(db, `UPDATE held_anonymizations SET carried_out_at = ? WHERE id = ?`).run(at, id);
 }
 
 /** Records an anonymisation request the legal hold kept back, for the campaign's closing; its id. */

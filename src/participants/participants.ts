@@ -15,7 +15,7 @@ import { AppError, fieldName, notFound } from '../kernel/errors.ts';
 import { parseDocument } from '../input/documents.ts';
 import { MAX_NOTE_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
 import type { ConsentChoiceRecord } from '../entries/entries.repo.ts';
-import { findEnrollmentByDocument, type EnrollmentRow } from '../entries/enrollments.repo.ts';
+import { findEnrollmentByDocument, findEnrollmentById, type EnrollmentRow } from '../entries/enrollments.repo.ts';
 import { enrollmentToView } from '../mechanics/entry-view.ts';
 import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import { formatPair } from '../mechanics/lucky-pairs.ts';
@@ -25,6 +25,8 @@ import { legalHoldOf } from './legal-hold.ts';
 import {
   anonymizeEnrollment,
   insertHeldAnonymization,
+  listHeldAnonymizations,
+  markHeldAnonymizationCarriedOut,
   listAwardsOfEnrollment,
   listConsentsOfEnrollment,
   listDeliveriesOfEnrollment,
@@ -37,6 +39,8 @@ import {
   setAwardHistoryReason,
   setDeliveryPayload,
   setEntryRejectionReasons,
+  redactWinnerNotesOfEnrollment,
+  eraseWinnerAttachmentsOfEnrollment,
 } from './participants.repo.ts';
 
 interface ParticipantRequest {
@@ -233,6 +237,10 @@ interface FreeTextRedacted {
   webhook_payloads: number;
   /** The receivers' answers to the participant's events, kept as excerpts of the delivery attempts. */
   response_excerpts: number;
+  /** The operator's notes on the steps of the participant's prizes. */
+  winner_notes: number;
+  /** The files of those steps (signed receipts), emptied. */
+  winner_attachments: number;
 }
 
 /**
@@ -316,45 +324,81 @@ function anonymizeInTransaction(
         });
         return { held: { id, enrollment_id: enrollment.id, ...hold } };
       }
-      const token = `anon_${ctx.random.bytes(16).toString('hex')}`;
-      if (!anonymizeEnrollment(ctx.db, enrollment.id, token, now))
-        throw new AppError(409, 'already_anonymized', 'This participant is already anonymized.');
-      const consentsRedacted = redactConsentsOfEnrollment(ctx.db, enrollment.id);
-      const freeText = redactFreeText(ctx, enrollment.id);
-      const kept = {
-        entries: listEntriesOfEnrollment(ctx.db, enrollment.id).length,
-        awards: listAwardsOfEnrollment(ctx.db, enrollment.id).length,
-        lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).length,
-        consents: listConsentsOfEnrollment(ctx.db, enrollment.id).length,
-      };
-      // The reason is the operator's own note (a ticket reference, README); the token is not kept
-      // here: it would link the record to the anonymized enrollment's document field.
-      const auditId = recordAudit(ctx, {
-        actor,
-        action: 'participant.anonymized',
-        campaignId: req.campaignId,
-        details: {
-          enrollment_id: enrollment.id,
-          mode: req.livemode === 1 ? 'live' : 'test',
-          reason: req.reason ?? null,
-          kept,
-          consents_redacted: consentsRedacted,
-          free_text_redacted: freeText,
-        },
-      });
-      return {
-        enrollment_id: enrollment.id,
-        campaign_id: req.campaignId,
-        livemode: req.livemode === 1,
-        document_token: token,
-        anonymized_at: now,
-        kept,
-        consents_redacted: consentsRedacted,
-        free_text_redacted: freeText,
-        audit_id: auditId,
-      };
+      return eraseParticipant(ctx, enrollment, { reason: req.reason ?? null }, actor, now);
     })
     .immediate();
+}
+
+/**
+ * Erases a participant, in the caller's transaction (the request's, or the campaign's closing that
+ * carries out a held request: `held` names it in the audit record). See anonymizeParticipant.
+ */
+function eraseParticipant(
+  ctx: Ctx,
+  enrollment: EnrollmentRow,
+  why: { reason: string | null; held?: { id: number; requested_by: string; requested_at: string } },
+  actor: Actor,
+  now: string,
+): AnonymizeResult {
+  const token = `anon_${ctx.random.bytes(16).toString('hex')}`;
+  if (!anonymizeEnrollment(ctx.db, enrollment.id, token, now))
+    throw new AppError(409, 'already_anonymized', 'This participant is already anonymized.');
+  const consentsRedacted = redactConsentsOfEnrollment(ctx.db, enrollment.id);
+  const freeText = redactFreeText(ctx, enrollment.id);
+  const kept = {
+    entries: listEntriesOfEnrollment(ctx.db, enrollment.id).length,
+    awards: listAwardsOfEnrollment(ctx.db, enrollment.id).length,
+    lucky_numbers: listLuckyNumbersOfEnrollment(ctx.db, enrollment.id).length,
+    consents: listConsentsOfEnrollment(ctx.db, enrollment.id).length,
+  };
+  // The reason is the operator's own note (a ticket reference, README); the token is not kept
+  // here: it would link the record to the anonymized enrollment's document field.
+  const auditId = recordAudit(ctx, {
+    actor,
+    action: 'participant.anonymized',
+    campaignId: enrollment.campaign_id,
+    details: {
+      enrollment_id: enrollment.id,
+      mode: enrollment.livemode === 1 ? 'live' : 'test',
+      reason: why.reason,
+      ...(why.held ? { held_id: why.held.id, requested_by: why.held.requested_by, requested_at: why.held.requested_at } : {}),
+      kept,
+      consents_redacted: consentsRedacted,
+      free_text_redacted: freeText,
+    },
+  });
+  return {
+    enrollment_id: enrollment.id,
+    campaign_id: enrollment.campaign_id,
+    livemode: enrollment.livemode === 1,
+    document_token: token,
+    anonymized_at: now,
+    kept,
+    consents_redacted: consentsRedacted,
+    free_text_redacted: freeText,
+    audit_id: auditId,
+  };
+}
+
+/**
+ * Carries out the anonymisations the legal hold kept back for a campaign being closed, in the
+ * closing's transaction (the hold ends with the prestação de contas): each held request is done as
+ * it was asked, by whom and with its reason, and marked carried out; one whose participant was
+ * anonymized meanwhile is only marked. How many were carried out. The caller turns secure_delete
+ * on around its transaction and empties the WAL after it, as anonymizeParticipant does.
+ */
+export function carryOutHeldAnonymizations(ctx: Ctx, campaignId: string, actor: Actor): number {
+  let done = 0;
+  const now = nowIso(ctx.clock);
+  for (const held of listHeldAnonymizations(ctx.db, campaignId)) {
+    const enrollment = findEnrollmentById(ctx.db, held.enrollment_id);
+    if (enrollment && enrollment.anonymized_at === null) {
+      eraseParticipant(ctx, enrollment, { reason: held.reason, held }, actor, now);
+      done++;
+    }
+    markHeldAnonymizationCarriedOut(ctx.db, held.id, now);
+  }
+  return done;
 }
 
 // The reasons ces itself writes on a caller's behalf (a declared win, a win moved): fixed words
@@ -373,7 +417,14 @@ const GENERATED_AWARD_REASON = new RegExp(
  * The text becomes [redacted]; the codes, statuses and the fixed wording around it stay.
  */
 function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
-  const counts: FreeTextRedacted = { award_reasons: 0, rejection_messages: 0, webhook_payloads: 0, response_excerpts: 0 };
+  const counts: FreeTextRedacted = {
+    award_reasons: 0,
+    rejection_messages: 0,
+    webhook_payloads: 0,
+    response_excerpts: 0,
+    winner_notes: 0,
+    winner_attachments: 0,
+  };
   for (const { id, reason } of listWrittenAwardReasonsOfEnrollment(ctx.db, enrollmentId)) {
     if (reason === REDACTED || GENERATED_AWARD_REASON.test(reason)) continue;
     setAwardHistoryReason(ctx.db, id, REDACTED);
@@ -386,6 +437,11 @@ function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
     counts.rejection_messages++;
   }
   for (const delivery of listDeliveriesOfEnrollment(ctx.db, enrollmentId)) {
+    if (delivery.event_type === 'winner.updated') {
+      setDeliveryPayload(ctx.db, delivery.id, JSON.stringify(redactWinnerPayload(JSON.parse(delivery.payload) as WinnerPayload)));
+      counts.webhook_payloads++;
+      continue;
+    }
     const payload = JSON.parse(delivery.payload) as { data?: { rejection_reasons?: unknown } };
     const reasons = payload.data ? redactRejectionReasons(payload.data.rejection_reasons) : null;
     if (reasons === null) continue;
@@ -394,7 +450,23 @@ function redactFreeText(ctx: Ctx, enrollmentId: string): FreeTextRedacted {
     counts.webhook_payloads++;
   }
   counts.response_excerpts = redactResponseExcerptsOfEnrollment(ctx.db, enrollmentId);
+  counts.winner_notes = redactWinnerNotesOfEnrollment(ctx.db, enrollmentId);
+  counts.winner_attachments = eraseWinnerAttachmentsOfEnrollment(ctx.db, enrollmentId);
   return counts;
+}
+
+interface WinnerPayload {
+  data: { participant: unknown; events: Array<{ note: string | null; attachments: Array<{ filename: string }> }> };
+}
+
+/** A winner.updated event with the participant as an anonymized one shows and the notes and file names redacted. */
+function redactWinnerPayload(payload: WinnerPayload): WinnerPayload {
+  payload.data.participant = { name: null, document: '***', city: null, state: null };
+  for (const event of payload.data.events) {
+    if (event.note !== null) event.note = REDACTED;
+    for (const attachment of event.attachments) attachment.filename = REDACTED;
+  }
+  return payload;
 }
 
 /** The reasons with the verifier's words redacted, or null when there was nothing to redact. */

@@ -7,7 +7,15 @@ import { uuidv7 } from '../kernel/random.ts';
 import { insertDelivery } from './outbox.repo.ts';
 import { findWebhookConfigCached } from './webhook-config.repo.ts';
 
-export const EVENT_TYPES = ['entry.received', 'entry.completed', 'entry.evaluated', 'award.updated', 'draw.published', 'ping'] as const;
+export const EVENT_TYPES = [
+  'entry.received',
+  'entry.completed',
+  'entry.evaluated',
+  'award.updated',
+  'draw.published',
+  'winner.updated',
+  'ping',
+] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventEnvelope<D = Record<string, unknown>> {

@@ -5,7 +5,8 @@
 // daylight saving time (abolished in 2019), when 19:00 was 21:00Z, not 22:00Z.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertBeforeExtraction, brasiliaDate, checkResultsDate, extractionStartsAt } from '../../src/draws/time-rules.ts';
+import { assertBeforeExtraction, checkResultsDate, extractionStartsAt } from '../../src/draws/time-rules.ts';
+import { brasiliaDate } from '../../src/tools/brazil-calendar.ts';
 import { AppError } from '../../src/kernel/errors.ts';
 
 const at = (iso: string): number => Date.parse(iso);

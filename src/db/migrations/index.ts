@@ -27,6 +27,7 @@ import { migration021 } from './021-draw-voided-approximations.ts';
 import { migration022 } from './022-draw-rules-campaign-identity.ts';
 import { migration023 } from './023-draw-time-and-people.ts';
 import { migration024 } from './024-draw-records-holders-legal-hold.ts';
+import { migration025 } from './025-winners.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration022,
   migration023,
   migration024,
+  migration025,
 ];

@@ -1,0 +1,112 @@
+// SQL of winners, their events and their attachments.
+import type { Db } from '../db/open.ts';
+import { prepare } from '../db/statements.ts';
+import type { AttachmentMeta, WinnerEventRow, WinnerParticipant, WinnerRow } from './model.ts';
+import type { WinnerStatus } from './status.ts';
+
+const COLUMNS = `id, campaign_id, livemode, source, draw_id, position, draw_winner_id, award_id, entry_id, enrollment_id,
+  prize_description, prize_value_cents, status, awarded_at, notify_by, deliver_by, prescribes_at, created_at, updated_at`;
+
+export function insertWinner(db: Db, row: WinnerRow): void {
+  prepare(
+    db,
+    `INSERT INTO winners (${COLUMNS}) VALUES (@id, @campaign_id, @livemode, @source, @draw_id, @position, @draw_winner_id,
+    @award_id, @entry_id, @enrollment_id, @prize_description, @prize_value_cents, @status, @awarded_at, @notify_by,
+    @deliver_by, @prescribes_at, @created_at, @updated_at)`,
+  ).run(row);
+}
+
+export function findWinner(db: Db, id: string): WinnerRow | undefined {
+  return prepare<[string], WinnerRow>(db, `SELECT ${COLUMNS} FROM winners WHERE id = ?`).get(id);
+}
+
+export function findWinnerOfAward(db: Db, awardId: string): WinnerRow | undefined {
+  return prepare<[string], WinnerRow>(db, `SELECT ${COLUMNS} FROM winners WHERE award_id = ?`).get(awardId);
+}
+
+export function hasWinnerOfDrawWinner(db: Db, drawWinnerId: number): boolean {
+  return prepare<[number], { one: number }>(db, `SELECT 1 AS one FROM winners WHERE draw_winner_id = ?`).get(drawWinnerId) !== undefined;
+}
+
+export function listWinnerRows(db: Db, f: { campaignId: string; livemode?: number; status?: WinnerStatus }): WinnerRow[] {
+  return prepare<[string, number | null, number | null, string | null, string | null], WinnerRow>(
+    db,
+    `SELECT ${COLUMNS} FROM winners
+    WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) AND (? IS NULL OR status = ?)
+    ORDER BY awarded_at, source, position, id`,
+  ).all(f.campaignId, f.livemode ?? null, f.livemode ?? null, f.status ?? null, f.status ?? null);
+}
+
+export function setWinnerStatus(db: Db, id: string, status: WinnerStatus, at: string): void {
+  prepare(db, `UPDATE winners SET status = ?, updated_at = ? WHERE id = ?`).run(status, at, id);
+}
+
+/** Open winners (awarded or notified) whose prescription date is before `today`, of one campaign or of all. */
+export function listPrescribable(db: Db, today: string, campaignId: string | null): WinnerRow[] {
+  return prepare<[string, string | null, string | null], WinnerRow>(
+    db,
+    `SELECT ${COLUMNS} FROM winners
+    WHERE prescribes_at < ? AND status IN ('awarded', 'notified') AND (? IS NULL OR campaign_id = ?)
+    ORDER BY prescribes_at, id`,
+  ).all(today, campaignId, campaignId);
+}
+
+export function insertWinnerEvent(db: Db, e: Omit<WinnerEventRow, 'id'>): number {
+  return Number(
+    prepare(
+      db,
+      `INSERT INTO winner_events (winner_id, event, note, from_status, to_status, actor, at)
+      VALUES (@winner_id, @event, @note, @from_status, @to_status, @actor, @at)`,
+    ).run(e).lastInsertRowid,
+  );
+}
+
+export function listWinnerEvents(db: Db, winnerId: string): WinnerEventRow[] {
+  return prepare<[string], WinnerEventRow>(
+    db,
+    `SELECT id, winner_id, event, note, from_status, to_status, actor, at FROM winner_events WHERE winner_id = ? ORDER BY id`,
+  ).all(winnerId);
+}
+
+export function insertAttachment(
+  db: Db,
+  a: {
+    event_id: number;
+    winner_id: string;
+    filename: string;
+    media_type: string;
+    size: number;
+    sha256: string;
+    data: Buffer;
+    created_at: string;
+  },
+): number {
+  return Number(
+    prepare(
+      db,
+      `INSERT INTO winner_attachments (event_id, winner_id, filename, media_type, size, sha256, data, created_at)
+      VALUES (@event_id, @winner_id, @filename, @media_type, @size, @sha256, @data, @created_at)`,
+    ).run(a).lastInsertRowid,
+  );
+}
+
+export function listAttachmentMeta(db: Db, winnerId: string): AttachmentMeta[] {
+  return prepare<[string], AttachmentMeta>(
+    db,
+    `SELECT id, event_id, filename, media_type, size, sha256 FROM winner_attachments WHERE winner_id = ? ORDER BY id`,
+  ).all(winnerId);
+}
+
+export function findAttachment(db: Db, id: number): (AttachmentMeta & { winner_id: string; data: Buffer }) | undefined {
+  return prepare<[number], AttachmentMeta & { winner_id: string; data: Buffer }>(
+    db,
+    `SELECT id, event_id, winner_id, filename, media_type, size, sha256, data FROM winner_attachments WHERE id = ?`,
+  ).get(id);
+}
+
+export function findWinnerParticipant(db: Db, enrollmentId: string): WinnerParticipant | undefined {
+  return prepare<[string], WinnerParticipant>(
+    db,
+    `SELECT full_name, document_type, document_number, city, state, anonymized_at FROM enrollments WHERE id = ?`,
+  ).get(enrollmentId);
+}
