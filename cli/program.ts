@@ -25,6 +25,7 @@ import { registerAuditCommands } from './commands/audit.ts';
 import { registerDashboardCommands } from './commands/dashboard.ts';
 import { registerCheckCommand } from './commands/check.ts';
 import { registerDrawCommands } from './commands/draw.ts';
+import { registerWinnersCommands } from './commands/winners.ts';
 import { registerVersionCommand } from './commands/version.ts';
 import { VERSION } from '../src/kernel/version.ts';
 
@@ -64,6 +65,7 @@ function createProgram(): Command {
   registerDashboardCommands(program);
   registerCheckCommand(program);
   registerDrawCommands(program);
+  registerWinnersCommands(program);
   registerOpenApiCommand(program);
   registerVersionCommand(program);
   return program;

@@ -1,4 +1,4 @@
-// ces campaign create|update|list|show
+// ces campaign create|update|list|show|close|report
 import type { Command } from 'commander';
 import {
   createCampaign,
@@ -8,7 +8,10 @@ import {
   type Campaign,
   type CampaignOptions,
 } from '../../src/campaigns/campaigns.ts';
-import { parseUuid } from '../options.ts';
+import { closeCampaign } from '../../src/closing/close.ts';
+import { renderAccounts } from '../../src/closing/report.ts';
+import { AppError } from '../../src/kernel/errors.ts';
+import { parseModeFilter, parseUuid } from '../options.ts';
 import { cliOperator } from '../operator.ts';
 import { details, runCommand, table, withCommonOptions, type CommonOptions } from '../output.ts';
 
@@ -156,4 +159,47 @@ export function registerCampaignCommands(program: Command): void {
       );
     },
   );
+
+  withCommonOptions(
+    campaign
+      .command('close')
+      .description('close the campaign: its prestação de contas stored, the anonymisations held for it carried out')
+      .argument('<id>', 'campaign id', parseUuid),
+  )
+    .option('--force', 'close before every prize has prescribed, or with a draw still open')
+    .option('--reason <text>', 'why a forced closing comes early (required with --force)')
+    .action(async (id: string, flags: CommonOptions & { force?: boolean; reason?: string }) => {
+      await runCommand(
+        flags,
+        (ctx) => closeCampaign(ctx, id, { force: flags.force === true, reason: flags.reason ?? null }, cliOperator()),
+        (closed) =>
+          [
+            `campaign ${closed.campaign.id} closed at ${closed.campaign.closed_at}`,
+            `prestação de contas stored: live sha256 ${closed.reports.live.sha256}, test sha256 ${closed.reports.test.sha256}`,
+            `held anonymisations carried out: ${closed.anonymizations_carried_out}`,
+          ].join('\n'),
+      );
+    });
+
+  withCommonOptions(
+    campaign
+      .command('report')
+      .description('the prestação de contas, in Portuguese: Markdown, or HTML to print (a draft until the campaign is closed)')
+      .argument('<id>', 'campaign id', parseUuid),
+  )
+    .option('--format <format>', 'md | html', 'md')
+    .option('--mode <mode>', 'live | test', 'live')
+    .action(async (id: string, flags: CommonOptions & { format: string; mode: string }) => {
+      await runCommand(
+        flags,
+        (ctx) => {
+          const format = flags.format.toLowerCase();
+          if (format !== 'md' && format !== 'html')
+            throw new AppError(422, 'invalid_option', `--format must be md or html, got "${flags.format}"`);
+          const livemode = parseModeFilter(flags.mode)!;
+          return { campaign_id: id, mode: flags.mode.toLowerCase(), format, text: renderAccounts(ctx, id, livemode, format) };
+        },
+        (doc) => doc.text.replace(/\n$/, ''),
+      );
+    });
 }

@@ -51,7 +51,7 @@ export const AUDIT_ACTIONS = [
   'draw.participants_exported',
   // An anonymisation refused by the promotion's legal hold (LGPD art. 16, I), kept for the campaign's closing.
   'participant.anonymization_held',
-  // After the draw (docs/operations.md#after-the-draw): a winner's step, an attachment's download, the closing.
+  // After the draw (docs/operations.md#winners-ces-winners): a winner's step, an attachment's download, the closing.
   'winner.recorded',
   'winner.attachment_viewed',
   'campaign.closed',

@@ -40,7 +40,7 @@ export interface Campaign {
   /** The plan's deadline to notify a winner, counted from the apuração in notify_days (10 calendar days unless the plan says otherwise). */
   notify_within: number;
   notify_days: (typeof NOTIFY_DAYS)[number];
-  /** The deadline to deliver a prize, in days from the apuração: 30 at most (docs/operations.md#after-the-draw). */
+  /** The deadline to deliver a prize, in days from the apuração: 30 at most (docs/operations.md#winners-ces-winners). */
   deliver_within: number;
   /** When the campaign was closed (its prestação de contas made), by whom, and a forced closing's reason. */
   closed_at: string | null;

@@ -5,7 +5,7 @@
 // on a connection of its own, so it never holds the writer.
 import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { getCampaign } from '../campaigns/campaigns.ts';
+import { assertCampaignOpen, getCampaign } from '../campaigns/campaigns.ts';
 import { nowIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName, invalidOption } from '../kernel/errors.ts';
@@ -85,6 +85,7 @@ function readEmptySeries(value: string | undefined): EmptySeriesRule {
 export function createDraw(ctx: Ctx, input: DrawInput, actor: Actor): Draw {
   const mode = toMode(input.mode);
   const campaign = getCampaign(ctx, input.campaignId);
+  assertCampaignOpen(campaign);
   if (campaign.lucky_numbers === 'none')
     throw new AppError(409, 'lucky_numbers_off', 'The campaign gives no lucky numbers (`lucky_numbers` none): there is nothing to draw.');
   const name = checkText('name', input.name, MAX_DRAW_NAME);

@@ -4,7 +4,7 @@
 // the clause (clause.ts), share. The record is in Portuguese: it is signed by the promoter's person
 // responsible and two witnesses and kept for the SPA.
 import { findDrawActionActor } from '../audit/audit.repo.ts';
-import { getCampaign } from '../campaigns/campaigns.ts';
+import { getCampaign, type Campaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { SAO_PAULO_OFFSET_MS } from '../input/timestamps.ts';
 import { findEntryPlace, listVoidedOnExtraction } from './draws.repo.ts';
@@ -52,19 +52,24 @@ interface VoidedDraw {
  * The record of a draw that has run (409 draw_not_run before). `publisher` names who publishes it
  * when the record is built by the publication itself, before its audit record is read back.
  */
+/** The campaign's identity as every record prints it (the ata, the prestação de contas). */
+export function reportIdentity(campaign: Campaign): ReportIdentity {
+  const unset = 'não informado';
+  return {
+    authorization: campaign.authorization ?? unset,
+    promoter: campaign.promoter ?? unset,
+    promoterDocument: campaign.promoter_document === null ? unset : formatCnpj(campaign.promoter_document),
+    promoterAddress: campaign.promoter_address ?? unset,
+  };
+}
+
 export function buildReportModel(ctx: Ctx, drawId: string, reproduce: string, publisher: string | null = null): ReportModel {
   const outcome = getRunOutcome(ctx, drawId);
   const draw = getDraw(ctx, drawId);
   const campaign = getCampaign(ctx, draw.campaign_id);
-  const unset = 'não informado';
   return {
     campaignName: campaign.name,
-    identity: {
-      authorization: campaign.authorization ?? unset,
-      promoter: campaign.promoter ?? unset,
-      promoterDocument: campaign.promoter_document === null ? unset : formatCnpj(campaign.promoter_document),
-      promoterAddress: campaign.promoter_address ?? unset,
-    },
+    identity: reportIdentity(campaign),
     draw,
     outcome,
     winners: draw.winners.map((w) => {

@@ -8,6 +8,7 @@ import { runPassiveCheckpoint } from '../db/checkpointer.ts';
 import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
 import { pruneSignInLinks } from '../dashboard/link-retention.ts';
 import type { TickChore, TickState } from '../pipeline/tick.ts';
+import { prescribeDue } from '../winners/winners.ts';
 import { restoreEndpointBackoffs } from '../webhooks/endpoint-health.ts';
 import { schedulerSettings } from '../webhooks/sender.ts';
 import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
@@ -54,6 +55,7 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
     deliveries,
     wal: createWalWatch(ctx.config, ctx.clock, ctx.log, runPassiveCheckpoint),
-    chores: [pruneSignInLinks],
+    // Prizes past their 180 days are prescribed as the days pass, with winner.updated, not only when someone looks.
+    chores: [pruneSignInLinks, (ctx) => prescribeDue(ctx)],
   };
 }

@@ -1,4 +1,4 @@
-// A step's attachments (docs/operations.md#after-the-draw): the signed Termo de Quitação e Entrega
+// A step's attachments (docs/operations.md#winners-ces-winners): the signed Termo de Quitação e Entrega
 // de Prêmio, a notification's proof, the winner's documents. PDF, JPEG or PNG, known by their
 // first bytes whatever the name says, 1 byte to 10 MiB each, kept in the database with their
 // SHA-256 so that the prestação de contas can name each one and anyone can check a copy.

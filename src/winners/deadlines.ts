@@ -1,4 +1,4 @@
-// A winner's deadlines (docs/operations.md#after-the-draw), dates in Brasília time counted from
+// A winner's deadlines (docs/operations.md#winners-ces-winners), dates in Brasília time counted from
 // the day of the apuração: notify by the plan's deadline (the campaign's notify_within, in calendar
 // or business days), deliver within the campaign's deliver_within days (30 at most), and the prize
 // prescribes once 180 days have passed without its delivery (Lei 5.768/1971 art. 6): prescribes_at

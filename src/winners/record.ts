@@ -1,4 +1,4 @@
-// The operator's steps on a winner (docs/operations.md#after-the-draw): notified, a failed
+// The operator's steps on a winner (docs/operations.md#winners-ces-winners): notified, a failed
 // contact, documents received, delivered, declined, each with a note and any files, in one
 // transaction with its audit record (winner.recorded) and winner.updated. A campaign closed, or
 // a winner whose story is over (status.ts), takes no step; a prize past its prescription date is

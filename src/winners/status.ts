@@ -1,4 +1,4 @@
-// A winner's state machine (docs/operations.md#after-the-draw): awarded → notified → delivered,
+// A winner's state machine (docs/operations.md#winners-ces-winners): awarded → notified → delivered,
 // or declined, disqualified, prescribed. The steps an operator records (RECORDABLE_EVENTS) and
 // what each does to the status; the other three come from the rules: a draw's disqualification or
 // an instant prize revoked (disqualified), and the 180 days of Lei 5.768/1971 art. 6 (prescribed).

@@ -33,7 +33,7 @@ export function listWinnerRows(db: Db, f: { campaignId: string; livemode?: numbe
     db,
     `SELECT ${COLUMNS} FROM winners
     WHERE campaign_id = ? AND (? IS NULL OR livemode = ?) AND (? IS NULL OR status = ?)
-    ORDER BY awarded_at, source, position, id`,
+    ORDER BY awarded_at, source, position, rowid`,
   ).all(f.campaignId, f.livemode ?? null, f.livemode ?? null, f.status ?? null, f.status ?? null);
 }
 

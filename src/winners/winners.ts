@@ -1,4 +1,4 @@
-// Winners (docs/operations.md#after-the-draw): one prize won, from the apuração to its delivery.
+// Winners (docs/operations.md#winners-ces-winners): one prize won, from the apuração to its delivery.
 // A winner is opened by the rules that award the prize, in their own transaction: a draw's
 // publication (every position, a disqualified one as disqualified) and an instant prize's
 // confirmation; an instant prize revoked or voided afterwards disqualifies its winner. The operator
@@ -200,7 +200,15 @@ export function prescribeDue(ctx: Ctx, campaignId: string | null = null): number
       const due = listPrescribable(ctx.db, day, campaignId);
       const at = nowIso(ctx.clock);
       for (const row of due) {
-        moveWinner(ctx, row, 'prescribed', 'prescribed', `180 days after the apuração (${row.prescribes_at} was the last)`, SYSTEM, at);
+        moveWinner(
+          ctx,
+          row,
+          'prescribed',
+          'prescribed',
+          `180 dias após a apuração sem entrega (o último foi ${row.prescribes_at})`,
+          SYSTEM,
+          at,
+        );
         sendWinnerUpdated(ctx, row.id);
       }
       return due.length;
