@@ -332,3 +332,73 @@ describe('migration 19: delivery attempts recorded by an older ces lose the URL 
     db.close();
   });
 });
+
+describe('migration 25: prizes won before winners were kept get their winners', () => {
+  test('every position of a published draw (a disqualified number as disqualified) and every instant prize awarded; nothing else', () => {
+    const db = atVersion('v24.db', 24);
+    const draw = db.prepare(
+      `INSERT INTO draws (id, campaign_id, livemode, name, cutoff, status, winners_count, series_count, series_digits, element_digits,
+        approximation, one_win_per_document, prizes, drawn_at, created_at, updated_at)
+      VALUES (?, 'cmp', 1, 'Sorteio', 'x', ?, 2, 1, '', '1u,2u,3u,4u,5u', 'nearest', 1, ?, '2026-11-23T02:30:00.000Z', 'x', 'x')`,
+    );
+    draw.run(
+      'published',
+      'published',
+      JSON.stringify([
+        { position: 1, description: 'Moto', value: '15990.00' },
+        { position: 2, description: 'TV', value: '3500.5' },
+      ]),
+    );
+    draw.run('drawn', 'drawn', null);
+    const winner = db.prepare(
+      `INSERT INTO draw_winners (draw_id, position, series, element, entry_id, enrollment_id, steps, picked_at, disqualified_at, disqualified_reason)
+      VALUES (?, ?, 0, ?, ?, ?, '[]', 'x', ?, ?)`,
+    );
+    winner.run('published', 1, 1, 'e1', 'n1', null, null);
+    winner.run('published', 2, 2, 'e2', 'n2', '2026-11-23T03:00:00.000Z', 'funcionário');
+    winner.run('published', 2, 3, 'e3', 'n3', null, null);
+    winner.run('drawn', 1, 4, 'e4', 'n4', null, null);
+    db.prepare(
+      `INSERT INTO entries (id, campaign_id, livemode, idempotency_key, enrollment_id, status, evidence_type, access_key, created_at)
+      VALUES ('e5', 'cmp', 0, 'k', 'n5', 'APPROVED', 'fiscal_key', 'a', 'x')`,
+    ).run();
+    db.prepare(
+      `INSERT INTO prizes (id, campaign_id, livemode, name, type, unit_value, initial_stock, current_stock, created_at)
+      VALUES ('p', 'cmp', 0, 'Vale', 'voucher', 50.25, 1, 0, 'x')`,
+    ).run();
+    const award = db.prepare(`INSERT INTO awards (id, entry_id, campaign_id, livemode, prize_id, source, status, created_at, updated_at)
+      VALUES (?, 'e5', 'cmp', 0, 'p', 'declared', ?, 'x', 'x')`);
+    award.run('a-awarded', 'awarded');
+    award.run('a-revoked', 'revoked');
+    const history = db.prepare(`INSERT INTO award_history (award_id, from_status, to_status, at, actor) VALUES (?, ?, ?, ?, 'system')`);
+    history.run('a-awarded', 'pending', 'awarded', '2026-11-25T15:00:00.000Z');
+    history.run('a-revoked', 'pending', 'awarded', '2026-11-25T15:00:00.000Z');
+
+    migrate(db);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    const rows = db
+      .prepare(
+        `SELECT source, draw_id, position, award_id, entry_id, enrollment_id, prize_description, prize_value_cents, status,
+          notify_by, deliver_by, prescribes_at FROM winners ORDER BY rowid`,
+      )
+      .all();
+    assert.deepEqual(rows, [
+      { source: 'draw', draw_id: 'published', position: 1, award_id: null, entry_id: 'e1', enrollment_id: 'n1', prize_description: 'Moto', prize_value_cents: 1599000, status: 'awarded', notify_by: '2026-12-02', deliver_by: '2026-12-22', prescribes_at: '2027-05-21' },
+      { source: 'draw', draw_id: 'published', position: 2, award_id: null, entry_id: 'e2', enrollment_id: 'n2', prize_description: 'TV', prize_value_cents: 350050, status: 'disqualified', notify_by: '2026-12-02', deliver_by: '2026-12-22', prescribes_at: '2027-05-21' },
+      { source: 'draw', draw_id: 'published', position: 2, award_id: null, entry_id: 'e3', enrollment_id: 'n3', prize_description: 'TV', prize_value_cents: 350050, status: 'awarded', notify_by: '2026-12-02', deliver_by: '2026-12-22', prescribes_at: '2027-05-21' },
+      { source: 'instant', draw_id: null, position: null, award_id: 'a-awarded', entry_id: 'e5', enrollment_id: 'n5', prize_description: 'Vale', prize_value_cents: 5025, status: 'awarded', notify_by: '2026-12-05', deliver_by: '2026-12-25', prescribes_at: '2027-05-24' },
+    ]); // prettier-ignore
+    assert.match(
+      db.prepare(`SELECT id FROM winners WHERE source = 'draw' LIMIT 1`).pluck().get() as string,
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    assert.deepEqual(db.prepare(`SELECT event, note, to_status FROM winner_events ORDER BY id`).all(), [
+      { event: 'awarded', note: null, to_status: 'awarded' },
+      { event: 'awarded', note: null, to_status: 'awarded' },
+      { event: 'awarded', note: null, to_status: 'awarded' },
+      { event: 'awarded', note: null, to_status: 'awarded' },
+      { event: 'disqualified', note: 'funcionário', to_status: 'disqualified' },
+    ]);
+    db.close();
+  });
+});

@@ -9,9 +9,63 @@
 // - winner_events: every step recorded, the status it moved from and to, who and when.
 // - winner_attachments: the files of a step (PDF, JPEG, PNG), kept in the database with their SHA-256.
 // - campaign_reports: the prestação de contas stored by the closing, per mode, never rewritten.
+// The prizes already won when the database is upgraded get their winners, as ces opens them from
+// now on (src/winners/winners.ts): every position of a published draw (a disqualified number as
+// disqualified), every instant prize awarded. Their deadlines are the defaults' (10 and 30 days,
+// 180 to prescribe) from the apuração's date in Brasília, UTC-3 since 2019, before any campaign
+// could exist here.
 import type { Migration } from './migration.ts';
 
-export const migration025: Migration = (db) =>
+export const migration025: Migration = (db) => {
+  createTables(db);
+  adoptWinners(db);
+};
+
+/** A version-4 UUID from SQLite's random bytes, for the winners of draws (an instant prize's is its award's id). */
+const RANDOM_UUID = `lower(printf('%s-%s-4%s-%s%s-%s', hex(randomblob(4)), hex(randomblob(2)), substr(hex(randomblob(2)), 2),
+  substr('89ab', 1 + abs(random()) % 4, 1), substr(hex(randomblob(2)), 2), hex(randomblob(6))))`;
+
+/** The deadline columns from an apuração instant (an ISO text in UTC). */
+const DEADLINES = (at: string): string => `date(${at}, '-3 hours', '+10 days'), date(${at}, '-3 hours', '+30 days'),
+  date(${at}, '-3 hours', '+180 days')`;
+
+function adoptWinners(db: Parameters<Migration>[0]): void {
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO winners (id, campaign_id, livemode, source, draw_id, position, draw_winner_id, award_id, entry_id, enrollment_id,
+      prize_description, prize_value_cents, status, awarded_at, notify_by, deliver_by, prescribes_at, created_at, updated_at)
+    SELECT ${RANDOM_UUID}, d.campaign_id, d.livemode, 'draw', d.id, w.position, w.id, NULL, w.entry_id, w.enrollment_id,
+      (SELECT json_extract(p.value, '$.description') FROM json_each(coalesce(d.prizes, '[]')) p WHERE json_extract(p.value, '$.position') = w.position),
+      (SELECT CAST(round(CAST(json_extract(p.value, '$.value') AS REAL) * 100) AS INTEGER) FROM json_each(coalesce(d.prizes, '[]')) p
+        WHERE json_extract(p.value, '$.position') = w.position),
+      CASE WHEN w.disqualified_at IS NULL THEN 'awarded' ELSE 'disqualified' END,
+      d.drawn_at, ${DEADLINES('d.drawn_at')}, @now, @now
+    FROM draw_winners w JOIN draws d ON d.id = w.draw_id
+    WHERE d.status = 'published'
+    ORDER BY d.drawn_at, w.id`,
+  ).run({ now });
+  db.prepare(
+    `INSERT INTO winners (id, campaign_id, livemode, source, draw_id, position, draw_winner_id, award_id, entry_id, enrollment_id,
+      prize_description, prize_value_cents, status, awarded_at, notify_by, deliver_by, prescribes_at, created_at, updated_at)
+    SELECT a.id, a.campaign_id, a.livemode, 'instant', NULL, NULL, NULL, a.id, a.entry_id, e.enrollment_id,
+      p.name, CAST(round(p.unit_value * 100) AS INTEGER), 'awarded', x.at, ${DEADLINES('x.at')}, @now, @now
+    FROM awards a JOIN entries e ON e.id = a.entry_id JOIN prizes p ON p.id = a.prize_id
+      JOIN (SELECT award_id, min(at) AS at FROM award_history WHERE to_status = 'awarded' GROUP BY award_id) x ON x.award_id = a.id
+    WHERE a.status = 'awarded'
+    ORDER BY x.at, a.rowid`,
+  ).run({ now });
+  db.prepare(
+    `INSERT INTO winner_events (winner_id, event, note, from_status, to_status, actor, at)
+    SELECT id, 'awarded', NULL, NULL, 'awarded', 'system', awarded_at FROM winners ORDER BY rowid`,
+  ).run();
+  db.prepare(
+    `INSERT INTO winner_events (winner_id, event, note, from_status, to_status, actor, at)
+    SELECT v.id, 'disqualified', w.disqualified_reason, 'awarded', 'disqualified', 'system', w.disqualified_at
+    FROM winners v JOIN draw_winners w ON w.id = v.draw_winner_id WHERE v.status = 'disqualified' ORDER BY v.rowid`,
+  ).run();
+}
+
+function createTables(db: Parameters<Migration>[0]): void {
   db.exec(`
   ALTER TABLE campaigns ADD COLUMN notify_within INTEGER NOT NULL DEFAULT 10 CHECK (notify_within BETWEEN 1 AND 365);
   ALTER TABLE campaigns ADD COLUMN notify_days TEXT NOT NULL DEFAULT 'calendar' CHECK (notify_days IN ('calendar', 'business'));
@@ -78,3 +132,4 @@ export const migration025: Migration = (db) =>
     PRIMARY KEY (campaign_id, livemode)
   ) STRICT;
 `);
+}
