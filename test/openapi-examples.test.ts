@@ -1,6 +1,7 @@
 // The OpenAPI document's examples (src/openapi/examples.ts) come from a real run: this scripted
 // session of an integrator (configure the webhook, submit, replay, a refused body, processing,
-// lucky numbers, reassign, revoke, an operator's revoke, a draw, a ping, the events list) runs on a
+// lucky numbers, reassign, revoke, an operator's revoke, a draw, a ping, a winner notified, the
+// events list) runs on a
 // fresh server with a fixed clock and seed, so its bodies are the same every time, and every
 // recorded request, response and event must equal the one this run produces. After a deliberate
 // change, `npm run openapi:examples` (CES_OPENAPI_EXAMPLES=1) writes the file from the run instead.
@@ -9,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as prettier from 'prettier';
+import { assert as assertStruct, type Struct } from 'superstruct';
 import { createDraw, freezeDraw, recordResults } from '../src/draws/lifecycle.ts';
 import { publishDraw } from '../src/draws/publish.ts';
 import { runDraw } from '../src/draws/run.ts';
@@ -16,12 +18,33 @@ import { makeAccessKey } from '../src/entries/fiscal-key.ts';
 import { revokeAwardAsOperator } from '../src/mechanics/instant-prize.ts';
 import { addPrize } from '../src/mechanics/prizes.ts';
 import { EXAMPLES, type Example } from '../src/openapi/examples.ts';
+import {
+  AwardUpdatedEventStruct,
+  DrawPublishedEventStruct,
+  EntryCompletedEventStruct,
+  EntryEvaluatedEventStruct,
+  EntryReceivedEventStruct,
+  PingEventStruct,
+  WinnerUpdatedEventStruct,
+} from '../src/openapi/schemas.ts';
 import { sendTestPing } from '../src/webhooks/ping.ts';
+import { recordWinnerStep } from '../src/winners/record.ts';
+import { listWinners } from '../src/winners/winners.ts';
 import { drainAll, makeCampaign, OPERATOR, ROOT, startTestServer, type TestResponse, type TestServer } from './support/harness.ts';
 
 const WRITE = process.env.CES_OPENAPI_EXAMPLES === '1';
 const EXAMPLE_VERSIONS = { ces: '0.1.0', node: '20.20.2', sqlite: '3.53.2', platform: 'linux', arch: 'x64', binary: false };
 const FILE = join(ROOT, 'src/openapi/examples.ts');
+
+const EVENT_STRUCTS: Record<string, Struct<any, any>> = {
+  'entry.received': EntryReceivedEventStruct,
+  'entry.completed': EntryCompletedEventStruct,
+  'entry.evaluated': EntryEvaluatedEventStruct,
+  'award.updated': AwardUpdatedEventStruct,
+  'draw.published': DrawPublishedEventStruct,
+  'winner.updated': WinnerUpdatedEventStruct,
+  ping: PingEventStruct,
+};
 
 let s: TestServer;
 before(async () => {
@@ -190,6 +213,7 @@ async function runSession(): Promise<Record<string, Example>> {
       name: 'Sorteio de novembro',
       cutoff: '2026-11-25T23:59:59-03:00',
       winners: 1,
+      prizes: ['Moto 0 km=15990.00'],
       series: '1d',
       extractionDate: '2026-11-28',
     },
@@ -208,11 +232,29 @@ async function runSession(): Promise<Record<string, Example>> {
   // `ces webhook test` while paused: skipped, but its body is what a receiver gets.
   await sendTestPing(s.ctx, w.campaign.id, true);
 
+  // The draw's winner reached two days later, the notice attached: winner.updated.
+  s.clock.set('2026-11-30T13:20:00Z');
+  const drawn = listWinners(s.ctx, { campaignId: w.campaign.id, livemode: 1 }).find((x) => x.draw_id === draw.id)!;
+  const notice = Buffer.from('%PDF-1.7\n% Aviso de premiação enviado por e-mail e carta registrada\n%%EOF\n', 'latin1');
+  recordWinnerStep(
+    s.ctx,
+    drawn.id,
+    {
+      event: 'notified',
+      note: 'Avisada por e-mail e por carta registrada (AR)',
+      attachments: [{ filename: 'aviso-premiacao.pdf', data: notice }],
+    },
+    { kind: 'dashboard', name: 'ana' },
+  );
+
   const deliveries = s.ctx.db
     .prepare('SELECT event_type, payload FROM webhook_deliveries WHERE campaign_id = ? ORDER BY seq')
     .all(w.campaign.id) as Array<{ event_type: string; payload: string }>;
   for (const { event_type: type, payload } of deliveries) {
-    if (!out[`event.${type}`]) record(`event.${type}`, `A ${type} event`, JSON.parse(payload));
+    const event = JSON.parse(payload);
+    // Every event queued matches its documented envelope (object() refuses a field not documented).
+    assertStruct(event, EVENT_STRUCTS[type]!);
+    if (!out[`event.${type}`]) record(`event.${type}`, `A ${type} event`, event);
   }
   record('listEvents.200', 'The newest two events', expect(await s.request('GET', '/v1/events?limit=2', { key }), 200).body);
   return out;

@@ -125,6 +125,8 @@ describe('OpenAPI document', () => {
       // step on a winner, or a change to a closed campaign; a closed campaign's entries are the 403 of registration.
       'campaign_closed',
       'winner_final',
+      // A step's files (src/winners/attachments.ts, whose limits winner.updated documents): the CLI's and dashboard's.
+      'invalid_attachment',
     ]);
     const raised = new Set<string>();
     for (const file of reachable) {
@@ -158,6 +160,7 @@ describe('OpenAPI document', () => {
       'entry.evaluated',
       'entry.received',
       'ping',
+      'winner.updated',
     ]);
     for (const event of Object.values(doc.webhooks) as any[]) {
       assert.deepEqual(

@@ -29,6 +29,7 @@ import {
   ProblemStruct,
   WebhookConfigCreatedStruct,
   WebhookConfigStruct,
+  WinnerUpdatedEventStruct,
 } from './schemas.ts';
 
 const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
@@ -55,6 +56,7 @@ const SCHEMA_STRUCTS: Record<string, Struct<any, any>> = {
   EntryEvaluatedEvent: EntryEvaluatedEventStruct,
   AwardUpdatedEvent: AwardUpdatedEventStruct,
   DrawPublishedEvent: DrawPublishedEventStruct,
+  WinnerUpdatedEvent: WinnerUpdatedEventStruct,
   PingEvent: PingEventStruct,
 };
 
@@ -82,6 +84,12 @@ export const EVENTS: Array<{ name: string; schema: string; summary: string }> = 
     schema: 'DrawPublishedEvent',
     summary:
       "Sent when the operator publishes a draw (apuração) of the campaign's lucky numbers: the extraction used and the winners, final. Not tied to an entry.",
+  },
+  {
+    name: 'winner.updated',
+    schema: 'WinnerUpdatedEvent',
+    summary:
+      "Sent when an operator records a step on a winner (notified, a failed contact, documents received, delivered, declined) and when a prize not delivered within 180 days prescribes: `data` is the winner as it is now, with its deadlines and its history, the participant masked. Not sent when a winner opens (entry.evaluated and draw.published tell it) nor when an instant prize is taken back (award.updated tells an operator's revoke; the API's own revoke sends none).",
   },
   {
     name: 'ping',

@@ -8,11 +8,15 @@ import { ENTRY_STATUSES } from '../entries/entries.repo.ts';
 import { REJECTION_REASON_CODES } from '../entries/rejection-reasons.ts';
 import { FIELD_ERROR_CODES, OPERATOR_FIELD_ERROR_CODES } from '../kernel/errors.ts';
 import { AWARD_STATUSES } from '../mechanics/awards.repo.ts';
+import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_BYTES } from '../winners/attachments.ts';
+import { WINNER_EVENT_KINDS, WINNER_STATUSES } from '../winners/status.ts';
 
 /** The codes of errors[] a response can carry: every field code but those of operator input. */
 const API_FIELD_ERROR_CODES = FIELD_ERROR_CODES.filter((c) => !OPERATOR_FIELD_ERROR_CODES.includes(c));
 
 const dateTime = (description?: string) => describedString({ format: 'date-time', description });
+const brasiliaDate = (description: string) => describedString({ format: 'date', description: `${description} A day in Brasília time.` });
+const sha256Hex = (description: string) => describedString({ pattern: /^[0-9a-f]{64}$/, description });
 
 export const ProblemStruct = object({
   type: describedString({ format: 'uri', description: 'Identifies the problem kind; https://ces.dev/problems/<code with dashes>.' }),
@@ -243,11 +247,86 @@ export const DrawPublishedEventStruct = envelope(
         entry_id: uuidString('The entry that holds the winning lucky number.'),
       }),
     ),
-    record_sha256: describedString({
-      pattern: /^[0-9a-f]{64}$/,
-      description:
-        'SHA-256 (hex) of the apuração record in Markdown, stored at publication and never rewritten: the record the operator hands out has this SHA-256.',
+    record_sha256: sha256Hex(
+      'SHA-256 (hex) of the apuração record in Markdown, stored at publication and never rewritten: the record the operator hands out has this SHA-256.',
+    ),
+  }),
+);
+
+// A winner as every listing shows it (src/winners/model.ts WinnerView), the participant masked.
+export const WinnerUpdatedEventStruct = envelope(
+  'winner.updated',
+  object({
+    id: uuidString('The winner: one prize won. The same in every winner.updated of that prize.'),
+    campaign_id: uuidString(),
+    livemode: boolean(),
+    source: enums(['draw', 'instant']),
+    draw_id: nullable(uuidString('The draw (apuração) that gave the prize, as in draw.published; null for an instant prize.')),
+    position: nullable(describedInteger({ minimum: 1, description: "The position in the draw's winners; null for an instant prize." })),
+    entry_id: uuidString('The entry that won: GET /v1/entries/{entry_id} finds the participant.'),
+    participant: object({
+      name: nullable(
+        describedString({
+          description:
+            'Masked, each word its first letter and *** ("M*** d*** S***"); null when not given or after the participant was anonymized.',
+        }),
+      ),
+      document: describedString({
+        description: 'Masked CPF ("***.982.247-**") or CNPJ ("**.ABC.345/****-**"); "***" after the participant was anonymized.',
+      }),
+      city: nullable(string()),
+      state: nullable(describedString({ description: 'The UF, as the enrollment gave it.' })),
     }),
+    prize: object({
+      description: nullable(
+        describedString({
+          description: "A draw position's prize in the regulation's words, or the instant prize's name; null when the draw gave none.",
+        }),
+      ),
+      value: nullable(
+        describedString({
+          pattern: /^[0-9]+\.[0-9]{2}$/,
+          description: 'In reais, with a dot and two decimals ("15990.00"); null when not given.',
+        }),
+      ),
+    }),
+    status: enums(WINNER_STATUSES),
+    awarded_at: dateTime('The apuração: when the draw ran, or when the instant prize was confirmed. The deadlines count from its day.'),
+    deadlines: object({
+      notify_by: brasiliaDate('The last day to notify the winner.'),
+      deliver_by: brasiliaDate('The last day to deliver the prize.'),
+      prescribes_at: brasiliaDate(
+        'The last of the 180 days to deliver the prize (Lei 5.768/1971 art. 6); after it the prize is prescribed.',
+      ),
+    }),
+    overdue: array(
+      describedString({
+        enum: ['notify_by', 'deliver_by'],
+        description: 'A deadline passed with its step not done, as of the day the event happened in Brasília.',
+      }),
+    ),
+    events: array(
+      object({
+        event: enums(WINNER_EVENT_KINDS),
+        note: nullable(describedString({ description: "The operator's note on the step, or the rules' reason; null when there is none." })),
+        from_status: nullable(enums(WINNER_STATUSES)),
+        to_status: enums(WINNER_STATUSES),
+        actor: describedString({
+          description:
+            'Who took the step: "system" for the rules (the opening, a disqualification, a prescription), else the operator ("dashboard:<name>", "cli:<user>").',
+        }),
+        at: dateTime(),
+        attachments: array(
+          object({
+            id: describedInteger({ minimum: 1 }),
+            filename: string(),
+            media_type: enums(ATTACHMENT_MEDIA_TYPES),
+            size: describedInteger({ minimum: 1, maximum: MAX_ATTACHMENT_BYTES, description: 'In bytes.' }),
+            sha256: sha256Hex("SHA-256 (hex) of the file's bytes: a copy of it can be checked against it."),
+          }),
+        ),
+      }),
+    ),
   }),
 );
 

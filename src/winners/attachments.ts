@@ -16,6 +16,9 @@ const SIGNATURES: ReadonlyArray<{ mediaType: string; magic: Buffer }> = [
   { mediaType: 'image/png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
 ];
 
+/** The media types a step's files may have, as their first bytes tell them. */
+export const ATTACHMENT_MEDIA_TYPES = SIGNATURES.map((s) => s.mediaType);
+
 /** A file as the operator hands it in: its name (the last part of a path) and its bytes. */
 export interface IncomingFile {
   filename: string;

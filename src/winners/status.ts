@@ -13,7 +13,8 @@ export const RECORDABLE_EVENTS = ['notified', 'contact_failed', 'documents_recei
 export type RecordableEvent = (typeof RECORDABLE_EVENTS)[number];
 
 /** Every event a winner's history holds: the operator's steps and the rules'. */
-export type WinnerEventKind = RecordableEvent | 'awarded' | 'disqualified' | 'prescribed';
+export const WINNER_EVENT_KINDS = ['awarded', ...RECORDABLE_EVENTS, 'disqualified', 'prescribed'] as const;
+export type WinnerEventKind = (typeof WINNER_EVENT_KINDS)[number];
 
 /** Whether the winner's prize is still to be delivered: the statuses the deadlines and prescription run on. */
 export function isOpen(status: WinnerStatus): boolean {

@@ -328,6 +328,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'winner.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sent when an operator records a step on a winner (notified, a failed contact, documents received, delivered, declined) and when a prize not delivered within 180 days prescribes: `data` is the winner as it is now, with its deadlines and its history, the participant masked. Not sent when a winner opens (entry.evaluated and draw.published tell it) nor when an instant prize is taken back (award.updated tells an operator's revoke; the API's own revoke sends none).
+     * @description POSTed to the configured endpoint_url, signed per Standard Webhooks. Answer 2xx to acknowledge; anything else, a timeout or a connection error is retried on CES_WEBHOOK_RETRY_SCHEDULE. Delivery is at least once: deduplicate on the event id.
+     */
+    post: operations['event_winner_updated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   ping: {
     parameters: {
       query?: never;
@@ -776,6 +796,112 @@ export interface components {
         record_sha256: string;
       };
     };
+    WinnerUpdatedEvent: {
+      /** @description Event id; equals the webhook-id header and stays the same across retries. Deduplicate on it. */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      event_type: 'winner.updated';
+      /**
+       * Format: date-time
+       * @description When the event happened (not when this attempt was sent).
+       */
+      created_at: string;
+      livemode: boolean;
+      /** Format: uuid */
+      campaign_id: string;
+      data: {
+        /**
+         * Format: uuid
+         * @description The winner: one prize won. The same in every winner.updated of that prize.
+         */
+        id: string;
+        /** Format: uuid */
+        campaign_id: string;
+        livemode: boolean;
+        /** @enum {string} */
+        source: 'draw' | 'instant';
+        /**
+         * Format: uuid
+         * @description The draw (apuração) that gave the prize, as in draw.published; null for an instant prize.
+         */
+        draw_id: string | null;
+        /** @description The position in the draw's winners; null for an instant prize. */
+        position: number | null;
+        /**
+         * Format: uuid
+         * @description The entry that won: GET /v1/entries/{entry_id} finds the participant.
+         */
+        entry_id: string;
+        participant: {
+          /** @description Masked, each word its first letter and *** ("M*** d*** S***"); null when not given or after the participant was anonymized. */
+          name: string | null;
+          /** @description Masked CPF ("***.982.247-**") or CNPJ ("**.ABC.345/****-**"); "***" after the participant was anonymized. */
+          document: string;
+          city: string | null;
+          /** @description The UF, as the enrollment gave it. */
+          state: string | null;
+        };
+        prize: {
+          /** @description A draw position's prize in the regulation's words, or the instant prize's name; null when the draw gave none. */
+          description: string | null;
+          /** @description In reais, with a dot and two decimals ("15990.00"); null when not given. */
+          value: string | null;
+        };
+        /** @enum {string} */
+        status: 'awarded' | 'notified' | 'delivered' | 'declined' | 'disqualified' | 'prescribed';
+        /**
+         * Format: date-time
+         * @description The apuração: when the draw ran, or when the instant prize was confirmed. The deadlines count from its day.
+         */
+        awarded_at: string;
+        deadlines: {
+          /**
+           * Format: date
+           * @description The last day to notify the winner. A day in Brasília time.
+           */
+          notify_by: string;
+          /**
+           * Format: date
+           * @description The last day to deliver the prize. A day in Brasília time.
+           */
+          deliver_by: string;
+          /**
+           * Format: date
+           * @description The last of the 180 days to deliver the prize (Lei 5.768/1971 art. 6); after it the prize is prescribed. A day in Brasília time.
+           */
+          prescribes_at: string;
+        };
+        overdue: ('notify_by' | 'deliver_by')[];
+        events: {
+          /** @enum {string} */
+          event:
+            'awarded' | 'notified' | 'contact_failed' | 'documents_received' | 'delivered' | 'declined' | 'disqualified' | 'prescribed';
+          /** @description The operator's note on the step, or the rules' reason; null when there is none. */
+          note: string | null;
+          /** @enum {string|null} */
+          from_status: 'awarded' | 'notified' | 'delivered' | 'declined' | 'disqualified' | 'prescribed' | null;
+          /** @enum {string} */
+          to_status: 'awarded' | 'notified' | 'delivered' | 'declined' | 'disqualified' | 'prescribed';
+          /** @description Who took the step: "system" for the rules (the opening, a disqualification, a prescription), else the operator ("dashboard:<name>", "cli:<user>"). */
+          actor: string;
+          /** Format: date-time */
+          at: string;
+          attachments: {
+            id: number;
+            filename: string;
+            /** @enum {string} */
+            media_type: 'application/pdf' | 'image/jpeg' | 'image/png';
+            /** @description In bytes. */
+            size: number;
+            /** @description SHA-256 (hex) of the file's bytes: a copy of it can be checked against it. */
+            sha256: string;
+          }[];
+        }[];
+      };
+    };
     PingEvent: {
       /** @description Event id; equals the webhook-id header and stays the same across retries. Deduplicate on it. */
       id: string;
@@ -1186,6 +1312,7 @@ export interface components {
         | components['schemas']['EntryEvaluatedEvent']
         | components['schemas']['AwardUpdatedEvent']
         | components['schemas']['DrawPublishedEvent']
+        | components['schemas']['WinnerUpdatedEvent']
       )[];
       /** @description True when older events follow this page. */
       has_more: boolean;
@@ -1398,7 +1525,7 @@ export interface operations {
         /** @description An event id: the page starts with the next older event. */
         starting_after?: string;
         /** @description Only events of this type. */
-        type?: 'entry.received' | 'entry.completed' | 'entry.evaluated' | 'award.updated' | 'draw.published';
+        type?: 'entry.received' | 'entry.completed' | 'entry.evaluated' | 'award.updated' | 'draw.published' | 'winner.updated';
         /** @description Only this entry's events. */
         entry_id?: string;
       };
@@ -2821,6 +2948,42 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['DrawPublishedEvent'];
+      };
+    };
+    responses: {
+      /** @description Acknowledged; the event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not acknowledged; retried later. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  event_winner_updated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (equals the body `id`). */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt; reject values far from your clock. */
+        'webhook-timestamp': string;
+        /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the bytes of hmac_secret (after `whsec_`). During the grace period of a secret rotation, two such values separated by a space: the new secret's first, then the old one's; accept the delivery if either matches (Standard Webhooks libraries do). */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WinnerUpdatedEvent'];
       };
     };
     responses: {
