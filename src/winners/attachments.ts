@@ -25,7 +25,7 @@ export interface IncomingFile {
   data: Buffer;
 }
 
-export interface CheckedFile extends IncomingFile {
+interface CheckedFile extends IncomingFile {
   mediaType: string;
   size: number;
   sha256: string;

@@ -8,13 +8,13 @@ import type { Campaign } from '../campaigns/campaigns.ts';
 import { addBusinessDays, addDays, brasiliaDate } from '../tools/brazil-calendar.ts';
 
 /** Lei 5.768/1971 art. 6: a prize not claimed in 180 days prescribes. */
-export const PRESCRIPTION_DAYS = 180;
+const PRESCRIPTION_DAYS = 180;
 /** Lei 5.768/1971 art. 6: the prescribed prize's value is paid to the Tesouro Nacional within 10 days. */
-export const TREASURY_DAYS = 10;
+const TREASURY_DAYS = 10;
 /** The prestação de contas is filed within 30 days of the prizes' prescription date. */
-export const FILING_DAYS = 30;
+const FILING_DAYS = 30;
 
-export interface Deadlines {
+interface Deadlines {
   notify_by: string;
   deliver_by: string;
   prescribes_at: string;

@@ -94,7 +94,7 @@ export function centsOfReais(value: string): number {
 }
 
 /** Which deadlines are overdue on `today` (YYYY-MM-DD, Brasília): passed with their step not done. */
-export function overdueDeadlines(row: Pick<WinnerRow, 'status' | 'notify_by' | 'deliver_by'>, today: string): WinnerView['overdue'] {
+function overdueDeadlines(row: Pick<WinnerRow, 'status' | 'notify_by' | 'deliver_by'>, today: string): WinnerView['overdue'] {
   const overdue: WinnerView['overdue'] = [];
   if (row.status === 'awarded' && today > row.notify_by) overdue.push('notify_by');
   if ((row.status === 'awarded' || row.status === 'notified') && today > row.deliver_by) overdue.push('deliver_by');

@@ -16,7 +16,7 @@ import { RECORDABLE_EVENTS, statusAfter, type RecordableEvent } from './status.t
 import { findAttachment, findWinner, insertAttachment } from './winners.repo.ts';
 import { moveWinner, prescribeDue, sendWinnerUpdated, winnerView } from './winners.ts';
 
-export interface WinnerStep {
+interface WinnerStep {
   event: string;
   note: string;
   attachments?: readonly IncomingFile[];

@@ -37,7 +37,7 @@ import {
 const SYSTEM = 'system';
 
 /** A prize as the rule that awards it knows it: the regulation's words and its value in cents (null: not given). */
-export interface WonPrize {
+interface WonPrize {
   description: string | null;
   valueCents: number | null;
 }
@@ -129,7 +129,7 @@ function openWinner(
 }
 
 /** A position of a published draw, as the publication hands it over. */
-export interface DrawPosition {
+interface DrawPosition {
   drawWinnerId: number;
   position: number;
   entryId: string;
