@@ -31,6 +31,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .bad { color: var(--bad); }
 .warn { color: var(--warn); }
 .overdue { color: var(--bad); font-weight: 600; }
+.nowrap { white-space: nowrap; }
 code.sha256 { word-break: break-all; }
 ul.files { margin: 0; padding-left: 1rem; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .85em; border: 1px solid currentColor; }

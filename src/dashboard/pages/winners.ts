@@ -187,14 +187,14 @@ function participant(w: WinnerView): Html {
   if (p.name === null && p.document === '***') return html`<span class="muted">anonymized</span> <span class="mono">${p.document}</span>`;
   const place = [p.city, p.state].filter((x) => x !== null).join('/');
   return html`${p.name ?? '–'}
-    <span class="mono">${p.document}</span>${place === '' ? null : html`<br /><span class="muted">${place}</span>`}`;
+    <span class="mono nowrap">${p.document}</span>${place === '' ? null : html`<br /><span class="muted">${place}</span>`}`;
 }
 
 /** A deadline's cell: the date, and when it has passed with its step not done, "overdue" in words and in colour. */
 function deadline(date: string, overdue: boolean): Html {
   return overdue
-    ? html`<td class="overdue"><time datetime="${date}">${date}</time> <strong>overdue</strong></td>`
-    : html`<td><time datetime="${date}">${date}</time></td>`;
+    ? html`<td class="overdue nowrap"><time datetime="${date}">${date}</time> <strong>overdue</strong></td>`
+    : html`<td class="nowrap"><time datetime="${date}">${date}</time></td>`;
 }
 
 function winnerSection(w: WinnerView, title: string, campaign: Campaign, session: DashboardSession, refused: Refused | null): Html {
