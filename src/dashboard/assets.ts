@@ -30,6 +30,10 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .ok { color: var(--ok); }
 .bad { color: var(--bad); }
 .warn { color: var(--warn); }
+.overdue { color: var(--bad); font-weight: 600; }
+.nowrap { white-space: nowrap; }
+code.sha256 { word-break: break-all; }
+ul.files { margin: 0; padding-left: 1rem; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .85em; border: 1px solid currentColor; }
 .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .8rem; margin: 0 0 1rem; padding: 0; }
 .figures div { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; }

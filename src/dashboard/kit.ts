@@ -1,9 +1,9 @@
 // The dashboard's kit: what every page is built from, and nothing that knows a page. Every page
-// goes through page() (GET) or action() (POST), which resolve the session from its cookie (none:
-// 303 to /dashboard/signin), check the CSRF token of every POST (403 without it), render an
-// AppError as an HTML page with its status, and set the security headers on every answer (a
-// standalone document, documentResponse, keeps its own stricter Content-Security-Policy);
-// operations.md#dashboard says what an operator sees of it. A handler gets { event, service,
+// goes through page() (GET) or action() (POST; uploadAction() for a form with files), which
+// resolve the session from its cookie (none: 303 to /dashboard/signin), check the CSRF token of
+// every POST (403 without it), render an AppError as an HTML page with its status, and set the
+// security headers on every answer (a standalone document, documentResponse, keeps its own
+// stricter Content-Security-Policy); operations.md#dashboard says what an operator sees of it. A handler gets { event, service,
 // session, actor } and returns Html (a 200 page) or an HTTPResponse (a redirect, a download).
 // The page files (pages/) import this file and routes.ts imports them: were the kit in routes.ts,
 // every page would import the file that imports it, one circle through all of them, which
@@ -20,6 +20,7 @@ import { LIVE_REFRESH_HEADER } from './assets.ts';
 import { html, type Html } from '../tools/html.ts';
 import { BASE, csrfInput, layout } from './layout.ts';
 import { csrfMatches, resolveSession, type DashboardSession } from './sessions.ts';
+import { readUploadForm, type UploadForm } from './uploads.ts';
 
 /**
  * What the dashboard reads of the running service (src/http/service.ts's Service has it): the
@@ -31,6 +32,8 @@ export interface Service {
   deliveries: DeliveryScheduler;
   /** The request body as text, its size bounded while it streams (http/body.ts, handed in by the app). */
   readText(event: H3Event, limitBytes: number): Promise<string>;
+  /** The request body's bytes, bounded the same way (a form with files). */
+  readBytes(event: H3Event, limitBytes: number): Promise<Uint8Array>;
 }
 
 const SESSION_COOKIE = 'ces_session';
@@ -63,9 +66,13 @@ export interface ActionRequest extends DashboardRequest {
   form: URLSearchParams;
 }
 
+/** A POSTed multipart/form-data form: its text fields (the csrf field already checked) and its files. */
+interface UploadRequest extends ActionRequest, UploadForm {}
+
 export type Answer = Html | HTTPResponse;
 type PageHandler = (request: DashboardRequest) => Answer | Promise<Answer>;
 type ActionHandler = (request: ActionRequest) => Answer | Promise<Answer>;
+type UploadHandler = (request: UploadRequest) => Answer | Promise<Answer>;
 /** What page() and action() build: given the service, the h3 handler of the route. */
 type DashboardRoute = (service: Service) => (event: H3Event) => Promise<HTTPResponse>;
 
@@ -94,14 +101,38 @@ export function action(handler: ActionHandler): DashboardRoute {
       const session = sessionOf(service, event);
       if (!session) return seeOther(`${BASE}/signin`);
       const form = new URLSearchParams(await service.readText(event, service.ctx.config.bodyLimitBytes));
-      if (!csrfMatches(session, form.get('csrf')))
-        throw new AppError(
-          403,
-          'invalid_csrf_token',
-          'This form has expired or did not come from this dashboard. Reload the page and try again.',
-        );
+      checkCsrf(session, form);
       return { session, answer: await handler({ event, service, session, actor: dashboardActor(session), form }) };
     });
+}
+
+/**
+ * A POST of a form with files (multipart/form-data): action()'s session and CSRF checks, over a
+ * body of at most `filesBytes` more than any other form may send (CES_BODY_LIMIT_BYTES, for its
+ * fields); past that a 413 page saying `tooLarge`, before any of it is parsed (uploads.ts).
+ */
+export function uploadAction(limits: { filesBytes: number; tooLarge: string }, handler: UploadHandler): DashboardRoute {
+  return (service) => (event) =>
+    answer(service, event, async () => {
+      const session = sessionOf(service, event);
+      if (!session) return seeOther(`${BASE}/signin`);
+      const upload = await readUploadForm(
+        () => service.readBytes(event, limits.filesBytes + service.ctx.config.bodyLimitBytes),
+        event.req.headers.get('content-type'),
+        limits.tooLarge,
+      );
+      checkCsrf(session, upload.form);
+      return { session, answer: await handler({ event, service, session, actor: dashboardActor(session), ...upload }) };
+    });
+}
+
+function checkCsrf(session: DashboardSession, form: URLSearchParams): void {
+  if (!csrfMatches(session, form.get('csrf')))
+    throw new AppError(
+      403,
+      'invalid_csrf_token',
+      'This form has expired or did not come from this dashboard. Reload the page and try again.',
+    );
 }
 
 /** A page shown with or without a session (sign-in). */

@@ -42,6 +42,7 @@ const CAMPAIGN_NAV: ReadonlyArray<{ label: string; suffix: string; perMode: bool
   { label: 'Webhook', suffix: '/webhook', perMode: false },
   { label: 'Prizes and windows', suffix: '/prizes', perMode: true },
   { label: 'Draws', suffix: '/draws', perMode: true },
+  { label: 'Winners', suffix: '/winners', perMode: true },
   { label: 'Participants', suffix: '/participants', perMode: true },
   { label: 'Exports', suffix: '/exports', perMode: true },
   { label: 'Settings', suffix: '/settings', perMode: false },

@@ -21,6 +21,7 @@ import { registerParticipantsRoutes } from './pages/participants.ts';
 import { registerPrizesRoutes } from './pages/prizes.ts';
 import { registerSettingsRoutes } from './pages/settings.ts';
 import { registerWebhookRoutes } from './pages/webhook.ts';
+import { registerWinnersRoutes } from './pages/winners.ts';
 
 /** Every page file's registration, in nav order. Ops adds one line per page file. */
 const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
@@ -34,6 +35,7 @@ const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
   registerPrizesRoutes,
   registerDrawsRoutes,
   registerDrawRoutes,
+  registerWinnersRoutes,
   registerParticipantsRoutes,
   registerExportsRoutes,
   registerSettingsRoutes,

@@ -15,7 +15,7 @@ import { parseTrustedProxies } from '../kernel/trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
 import { isDashboardPath, unroutedAnswer } from '../dashboard/kit.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
-import { readTextBody } from './body.ts';
+import { readBodyBytes, readTextBody } from './body.ts';
 import { runtimeVersions } from '../metrics/versions.ts';
 
 /**
@@ -34,7 +34,7 @@ export function createHttpApp(service: Service): H3 {
   const versions = runtimeVersions();
   const metrics = createServiceMetrics(ctx, versions, service.deliveries, service.wal);
   const trusted = parseTrustedProxies(ctx.config.trustedProxies);
-  const dashboard = { ...service, readText: readTextBody };
+  const dashboard = { ...service, readText: readTextBody, readBytes: readBodyBytes };
   const app = new H3({
     ...createRequestHooks(ctx, metrics, trusted),
     onError: (error, event) => {

@@ -63,6 +63,17 @@ const tooLarge = (limit: number): AppError => new AppError(413, 'payload_too_lar
 
 /** The body as UTF-8 text, at most `limitBytes` (413 past it, counted while it streams). */
 export async function readTextBody(event: H3Event, limitBytes: number): Promise<string> {
+  const bytes = await readBodyBytes(event, limitBytes);
+  // fatal: invalid UTF-8 is the client's error, not something to store as replacement characters.
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+  }
+}
+
+/** The body's bytes, at most `limitBytes` (413 past it: a declared length at once, else counted while it streams). */
+export async function readBodyBytes(event: H3Event, limitBytes: number): Promise<Uint8Array> {
   const header = event.req.headers.get('content-length');
   const declared = Number(header);
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
@@ -73,12 +84,10 @@ export async function readTextBody(event: H3Event, limitBytes: number): Promise<
   const node = nodeRequest(event);
   // Kept now: Node may drop req.socket once the connection is gone.
   const socket = node?.socket;
-  let bytes: Uint8Array;
   try {
-    bytes =
-      node && header !== null && Number.isInteger(declared) && !node.readableDidRead
-        ? await readNodeBody(node)
-        : await readWebBody(event, limitBytes);
+    return node && header !== null && Number.isInteger(declared) && !node.readableDidRead
+      ? await readNodeBody(node)
+      : await readWebBody(event, limitBytes);
   } catch (error) {
     if (error instanceof AppError) throw error;
     // The stream failed before the body was complete. Nobody reads the answer either way; the
@@ -92,12 +101,6 @@ export async function readTextBody(event: H3Event, limitBytes: number): Promise<
       );
     }
     throw new AppError(499, 'client_closed_request', 'The client closed the connection before the body was complete.');
-  }
-  // fatal: invalid UTF-8 is the client's error, not something to store as replacement characters.
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new AppError(400, 'invalid_json', 'The request body is not valid UTF-8.');
   }
 }
 

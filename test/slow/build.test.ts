@@ -266,6 +266,7 @@ describe('npm pack', () => {
       'docs/img/keys.png',
       'docs/img/overview.png',
       'docs/img/webhook.png',
+      'docs/img/winners.png',
       'docs/integrating.md',
       'docs/operations.md',
       'package.json',
