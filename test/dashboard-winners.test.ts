@@ -293,4 +293,34 @@ describe('the Winners page', () => {
     assert.match(res.text, /No prize bears tax./);
     assert.equal((await s.op.get(winnersUrl(s.w, 'nope'))).status, 422);
   });
+
+  test('the prestação de contas (a draft) and the closing: refused before the prescriptions, confirmed, then forced with a reason', async () => {
+    const s = await publishedDraw();
+    const id = s.w.campaign.id;
+    const page = (await s.op.get(winnersUrl(s.w))).text;
+    assert.match(page, /<h2>Prestação de contas<\/h2>/);
+    const draft = await s.op.get(`/dashboard/campaigns/${id}/accounts.md?mode=live`);
+    assert.equal(draft.status, 200);
+    assert.match(draft.headers.get('content-disposition') ?? '', /attachment; filename="prestacao-de-contas-/);
+    assert.match(draft.text, /RASCUNHO: campanha não encerrada/);
+    const printable = await s.op.get(`/dashboard/campaigns/${id}/accounts/print?mode=live`);
+    assert.match(printable.text, /^<!doctype html>/);
+    // The first POST asks; only the confirmed one acts, and is refused while prizes are still to prescribe.
+    const asked = await s.op.post(`/dashboard/campaigns/${id}/close`, {});
+    assert.equal(asked.status, 200);
+    assert.match(asked.text, /Close campaign Natal 2026\?/);
+    const early = await s.op.post(`/dashboard/campaigns/${id}/close`, { confirmed: 'yes' });
+    assert.equal(early.status, 409);
+    assert.match(textOf(early.text), /prescribe after 2027-05-21/);
+    const noReason = await s.op.post(`/dashboard/campaigns/${id}/close`, { force: 'yes', confirmed: 'yes' });
+    assert.equal(noReason.status, 422);
+    const closed = await s.op.post(`/dashboard/campaigns/${id}/close`, { force: 'yes', reason: 'SPA pediu', confirmed: 'yes' });
+    assert.equal(closed.status, 303);
+    const after = (await s.op.get(winnersUrl(s.w))).text;
+    assert.match(textOf(after), /Closed .* by dashboard:maria, before every prescription: SPA pediu/);
+    assert.doesNotMatch(after, /enctype="multipart\/form-data"/, 'no step form once closed');
+    const stored = await s.op.get(`/dashboard/campaigns/${id}/accounts.md?mode=live`);
+    assert.doesNotMatch(stored.text, /RASCUNHO/);
+    assert.equal(listAuditRecords(s.t.ctx, { campaignId: id, action: 'campaign.closed', limit: 5 })[0].actor, 'dashboard:maria');
+  });
 });

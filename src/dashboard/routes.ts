@@ -22,6 +22,7 @@ import { registerPrizesRoutes } from './pages/prizes.ts';
 import { registerSettingsRoutes } from './pages/settings.ts';
 import { registerWebhookRoutes } from './pages/webhook.ts';
 import { registerWinnersRoutes } from './pages/winners.ts';
+import { registerClosingRoutes } from './pages/campaign-closing.ts';
 
 /** Every page file's registration, in nav order. Ops adds one line per page file. */
 const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
@@ -36,6 +37,7 @@ const PAGES: ReadonlyArray<(router: DashboardRouter) => void> = [
   registerDrawsRoutes,
   registerDrawRoutes,
   registerWinnersRoutes,
+  registerClosingRoutes,
   registerParticipantsRoutes,
   registerExportsRoutes,
   registerSettingsRoutes,

@@ -37,6 +37,7 @@ import {
 import type { DashboardSession } from '../sessions.ts';
 import { attachmentPath, registerWinnerFileRoutes } from './winner-files.ts';
 import { taxSection } from './winner-taxes.ts';
+import { closingSection } from './campaign-closing.ts';
 
 const winnersPath = (campaignId: string, mode: Mode): string => `${campaignPath(campaignId, '/winners')}?mode=${mode}`;
 
@@ -47,6 +48,7 @@ const TOO_LARGE = `The files are too large: one step takes at most ${MAX_ATTACHM
 
 /** What a recorded step says on the page it leads back to (?done=recorded); a fixed text, nothing from the URL is shown. */
 const RECORDED = 'Step recorded.';
+const CLOSED = 'Campaign closed: its prestação de contas is stored, and the anonymisations held for it are carried out.';
 
 interface Refused {
   winnerId: string;
@@ -102,11 +104,12 @@ function winnersPage(r: DashboardRequest, campaignId: string, mode: Mode, refuse
     w.source === 'draw'
       ? `${drawNames.get(w.draw_id!) ?? w.draw_id}, position ${w.position}`
       : `Instant prize, entry ${w.entry_id.slice(0, 8)}`;
-  const done = !refused && r.event.url.searchParams.get('done') === 'recorded';
+  const done = refused ? null : r.event.url.searchParams.get('done');
   const other = mode === 'live' ? 'test' : 'live';
   const body = html`<h1>Winners <span class="badge">${mode}</span></h1>
     <p><a href="${winnersPath(campaign.id, other)}">Show ${other} mode</a></p>
-    ${done ? html`<p class="notice success" role="status">${RECORDED}</p>` : null}
+    ${done === 'recorded' ? html`<p class="notice success" role="status">${RECORDED}</p>` : null}
+    ${done === 'closed' ? html`<p class="notice success" role="status">${CLOSED}</p>` : null}
     ${
       refused
         ? html`<p class="notice error" role="alert">
@@ -132,7 +135,8 @@ function winnersPage(r: DashboardRequest, campaignId: string, mode: Mode, refuse
     ${taxSection(listWinnerTaxes(ctx, { campaignId: campaign.id, livemode }), (id) => {
       const w = winners.find((x) => x.id === id);
       return w ? name(w) : id;
-    })}`;
+    })}
+    ${closingSection(campaign, mode, r.session)}`;
   return layout({
     title: `Winners · ${campaign.name}`,
     session: r.session,
