@@ -90,6 +90,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
   const drawNames = new Map(draws.map((d) => [d.id, d.name]));
   const winners = listWinnerRows(ctx.db, { campaignId, livemode });
   const taxes = winners.filter((w) => w.status !== 'disqualified').map(taxOfWinner);
+  const byId = new Map(winners.map((w) => [w.id, w]));
   const taxTotals = taxesByDueDate(taxes);
   const taxCents = taxTotals.reduce((sum, t) => sum + centsOfReais(t.tax), 0);
   const prescribed = winners.filter((w) => w.status === 'prescribed');
@@ -282,10 +283,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
               headers: ['Prêmio', 'Origem', 'Base de cálculo', 'Imposto', 'Fato gerador', 'Vencimento', 'DARF'],
               rows: taxes.map((t) => [
                 `\`${t.winner_id}\``,
-                origin(
-                  winners.find((w) => w.id === t.winner_id)!,
-                  drawNames,
-                ),
+                origin(byId.get(t.winner_id)!, drawNames),
                 t.prize.value === null ? 'não informado' : `R$ ${t.prize.value}`,
                 t.tax === null ? 'não calculado' : `R$ ${t.tax}`,
                 brDate(t.fact_date),
