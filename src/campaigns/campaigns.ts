@@ -271,7 +271,7 @@ function applyOptions(current: Campaign, o: CampaignOptions): Campaign {
       fail('notify_days', `${fieldName('notify_days')} must be one of ${NOTIFY_DAYS.join(', ')}, got "${o.notifyDays}"`);
     else next.notify_days = o.notifyDays as Campaign['notify_days'];
   }
-  // Decreto 70.951/1972 art. 5: a prize is delivered within 30 days of the apuração; a plan may promise sooner.
+  // A prize is delivered within 30 days of the apuração (SPA's terms: docs/operations.md#the-rules-and-their-sources); a plan may promise sooner.
   if (o.deliverWithin !== undefined) next.deliver_within = integer('deliver_within', o.deliverWithin, 1, 30) ?? next.deliver_within;
   applyIdentity(next, o, errors);
   if (next.starts_at && next.ends_at && Date.parse(next.ends_at) <= Date.parse(next.starts_at))
