@@ -487,7 +487,15 @@ describe('ces participant anonymize redacts free text written about the particip
       dbPath: t.dbPath,
     });
     assert.equal(res.code, 0, res.stderr);
-    assert.deepEqual(res.json.free_text_redacted, { award_reasons: 1, rejection_messages: 1, webhook_payloads: 1, response_excerpts: 5 });
+    // winner_notes: the revoke's reason is also the note of the disqualification of the prize's winner.
+    assert.deepEqual(res.json.free_text_redacted, {
+      award_reasons: 1,
+      rejection_messages: 1,
+      webhook_payloads: 1,
+      response_excerpts: 5,
+      winner_notes: 1,
+      winner_attachments: 0,
+    });
     const excerpts = t.ctx.db
       .prepare(
         `SELECT DISTINCT a.response_excerpt FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.entry_id IN (?, ?)`,
