@@ -55,7 +55,9 @@ function serve(dbPath: string): Promise<Child> {
   const exited = new Promise((resolve) => proc.on('exit', resolve));
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ces serve did not start:\n${out}`)), 30_000);
+    // A guard against a server that never starts, not a measure: on a loaded machine tsx may take over
+    // half a minute to compile the sources before `ces serve` says it listens.
+    const timer = setTimeout(() => reject(new Error(`ces serve did not start:\n${out}`)), 120_000);
     proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
