@@ -2,8 +2,10 @@
 // certificate of test/fixtures/tls) that verifies every delivery's Standard Webhooks signature with
 // the public `standardwebhooks` package, answers 200, and counts what arrived. The parent sets the
 // secret and reads the counts over IPC. As a partner's endpoint on the internet would, it answers
-// after BENCH_RECEIVER_DELAY_MS (default 0); with BENCH_RECEIVER_HANG=1 it never answers (the
-// sender's timeout ends each attempt). It also keeps when each event arrived, for lag figures.
+// after BENCH_RECEIVER_DELAY_MS (default 0). A request to BENCH_RECEIVER_HANG_PATH (say /hang) is
+// never answered (the sender's timeout ends each attempt) and not counted: another campaign's
+// endpoint on the same host and port, as a CRM vendor serves several campaigns from one receiver.
+// Each path has its own secret. It also keeps when each event arrived, for lag figures.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -24,11 +26,12 @@ export interface ReceiverStats {
 }
 
 const tls = new URL('../test/fixtures/tls/', import.meta.url);
-let webhook: Webhook | null = null;
+/** The secret of each path's campaign. */
+const webhooks = new Map<string, Webhook>();
 const seen = new Set<string>();
 const evaluated = new Set<string>();
 const DELAY_MS = Number(process.env.BENCH_RECEIVER_DELAY_MS ?? 0);
-const HANG = process.env.BENCH_RECEIVER_HANG === '1';
+const HANG_PATH = process.env.BENCH_RECEIVER_HANG_PATH ?? null;
 /** Arrival (ms, this machine's clock) of each verified event, once per event id. */
 const arrivals: number[] = [];
 /** Arrival of each entry's entry.received. */
@@ -50,12 +53,14 @@ const server = createServer(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.url === HANG_PATH) return;
       stats.requests++;
       const body = Buffer.concat(chunks).toString('utf8');
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
       try {
-        if (!webhook) throw new Error('no secret set yet');
+        const webhook = webhooks.get(req.url ?? '');
+        if (!webhook) throw new Error(`no secret set yet for ${req.url}`);
         const event = webhook.verify(body, headers) as { id: string; event_type: string; data: { entry_id?: string } };
         stats.verified++;
         if (seen.has(event.id)) {
@@ -75,7 +80,6 @@ const server = createServer(
         stats.unverified++;
         stats.firstUnverifiedError ??= (error as Error).message;
       }
-      if (HANG) return;
       const answer = (): void => {
         if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       };
@@ -86,9 +90,9 @@ const server = createServer(
 );
 server.keepAliveTimeout = 30_000;
 
-process.on('message', (message: { type: string; secret?: string }) => {
+process.on('message', (message: { type: string; secret?: string; path?: string }) => {
   if (message.type === 'secret') {
-    webhook = new Webhook(message.secret!);
+    webhooks.set(message.path ?? '/hooks', new Webhook(message.secret!));
     process.send!({ type: 'ok' });
   } else if (message.type === 'arrivals') {
     process.send!({ type: 'arrivals', arrivals, received: [...receivedAt] });

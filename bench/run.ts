@@ -288,7 +288,7 @@ function bytesPerEntry(dbPath: string): number {
 interface Receiver {
   child: Child;
   stats(): Promise<ReceiverStats & { now: number }>;
-  setSecret(secret: string): Promise<void>;
+  setSecret(secret: string, path?: string): Promise<void>;
   arrivals(): Promise<{ arrivals: number[]; received: Array<[string, number]> }>;
 }
 
@@ -308,7 +308,7 @@ async function startReceiver(env: Record<string, string> = {}): Promise<Receiver
   return {
     child,
     stats: () => ask<{ stats: ReceiverStats & { now: number } }>({ type: 'stats' }, 'stats').then((m) => m.stats),
-    setSecret: (secret) => ask<void>({ type: 'secret', secret }, 'ok'),
+    setSecret: (secret, path) => ask<void>({ type: 'secret', secret, path }, 'ok'),
     arrivals: () => ask<{ arrivals: number[]; received: Array<[string, number]> }>({ type: 'arrivals' }, 'arrivals'),
   };
 }
@@ -323,16 +323,21 @@ async function pollUntil(done: () => Promise<boolean>, timeoutMs: number): Promi
   return done();
 }
 
-/** Points the campaign's webhook at the receiver through the API, as an integrator would. */
-async function configureWebhook(ces: Child, campaign: BenchCampaign, receiver: Receiver): Promise<void> {
+/** Points the campaign's webhook at `path` of the receiver (default /hooks) through the API, as an integrator would. */
+async function configureWebhook(
+  ces: Child,
+  campaign: BenchCampaign,
+  receiver: Pick<Receiver, 'child' | 'setSecret'>,
+  path = '/hooks',
+): Promise<void> {
   const res = await fetch(`${ces.url}/v1/webhook`, {
     method: 'PATCH',
     headers: { authorization: `Bearer ${campaign.liveKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ endpoint_url: receiver.child.url, is_active: true }),
+    body: JSON.stringify({ endpoint_url: new URL(path, receiver.child.url).href, is_active: true }),
   });
   const body = (await res.json().catch(() => ({}))) as { hmac_secret?: string };
   if (res.status !== 201 || !body.hmac_secret) throw new Error(`PATCH /v1/webhook answered ${res.status}: ${JSON.stringify(body)}`);
-  await receiver.setSecret(body.hmac_secret);
+  await receiver.setSecret(body.hmac_secret, path);
 }
 
 function webhookDeps(): WebhookBenchDeps {

@@ -4,7 +4,7 @@
 //   events delivered per second in the window against events required (queued in the window),
 //   the backlog at the end, intake p99;
 // - the same with a second campaign whose endpoint never answers (each attempt ends at the
-//   timeout), on a freshly started server, both intakes at the same rate starting together and
+//   timeout) on the same receiver (one host and port, another path), on a freshly started server, both intakes at the same rate starting together and
 //   no warm-up left out: the healthy campaign's figures over the whole run and over its first
 //   15 s (the first timeout), when the hanging endpoint's first attempts are all in flight;
 // - a backlog of N entries drained with no intake: events delivered per second.
@@ -18,7 +18,8 @@ import { latencyPercentiles, openLoop, percentile, type OpenLoopResult } from '.
 
 export interface LatencyReceiver {
   child: Child;
-  setSecret(secret: string): Promise<void>;
+  /** The secret requests to `path` (default /hooks) are verified with. */
+  setSecret(secret: string, path?: string): Promise<void>;
   arrivals(): Promise<{ arrivals: number[]; received: Array<[string, number]> }>;
 }
 
@@ -29,10 +30,12 @@ export interface WebhookBenchDeps {
   startCes(dbPath: string, o?: { tickMs?: string }): Promise<Child>;
   stop(child: Child, role: string): Promise<void>;
   startReceiver(env: Record<string, string>): Promise<LatencyReceiver>;
+  /** Points the campaign's webhook at `path` of the receiver (default /hooks). */
   configureWebhook(
     ces: Child,
     campaign: BenchCampaign,
-    receiver: { child: Child; setSecret(secret: string): Promise<void> },
+    receiver: { child: Child; setSecret(secret: string, path?: string): Promise<void> },
+    path?: string,
   ): Promise<void>;
   intakeLoad(child: Child, campaign: BenchCampaign, o: { amount: number }): Promise<LoadResult>;
 }
@@ -108,12 +111,16 @@ export async function measureIdleIntakeAtRate(
   }
 }
 
+/** The path of the hanging neighbour's endpoint, on the measured campaign's receiver. */
+const HANG_PATH = '/hang';
+
 /** Seconds at the start of a run reported apart: the webhook timeout, while a hanging endpoint's first attempts are in flight. */
 const FIRST_S = 15;
 
 /**
  * One steady run: `ratePerS` entries/s to a campaign whose endpoint answers after `delayMs`; with
- * `hangingNeighbour`, a second campaign at the same rate whose endpoint never answers. Figures
+ * `hangingNeighbour`, a second campaign at the same rate whose endpoint, another path of the same
+ * receiver (one host and port), never answers. Figures
  * from `warmupS` on (0: from the first request).
  */
 export async function measureSteady(
@@ -133,12 +140,14 @@ export async function measureSteady(
   const dbPath = join(deps.work, `hooks-${o.ratePerS}-${o.hangingNeighbour ? 'hang' : 'alone'}.db`);
   const campaign = createBenchCampaign(dbPath);
   const neighbour = o.hangingNeighbour ? createBenchCampaign(dbPath) : null;
-  const receiver = await deps.startReceiver({ BENCH_RECEIVER_DELAY_MS: String(o.delayMs) });
-  const hanging = neighbour ? await deps.startReceiver({ BENCH_RECEIVER_HANG: '1' }) : null;
+  const receiver = await deps.startReceiver({
+    BENCH_RECEIVER_DELAY_MS: String(o.delayMs),
+    ...(neighbour ? { BENCH_RECEIVER_HANG_PATH: HANG_PATH } : {}),
+  });
   const ces = await deps.startCes(dbPath, { tickMs: '200' });
   try {
     await deps.configureWebhook(ces, campaign, receiver);
-    if (neighbour && hanging) await deps.configureWebhook(ces, neighbour, hanging);
+    if (neighbour) await deps.configureWebhook(ces, neighbour, receiver, HANG_PATH);
     const durationS = o.warmupS + o.windowS;
     const started = Date.now();
     const [load] = await Promise.all([
@@ -234,7 +243,6 @@ export async function measureSteady(
   } finally {
     await deps.stop(ces, 'hooks_steady');
     await receiver.child.stop();
-    await hanging?.child.stop();
   }
 }
 

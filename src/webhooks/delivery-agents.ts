@@ -3,9 +3,9 @@
 //
 // - What it holds: one pair per pair of delivery limits (CES_DELIVERY_CONCURRENCY,
 //   CES_DELIVERY_PER_ENDPOINT), each agent with its open sockets by host and port, and the https
-//   agent with the TLS sessions it can resume. Bound: an agent holds at most
-//   CES_DELIVERY_CONCURRENCY sockets, CES_DELIVERY_PER_ENDPOINT idle ones a host and 256 TLS
-//   sessions; a server has one pair.
+//   agent with the TLS sessions it can resume. Bound: sockets in use, at most
+//   CES_DELIVERY_CONCURRENCY (the scheduler's attempts in flight); idle ones, at most
+//   CES_DELIVERY_PER_ENDPOINT a host; 256 TLS sessions; a server has one pair.
 // - Lifetime: the process's. A pair is made by the first attempt under its limits (a server's tick,
 //   `ces webhook test`) and shared by every later one, whichever service or context sent it; a
 //   process that never sends a webhook makes none.
@@ -30,10 +30,14 @@ const agentPairs = new Map<string, DeliveryAgents>();
 
 /**
  * The keep-alive agents of a configuration: each endpoint's connections are kept open and reused
- * (at most CES_DELIVERY_PER_ENDPOINT idle ones per host), a new connection to a host seen before
- * resumes its TLS session instead of a full handshake, and the process never holds more than
- * CES_DELIVERY_CONCURRENCY sockets. The scheduler keeps attempts within those numbers, so no
- * request waits inside an agent for a socket. Certificates are always checked
+ * (at most CES_DELIVERY_PER_ENDPOINT idle ones per host), and a new connection to a host seen
+ * before resumes its TLS session instead of a full handshake. The agents limit nothing else: an
+ * endpoint is a campaign's URL, not a host, and the scheduler alone keeps attempts within its
+ * limits (per endpoint, and CES_DELIVERY_CONCURRENCY in all), so no request ever waits inside an
+ * agent for a socket, where the scheduler would not see it. A cap per host would let a hanging
+ * endpoint's attempts take every socket of a receiver that serves other campaigns on other paths;
+ * a cap in total counts idle sockets too, so connections kept for quiet endpoints would hold up
+ * another endpoint's first one until a receiver dropped them. Certificates are always checked
  * (README.md#configuration): said here, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
  */
 export function agentsFor(config: Pick<Config, 'deliveryConcurrency' | 'deliveryPerEndpoint'>): DeliveryAgents {
@@ -43,9 +47,9 @@ export function agentsFor(config: Pick<Config, 'deliveryConcurrency' | 'delivery
     const options = {
       keepAlive: true,
       keepAliveMsecs: 1_000,
-      maxSockets: config.deliveryPerEndpoint,
+      // As many as the scheduler may have in flight: every endpoint on one host could be sending.
+      maxSockets: config.deliveryConcurrency,
       maxFreeSockets: config.deliveryPerEndpoint,
-      maxTotalSockets: config.deliveryConcurrency,
       scheduling: 'lifo' as const,
     };
     pair = { https: new https.Agent({ ...options, rejectUnauthorized: true, maxCachedSessions: 256 }), http: new http.Agent(options) };

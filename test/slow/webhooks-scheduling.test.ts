@@ -13,6 +13,7 @@ import { after, test } from 'node:test';
 import { pruneOutbox } from '../../src/webhooks/retention.ts';
 import { configureWebhook, drainAll, entryBody, makeCampaign, startTestServer, submitEntry, type TestServer } from '../support/harness.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
@@ -141,6 +142,78 @@ test('an endpoint that hangs until every timeout is backed off (nothing while it
   const patched = await t.request('PATCH', '/v1/webhook', { key: down.liveKey, body: { endpoint_url: fixed.url } });
   assert.equal(patched.status, 200, patched.text);
   await until('the new URL’s events', () => fixed.requests.length >= 10);
+});
+
+/** Deliveries of a campaign in `status`. */
+const deliveriesOf = (t: TestServer, campaignId: string, status: string): number =>
+  t.ctx.db
+    .prepare(`SELECT count(*) FROM webhook_deliveries WHERE campaign_id = ? AND status = ?`)
+    .pluck()
+    .get(campaignId, status) as number;
+
+test('endpoints on one host and port are isolated: a path that never answers holds its own attempts, and another campaign’s path on the same receiver gets all its events meanwhile', async () => {
+  // A CRM vendor serving two campaigns from one receiver. The timeout is far beyond the test: A's
+  // attempts stay open for as long as it runs, and nothing but isolation lets B's events through.
+  const t = await startTestServer({
+    tick: true,
+    env: { CES_TICK_MS: '20', CES_WEBHOOK_TIMEOUT_MS: '600000', CES_DELIVERY_PER_ENDPOINT: '2', CES_DELIVERY_CONCURRENCY: '10' },
+  });
+  cleanups.push(() => t.close());
+  const receiver = await startReceiver({ respond: (r) => (r.path === '/a' ? { status: 200, delayMs: 600_000 } : 204) });
+  cleanups.push(() => receiver.close());
+  const { origin } = new URL(receiver.url);
+  const a = makeCampaign(t.ctx);
+  const b = makeCampaign(t.ctx);
+  await configureWebhook(t, a.liveKey, `${origin}/a`);
+  await configureWebhook(t, b.liveKey, `${origin}/b`);
+  const held = () => receiver.requests.filter((r) => r.path === '/a').length;
+  for (let i = 0; i < 4; i++) await submit(t, a.liveKey, i);
+  await waitFor(
+    () => held() === 2,
+    20_000,
+    () => `${held()} requests held on /a`,
+  );
+
+  for (let i = 0; i < 5; i++) await submit(t, b.liveKey, 100 + i);
+  await waitFor(
+    () => deliveriesOf(t, b.campaign.id, 'delivered') === 15,
+    20_000,
+    () =>
+      `B: ${deliveriesOf(t, b.campaign.id, 'delivered')} of 15 events delivered, ${receiver.requests.filter((r) => r.path === '/b').length} arrived`,
+  );
+  assert.equal(held(), 2, 'A: its two slots, no more');
+  assert.equal(
+    t.ctx.db
+      .prepare(`SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.campaign_id = ?`)
+      .pluck()
+      .get(a.campaign.id),
+    0,
+    'A’s attempts are still open: none has ended',
+  );
+  assert.equal(t.server.service.deliveries.view().find((e) => e.key === a.campaign.id)?.inFlight, 2);
+});
+
+test('idle connections kept for some endpoints never hold up another endpoint’s first connection', async () => {
+  // Two endpoints, one after the other, each leave a kept-alive connection (their receivers keep
+  // idle ones for 30 s): as many as CES_DELIVERY_CONCURRENCY. A third endpoint's attempt must not
+  // wait for one of them to close.
+  const t = await startTestServer({
+    tick: true,
+    env: { CES_TICK_MS: '20', CES_WEBHOOK_TIMEOUT_MS: '600000', CES_DELIVERY_PER_ENDPOINT: '1', CES_DELIVERY_CONCURRENCY: '2' },
+  });
+  cleanups.push(() => t.close());
+  for (let i = 0; i < 3; i++) {
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const w = makeCampaign(t.ctx);
+    await configureWebhook(t, w.liveKey, receiver.url);
+    await submit(t, w.liveKey, 200 + i);
+    await waitFor(
+      () => deliveriesOf(t, w.campaign.id, 'delivered') === 3,
+      20_000,
+      () => `endpoint ${i + 1}: ${deliveriesOf(t, w.campaign.id, 'delivered')} of 3 events delivered`,
+    );
+  }
 });
 
 test('deliveries keep their connection alive, and a new connection resumes the TLS session', async () => {
