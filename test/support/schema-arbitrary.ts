@@ -113,7 +113,7 @@ function candidates(schema: Schema, pointer: string, options: SchemaArbitraryOpt
 function stringCandidates(schema: Schema): fc.Arbitrary<string> {
   const formats = schema.format
     ? [schema.format as string]
-    : ((schema.oneOf as Schema[] | undefined)?.map((s) => s.format as string) ?? []);
+    : (((schema.anyOf ?? schema.oneOf) as Schema[] | undefined)?.map((s) => s.format as string) ?? []);
   const known = formats.filter((f) => FORMATS[f]);
   if (known.length > 0) return fc.oneof(...known.map((f) => FORMATS[f]));
   if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern as string, 'u'));
