@@ -25,7 +25,7 @@ import {
   submitEntry,
   type TestServer,
 } from './support/harness.ts';
-import { signIn, textOf } from './support/dashboard.ts';
+import { dashboardRequest, signIn, textOf } from './support/dashboard.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
@@ -80,6 +80,23 @@ describe('sign-in links', () => {
     t.clock.advance(LINK_RETENTION_DAYS * DAY_MS);
     await t.tick();
     assert.equal(count(), 0);
+  });
+
+  test('behind a proxy that rewrites Host, a sign-in from the public URL’s own page is taken; another origin is refused', async () => {
+    const t = await server({ env: { CES_PUBLIC_URL: 'https://promo.example.com.br' } });
+    // What a browser on the public URL sends through a proxy that passes the upstream's address as Host.
+    const press = async (origin: string, host = '127.0.0.1:3000') => {
+      const link = createSignInLink(t.ctx, { name: 'ana', ttlMinutes: 15 }, OPERATOR);
+      return dashboardRequest(t, 'POST', `/dashboard/signin/${link.token}`, { headers: { origin, host } });
+    };
+    assert.equal((await press('https://promo.example.com.br')).status, 200, 'the public URL is this site');
+    assert.equal((await press('https://promo.example.com.br:443')).status, 200, 'its default port is the same origin');
+    assert.equal((await press('http://127.0.0.1:3000')).status, 200, 'as is the Host the request names');
+    for (const origin of ['https://evil.example', 'http://promo.example.com.br', 'https://promo.example.com.br.evil.example', 'null'])
+      assert.equal((await press(origin)).status, 403, origin);
+    const noHost = createSignInLink(t.ctx, { name: 'ana', ttlMinutes: 15 }, OPERATOR);
+    const opaque = await dashboardRequest(t, 'POST', `/dashboard/signin/${noHost.token}`, { headers: { origin: 'null' } });
+    assert.equal(opaque.status, 403, 'an opaque origin is no site, even where no Host came');
   });
 });
 

@@ -206,7 +206,8 @@ describe('entries export: spreadsheet formulas from the API are never run', () =
     ['neighborhood', "-2+3+cmd|' /C calc'!A0"],
     ['city', '=1+1'],
   ];
-  const HARMLESS = 'Ana =not at the start';
+  // After a letter: no spreadsheet splits a cell there (after a space it may: test/unit/csv.test.ts).
+  const HARMLESS = 'Ana=not at the start';
 
   test('CSV prefixes each formula cell with an apostrophe; JSONL keeps every value as stored', async () => {
     const t = await startTestServer();
@@ -223,7 +224,7 @@ describe('entries export: spreadsheet formulas from the API are never run', () =
       const rows = records.slice(1).map((r) => Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, r[i]])));
       const attacked = rows.find((r) => r.entry_id === res0.entry_id)!;
       for (const [field, value] of FORMULAS) assert.equal(attacked[field], `'${value}`, field);
-      assert.equal(rows.find((r) => r.entry_id === res1.entry_id)!.full_name, HARMLESS, 'a formula character further in is left alone');
+      assert.equal(rows.find((r) => r.entry_id === res1.entry_id)!.full_name, HARMLESS, 'a formula character after a letter is left alone');
 
       const jsonl = await runCli(['entries', 'export', '--campaign', w.campaign.id, '--format', 'jsonl'], { dbPath: t.dbPath });
       assert.equal(jsonl.code, 0, jsonl.stderr);

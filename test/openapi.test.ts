@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { assert as assertStruct, type Struct } from 'superstruct';
 import { createHttpApp } from '../src/http/app.ts';
 import { readFileSync } from 'node:fs';
@@ -239,17 +240,39 @@ describe('the document states every rule the server enforces', () => {
     assert.equal(e.birthdate.format, 'date');
     assert.equal(address.state.enum.filter((v: unknown) => v !== null).length, 27);
     assert.ok(address.country.enum.includes('BR') && address.country.enum.length === 250, 'the 249 ISO codes and null');
-    assert.deepEqual(entry.consent.properties.ip_address.oneOf, [{ format: 'ipv4' }, { format: 'ipv6' }]);
+    assert.deepEqual(entry.consent.properties.ip_address.anyOf, [
+      { type: 'string', format: 'ipv4' },
+      { type: 'string', format: 'ipv6' },
+    ]);
     assert.equal(entry.consent.properties.granted_at.format, 'date-time');
     assert.equal(entry.consent.properties.consents.allOf.length, 7, 'each consent_type at most once');
     assert.equal(entry.evidence.properties.type.const, 'fiscal_key');
     assert.match(`${'3'.repeat(22)} ${'3'.repeat(22)}`, new RegExp(entry.evidence.properties.access_key.pattern, 'u'));
     const [won, lost, none] = entry.instant_win.oneOf;
     assert.deepEqual([won.properties.won.const, won.required], [true, ['won', 'prize_definition_id']]);
-    assert.deepEqual([lost.properties.won.const, lost.properties.prize_definition_id], [false, { type: 'null' }]);
+    // Lost: no prize_definition_id at all (the closed object refuses one), rather than one that can
+    // only be null, which openapi-fetch reads as "never sent" and refuses the schema's own type for.
+    assert.deepEqual([lost.properties.won.const, lost.required, lost.additionalProperties], [false, ['won'], false]);
+    assert.equal('prize_definition_id' in lost.properties, false);
     assert.deepEqual(none, { type: 'null' });
     assert.match(schemas.WebhookPatch.properties.endpoint_url.pattern, /^\^\(\?:https:/);
     assert.equal(schemas.LuckyNumbersSubmission.properties.numbers.items.properties.series.pattern, '^[0-9]{1,9}$');
+  });
+
+  // Issue 43: the integrator's validators. One that leaves formats off (Ajv without ajv-formats,
+  // many generated clients) must still take a good body: ip_address's two formats as a oneOf
+  // would match twice there, which a oneOf refuses.
+  test('a body the server takes is valid against the schema with formats off, ip_address v4 or v6, instant_win lost without a prize', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(doc, 'ces');
+    const validate = ajv.compile({ $ref: 'ces#/components/schemas/EntrySubmission' });
+    const body = entryBody({}, 1) as { consent: { ip_address: string } };
+    for (const ip of ['203.0.113.7', '2001:db8::7']) {
+      body.consent.ip_address = ip;
+      assert.ok(validate(body), `${ip}: ${JSON.stringify(validate.errors)}`);
+    }
+    assert.ok(validate({ ...body, instant_win: { won: false } }), JSON.stringify(validate.errors));
+    assert.equal(validate({ ...body, instant_win: { won: false, prize_definition_id: '0196a1b2-0000-7000-8000-000000000000' } }), false);
   });
 
   test('codes are enums of the real codes; mechanics narrow on mechanic_type', () => {

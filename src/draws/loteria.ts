@@ -38,6 +38,21 @@ const LOTERIA_ATTEMPTS = 3;
 /** Waits before the 2nd and 3rd attempts. */
 const LOTERIA_BACKOFF_MS = [250, 1000] as const;
 
+/** Longest part of the answer an error quotes: enough to recognise it, never a page of it in a terminal. */
+const MAX_QUOTED_CHARACTERS = 200;
+
+/**
+ * A value read from the answer as an error quotes it: JSON (one line, control characters escaped),
+ * cut after MAX_QUOTED_CHARACTERS with the count of what was left out.
+ */
+function quoteAnswerValue(value: unknown): string {
+  const json = JSON.stringify(value) ?? 'nothing';
+  if (json.length <= MAX_QUOTED_CHARACTERS) return json;
+  // Not between the halves of a surrogate pair.
+  const cut = json.slice(0, MAX_QUOTED_CHARACTERS).replace(/[\uD800-\uDBFF]$/, '');
+  return `${cut}… (${json.length - cut.length} more characters)`;
+}
+
 const badAnswer = (url: string, why: string): AppError =>
   new AppError(502, 'loteria_bad_answer', `Caixa's results API (${url}) gave an answer that cannot be used: ${why}`);
 
@@ -70,10 +85,10 @@ function parseFederalAnswer(text: string, asked: number | null, url: string): Fe
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badAnswer(url, 'the body is not a JSON object');
   const { numero, dataApuracao, listaDezenas } = body as Record<string, unknown>;
   if (typeof numero !== 'number' || !Number.isInteger(numero) || numero < 1 || numero > 999_999)
-    throw badAnswer(url, `"numero" must be the extraction number (1 to 999999), got ${JSON.stringify(numero) ?? 'nothing'}`);
+    throw badAnswer(url, `"numero" must be the extraction number (1 to 999999), got ${quoteAnswerValue(numero)}`);
   if (asked !== null && numero !== asked) throw badAnswer(url, `it is about extraction ${numero}, not ${asked}`);
   const date = typeof dataApuracao === 'string' ? parseCaixaDate(dataApuracao) : null;
-  if (date === null) throw badAnswer(url, `"dataApuracao" must be a date DD/MM/YYYY, got ${JSON.stringify(dataApuracao) ?? 'nothing'}`);
+  if (date === null) throw badAnswer(url, `"dataApuracao" must be a date DD/MM/YYYY, got ${quoteAnswerValue(dataApuracao)}`);
   const listed = readTickets(url, 'listaDezenas', listaDezenas);
   const ordered = readTickets(url, 'dezenasSorteadasOrdemSorteio', (body as Record<string, unknown>).dezenasSorteadasOrdemSorteio);
   if ([...listed].sort().join() !== [...ordered].sort().join())
@@ -103,7 +118,7 @@ function readTickets(url: string, name: string, list: unknown): string[] {
   if (!Array.isArray(list)) throw badAnswer(url, `"${name}" is not a list of tickets`);
   if (list.length !== 5) throw badAnswer(url, `"${name}" has ${list.length} prizes; an extraction has exactly 5 (1st to 5th)`);
   const notText = list.findIndex((p) => typeof p !== 'string');
-  if (notText !== -1) throw badAnswer(url, `prize ${notText + 1} is ${JSON.stringify(list[notText])}, not a ticket number`);
+  if (notText !== -1) throw badAnswer(url, `prize ${notText + 1} is ${quoteAnswerValue(list[notText])}, not a ticket number`);
   try {
     return parsePrizes(list as string[]);
   } catch (error) {

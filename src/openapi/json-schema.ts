@@ -110,7 +110,8 @@ function allowNull(schema: JsonSchema): JsonSchema {
       out.enum = [out.const, null];
       delete out.const;
     }
-    if (Array.isArray(out.oneOf)) throw new Error('a nullable string with several formats cannot be written as one oneOf');
+    // Several formats are an anyOf of strings: null is one more branch.
+    if (Array.isArray(out.anyOf)) out.anyOf = [...(out.anyOf as JsonSchema[]), { type: 'null' }];
     return out;
   }
   if (Array.isArray(schema.type)) return { ...schema, type: [...(schema.type as string[]), 'null'] };

@@ -54,7 +54,7 @@ export const ENTRY_SUBMISSION_NOTES: Record<string, FieldNote> = {
   },
   instant_win: {
     description:
-      'Only for INTEGRATOR_DECLARED instant-prize campaigns (else 422 instant_win_not_allowed): the integrator decides the win, the service records it. `prize_definition_id` is a prize of the campaign and mode (GET /v1/prizes; else 422 unknown_prize), required when `won` is true and omitted when it is false.',
+      'Only for INTEGRATOR_DECLARED instant-prize campaigns (else 422 instant_win_not_allowed): the integrator decides the win, the service records it. `prize_definition_id` is a prize of the campaign and mode (GET /v1/prizes; else 422 unknown_prize), required when `won` is true and omitted when it is false (null or a blank value counts as omitted).',
   },
 };
 
@@ -82,8 +82,9 @@ export function annotate(schema: JsonSchema, notes: Record<string, FieldNote>): 
   return copy;
 }
 
-/** Nullable objects are `anyOf: [object, null]`; notes go on the non-null branch. */
+/** Nullable objects are `anyOf: [object, null]`; notes go on the non-null branch (not on one of a string's formats). */
 function objectBranch(node: JsonSchema): JsonSchema {
-  if (Array.isArray(node.anyOf)) return (node.anyOf as JsonSchema[]).find((s) => s.type !== 'null') ?? node;
+  const branches = node.anyOf as JsonSchema[] | undefined;
+  if (Array.isArray(branches) && branches.some((s) => s.type === 'null')) return branches.find((s) => s.type !== 'null') ?? node;
   return node;
 }

@@ -9,12 +9,14 @@
 /** First characters that make a spreadsheet read a cell as a formula (or, TAB and CR, hide one). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /**
- * A formula start after a character a spreadsheet may split a line on: `;` (the list separator of
- * pt-BR Excel and of LibreOffice for Brazil), `,`, TAB or a line break, maybe after spaces and
- * quotes. Opened with `;` as its separator, `Ana;=1+1` would be two cells, the second a formula;
- * an apostrophe before the `=` keeps that cell text whichever separator the spreadsheet picks.
+ * A formula start after a character a spreadsheet may split a line on, maybe after spaces and
+ * quotes: `;` (the list separator of pt-BR Excel and of LibreOffice for Brazil), `,`, TAB, a line
+ * break, a space (a separator both offer in their import dialog) and `|` (the usual "other"
+ * separator, of pipe-delimited files). Opened with `;` as its separator, `Ana;=1+1` would be two
+ * cells, the second a formula, as `Ana =1+1` would be split on spaces; an apostrophe before the
+ * `=` keeps that cell text whichever of these separators the spreadsheet picks.
  */
-const FORMULA_AFTER_SEPARATOR = /([;,\t\r\n][\s"']*)([=+\-@])/g;
+const FORMULA_AFTER_SEPARATOR = /([;,| \t\r\n][\s"']*)([=+\-@])/g;
 
 export function csvField(value: string | number | null): string {
   if (value === null) return '';

@@ -63,7 +63,11 @@ export interface StringRules {
   enum?: readonly string[];
   /** The enum is compared upper-cased; the document lists the upper-case values the server stores. */
   ignoreCase?: boolean;
-  /** Asserted when FORMAT_CHECKS has it (several: any one of them, documented as oneOf), else documented only. */
+  /**
+   * Asserted when FORMAT_CHECKS has it (several: any one of them, documented as anyOf, not oneOf: a
+   * validator that leaves formats off finds every branch matching, which a oneOf refuses), else
+   * documented only.
+   */
   format?: string | readonly string[];
   /** The rules apply to the value without its surrounding whitespace, which is what is stored. */
   trim?: boolean;
@@ -122,7 +126,9 @@ export function describedString(rules: StringRules): Struct<string, null> {
     else json.enum = [...rules.enum];
   }
   if (formats.length === 1) json.format = formats[0];
-  else if (formats.length > 1) json.oneOf = formats.map((f) => ({ format: f }));
+  // Each branch a string too: a generator that unions a schema's type with its anyOf branches
+  // (openapi-typescript) still reads a string.
+  else if (formats.length > 1) json.anyOf = formats.map((f) => ({ type: 'string', format: f }));
   const notes = [rules.description];
   if (rules.trim)
     notes.push(
@@ -206,7 +212,11 @@ export function describedUnion<A extends AnyStruct, B extends AnyStruct[]>(membe
  * An object (type() or object()) where `field` is required when the boolean `flag` is true and must
  * be absent (or null, or blank) when it is false: `required` and `not_allowed` on `field`. Checked
  * once the object's own fields passed; documented as a oneOf on the flag's two values, so a
- * generated client gets one type per case.
+ * generated client gets one type per case. The false case documents `field` as absent (the
+ * object's additionalProperties: false refuses it), not as `{type: 'null'}`: a property that can
+ * only be null becomes `field?: undefined` in openapi-fetch's request bodies, so a body typed by
+ * the schema would not compile as the body of its own operation. The null and blank values the
+ * server forgives are in the description.
  */
 export function requiredWhen<T, S>(struct: Struct<T, S>, flag: string, field: string): Struct<T, S> {
   const present = (v: unknown): boolean => v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '');
@@ -229,15 +239,15 @@ export function requiredWhen<T, S>(struct: Struct<T, S>, flag: string, field: st
       rewrite: (schema) => {
         const properties = schema.properties as Record<string, JsonSchema>;
         const others = (schema.required as string[] | undefined)?.filter((r) => r !== flag && r !== field) ?? [];
+        if (schema.additionalProperties !== false) throw new Error(`requiredWhen: ${field} can be left out only of a closed object`);
+        const { [field]: _field, ...withoutField } = properties;
         const when = (on: boolean): JsonSchema => ({
           type: 'object',
-          properties: {
-            ...properties,
-            [flag]: { ...properties[flag], const: on },
-            [field]: on ? nonNull(properties[field]) : { type: 'null' },
-          },
+          properties: on
+            ? { ...properties, [flag]: { ...properties[flag], const: on }, [field]: nonNull(properties[field]) }
+            : { ...withoutField, [flag]: { ...properties[flag], const: on } },
           required: on ? [...others, flag, field] : [...others, flag],
-          additionalProperties: schema.additionalProperties,
+          additionalProperties: false,
         });
         const { properties: _p, required: _r, additionalProperties: _a, type: _t, ...rest } = schema;
         return { ...rest, oneOf: [when(true), when(false)] };

@@ -12,6 +12,7 @@ import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName } from '../kernel/errors.ts';
 import { lastEventSeq, listEventsAfter } from './outbox.repo.ts';
 import { signDelivery, signingSecrets } from './signing.ts';
+import { getCampaign } from '../campaigns/campaigns.ts';
 import { getWebhookConfig } from './webhook-config.ts';
 
 export interface Forwarded {
@@ -62,6 +63,8 @@ export function parseForwardUrl(value: string): URL {
 
 /** Forwards until the signal aborts; returns how many events were forwarded. */
 export async function forwardEvents(ctx: Ctx, options: ListenOptions): Promise<number> {
+  // A campaign that does not exist is "Campaign not found", not a missing configuration of it.
+  getCampaign(ctx, options.campaignId);
   getWebhookConfig(ctx, options.campaignId);
   let cursor = lastEventSeq(ctx.db, options.campaignId);
   options.onReady?.();

@@ -1016,6 +1016,34 @@ describe('ces draw results --fetch', () => {
     });
   }
 
+  // Issue 43: an error quotes at most 200 characters of what Caixa sent, on one line.
+  const long = `${'9'.repeat(30 * 1024)}\u001b[2J\n${'x'.repeat(30 * 1024)}`;
+  for (const [what, reply, message] of [
+    [
+      'a "numero" of 60 KiB',
+      answer({ ...FEDERAL_5787, numero: long }),
+      /^.*"numero" must be the extraction number \(1 to 999999\), got "9{199}… \(\d+ more characters\)$/,
+    ],
+    [
+      'a "dataApuracao" of 60 KiB',
+      answer({ ...FEDERAL_5787, dataApuracao: long }),
+      /"dataApuracao" must be a date DD\/MM\/YYYY, got "9{199}… \(\d+ more characters\)$/,
+    ],
+    [
+      'a prize that is 60 KiB of JSON',
+      answer({ ...FEDERAL_5787, listaDezenas: ['050366', { note: long }, '067890', '011111', '022222'] }),
+      /prize 2 is \{"note":"9{191}… \(\d+ more characters\), not a ticket number$/,
+    ],
+  ] as const)
+    test(`refused, and the message quotes at most 200 characters of the answer: ${what}`, async () => {
+      const { dw, id, env } = await fetchWorld(reply);
+      await refused(dw, ['draw', 'results', id, '--fetch', '--extraction', '5787', '--yes'], 'loteria_bad_answer', message, env);
+      const plain = await dw.ces(['draw', 'results', id, '--fetch', '--extraction', '5787', '--yes'], { env });
+      assert.ok(plain.stderr.length < 600, `${plain.stderr.length} characters on stderr`);
+      assert.equal(plain.stderr.split('\n').filter(Boolean).length, 1);
+      assert.doesNotMatch(plain.stderr, /\u001b/);
+    });
+
   test('a connection refused is tried 3 times, then loteria_unavailable says why', async () => {
     const { dw, id, env } = await fetchWorld(answer(FEDERAL_5787));
     const closed = createServer();

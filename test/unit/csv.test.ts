@@ -1,7 +1,7 @@
 // src/tools/csv.ts: RFC 4180 quoting, and OWASP's CSV-injection rule
 // (docs/operations.md#exports-ces-entries-export): a text cell whose first character is =, +, -, @,
-// TAB or CR gets a leading apostrophe, and so does a formula after ;, a comma, TAB or a line break
-// inside it; the field is then quoted as any other would be.
+// TAB or CR gets a leading apostrophe, and so does a formula after ;, a comma, TAB, a line break,
+// a space or | inside it; the field is then quoted as any other would be.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { csvField, csvRecord } from '../../src/tools/csv.ts';
@@ -24,7 +24,15 @@ describe('csvField', () => {
     ['Ana\n-2', `"Ana\n'-2"`, 'after a line break'],
     ['Rua 1; apto 2', '"Rua 1; apto 2"', 'a semicolon before plain text changes nothing but the quoting'],
     ['=HYPERLINK("x","y")', `"'=HYPERLINK(""x"",""y"")"`, 'a formula with quotes is prefixed, then quoted'],
-    ['Ana =1+1', 'Ana =1+1', 'a formula character further in is harmless'],
+    // Issue 43: a spreadsheet may split on a space or on | (both offered by Excel's and LibreOffice's
+    // import dialogs), so `Ana =1+1` opened that way would be a cell `=1+1`.
+    ['Ana =1+1', "Ana '=1+1", 'a formula after a space is neutralised'],
+    ['Ana  "+cmd"', `"Ana  ""'+cmd"""`, 'also behind more spaces and a quote'],
+    [' =1+1', " '=1+1", 'and after a leading space'],
+    ['Ana|=1+1', "Ana|'=1+1", 'a formula after a | is neutralised'],
+    ['Ana|@SUM(A1)', "Ana|'@SUM(A1)", 'an at sign too'],
+    ['Rua 1 | apto 2', 'Rua 1 | apto 2', 'a | or a space before plain text changes nothing'],
+    ['Ana=1+1', 'Ana=1+1', 'a formula character after a letter is harmless'],
     ["'=1", "'=1", 'an apostrophe already first is left alone'],
     [-5, '-5', 'a number is digits, never a formula'],
     ['Silva, Maria', '"Silva, Maria"', 'a comma is quoted'],

@@ -85,9 +85,7 @@ export function createCesClient(options: CesClientOptions): CesClient {
     async submitEntry(body, { idempotencyKey, signal } = {}) {
       const key = idempotencyKey ?? generateKey();
       const result = await withRetries(context, signal, (attemptSignal) =>
-        // openapi-fetch's body type reads an optional property whose only type is null (instant_win's
-        // prize_definition_id when won is false) as undefined; the schema's own type, taken above, allows null.
-        api.POST('/v1/entries', { params: { header: { 'Idempotency-Key': key } }, body: body as never, signal: attemptSignal }),
+        api.POST('/v1/entries', { params: { header: { 'Idempotency-Key': key } }, body, signal: attemptSignal }),
       );
       const saysReplay = result.response.headers.get('idempotent-replayed') === 'true';
       return {

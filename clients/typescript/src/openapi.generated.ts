@@ -1256,7 +1256,7 @@ export interface components {
          */
         granted_at: string;
         /** @description IPv4 or IPv6 address of the consenting user. Surrounding whitespace is ignored. */
-        ip_address: string & (unknown | unknown);
+        ip_address: string;
         /** @description Stored values over 1024 characters are truncated. Surrounding whitespace is ignored. */
         user_agent: string;
         /** @description Identifier of the accepted terms version. At most 100 characters (422 too_long). Surrounding whitespace is ignored. */
@@ -1286,7 +1286,7 @@ export interface components {
          */
         access_key: string;
       };
-      /** @description Only for INTEGRATOR_DECLARED instant-prize campaigns (else 422 instant_win_not_allowed): the integrator decides the win, the service records it. `prize_definition_id` is a prize of the campaign and mode (GET /v1/prizes; else 422 unknown_prize), required when `won` is true and omitted when it is false. */
+      /** @description Only for INTEGRATOR_DECLARED instant-prize campaigns (else 422 instant_win_not_allowed): the integrator decides the win, the service records it. `prize_definition_id` is a prize of the campaign and mode (GET /v1/prizes; else 422 unknown_prize), required when `won` is true and omitted when it is false (null or a blank value counts as omitted). */
       instant_win?:
         | {
             /** @constant */
@@ -1300,7 +1300,6 @@ export interface components {
         | {
             /** @constant */
             won: false;
-            prize_definition_id?: null;
           }
         | null;
     };

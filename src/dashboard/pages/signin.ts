@@ -7,7 +7,9 @@
 // The POST answers 200 with the session cookie and a page that moves on to /dashboard/ at once
 // (<meta http-equiv="refresh">): a navigation of this site, which carries the SameSite=Strict
 // cookie. A POST whose Origin is another site is refused: nobody can sign a browser into a
-// session of someone else's link from their own page.
+// session of someone else's link from their own page. This site is CES_PUBLIC_URL's origin, where
+// browsers reach the server (a proxy in front of it may rewrite Host to the upstream's address),
+// or, as without a public URL, the Host the request names.
 import type { H3Event } from 'h3';
 import { AppError } from '../../kernel/errors.ts';
 import { html } from '../../tools/html.ts';
@@ -60,7 +62,7 @@ export function registerSignInRoutes(router: DashboardRouter): void {
   router.post(
     '/signin/:token',
     publicPage(({ event, service, session: current }) => {
-      refuseCrossSiteOrigin(event);
+      refuseCrossSiteOrigin(event, service.ctx.config.publicUrl);
       // The session this browser holds, if any, ends with the new sign-in: one browser, one session.
       const { session, token } = signInWithLink(service.ctx, routeParam(event, 'token', { caseSensitive: true }), current);
       const page = layout({
@@ -83,16 +85,21 @@ export function registerSignInRoutes(router: DashboardRouter): void {
   );
 }
 
-/** A sign-in POST sent by another site's page (its Origin names another host) is refused. */
-function refuseCrossSiteOrigin(event: H3Event): void {
+/**
+ * A sign-in POST sent by another site's page is refused: its Origin is neither the public URL's
+ * origin nor the Host it was sent to. A browser sets both, so only this site's own page passes.
+ */
+function refuseCrossSiteOrigin(event: H3Event, publicUrl: string | null): void {
   const origin = event.req.headers.get('origin');
   if (origin === null) return;
-  let host: string | null = null;
+  let sent: URL | null = null;
   try {
-    host = new URL(origin).host;
+    sent = new URL(origin);
   } catch {
     // "null" (an opaque origin) or garbage: not this site.
   }
-  if (host !== event.req.headers.get('host'))
+  const fromPublicUrl = sent !== null && publicUrl !== null && sent.origin === new URL(publicUrl).origin;
+  const fromHost = sent !== null && sent.host === event.req.headers.get('host');
+  if (!fromPublicUrl && !fromHost)
     throw new AppError(403, 'cross_site_sign_in', 'This sign-in did not come from this dashboard. Open the link again and press Sign in.');
 }
