@@ -44,22 +44,40 @@ import { drawPath, drawsPath, STATUS_TEXT } from './draws.ts';
 import { formShown, frozenSection, PRIZES, resultsSection, runSection, settingsTable, voidSection } from './draw-sections.ts';
 import type { FetchedExtraction } from '../../draws/loteria.ts';
 
-/** What a finished action says on the page it leads back to (?done=…); fixed texts, nothing from the URL is shown. */
-const DONE: Record<string, string> = {
-  created: 'Draw created. Freeze it once its cut-off has passed.',
-  frozen: 'Frozen: the eligible numbers are fixed; their count and SHA-256 are below.',
-  results: 'Results recorded.',
-  fetched: 'Results recorded, as read from Caixa.',
-  run: 'The draw has run: check the winners and the derivation below, then publish.',
-  disqualified: 'Winner disqualified; the position was filled again as the derivation shows.',
-  published: `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.active}`,
-  'published-paused': `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.paused}`,
-  'published-unconfigured': `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.none}`,
-  voided: 'Voided: the draw stays listed, and its extraction may decide a new draw, whose record names this one.',
-};
+/**
+ * What a finished action says on the page it leads back to (?done=…); fixed texts, nothing from the
+ * URL is shown. A Map, not an object: `?done=constructor` is no key of it (an object's lookup reached
+ * Object.prototype).
+ */
+type Done =
+  | 'created'
+  | 'frozen'
+  | 'results'
+  | 'fetched'
+  | 'run'
+  | 'disqualified'
+  | 'published'
+  | 'published-paused'
+  | 'published-unconfigured'
+  | 'voided';
+const DONE: ReadonlyMap<string, string> = new Map<Done, string>([
+  ['created', 'Draw created. Freeze it once its cut-off has passed.'],
+  ['frozen', 'Frozen: the eligible numbers are fixed; their count and SHA-256 are below.'],
+  ['results', 'Results recorded.'],
+  ['fetched', 'Results recorded, as read from Caixa.'],
+  ['run', 'The draw has run: check the winners and the derivation below, then publish.'],
+  ['disqualified', 'Winner disqualified; the position was filled again as the derivation shows.'],
+  ['published', `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.active}`],
+  ['published-paused', `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.paused}`],
+  ['published-unconfigured', `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.none}`],
+  ['voided', 'Voided: the draw stays listed, and its extraction may decide a new draw, whose record names this one.'],
+]);
 
 /** Where the page opens after an action: at the winners once they exist. */
-const OPENS_AT: Partial<Record<string, string>> = { run: '#winners', disqualified: '#winners' };
+const OPENS_AT = new Map<string, string>([
+  ['run', '#winners'],
+  ['disqualified', '#winners'],
+]);
 
 export function registerDrawRoutes(router: DashboardRouter): void {
   router.get(
@@ -180,7 +198,7 @@ export function registerDrawRoutes(router: DashboardRouter): void {
 }
 
 /** The notice after publishing, as the campaign's webhook stands now: the state draw.published met. */
-function publishedDone(r: ActionRequest): keyof typeof DONE {
+function publishedDone(r: ActionRequest): Done {
   const draw = getDraw(r.service.ctx, routeParam(r.event, 'drawId'));
   const state = webhookState(r.service.ctx, draw.campaign_id);
   return state === 'active' ? 'published' : state === 'paused' ? 'published-paused' : 'published-unconfigured';
@@ -198,7 +216,7 @@ const DRAW_PAGE_LABELS: FieldLabels = {
 async function change(
   r: ActionRequest,
   form: FormName,
-  done: keyof typeof DONE | (() => keyof typeof DONE),
+  done: Done | (() => Done),
   run: (id: string) => unknown,
 ): Promise<Answer> {
   const id = routeParam(r.event, 'drawId');
@@ -211,7 +229,7 @@ async function change(
     return htmlResponse(drawPage(r, id, { form, message: inFormWords(error.message, DRAW_PAGE_LABELS), values: r.form }), error.status);
   }
   const key = typeof done === 'function' ? done() : done;
-  return seeOther(`${drawPath(id)}?done=${key}${OPENS_AT[key] ?? ''}`);
+  return seeOther(`${drawPath(id)}?done=${key}${OPENS_AT.get(key) ?? ''}`);
 }
 
 function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null, read: FetchedExtraction | null = null): Html {
@@ -222,10 +240,10 @@ function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null, read
   const outcome = hasRun(draw.status) ? getRunOutcome(ctx, id) : null;
   const documents = hasRun(draw.status) ? listWinnerDocuments(ctx, id) : new Map<string, string>();
   const doneKey = refusal ? '' : (r.event.url.searchParams.get('done') ?? '');
-  const done = Object.hasOwn(DONE, doneKey) ? DONE[doneKey] : undefined;
+  const done = DONE.get(doneKey);
   const doneNotice = done ? html`<p class="notice success" role="status">${done}</p>` : null;
   // After Run the page opens at the winners: the notice is shown there, where the operator looks.
-  const atWinners = OPENS_AT[doneKey] !== undefined;
+  const atWinners = done !== undefined && OPENS_AT.has(doneKey);
   const cutoffPassed = ctx.clock.now() >= Date.parse(draw.cutoff);
   return layout({
     title: `${draw.name} · Draws · ${campaign.name}`,
