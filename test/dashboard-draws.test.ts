@@ -462,6 +462,36 @@ describe('one draw', () => {
     );
   });
 
+  test('disqualify: the position and the number are compared as numbers, so every spelling of them behaves alike', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t);
+    const op = await signIn(t);
+    const id = makeDraw(t, w, { winners: 2 });
+    const before = await runThroughPages(t, op, id);
+    const [first, second] = before.winners;
+    // A wrong number is refused however the position is written.
+    for (const position of ['1', '01', '001', ' 1 ', '1.0']) {
+      const wrong = await op.post(drawUrl(id, '/disqualify'), { position, reason: 'Nota fiscal cancelada', confirm: second.number });
+      assert.equal(wrong.status, 422, `position "${position}"`);
+      assert.match(textOf(wrong.text), /The confirmation does not match the number of the winner at position 1: nothing changed\./);
+    }
+    for (const confirm of [`${first.series + 1}/${first.element}`, `${first.series}/${first.element + 1}`, '', 'x', `${first.number}0`]) {
+      const wrong = await op.post(drawUrl(id, '/disqualify'), { position: '01', reason: 'Nota fiscal cancelada', confirm });
+      assert.equal(wrong.status, 422, `confirm "${confirm}"`);
+    }
+    assert.deepEqual(getDraw(t.ctx, id), before);
+    assert.deepEqual(audits(t, 'draw.winner_disqualified'), []);
+    // The right number confirms however it is written: the series and the element with more or fewer zeros.
+    const spelled = `0${first.series} / ${String(first.element).padStart(6, '0')}`;
+    assert.notEqual(spelled, first.number);
+    const res = await op.post(drawUrl(id, '/disqualify'), { position: '01', reason: 'Nota fiscal cancelada', confirm: spelled });
+    assert.equal(res.status, 303, res.text);
+    assert.deepEqual(
+      getDraw(t.ctx, id).disqualified.map((d) => [d.position, d.number]),
+      [[1, first.number]],
+    );
+  });
+
   test('void: a reason is needed (422); the first POST asks and changes nothing; the confirmed one voids, audited; a published draw cannot be', async () => {
     const t = await server();
     const w = await luckyCampaign(t);

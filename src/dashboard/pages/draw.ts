@@ -121,7 +121,7 @@ export function registerDrawRoutes(router: DashboardRouter): void {
         const position = parseInteger('position', field(r.form, 'position'), WINNERS);
         const winner = getDraw(r.service.ctx, id).winners.find((w) => w.position === position);
         // No current winner there: the domain says why (not run, published, no such position).
-        if (winner !== undefined && field(r.form, 'confirm').trim() !== winner.number)
+        if (winner !== undefined && !confirmsNumber(field(r.form, 'confirm'), winner))
           throw new AppError(
             422,
             'confirmation_mismatch',
@@ -195,6 +195,16 @@ export function registerDrawRoutes(router: DashboardRouter): void {
     action((r) => change(r, 'fetch', 'fetched', (id) => confirmFromCaixa(r.service.ctx, id, r.form, r.actor))),
   );
   registerDrawFileRoutes(router);
+}
+
+/**
+ * The typed confirmation names the winner's number: series and element compared as numbers, as the
+ * position is, so that every spelling of the same number (`1/02345`, `01/02345`, ` 1 / 2345 `)
+ * confirms alike and no other does.
+ */
+function confirmsNumber(typed: string, winner: { series: number; element: number }): boolean {
+  const parts = /^\s*(\d{1,6})\s*\/\s*(\d{1,6})\s*$/.exec(typed);
+  return parts !== null && Number(parts[1]) === winner.series && Number(parts[2]) === winner.element;
 }
 
 /** The notice after publishing, as the campaign's webhook stands now: the state draw.published met. */
