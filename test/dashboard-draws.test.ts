@@ -636,6 +636,50 @@ describe('one draw', () => {
     assert.equal(anonymous.status, 303, 'the record needs a session too');
   });
 
+  test('the record shows what operators and participants wrote as typed: no HTML, comment or bidirectional control of theirs is read as such', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx, { name: 'Natal <!-- 2026', luckyNumbers: 'auto', luckyQuantity: 2, seriesCount: 2 });
+    const participant = { full_name: '\u202eairaM <b>Silva</b>', address: { city: '<!-- Campinas', state: 'SP' } };
+    for (let i = 0; i < 4; i++) await submitEntry(t, w.liveKey, entryBody({ enrollment: participant }, 400 + i), `escaped-${i}`);
+    await drainAll(t);
+    const op = await signIn(t);
+    const id = createDraw(
+      t.ctx,
+      {
+        campaignId: w.campaign.id,
+        mode: 'live',
+        name: 'Sorteio <!-- oculto',
+        cutoff: CUTOFF,
+        extractionDate: '2026-11-22',
+        winners: 2,
+        place: '<b>Sede</b> *Rua* [x](https://evil.example) `a` | b',
+        prizes: ['Moto <i>0 km</i>=15990.00'],
+      },
+      OPERATOR,
+    ).id;
+    const drawn = await runThroughPages(t, op, id);
+    const reason = 'Nota <!-- cancelada --> & _falsa_';
+    const res = await op.post(drawUrl(id, '/disqualify'), { position: '2', reason, confirm: drawn.winners[1].number });
+    assert.equal(res.status, 303, res.text);
+    const md = renderDrawReport(t.ctx, id, 'md', 'ces draw numbers');
+    // Every markup character of theirs is escaped: none opens a tag or a comment, none starts emphasis, a link or code.
+    assert.doesNotMatch(md, /(^|[^\\])[<>]/m, 'no < or > unescaped');
+    for (const text of [
+      '# Ata de apuração: Sorteio \\<!-- oculto',
+      '- Promoção: Natal \\<!-- 2026 (campanha',
+      '- Local da apuração: \\<b\\>Sede\\</b\\> \\*Rua\\* \\[x\\](https://evil.example) \\`a\\` \\| b',
+      '| 1º | Moto \\<i\\>0 km\\</i\\>, R$ 15990.00 |',
+      '| Nota \\<!-- cancelada --\\> \\& \\_falsa\\_ |',
+      '| \\\\u202e\\*\\*\\* \\<\\*\\*\\* | \\<!-- Campinas/SP |',
+      '## Assinaturas',
+    ])
+      assert.ok(md.includes(text), `the record holds ${text}`);
+    assert.doesNotMatch(md, /[\u202e\u001b]/, 'no bidirectional control or ESC, the masked initial included');
+    // The printable record escapes them as HTML.
+    const print = (await op.get(drawUrl(id, '/print'))).text;
+    assert.ok(print.includes('Sorteio &lt;!-- oculto') && !print.includes('<!--'));
+  });
+
   test('the regulation clause is on the page from the start, and downloads as text', async () => {
     const t = await server();
     const w = await luckyCampaign(t, 1);
