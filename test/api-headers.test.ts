@@ -1,4 +1,4 @@
-// The headers every answer of the API carries (docs/api.md#headers), errors included: nothing
+// The headers every answer of the API carries (docs/api.md#api-overview), errors included: nothing
 // cached (an answer holds a participant's entry or a key's campaign), nothing sniffed, and with an
 // https public URL, Strict-Transport-Security as the dashboard sends it (issue 43, security review:
 // /v1/* had none of them).

@@ -507,4 +507,3 @@ describe('notices say only what the dashboard wrote (content spoofing)', () => {
     assert.match((await maria.get(`/dashboard/draws/${draw}?done=created`)).text, /role="status">Draw created\./);
   });
 });
-

@@ -80,7 +80,8 @@ export function reportMarkdown(m: ReportModel): string {
       ...draw.results_history.map((r) => `| ${resultsRecordCells(r).map(md).join(' | ')} |`),
       '',
     );
-  if (m.voided.length > 0) out.push('## Sorteios anulados sobre a mesma extração', '', ...m.voided.map((v) => `- ${md(voidedLine(v))}`), '');
+  if (m.voided.length > 0)
+    out.push('## Sorteios anulados sobre a mesma extração', '', ...m.voided.map((v) => `- ${md(voidedLine(v))}`), '');
   out.push(
     '## Formação do número',
     '',

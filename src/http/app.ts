@@ -108,7 +108,7 @@ export function createHttpApp(service: Service): H3 {
 }
 
 /**
- * Every answer, errors included (docs/api.md#headers): an API answer holds a participant's data or
+ * Every answer, errors included (docs/api.md#api-overview): an API answer holds a participant's data or
  * a key's campaign, so no cache keeps it (an answer that says otherwise, /openapi.json's no-cache,
  * keeps its own), no browser sniffs a JSON body into a page, and with an https public URL the
  * client is told to use https only, as the dashboard's answers tell it.

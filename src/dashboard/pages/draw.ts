@@ -223,12 +223,7 @@ const DRAW_PAGE_LABELS: FieldLabels = {
 };
 
 /** Runs an action; a refusal of the domain (409, 422) shows the page again with its reason beside the form. */
-async function change(
-  r: ActionRequest,
-  form: FormName,
-  done: Done | (() => Done),
-  run: (id: string) => unknown,
-): Promise<Answer> {
+async function change(r: ActionRequest, form: FormName, done: Done | (() => Done), run: (id: string) => unknown): Promise<Answer> {
   const id = routeParam(r.event, 'drawId');
   try {
     await run(id);
