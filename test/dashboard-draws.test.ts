@@ -462,6 +462,36 @@ describe('one draw', () => {
     );
   });
 
+  test('disqualify: the position and the number are compared as numbers, so every spelling of them behaves alike', async () => {
+    const t = await server();
+    const w = await luckyCampaign(t);
+    const op = await signIn(t);
+    const id = makeDraw(t, w, { winners: 2 });
+    const before = await runThroughPages(t, op, id);
+    const [first, second] = before.winners;
+    // A wrong number is refused however the position is written.
+    for (const position of ['1', '01', '001', ' 1 ', '1.0']) {
+      const wrong = await op.post(drawUrl(id, '/disqualify'), { position, reason: 'Nota fiscal cancelada', confirm: second.number });
+      assert.equal(wrong.status, 422, `position "${position}"`);
+      assert.match(textOf(wrong.text), /The confirmation does not match the number of the winner at position 1: nothing changed\./);
+    }
+    for (const confirm of [`${first.series + 1}/${first.element}`, `${first.series}/${first.element + 1}`, '', 'x', `${first.number}0`]) {
+      const wrong = await op.post(drawUrl(id, '/disqualify'), { position: '01', reason: 'Nota fiscal cancelada', confirm });
+      assert.equal(wrong.status, 422, `confirm "${confirm}"`);
+    }
+    assert.deepEqual(getDraw(t.ctx, id), before);
+    assert.deepEqual(audits(t, 'draw.winner_disqualified'), []);
+    // The right number confirms however it is written: the series and the element with more or fewer zeros.
+    const spelled = `0${first.series} / ${String(first.element).padStart(6, '0')}`;
+    assert.notEqual(spelled, first.number);
+    const res = await op.post(drawUrl(id, '/disqualify'), { position: '01', reason: 'Nota fiscal cancelada', confirm: spelled });
+    assert.equal(res.status, 303, res.text);
+    assert.deepEqual(
+      getDraw(t.ctx, id).disqualified.map((d) => [d.position, d.number]),
+      [[1, first.number]],
+    );
+  });
+
   test('void: a reason is needed (422); the first POST asks and changes nothing; the confirmed one voids, audited; a published draw cannot be', async () => {
     const t = await server();
     const w = await luckyCampaign(t);
@@ -604,6 +634,50 @@ describe('one draw', () => {
     assert.equal(print.headers.get('cache-control'), 'no-store');
     const anonymous = await dashboardRequest(t, 'GET', drawUrl(id, '/print'));
     assert.equal(anonymous.status, 303, 'the record needs a session too');
+  });
+
+  test('the record shows what operators and participants wrote as typed: no HTML, comment or bidirectional control of theirs is read as such', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx, { name: 'Natal <!-- 2026', luckyNumbers: 'auto', luckyQuantity: 2, seriesCount: 2 });
+    const participant = { full_name: '\u202eairaM <b>Silva</b>', address: { city: '<!-- Campinas', state: 'SP' } };
+    for (let i = 0; i < 4; i++) await submitEntry(t, w.liveKey, entryBody({ enrollment: participant }, 400 + i), `escaped-${i}`);
+    await drainAll(t);
+    const op = await signIn(t);
+    const id = createDraw(
+      t.ctx,
+      {
+        campaignId: w.campaign.id,
+        mode: 'live',
+        name: 'Sorteio <!-- oculto',
+        cutoff: CUTOFF,
+        extractionDate: '2026-11-22',
+        winners: 2,
+        place: '<b>Sede</b> *Rua* [x](https://evil.example) `a` | b',
+        prizes: ['Moto <i>0 km</i>=15990.00'],
+      },
+      OPERATOR,
+    ).id;
+    const drawn = await runThroughPages(t, op, id);
+    const reason = 'Nota <!-- cancelada --> & _falsa_';
+    const res = await op.post(drawUrl(id, '/disqualify'), { position: '2', reason, confirm: drawn.winners[1].number });
+    assert.equal(res.status, 303, res.text);
+    const md = renderDrawReport(t.ctx, id, 'md', 'ces draw numbers');
+    // Every markup character of theirs is escaped: none opens a tag or a comment, none starts emphasis, a link or code.
+    assert.doesNotMatch(md, /(^|[^\\])[<>]/m, 'no < or > unescaped');
+    for (const text of [
+      '# Ata de apuração: Sorteio \\<!-- oculto',
+      '- Promoção: Natal \\<!-- 2026 (campanha',
+      '- Local da apuração: \\<b\\>Sede\\</b\\> \\*Rua\\* \\[x\\](https://evil.example) \\`a\\` \\| b',
+      '| 1º | Moto \\<i\\>0 km\\</i\\>, R$ 15990.00 |',
+      '| Nota \\<!-- cancelada --\\> \\& \\_falsa\\_ |',
+      '| \\\\u202e\\*\\*\\* \\<\\*\\*\\* | \\<!-- Campinas/SP |',
+      '## Assinaturas',
+    ])
+      assert.ok(md.includes(text), `the record holds ${text}`);
+    assert.doesNotMatch(md, /[\u202e\u001b]/, 'no bidirectional control or ESC, the masked initial included');
+    // The printable record escapes them as HTML.
+    const print = (await op.get(drawUrl(id, '/print'))).text;
+    assert.ok(print.includes('Sorteio &lt;!-- oculto') && !print.includes('<!--'));
   });
 
   test('the regulation clause is on the page from the start, and downloads as text', async () => {

@@ -11,6 +11,7 @@ import { listCampaigns } from '../src/campaigns/campaigns.ts';
 import { listKeys } from '../src/keys/keys.ts';
 import { listOperatorPrizes } from '../src/mechanics/prizes.ts';
 import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH } from '../src/input/operator-text.ts';
+import { createDraw } from '../src/draws/lifecycle.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
 import { findOperatorWebhookConfig, setWebhookConfig } from '../src/webhooks/webhook-config.ts';
 import {
@@ -380,6 +381,26 @@ describe('confirmation before what cannot be taken back (works without JavaScrip
     assert.equal((await maria.post(`${base}/webhook/active`, { active: 'on' })).status, 303);
   });
 
+  test('a rotation without grace asks however the zero is written (0.0, -0, 00, 0 with spaces); nothing changes until confirmed', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    await setWebhookConfig(t.ctx, w.campaign.id, { endpointUrl: 'https://127.0.0.1:9/hooks' }, OPERATOR);
+    const maria = await signIn(t);
+    const base = `/dashboard/campaigns/${w.campaign.id}`;
+    const keyState = (): string | null => listKeys(t.ctx, w.campaign.id).find((k) => k.id === w.liveKeyId)!.revoked_at;
+    const secret = (): string => t.ctx.db.prepare('SELECT secret FROM webhook_configs').pluck().get() as string;
+    for (const grace of ['0.0', '-0', '00', ' 0 ', '-0.00', '0.000']) {
+      const before = [keyState(), secret()];
+      const key = await maria.post(`${base}/keys/${w.liveKeyId}/rotate`, { grace });
+      assert.equal(key.status, 200, grace);
+      assert.match(textOf(key.text), /Rotate key \S+… without a grace period\?/, `key, grace "${grace}"`);
+      const hook = await maria.post(`${base}/webhook/rotate-secret`, { grace });
+      assert.equal(hook.status, 200, grace);
+      assert.match(textOf(hook.text), /Rotate the signing secret without a grace period\?/, `secret, grace "${grace}"`);
+      assert.deepEqual([keyState(), secret()], before, `grace "${grace}": nothing changed`);
+    }
+  });
+
   test('downloading every participant’s data asks first; at most 2 downloads per session run at once, a third is 429 until one ends', async () => {
     const t = await server();
     const w = makeCampaign(t.ctx);
@@ -455,5 +476,51 @@ describe("the campaign's identity on the settings page", () => {
     );
     const [record] = listAuditRecords(t.ctx, { action: 'campaign.updated', limit: 1 });
     assert.equal(record?.details.changed && (record.details.changed as Record<string, unknown>).promoter_document, '11222333000181');
+  });
+});
+
+describe('notices say only what the dashboard wrote (content spoofing)', () => {
+  test('?redelivered= names only an event of this entry, as stored; any other text shows no notice', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx);
+    await setWebhookConfig(t.ctx, w.campaign.id, { endpointUrl: 'https://127.0.0.1:9/hooks' }, OPERATOR);
+    const entry = await submitEntry(t, w.liveKey, entryBody({}, 21), 'spoof');
+    const other = await submitEntry(t, w.liveKey, entryBody({}, 22), 'spoof-other');
+    const maria = await signIn(t);
+    const [own] = listDeliveryViews(t.ctx, w.campaign.id, undefined, 100).filter((d) => d.entry_id === entry.entry_id);
+    const [foreign] = listDeliveryViews(t.ctx, w.campaign.id, undefined, 100).filter((d) => d.entry_id === other.entry_id);
+    const page = `/dashboard/entries/${entry.entry_id}`;
+    for (const text of ['Your session expired: sign in again at https://evil.example', 'x', foreign.id, own.id.toUpperCase()]) {
+      const res = await maria.get(`${page}?redelivered=${encodeURIComponent(text)}`);
+      assert.equal(res.status, 200);
+      assert.doesNotMatch(textOf(res.text), /queued again|evil\.example/, text);
+    }
+    const res = await maria.get(`${page}?redelivered=${own.id}`);
+    assert.match(textOf(res.text), new RegExp(`Webhook event ${own.id} queued again\\.`));
+  });
+
+  test('?anonymized= names only an anonymized participant of this campaign; a draw page’s ?done= only its fixed texts', async () => {
+    const t = await server();
+    const w = makeCampaign(t.ctx, { luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 });
+    const entry = await submitEntry(t, w.liveKey, entryBody({}, 31), 'anon');
+    const maria = await signIn(t);
+    const enrollment = t.ctx.db.prepare('SELECT enrollment_id FROM entries WHERE id = ?').pluck().get(entry.entry_id) as string;
+    const participants = `/dashboard/campaigns/${w.campaign.id}/participants`;
+    for (const id of [enrollment, '01a20320-a200-7805-8eff-a288f573038c']) {
+      const res = await maria.get(`${participants}?anonymized=${id}`);
+      assert.equal(res.status, 200);
+      assert.doesNotMatch(textOf(res.text), /anonymized: personal data replaced/, `${id}: not anonymized, so not said to be`);
+    }
+    const draw = createDraw(
+      t.ctx,
+      { campaignId: w.campaign.id, mode: 'live', name: 'Sorteio', cutoff: '2026-11-22T10:00:00-03:00', extractionDate: '2026-11-22' },
+      OPERATOR,
+    ).id;
+    for (const done of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'Draw created']) {
+      const res = await maria.get(`/dashboard/draws/${draw}?done=${encodeURIComponent(done)}`);
+      assert.equal(res.status, 200, done);
+      assert.doesNotMatch(res.text, /role="status"|function|\[native code\]/, done);
+    }
+    assert.match((await maria.get(`/dashboard/draws/${draw}?done=created`)).text, /role="status">Draw created\./);
   });
 });

@@ -167,4 +167,31 @@ describe('closing a campaign', () => {
     // The stored prestação de contas keeps the winner as it was at the closing.
     assert.match(renderAccounts(iw.s.ctx, id, 1, 'md'), /termo-maria\.pdf/);
   });
+
+  test('the prestação de contas in Markdown shows what operators wrote as typed: no HTML, comment or code of theirs is read as such', async () => {
+    const iw = await instantWinners(1);
+    const id = iw.w.campaign.id;
+    const [winner] = listWinners(iw.s.ctx, { campaignId: id });
+    const recorded = recordWinnerStep(
+      iw.s.ctx,
+      winner.id,
+      { event: 'delivered', note: 'entregue <!-- oculto `a | *b*', attachments: [{ filename: '<!--termo.pdf', data: PDF }] },
+      OPERATOR,
+    );
+    const sha256 = recorded.events.at(-1)!.attachments[0].sha256;
+    closeCampaign(iw.s.ctx, id, { force: true, reason: 'SPA <!-- pediu' }, OPERATOR);
+    const md = renderAccounts(iw.s.ctx, id, 1, 'md');
+    assert.doesNotMatch(md, /(^|[^\\])[<>]/m, 'no < or > unescaped');
+    for (const text of [
+      'Motivo: SPA \\<!-- pediu',
+      '| entregue \\<!-- oculto \\`a \\| \\*b\\* |',
+      `\\<!--termo.pdf (application/pdf, ${PDF.length} bytes), SHA-256 \`${sha256}\` |`,
+      `| \`${winner.id}\` |`,
+      '## Assinatura',
+    ])
+      assert.ok(md.includes(text), `the report holds ${text}`);
+    const printable = renderAccounts(iw.s.ctx, id, 1, 'html');
+    assert.ok(printable.includes(`<code>${sha256}</code>`) && printable.includes('entregue &lt;!-- oculto `a | *b*'));
+    assert.doesNotMatch(printable, /<!--/);
+  });
 });

@@ -17,8 +17,19 @@ import { PRIZE_TAX_CITATION, PRIZE_TAX_DARF_CODE, PRIZE_TAX_RATE_PERCENT, taxesB
 import { findWinnerParticipant, listAttachmentMeta, listWinnerEvents, listWinnerRows } from '../winners/winners.repo.ts';
 import { countHeldAnonymizationsPending, countParticipants } from './closing.repo.ts';
 
+/**
+ * A piece of the document's text: words (operators' and participants' too, written out as typed by
+ * report-text.ts), or an id or a digest shown as code. Code is marked here rather than with
+ * backticks in the words, so that a backtick someone typed is never read as one.
+ */
+type Span = string | { code: string };
+/** The text of a paragraph, an item or a cell. */
+export type Text = string | readonly Span[];
+
 export type Block =
-  { kind: 'paragraph'; text: string } | { kind: 'list'; items: string[] } | { kind: 'table'; headers: string[]; rows: string[][] };
+  { kind: 'paragraph'; text: Text } | { kind: 'list'; items: Text[] } | { kind: 'table'; headers: string[]; rows: Text[][] };
+
+const code = (text: string): Span[] => [{ code: text }];
 
 interface Section {
   title: string;
@@ -98,8 +109,8 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
   const filing = filingDueBy(winners.filter((w) => w.status !== 'disqualified').map((w) => w.prescribes_at));
   const mode = livemode === 1 ? 'produção (live)' : 'teste (test)';
 
-  const header: string[] = [
-    `Promoção: ${line(campaign.name)} (campanha \`${campaign.id}\`, ${mode})`,
+  const header: Text[] = [
+    [`Promoção: ${line(campaign.name)} (campanha `, { code: campaign.id }, `, ${mode})`],
     `Certificado de Autorização: ${line(identity.authorization)}`,
     `Promotora: ${line(identity.promoter)}, CNPJ ${identity.promoterDocument}, ${line(identity.promoterAddress)}`,
     `Período de participação: ${period(campaign)}`,
@@ -137,7 +148,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
               kind: 'table',
               headers: ['Sorteio', 'Nome', 'Extração da Loteria Federal', 'Situação', 'SHA-256 da ata publicada'],
               rows: draws.map((d) => [
-                `\`${d.id}\``,
+                code(d.id),
                 line(d.name),
                 d.extraction === null ? '—' : `nº ${d.extraction.number}, de ${brDate(d.extraction.date)}`,
                 d.status === 'voided'
@@ -145,7 +156,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
                   : d.status === 'published'
                     ? 'publicado'
                     : `não publicado (${d.status})`,
-                d.record_sha256 === null ? '—' : `\`${d.record_sha256}\``,
+                d.record_sha256 === null ? '—' : code(d.record_sha256),
               ]),
             },
           ],
@@ -176,7 +187,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
                 const p = people.get(w.id);
                 const anonymized = p === undefined || p.anonymized_at !== null;
                 return [
-                  `\`${w.id}\``,
+                  code(w.id),
                   origin(w, drawNames),
                   anonymized ? 'anonimizado' : line(p.full_name ?? '—'),
                   anonymized ? 'anonimizado' : maskDocument(p.document_type, p.document_number),
@@ -192,13 +203,13 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
           ],
   };
 
-  const steps: string[][] = [];
+  const steps: Text[][] = [];
   for (const w of winners) {
     const attachments = listAttachmentMeta(ctx.db, w.id);
     for (const e of listWinnerEvents(ctx.db, w.id)) {
       const files = attachments.filter((a) => a.event_id === e.id);
       steps.push([
-        `\`${w.id}\``,
+        code(w.id),
         brasiliaTime(e.at),
         EVENT_WORDS[e.event],
         `${e.from_status === null ? '—' : STATUS_WORDS[e.from_status]} → ${STATUS_WORDS[e.to_status]}`,
@@ -206,7 +217,10 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
         line(e.note ?? '—'),
         files.length === 0
           ? '—'
-          : files.map((a) => `${line(a.filename)} (${a.media_type}, ${a.size} bytes), SHA-256 \`${a.sha256}\``).join('; '),
+          : files.flatMap((a, i) => [
+              `${i === 0 ? '' : '; '}${line(a.filename)} (${a.media_type}, ${a.size} bytes), SHA-256 `,
+              { code: a.sha256 },
+            ]),
       ]);
     }
   }
@@ -236,7 +250,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
             kind: 'table',
             headers: ['Prêmio', 'Origem', 'Descrição', 'Valor', 'Prescrito após', 'Recolher até'],
             rows: prescribed.map((w) => [
-              `\`${w.id}\``,
+              code(w.id),
               origin(w, drawNames),
               line(w.prize_description ?? 'não informado'),
               money(w.prize_value_cents),
@@ -259,7 +273,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
               kind: 'table',
               headers: ['Prêmio', 'Origem', 'Descrição', 'Valor'],
               rows: declined.map((w) => [
-                `\`${w.id}\``,
+                code(w.id),
                 origin(w, drawNames),
                 line(w.prize_description ?? 'não informado'),
                 money(w.prize_value_cents),
@@ -282,7 +296,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
               kind: 'table' as const,
               headers: ['Prêmio', 'Origem', 'Base de cálculo', 'Imposto', 'Fato gerador', 'Vencimento', 'DARF'],
               rows: taxes.map((t) => [
-                `\`${t.winner_id}\``,
+                code(t.winner_id),
                 origin(byId.get(t.winner_id)!, drawNames),
                 t.prize.value === null ? 'não informado' : `R$ ${t.prize.value}`,
                 t.tax === null ? 'não calculado' : `R$ ${t.tax}`,

@@ -1,35 +1,38 @@
 // The prestação de contas written out (report-model.ts says what it holds): Markdown, to read,
 // compare and keep, and printable HTML with its own stylesheet and no script, every value escaped
-// (src/tools/html.ts). Both walk the same sections, so they say the same.
+// (src/tools/html.ts), in Markdown as in HTML (src/tools/markdown.ts): a name or a note holding
+// `<!--` or `<b>` reads as typed and hides nothing. Both walk the same sections, so they say the same.
 import { html, raw, type Html } from '../tools/html.ts';
-import type { AccountsDocument, Block } from './report-model.ts';
+import { markdownText } from '../tools/markdown.ts';
+import type { AccountsDocument, Block, Text } from './report-model.ts';
 
-/** A Markdown table cell: pipes and line breaks would end the cell or the row. */
-function cell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ');
+const spans = (text: Text): ReadonlyArray<string | { code: string }> => (typeof text === 'string' ? [text] : text);
+
+/** Text as Markdown, one line: the words escaped, ids and digests as code spans. */
+function markdown(text: Text): string {
+  return spans(text)
+    .map((span) => (typeof span === 'string' ? markdownText(span) : `\`${span.code}\``))
+    .join('');
 }
 
 function markdownBlock(block: Block): string[] {
   switch (block.kind) {
     case 'paragraph':
-      return [block.text, ''];
+      return [markdown(block.text), ''];
     case 'list':
-      return [...block.items.map((item) => `- ${item}`), ''];
+      return [...block.items.map((item) => `- ${markdown(item)}`), ''];
     case 'table':
       return [
-        `| ${block.headers.map(cell).join(' | ')} |`,
+        `| ${block.headers.map(markdown).join(' | ')} |`,
         `|${block.headers.map(() => '---').join('|')}|`,
-        ...block.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+        ...block.rows.map((row) => `| ${row.map(markdown).join(' | ')} |`),
         '',
       ];
   }
 }
 
 export function accountsMarkdown(doc: AccountsDocument): string {
-  const out = [`# ${doc.title}`, ''];
+  const out = [`# ${markdownText(doc.title)}`, ''];
   if (doc.draft) out.push(`**${doc.draft}**`, '');
   for (const section of doc.sections) {
     out.push(`## ${section.title}`, '');
@@ -39,9 +42,9 @@ export function accountsMarkdown(doc: AccountsDocument): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-/** `code` spans of the model's text (ids and digests) as <code>, the rest escaped. */
-function inline(text: string): Html {
-  return html`${text.split(/(`[^`]*`)/).map((part) => (part.startsWith('`') && part.endsWith('`') && part.length > 1 ? html`<code>${part.slice(1, -1)}</code>` : part))}`;
+/** Text as HTML: the words escaped, ids and digests as <code>. */
+function inline(text: Text): Html {
+  return html`${spans(text).map((span) => (typeof span === 'string' ? span : html`<code>${span.code}</code>`))}`;
 }
 
 function htmlBlock(block: Block): Html {

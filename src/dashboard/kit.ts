@@ -279,7 +279,8 @@ function setStrictTransportSecurity(service: Service, response: HTTPResponse): v
   if (isHttps(service)) response.headers.set('strict-transport-security', HSTS);
 }
 
-const HSTS = 'max-age=31536000';
+/** A year; the API's answers carry the same (src/http/app.ts). */
+export const HSTS = 'max-age=31536000';
 
 function safeSession(service: Service, event: H3Event): DashboardSession | null {
   try {

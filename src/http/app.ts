@@ -13,7 +13,7 @@ import { registerWebhookRoutes } from './webhook.routes.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { parseTrustedProxies } from '../kernel/trusted-proxies.ts';
 import { problem, problemFromError } from './respond.ts';
-import { isDashboardPath, unroutedAnswer } from '../dashboard/kit.ts';
+import { HSTS, isDashboardPath, unroutedAnswer } from '../dashboard/kit.ts';
 import { registerDashboardRoutes } from '../dashboard/routes.ts';
 import { readBodyBytes, readTextBody } from './body.ts';
 import { runtimeVersions } from '../metrics/versions.ts';
@@ -35,8 +35,14 @@ export function createHttpApp(service: Service): H3 {
   const metrics = createServiceMetrics(ctx, versions, service.deliveries, service.wal);
   const trusted = parseTrustedProxies(ctx.config.trustedProxies);
   const dashboard = { ...service, readText: readTextBody, readBytes: readBodyBytes };
+  const requestHooks = createRequestHooks(ctx, metrics, trusted);
+  const https = ctx.config.publicUrl?.startsWith('https:') ?? false;
   const app = new H3({
-    ...createRequestHooks(ctx, metrics, trusted),
+    onRequest: requestHooks.onRequest,
+    onResponse(response, event) {
+      setSecurityHeaders(response, https);
+      requestHooks.onResponse(response, event);
+    },
     onError: (error, event) => {
       const status = (error as { status?: number }).status;
       // Under /dashboard/ a browser is the client: an unrouted path is a page with the dashboard's
@@ -99,6 +105,18 @@ export function createHttpApp(service: Service): H3 {
   // CES_DASHBOARD=off: nothing is registered, so /dashboard/… is a 404 problem like any unknown path.
   if (ctx.config.dashboard) registerDashboardRoutes(app, dashboard);
   return app;
+}
+
+/**
+ * Every answer, errors included (docs/api.md#api-overview): an API answer holds a participant's data or
+ * a key's campaign, so no cache keeps it (an answer that says otherwise, /openapi.json's no-cache,
+ * keeps its own), no browser sniffs a JSON body into a page, and with an https public URL the
+ * client is told to use https only, as the dashboard's answers tell it.
+ */
+function setSecurityHeaders(response: Response, https: boolean): void {
+  response.headers.set('x-content-type-options', 'nosniff');
+  if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+  if (https) response.headers.set('strict-transport-security', HSTS);
 }
 
 /** The methods the app serves on `pathname` (GET implies HEAD, which h3 answers with the GET route). */

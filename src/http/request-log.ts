@@ -71,14 +71,21 @@ export function createRequestHooks(ctx: Ctx, metrics: ServiceMetrics, trusted: T
  * and a dashboard sign-in link's token never is, whatever the shape of the path that carries it
  * (docs/operations.md#dashboard): `//dashboard/signin/T`, `/dashboard//signin/T`,
  * `/dashboard/signin%2FT` and encodings of `signin` itself are read after percent-decoding, and
- * anything after `signin` is dropped.
+ * anything after `signin` is dropped. A link whose path lost the word (`/dashboard/T`,
+ * `/dashboard/sign-in/T`, `/T`) still carries the token: any run of characters shaped like one
+ * (43 or more of base64url, src/dashboard/sessions.ts) is redacted wherever it stands. Ids (UUIDs,
+ * 36 characters) stay.
  */
 const SECRET_SEGMENT = /(service_(?:live|test)_|whsec_)[^/]*/gi;
 const SIGN_IN_WITH_MORE = /signin[^a-z0-9]*[^/\s]/i;
+const TOKEN_SHAPED = /[A-Za-z0-9_-]{43,}/g;
 export function redactPath(pathname: string): string {
   const decoded = decodeRepeatedly(pathname);
   if (SIGN_IN_WITH_MORE.test(decoded.replace(/\/+$/, ''))) return '/dashboard/signin/[redacted]';
-  return pathname.replace(SECRET_SEGMENT, '$1[redacted]');
+  const keysRedacted = (path: string): string => path.replace(SECRET_SEGMENT, '$1[redacted]');
+  // Percent-encoded, a token is not a run in the path as sent: the decoded path is logged then.
+  const carriesToken = keysRedacted(decoded).search(TOKEN_SHAPED) >= 0;
+  return keysRedacted(carriesToken ? decoded : pathname).replace(TOKEN_SHAPED, '[redacted]');
 }
 
 /** Percent-decoding until nothing changes (a path may be encoded twice), at most 4 times; malformed escapes stay as they are. */

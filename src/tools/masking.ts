@@ -2,7 +2,13 @@
 // records that view): enough to tell participants apart, not enough to identify one.
 // CPF 529.982.247-25 → ***.982.247-**; CNPJ 12.ABC.345/01DE-35 → **.ABC.345/****-**;
 // Maria da Silva → M*** d*** S***; maria@example.com → m***@e***.com; 5511987654321 → +55 *******4321.
-// Shared by the dashboard and the apuração record (src/draws/report.ts).
+// Shared by the dashboard and the apuração record (src/draws/report.ts). What is kept of a value (an
+// initial) is shown with its control characters escaped (src/kernel/control-characters.ts): a name
+// starting with U+202E or ESC would otherwise pass it through, reversing or rewriting what follows.
+import { escapeControlCharacters } from '../kernel/control-characters.ts';
+
+/** The first character of `text` (a code point, so an accented letter or an emoji stays whole), shown. */
+const initial = (text: string): string => escapeControlCharacters([...text][0] ?? '');
 
 export function formatDocument(type: string, number: string): string {
   if (type === 'cpf' && number.length === 11) return `${number.slice(0, 3)}.${number.slice(3, 6)}.${number.slice(6, 9)}-${number.slice(9)}`;
@@ -22,7 +28,7 @@ export function maskName(name: string | null): string | null {
   return name
     .trim()
     .split(/\s+/)
-    .map((word) => `${[...word][0] ?? ''}***`)
+    .map((word) => `${initial(word)}***`)
     .join(' ');
 }
 
@@ -33,7 +39,7 @@ export function maskEmail(email: string | null): string | null {
   const domain = email.slice(at + 1);
   const dot = domain.lastIndexOf('.');
   const tld = dot > 0 ? domain.slice(dot) : '';
-  return `${[...email][0]}***@${[...domain][0] ?? ''}***${tld}`;
+  return `${initial(email)}***@${initial(domain)}***${escapeControlCharacters(tld)}`;
 }
 
 export function maskPhone(phone: string | null): string | null {

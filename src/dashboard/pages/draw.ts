@@ -44,22 +44,40 @@ import { drawPath, drawsPath, STATUS_TEXT } from './draws.ts';
 import { formShown, frozenSection, PRIZES, resultsSection, runSection, settingsTable, voidSection } from './draw-sections.ts';
 import type { FetchedExtraction } from '../../draws/loteria.ts';
 
-/** What a finished action says on the page it leads back to (?done=…); fixed texts, nothing from the URL is shown. */
-const DONE: Record<string, string> = {
-  created: 'Draw created. Freeze it once its cut-off has passed.',
-  frozen: 'Frozen: the eligible numbers are fixed; their count and SHA-256 are below.',
-  results: 'Results recorded.',
-  fetched: 'Results recorded, as read from Caixa.',
-  run: 'The draw has run: check the winners and the derivation below, then publish.',
-  disqualified: 'Winner disqualified; the position was filled again as the derivation shows.',
-  published: `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.active}`,
-  'published-paused': `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.paused}`,
-  'published-unconfigured': `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.none}`,
-  voided: 'Voided: the draw stays listed, and its extraction may decide a new draw, whose record names this one.',
-};
+/**
+ * What a finished action says on the page it leads back to (?done=…); fixed texts, nothing from the
+ * URL is shown. A Map, not an object: `?done=constructor` is no key of it (an object's lookup reached
+ * Object.prototype).
+ */
+type Done =
+  | 'created'
+  | 'frozen'
+  | 'results'
+  | 'fetched'
+  | 'run'
+  | 'disqualified'
+  | 'published'
+  | 'published-paused'
+  | 'published-unconfigured'
+  | 'voided';
+const DONE: ReadonlyMap<string, string> = new Map<Done, string>([
+  ['created', 'Draw created. Freeze it once its cut-off has passed.'],
+  ['frozen', 'Frozen: the eligible numbers are fixed; their count and SHA-256 are below.'],
+  ['results', 'Results recorded.'],
+  ['fetched', 'Results recorded, as read from Caixa.'],
+  ['run', 'The draw has run: check the winners and the derivation below, then publish.'],
+  ['disqualified', 'Winner disqualified; the position was filled again as the derivation shows.'],
+  ['published', `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.active}`],
+  ['published-paused', `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.paused}`],
+  ['published-unconfigured', `Published: the winners are final. ${WEBHOOK_ON_PUBLISH.none}`],
+  ['voided', 'Voided: the draw stays listed, and its extraction may decide a new draw, whose record names this one.'],
+]);
 
 /** Where the page opens after an action: at the winners once they exist. */
-const OPENS_AT: Partial<Record<string, string>> = { run: '#winners', disqualified: '#winners' };
+const OPENS_AT = new Map<string, string>([
+  ['run', '#winners'],
+  ['disqualified', '#winners'],
+]);
 
 export function registerDrawRoutes(router: DashboardRouter): void {
   router.get(
@@ -103,7 +121,7 @@ export function registerDrawRoutes(router: DashboardRouter): void {
         const position = parseInteger('position', field(r.form, 'position'), WINNERS);
         const winner = getDraw(r.service.ctx, id).winners.find((w) => w.position === position);
         // No current winner there: the domain says why (not run, published, no such position).
-        if (winner !== undefined && field(r.form, 'confirm').trim() !== winner.number)
+        if (winner !== undefined && !confirmsNumber(field(r.form, 'confirm'), winner))
           throw new AppError(
             422,
             'confirmation_mismatch',
@@ -179,8 +197,18 @@ export function registerDrawRoutes(router: DashboardRouter): void {
   registerDrawFileRoutes(router);
 }
 
+/**
+ * The typed confirmation names the winner's number: series and element compared as numbers, as the
+ * position is, so that every spelling of the same number (`1/02345`, `01/02345`, ` 1 / 2345 `)
+ * confirms alike and no other does.
+ */
+function confirmsNumber(typed: string, winner: { series: number; element: number }): boolean {
+  const parts = /^\s*(\d{1,6})\s*\/\s*(\d{1,6})\s*$/.exec(typed);
+  return parts !== null && Number(parts[1]) === winner.series && Number(parts[2]) === winner.element;
+}
+
 /** The notice after publishing, as the campaign's webhook stands now: the state draw.published met. */
-function publishedDone(r: ActionRequest): keyof typeof DONE {
+function publishedDone(r: ActionRequest): Done {
   const draw = getDraw(r.service.ctx, routeParam(r.event, 'drawId'));
   const state = webhookState(r.service.ctx, draw.campaign_id);
   return state === 'active' ? 'published' : state === 'paused' ? 'published-paused' : 'published-unconfigured';
@@ -195,12 +223,7 @@ const DRAW_PAGE_LABELS: FieldLabels = {
 };
 
 /** Runs an action; a refusal of the domain (409, 422) shows the page again with its reason beside the form. */
-async function change(
-  r: ActionRequest,
-  form: FormName,
-  done: keyof typeof DONE | (() => keyof typeof DONE),
-  run: (id: string) => unknown,
-): Promise<Answer> {
+async function change(r: ActionRequest, form: FormName, done: Done | (() => Done), run: (id: string) => unknown): Promise<Answer> {
   const id = routeParam(r.event, 'drawId');
   try {
     await run(id);
@@ -211,7 +234,7 @@ async function change(
     return htmlResponse(drawPage(r, id, { form, message: inFormWords(error.message, DRAW_PAGE_LABELS), values: r.form }), error.status);
   }
   const key = typeof done === 'function' ? done() : done;
-  return seeOther(`${drawPath(id)}?done=${key}${OPENS_AT[key] ?? ''}`);
+  return seeOther(`${drawPath(id)}?done=${key}${OPENS_AT.get(key) ?? ''}`);
 }
 
 function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null, read: FetchedExtraction | null = null): Html {
@@ -222,10 +245,10 @@ function drawPage(r: DashboardRequest, id: string, refusal: Refusal | null, read
   const outcome = hasRun(draw.status) ? getRunOutcome(ctx, id) : null;
   const documents = hasRun(draw.status) ? listWinnerDocuments(ctx, id) : new Map<string, string>();
   const doneKey = refusal ? '' : (r.event.url.searchParams.get('done') ?? '');
-  const done = Object.hasOwn(DONE, doneKey) ? DONE[doneKey] : undefined;
+  const done = DONE.get(doneKey);
   const doneNotice = done ? html`<p class="notice success" role="status">${done}</p>` : null;
   // After Run the page opens at the winners: the notice is shown there, where the operator looks.
-  const atWinners = OPENS_AT[doneKey] !== undefined;
+  const atWinners = done !== undefined && OPENS_AT.has(doneKey);
   const cutoffPassed = ctx.clock.now() >= Date.parse(draw.cutoff);
   return layout({
     title: `${draw.name} · Draws · ${campaign.name}`,

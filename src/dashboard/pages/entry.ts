@@ -49,6 +49,17 @@ export function registerEntryRoutes(router: DashboardRouter): void {
   );
 }
 
+/**
+ * The notice after a redelivery (?redelivered=ID): only for an event of this entry, named as
+ * stored. The query is a link anyone can send an operator, so its text is never shown: a success
+ * notice saying whatever the link says would be a message from the dashboard that it never wrote.
+ */
+function redeliveredNotice(t: EntryTimeline, redelivered: string | null): Html | null {
+  const delivery = redelivered === null ? undefined : t.deliveries.find((d) => d.id === redelivered);
+  if (delivery === undefined) return null;
+  return html`<p class="notice success" role="status">Webhook event <span class="mono">${delivery.id}</span> queued again.</p>`;
+}
+
 function entryPage(t: EntryTimeline, session: DashboardSession, unmasked: EnrollmentRow | null, redelivered: string | null): Html {
   const mode = t.entry.livemode === 1 ? 'live' : 'test';
   return layout({
@@ -59,7 +70,7 @@ function entryPage(t: EntryTimeline, session: DashboardSession, unmasked: Enroll
       <p>
         <a href="${campaignPath(t.campaign.id, '/entries')}${mode === 'test' ? '?mode=test' : ''}">All entries of ${t.campaign.name}</a>
       </p>
-      ${redelivered ? html`<p class="notice success" role="status">Webhook event <span class="mono">${redelivered}</span> queued again.</p>` : null}
+      ${redeliveredNotice(t, redelivered)}
       <dl class="figures">
         <div>
           <dt>Status</dt>

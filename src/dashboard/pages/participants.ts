@@ -6,6 +6,7 @@
 // a URL stays in the browser's history and in proxies' logs. The page shows it masked.
 import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
+import { findEnrollmentById } from '../../entries/enrollments.repo.ts';
 import { parseDocument } from '../../input/documents.ts';
 import { toMode, type Mode } from '../../keys/keys.ts';
 import {
@@ -104,10 +105,20 @@ interface Shown {
   refusal?: string;
 }
 
+/**
+ * The participant the notice after an anonymisation names (?anonymized=ID): only one of this
+ * campaign who is anonymized, so that a link cannot make the page say that someone was.
+ */
+function anonymizedShown(r: DashboardRequest, campaignId: string): string | null {
+  const id = r.event.url.searchParams.get('anonymized');
+  const enrollment = id === null ? undefined : findEnrollmentById(r.service.ctx.db, id);
+  return enrollment?.campaign_id === campaignId && enrollment.anonymized_at !== null ? enrollment.id : null;
+}
+
 function participantsPage(r: DashboardRequest, mode: Mode, shown: Shown): Html {
   const campaign = getCampaign(r.service.ctx, routeParam(r.event, 'id'));
   const path = campaignPath(campaign.id, '/participants');
-  const anonymized = r.event.url.searchParams.get('anonymized');
+  const anonymized = anonymizedShown(r, campaign.id);
   const other = mode === 'live' ? 'test' : 'live';
   return layout({
     title: `Participants · ${campaign.name}`,
@@ -117,7 +128,7 @@ function participantsPage(r: DashboardRequest, mode: Mode, shown: Shown): Html {
     body: html`<h1>Participants (LGPD) <span class="badge">${mode}</span></h1>
       <p><a href="${path}${other === 'test' ? '?mode=test' : ''}">Show ${other} mode</a></p>
       ${
-        anonymized && /^[0-9a-f-]{36}$/.test(anonymized)
+        anonymized
           ? html`<p class="notice success" role="status">
               Participant ${anonymized} anonymized: personal data replaced; entries, awards, lucky numbers and consent records kept.
               <a href="${BASE}/audit?campaign=${campaign.id}&amp;action=participant.anonymized">See the audit log</a>.
