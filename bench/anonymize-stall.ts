@@ -4,8 +4,9 @@
 // the whole run, as Litestream does to keep others from checkpointing past what it has copied.
 // Halfway through, an anonymization runs in a process of its own, as `ces participant anonymize`
 // does (bench/anonymize-child.ts). With CES_CHECKPOINTS=internal its wal_checkpoint(TRUNCATE)
-// waits for that reader, holding the write lock, until the busy timeout (10 s: intake stops,
-// issue 33); with external it does not checkpoint.
+// once waited for that reader, holding the write lock, until the busy timeout (10 s: intake
+// stopped, issues 33 and 43); now it tries without waiting and says the erasure waits for readers
+// (`erasure`); with external it does not checkpoint.
 // Prints the intake latency before and during the anonymization, as JSON.
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
@@ -49,7 +50,7 @@ async function measure(mode: string): Promise<Record<string, unknown>> {
       },
     );
     await new Promise((resolve) => child.once('message', resolve));
-    let anonymize: { startedAt: number; endedAt: number; error: string | null } | null = null;
+    let anonymize: { startedAt: number; endedAt: number; error: string | null; erasure: string | null } | null = null;
     const anonymizeLater = new Promise<void>((resolve) => {
       child.once('message', (answer) => {
         anonymize = answer as typeof anonymize;
@@ -74,7 +75,7 @@ async function measure(mode: string): Promise<Record<string, unknown>> {
     reader.close();
     const walBytes = statSync(`${dbPath}-wal`, { throwIfNoEntry: false })?.size ?? 0;
     await server.stop();
-    const a = anonymize as unknown as { startedAt: number; endedAt: number; error: string | null };
+    const a = anonymize as unknown as { startedAt: number; endedAt: number; error: string | null; erasure: string | null };
     // After a sixth of the run: the server's first seconds (JIT, caches) are not intake as it runs.
     const before = latencyPercentiles(load.requests, started + (durationS * 1000) / 6, a.startedAt);
     const during = latencyPercentiles(load.requests, a.startedAt, a.endedAt + 1000);
@@ -85,6 +86,7 @@ async function measure(mode: string): Promise<Record<string, unknown>> {
       duration_s: durationS,
       anonymize_ms: a.endedAt - a.startedAt,
       anonymize_error: a.error ?? undefined,
+      erasure: a.erasure ?? undefined,
       p50_ms_before: Math.round(before.p50),
       p99_ms_before: Math.round(before.p99),
       p50_ms_during: Math.round(during.p50),

@@ -152,6 +152,7 @@ describe('closing a campaign', () => {
     assert.equal(refusal(() => anonymizeParticipant(iw.s.ctx, request, OPERATOR)).code, 'legal_hold');
     const closed = closeCampaign(iw.s.ctx, id, { force: true, reason: 'teste' }, OPERATOR);
     assert.equal(closed.anonymizations_carried_out, 1);
+    assert.deepEqual(closed.erasure, { erasure: 'done', erasure_waiting_for: [] }, 'no reader: erased at once');
     const [after] = listWinners(iw.s.ctx, { campaignId: id });
     assert.deepEqual(after.participant, { name: null, document: '***', city: null, state: null });
     assert.equal(after.events.at(-1)!.note, '[redacted]');

@@ -9,6 +9,7 @@ import {
   type CampaignOptions,
 } from '../../src/campaigns/campaigns.ts';
 import { closeCampaign } from '../../src/closing/close.ts';
+import type { ErasureReport } from '../../src/participants/erasure.ts';
 import { renderAccounts } from '../../src/closing/report.ts';
 import { AppError } from '../../src/kernel/errors.ts';
 import { parseModeFilter, parseUuid } from '../options.ts';
@@ -177,6 +178,7 @@ export function registerCampaignCommands(program: Command): void {
             `campaign ${closed.campaign.id} closed at ${closed.campaign.closed_at}`,
             `prestação de contas stored: live sha256 ${closed.reports.live.sha256}, test sha256 ${closed.reports.test.sha256}`,
             `held anonymisations carried out: ${closed.anonymizations_carried_out}`,
+            ...(closed.erasure === null ? [] : [`erasure from the file: ${erasureLine(closed.erasure)}`]),
           ].join('\n'),
       );
     });
@@ -202,4 +204,12 @@ export function registerCampaignCommands(program: Command): void {
         (doc) => doc.text.replace(/\n$/, ''),
       );
     });
+}
+
+/** "done", or who the erasure of the anonymisations carried out waits for (src/participants/erasure.ts). */
+function erasureLine(erasure: ErasureReport): string {
+  if (erasure.erasure === 'waiting_for_readers')
+    return `waiting for readers (${erasure.erasure_waiting_for.join(', ')}); the server's tick completes it once they end`;
+  if (erasure.erasure === 'left_to_litestream') return 'left to Litestream (CES_CHECKPOINTS=external)';
+  return 'done';
 }

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   // A campaign's entries downloaded from the dashboard (personal data of every participant).
   'entries.exported',
   'participant.anonymized',
+  // The anonymisation's older page images gone from the file: at once, or once the readers that held them ended.
+  'participant.erasure_completed',
   'backup.created',
   'database.restored',
   // The dashboard (docs/operations.md#dashboard): a sign-in link made, a session started, signed

@@ -8,13 +8,13 @@ import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { assertCampaignOpen, getCampaign, type Campaign } from '../campaigns/campaigns.ts';
 import { closeCampaignRow } from '../campaigns/campaigns.repo.ts';
-import { truncateWal } from '../db/wal-truncate.ts';
 import { listDraws } from '../draws/views.ts';
 import { isPublished, isVoided } from '../draws/status.ts';
 import { nowIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { AppError, fieldName } from '../kernel/errors.ts';
 import { MAX_NOTE_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
+import { finishErasures, type ErasureReport } from '../participants/erasure.ts';
 import { carryOutHeldAnonymizations } from '../participants/participants.ts';
 import { brasiliaDate } from '../tools/brazil-calendar.ts';
 import { listWinnerRows } from '../winners/winners.repo.ts';
@@ -33,6 +33,8 @@ interface ClosedCampaign {
   /** Per mode, the stored prestação de contas: its Markdown's SHA-256 and what it states. */
   reports: { live: { sha256: string; figures: AccountsFigures }; test: { sha256: string; figures: AccountsFigures } };
   anonymizations_carried_out: number;
+  /** The erasure from the file of the anonymisations carried out; null when there were none. */
+  erasure: ErasureReport | null;
 }
 
 function checkReason(req: CloseRequest): string | null {
@@ -83,7 +85,13 @@ function assertClosable(ctx: Ctx, campaign: Campaign): void {
     );
 }
 
-export function closeCampaign(ctx: Ctx, campaignId: string, req: CloseRequest, actor: Actor): ClosedCampaign {
+export function closeCampaign(
+  ctx: Ctx,
+  campaignId: string,
+  req: CloseRequest,
+  actor: Actor,
+  options: { truncateRetries?: number } = {},
+): ClosedCampaign {
   const reason = checkReason(req);
   assertCampaignOpen(getCampaign(ctx, campaignId));
   prescribeDue(ctx, campaignId);
@@ -112,14 +120,14 @@ export function closeCampaign(ctx: Ctx, campaignId: string, req: CloseRequest, a
             anonymizations_carried_out: carried,
           },
         });
-        return { campaign: getCampaign(ctx, campaignId), reports, anonymizations_carried_out: carried };
+        return { campaign: getCampaign(ctx, campaignId), reports, anonymizations_carried_out: carried, erasure: null };
       })
       .immediate();
   } finally {
     ctx.db.pragma('secure_delete = FAST');
   }
-  if (closed.anonymizations_carried_out > 0 && ctx.config.checkpoints === 'internal') truncateWal(ctx.db);
-  return closed;
+  if (closed.anonymizations_carried_out === 0) return closed;
+  return { ...closed, erasure: finishErasures(ctx, { retries: options.truncateRetries }) };
 }
 
 function storeReport(ctx: Ctx, campaignId: string, livemode: number, at: string): { sha256: string; figures: AccountsFigures } {

@@ -13,6 +13,7 @@ import { ELEMENTS_PER_SERIES } from './formation.ts';
 import { addHeld, encodeHolderRuns, holdersSeriesChunks, indexHolders, keysInOrder, type HeldSeries } from './holders.ts';
 import { canonicalPrefix, canonicalSeriesChunks, encodeBitmap, LINES_PER_CHUNK, type EncodedSeries } from './number-set.ts';
 import { scanEligibleNumbersOnThread } from './scan-thread.ts';
+import { holdLongRead } from '../db/long-reads.ts';
 
 interface FrozenSet {
   count: number;
@@ -33,7 +34,7 @@ export async function freezeDrawSet(ctx: Ctx, row: DrawRow, record: FreezeRecord
   const params = { campaign_id: row.campaign_id, livemode: row.livemode, cutoff: row.cutoff };
   const { parts, count, sha256, holders, holdersSha256 } = ctx.db.memory
     ? scanHere(ctx.db, params, row.series_count)
-    : await scanOnThread(ctx.db.name, params, row.series_count, ctx.config.checkpoints === 'internal');
+    : await scanOnThread(ctx.db.name, params, row.series_count, ctx.config.checkpoints === 'internal', row.id);
   const frozenAt = new Date(ctx.clock.now()).toISOString();
   return {
     count,
@@ -59,10 +60,22 @@ interface Scanned {
   holdersSha256: string;
 }
 
-async function scanOnThread(path: string, params: EligibleNumbersParams, seriesCount: number, checkpointAfter: boolean): Promise<Scanned> {
-  const { outside, ...scanned } = await scanEligibleNumbersOnThread(path, params, seriesCount, checkpointAfter);
-  if (outside !== null) throw outsideSeries(outside, seriesCount);
-  return scanned;
+async function scanOnThread(
+  path: string,
+  params: EligibleNumbersParams,
+  seriesCount: number,
+  checkpointAfter: boolean,
+  drawId: string,
+): Promise<Scanned> {
+  // The scan holds a read snapshot for its whole run: an anonymisation's erasure waits for it and names it.
+  const release = holdLongRead(path, `draw freeze (draw ${drawId}, this process)`);
+  try {
+    const { outside, ...scanned } = await scanEligibleNumbersOnThread(path, params, seriesCount, checkpointAfter);
+    if (outside !== null) throw outsideSeries(outside, seriesCount);
+    return scanned;
+  } finally {
+    release();
+  }
 }
 
 /** An in-memory database (tests) has no file another connection could open: scanned on the caller's connection. */

@@ -7,6 +7,7 @@
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { getCampaign } from '../campaigns/campaigns.ts';
+import { holdLongRead } from '../db/long-reads.ts';
 import { openDatabase } from '../db/open.ts';
 import { formatNumber } from '../draws/number-set.ts';
 import type { Ctx } from '../kernel/context.ts';
@@ -81,7 +82,13 @@ export function runExport(ctx: Ctx, request: ExportRequest, sink: ExportSink, ac
   const rows = recordEntriesExport(ctx, request.filter, request.format, actor);
   if (!sink.ownConnection) return { rows, written: writeEntriesExport(ctx, request, sink) };
   const db = openDatabase(ctx.config.dbPath, { readonly: true });
-  return { rows, written: writeEntriesExport({ ...ctx, db }, request, sink).finally(() => db.close()) };
+  // Its read snapshot lasts as long as the download: an anonymisation's erasure waits for it and names it.
+  const release = holdLongRead(ctx.config.dbPath, `entries export (campaign ${request.filter.campaignId}, this process)`);
+  const written = writeEntriesExport({ ...ctx, db }, request, sink).finally(() => {
+    db.close();
+    release();
+  });
+  return { rows, written };
 }
 
 /** How many rows an export of `filter` holds, counted row by row: exact, for the CLI's progress bar. */

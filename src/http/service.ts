@@ -9,6 +9,7 @@ import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
 import { pruneSignInLinks } from '../dashboard/link-retention.ts';
 import type { TickChore, TickState } from '../pipeline/tick.ts';
 import { prescribeDue } from '../winners/winners.ts';
+import { retryPendingErasures } from '../participants/erasure.ts';
 import { restoreEndpointBackoffs } from '../webhooks/endpoint-health.ts';
 import { schedulerSettings } from '../webhooks/sender.ts';
 import { createUtilizationSampler, DeliveryScheduler } from '../webhooks/scheduler.ts';
@@ -56,6 +57,7 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     deliveries,
     wal: createWalWatch(ctx.config, ctx.clock, ctx.log, runPassiveCheckpoint),
     // Prizes past their 180 days are prescribed as the days pass, with winner.updated, not only when someone looks.
-    chores: [pruneSignInLinks, (ctx) => prescribeDue(ctx)],
+    // An anonymisation's erasure that waited for a reader is completed once the reader has ended.
+    chores: [pruneSignInLinks, (ctx) => prescribeDue(ctx), retryPendingErasures],
   };
 }

@@ -8,7 +8,7 @@ import { toIso } from '../kernel/clock.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { TickState } from '../pipeline/tick.ts';
 import type { WalStatus, WalWatch } from '../db/wal-watch.ts';
-import { countJobs, countOutboxBacklog } from './metrics.repo.ts';
+import { countJobs, countOutboxBacklog, countPendingErasures } from './metrics.repo.ts';
 
 /** The tick is considered dead after this many intervals without a run that completed. */
 const TICK_STALE_INTERVALS = 10;
@@ -20,13 +20,21 @@ interface Health {
   backlog: { jobs: number; deliveries_pending: number; deliveries_failed: number } | null;
   /** The -wal file: its size, the alarm (CES_WAL_ALARM_MB in bytes), whether it is over (external mode only). */
   wal: WalStatus | null;
+  /**
+   * Anonymisations whose older page images are still in the file, waiting for a reader to end
+   * (src/participants/erasure.ts), and when the oldest was done. Informative: intake is unaffected.
+   */
+  erasures: { pending: number; oldest_anonymized_at: string | null } | null;
 }
 
 export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Health {
   let backlog: Health['backlog'] = null;
+  let erasures: Health['erasures'] = null;
   try {
     const outbox = countOutboxBacklog(ctx.db);
     backlog = { jobs: countJobs(ctx.db), deliveries_pending: outbox.pending, deliveries_failed: outbox.failed };
+    const pending = countPendingErasures(ctx.db);
+    erasures = { pending: pending.n, oldest_anonymized_at: pending.oldest };
   } catch (error) {
     ctx.log.error('health check: database read failed', { error: error instanceof Error ? error.message : String(error) });
   }
@@ -48,5 +56,6 @@ export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Heal
     tick: { last_tick_at: lastTickAt === null ? null : toIso(lastTickAt), alive, interval_ms: intervalMs, last_error: lastError },
     backlog,
     wal,
+    erasures,
   };
 }

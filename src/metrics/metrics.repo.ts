@@ -72,3 +72,11 @@ export function tallyAttemptsSince(db: Db, afterId: number): AttemptTally[] {
     FROM webhook_attempts WHERE id > ? GROUP BY result`,
   ).all(afterId);
 }
+
+/** Anonymisations whose erasure from the file waits for a reader (a partial index holds only those), and the oldest's time. */
+export function countPendingErasures(db: Db): { n: number; oldest: string | null } {
+  return prepare<[], { n: number; oldest: string | null }>(
+    db,
+    `SELECT COUNT(*) AS n, MIN(anonymized_at) AS oldest FROM pending_erasures WHERE erased_at IS NULL`,
+  ).get()!;
+}

@@ -13,6 +13,7 @@ import {
   countEntriesByStatus,
   countJobs,
   countOutboxBacklog,
+  countPendingErasures,
   countRetryingJobs,
   maxAttemptId,
   oldestJobCreatedAt,
@@ -112,6 +113,13 @@ export function createServiceMetrics(ctx: Ctx, versions: RuntimeVersions, delive
     'ces_wal_bytes',
     "Size of the database's -wal file in bytes (its high-water mark: SQLite reuses it from the start after a checkpoint).",
     () => [{ value: wal ? wal.read().bytes : readWalBytes(ctx.config.dbPath) }],
+  );
+
+  // An anonymisation whose older page images wait in the file for a reader to end (src/participants/erasure.ts).
+  registry.gauge(
+    'ces_erasures_pending',
+    'Anonymisations whose older page images are still in the database files, waiting for a reader holding a snapshot to end.',
+    () => [{ value: countPendingErasures(ctx.db).n }],
   );
 
   registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => [{ value: process.memoryUsage.rss() }]);

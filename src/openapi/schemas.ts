@@ -167,6 +167,16 @@ export const HealthStruct = object({
       over_alarm: boolean(),
     }),
   ),
+  erasures: nullable(
+    object({
+      pending: describedInteger({
+        minimum: 0,
+        description:
+          'Anonymisations whose older page images are still in the database files, waiting for a reader holding a snapshot to end.',
+      }),
+      oldest_anonymized_at: nullable(dateTime()),
+    }),
+  ),
   versions: object({
     ces: describedString({ description: 'The release of ces.' }),
     node: describedString({ description: 'The Node.js version, without the leading v.' }),

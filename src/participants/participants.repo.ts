@@ -226,3 +226,36 @@ export function insertHeldAnonymization(
     ).run(row).lastInsertRowid,
   );
 }
+
+/** An anonymisation whose older page images may still be in the file (src/participants/erasure.ts). */
+export interface PendingErasureRow {
+  id: number;
+  enrollment_id: string;
+  campaign_id: string;
+  livemode: number;
+  anonymized_at: string;
+  anonymized_audit: number;
+  requested_by: string;
+}
+
+/** Records, in the anonymisation's transaction, that its erasure from the file is still to be done. */
+export function insertPendingErasure(db: Db, row: Omit<PendingErasureRow, 'id'>): void {
+  prepare(
+    db,
+    `INSERT INTO pending_erasures (enrollment_id, campaign_id, livemode, anonymized_at, anonymized_audit, requested_by)
+    VALUES (@enrollment_id, @campaign_id, @livemode, @anonymized_at, @anonymized_audit, @requested_by)`,
+  ).run(row);
+}
+
+/** The erasures not done yet, oldest first. */
+export function listPendingErasures(db: Db): PendingErasureRow[] {
+  return prepare<[], PendingErasureRow>(
+    db,
+    `SELECT id, enrollment_id, campaign_id, livemode, anonymized_at, anonymized_audit, requested_by
+    FROM pending_erasures WHERE erased_at IS NULL ORDER BY id`,
+  ).all();
+}
+
+export function markErasureDone(db: Db, id: number, at: string): void {
+  prepare(db, `UPDATE pending_erasures SET erased_at = ? WHERE id = ? AND erased_at IS NULL`).run(at, id);
+}

@@ -10,7 +10,6 @@ import type { Ctx } from '../kernel/context.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { recordAudit, rowToAuditRecord } from '../audit/audit.ts';
 import { listAuditRowsOfEnrollment } from '../audit/audit.repo.ts';
-import { truncateWal } from '../db/wal-truncate.ts';
 import { AppError, fieldName, notFound } from '../kernel/errors.ts';
 import { parseDocument } from '../input/documents.ts';
 import { MAX_NOTE_LENGTH, operatorTextProblem } from '../input/operator-text.ts';
@@ -21,6 +20,7 @@ import { listAwardHistory } from '../mechanics/awards.repo.ts';
 import { formatPair } from '../mechanics/lucky-pairs.ts';
 import { storedTimestampInUtc } from '../input/timestamps.ts';
 import { VERIFIER_REJECTION_PREFIX } from '../pipeline/verifier.ts';
+import { finishErasures, recordPendingErasure, type ErasureReport } from './erasure.ts';
 import { legalHoldOf } from './legal-hold.ts';
 import {
   anonymizeEnrollment,
@@ -250,19 +250,23 @@ interface FreeTextRedacted {
  * (redactFreeText). Entries, awards, lucky numbers and the consent records themselves stay for the
  * campaign's audit.
  */
-export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reason?: string | null }, actor: Actor): AnonymizeResult {
+export function anonymizeParticipant(
+  ctx: Ctx,
+  req: ParticipantRequest & { reason?: string | null },
+  actor: Actor,
+  options: { truncateRetries?: number } = {},
+): AnonymizeResult & ErasureReport {
   // The reason goes into the audit record: bounded, one printable line (src/input/operator-text.ts).
   const reason = req.reason?.trim() || null;
   const problem = reason === null ? null : operatorTextProblem(fieldName('reason'), reason, MAX_NOTE_LENGTH);
   if (problem) throw new AppError(422, 'invalid_option', problem.message, [{ field: 'reason', ...problem }]);
-  // The replaced values are zeroed where they were, freed pages included (secure_delete=ON), and
-  // the WAL, which still holds earlier copies of those pages, is copied back and emptied, tried again
-  // while another checkpoint runs (src/db/wal-truncate.ts). If another process holds a read open
-  // that long, the truncation waits up to the busy timeout and is then skipped: the server's own
-  // checkpoints overwrite those frames as the WAL is reused.
-  // With CES_CHECKPOINTS=external there is no truncation at all: beside Litestream it waited for
-  // Litestream's read lock holding the write lock (intake stopped for 10 s), and a second
-  // checkpointer is what corrupts its replica. The earlier page images stay in the WAL, and in the
+  // The replaced values are zeroed where they were, freed pages included (secure_delete=ON); the
+  // older images of the pages, in the WAL (and in the file while a reader holds a snapshot), are
+  // erased by the truncation that follows, at once or, while a reader holds a snapshot, later by
+  // the server's tick: the result says which (src/participants/erasure.ts). The truncation never
+  // waits on a reader: with the busy timeout it held the write lock while it waited, and intake
+  // stopped. With CES_CHECKPOINTS=external there is no truncation at all: a second checkpointer is
+  // what corrupts Litestream's replica. The earlier page images stay in the WAL, and in the
   // replica, until Litestream checkpoints and its retention drops them (docs/operations.md, LGPD).
   ctx.db.pragma('secure_delete = ON');
   let outcome: AnonymizeResult | HeldAnonymization;
@@ -272,8 +276,7 @@ export function anonymizeParticipant(ctx: Ctx, req: ParticipantRequest & { reaso
     ctx.db.pragma('secure_delete = FAST');
   }
   if ('held' in outcome) throw legalHoldRefusal(outcome);
-  if (ctx.config.checkpoints === 'internal') truncateWal(ctx.db);
-  return outcome;
+  return { ...outcome, ...finishErasures(ctx, { retries: options.truncateRetries }) };
 }
 
 /** An anonymisation the legal hold kept back: recorded, not done. */
@@ -367,6 +370,14 @@ function eraseParticipant(
       free_text_redacted: freeText,
     },
   });
+  recordPendingErasure(ctx, {
+    enrollment_id: enrollment.id,
+    campaign_id: enrollment.campaign_id,
+    livemode: enrollment.livemode,
+    anonymized_at: now,
+    anonymized_audit: auditId,
+    requested_by: actorName(actor),
+  });
   return {
     enrollment_id: enrollment.id,
     campaign_id: enrollment.campaign_id,
@@ -385,7 +396,8 @@ function eraseParticipant(
  * closing's transaction (the hold ends with the prestação de contas): each held request is done as
  * it was asked, by whom and with its reason, and marked carried out; one whose participant was
  * anonymized meanwhile is only marked. How many were carried out. The caller turns secure_delete
- * on around its transaction and empties the WAL after it, as anonymizeParticipant does.
+ * on around its transaction and finishes their erasure after it (finishErasures), as
+ * anonymizeParticipant does.
  */
 export function carryOutHeldAnonymizations(ctx: Ctx, campaignId: string, actor: Actor): number {
   let done = 0;

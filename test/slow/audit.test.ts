@@ -153,6 +153,7 @@ describe('what operators do at the CLI', () => {
         'window.added',
         'prize.added',
         'campaign.created',
+        'participant.erasure_completed',
         'participant.anonymized',
         'participant.exported',
         'award.revoked',
@@ -177,7 +178,7 @@ describe('what operators do at the CLI', () => {
     for (const r of records) assert.match(r.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(
       records.map((r) => r.campaign_id),
-      [null, windowed.id, windowed.id, windowed.id, ...Array(13).fill(id)],
+      [null, windowed.id, windowed.id, windowed.id, ...Array(14).fill(id)],
     );
     const find = (action: string) => records.filter((r) => r.action === action).at(-1)!;
     assert.deepEqual(find('campaign.updated').details, { changed: { required_fields: ['full_name', 'email'], webhook_api: 'live' } });
@@ -217,6 +218,14 @@ describe('what operators do at the CLI', () => {
       opens_at: ['2026-12-01T03:00:00.000Z', '2026-12-01T05:00:00.000Z'],
     });
     assert.equal(find('participant.anonymized').details.reason, 'ticket LGPD-7');
+    // No reader held a snapshot: erased at once, the record naming the anonymisation it completes.
+    const { anonymized_at: anonymizedAt, ...erased } = find('participant.erasure_completed').details;
+    assert.deepEqual(erased, {
+      enrollment_id: find('participant.anonymized').details.enrollment_id,
+      mode: 'live',
+      anonymized_audit_id: find('participant.anonymized').id,
+    });
+    assert.match(anonymizedAt as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(find('backup.created').details.file, join(dir, 'copy.db'));
 
     // Nothing secret or personal anywhere in the log, read straight from the table.

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { listAuditRecords, type AuditAction, type AuditRecord } from '../../src/audit/audit.ts';
 import { getCampaign } from '../../src/campaigns/campaigns.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { findEnrollmentByDocument } from '../../src/entries/enrollments.repo.ts';
 import { issueKey, listKeys } from '../../src/keys/keys.ts';
 import { listOperatorPrizes } from '../../src/mechanics/prizes.ts';
@@ -377,11 +378,11 @@ describe('prizes and windows', () => {
 });
 
 describe('participants (LGPD)', () => {
-  async function withParticipant(): Promise<{ t: TestServer; campaignId: string; op: Operator }> {
+  async function withParticipant(): Promise<{ t: TestServer; campaignId: string; liveKey: string; op: Operator }> {
     const t = await server();
     const w = makeCampaign(t.ctx, { require: 'full_name' });
     await submitEntry(t, w.liveKey, entryBody({ enrollment: { full_name: 'Ana Souza' } }, 0), 'lgpd-1');
-    return { t, campaignId: w.campaign.id, op: await signIn(t) };
+    return { t, campaignId: w.campaign.id, liveKey: w.liveKey, op: await signIn(t) };
   }
 
   test('find by document shows the participant masked; the export downloads everything held, audited participant.exported', async () => {
@@ -422,6 +423,35 @@ describe('participants (LGPD)', () => {
     assert.equal(record.details.reason, 'ticket 42');
     const page = await op.get(res.location!.replace(/^\/dashboard/, ''));
     assert.match(textOf(page.text), new RegExp(`Participant ${record.details.enrollment_id} anonymized`));
+    assert.doesNotMatch(textOf(page.text), /Older copies/, 'no reader: erased at once, nothing more to say');
+  });
+
+  test('anonymize while another connection holds a snapshot: the notice says the erasure waits, intake goes on, the tick finishes it', async () => {
+    const { t, campaignId, liveKey, op } = await withParticipant();
+    const reader = openDatabase(t.dbPath, { readonly: true, migrate: false });
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM enrollments').get();
+    const res = await op.post(campaignPath(campaignId, '/participants/anonymize'), { mode: 'live', document: cpf(0), confirm: cpf(0) });
+    assert.equal(res.status, 303, res.text);
+    assert.match(res.location!, /[?&]erasure=waiting_for_readers(&|$)/);
+    const page = await op.get(res.location!.replace(/^\/dashboard/, ''));
+    assert.match(textOf(page.text), /Older copies of the changed pages stay in the database files while a reader holds a snapshot/);
+    // The server's event loop was not held: an entry is answered while the erasure still waits.
+    await submitEntry(t, liveKey, entryBody({ enrollment: { full_name: 'Bia Lima' } }, 1), 'lgpd-2');
+    assert.equal((await t.request('GET', '/healthz')).body.erasures.pending, 1);
+    assert.equal(audits(t, 'participant.erasure_completed').length, 0);
+    reader.exec('COMMIT');
+    reader.close();
+    // Each tick tries once; on a socket the checkpoint thread runs too, and a try that meets one of
+    // its passes is answered busy: the next tick tries again.
+    for (let i = 0; i < 50 && audits(t, 'participant.erasure_completed').length === 0; i++) await t.tick();
+    assert.equal(audits(t, 'participant.erasure_completed').length, 1);
+    assert.equal((await t.request('GET', '/healthz')).body.erasures.pending, 0);
+    // A query that names another state shows nothing more: the words are the page's own.
+    const spoofed = await op.get(
+      `${campaignPath(campaignId, '/participants')}?anonymized=${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}&erasure=hacked`,
+    );
+    assert.doesNotMatch(textOf(spoofed.text), /Older copies|hacked/);
   });
 });
 

@@ -321,6 +321,7 @@ describe('ces participant export and anonymize', () => {
         [operator, 'participant.exported', anon.id],
         [operator, 'participant.anonymization_held', anon.id],
         [operator, 'participant.anonymized', anon.id],
+        [operator, 'participant.erasure_completed', anon.id],
       ],
     );
     assert.equal(JSON.parse(audit[2].details).reason, 'ticket LGPD-42');

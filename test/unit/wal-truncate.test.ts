@@ -24,7 +24,29 @@ const THREAD_CODE = `
 const { workerData: w, parentPort } = require('node:worker_threads');
 const Database = require(w.sqlite);
 const db = new Database(w.path);
-if (w.role === 'reader') {
+if (w.role === 'writer') {
+  // An intake writer: waits at most a second for the write lock, as intake may; counts what failed.
+  db.pragma('busy_timeout = 1000');
+  const insert = db.prepare('INSERT INTO t (v) VALUES (-1)');
+  let inserts = 0;
+  let busy = 0;
+  let told = false;
+  while (Atomics.load(new Int32Array(w.release), 0) === 0) {
+    try {
+      insert.run();
+      inserts++;
+    } catch (error) {
+      if (error.code !== 'SQLITE_BUSY') throw error;
+      busy++;
+    }
+    if (inserts === 1 && !told) {
+      told = true;
+      parentPort.postMessage('writing');
+    }
+  }
+  db.close();
+  parentPort.postMessage({ inserts, busy });
+} else if (w.role === 'reader') {
   db.exec('BEGIN');
   db.prepare('SELECT count(*) FROM t').get();
   parentPort.postMessage('reading');
@@ -41,7 +63,7 @@ if (w.role === 'reader') {
 `;
 
 function thread(
-  role: 'reader' | 'checkpointer',
+  role: 'reader' | 'checkpointer' | 'writer',
   path: string,
   release: SharedArrayBuffer,
 ): { worker: Worker; next: () => Promise<unknown> } {
@@ -116,6 +138,44 @@ test('the truncation is tried again while another connection checkpoints, and em
   } finally {
     Atomics.store(new Int32Array(release), 0, 1);
     Atomics.notify(new Int32Array(release), 0);
+    db.close();
+  }
+});
+
+// A TRUNCATE checkpoint takes the write lock and then waits for the readers, holding it: with the
+// connection's busy timeout, a reader holding a snapshot (an export, a `sqlite3` shell) stopped
+// every writer for the whole timeout (intake stalled ~12 s from the dashboard). No try waits now.
+test('a reader holding a snapshot makes the truncation answer busy at once, and a writer beside it never waits past its second', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ces-wal-truncate-'));
+  dirs.push(dir);
+  const path = join(dir, 'ces.db');
+  const db = openDatabase(path, { checkpoints: 'external', migrate: false });
+  const stop = new SharedArrayBuffer(4);
+  try {
+    db.exec('CREATE TABLE t (v INTEGER NOT NULL) STRICT');
+    db.prepare('INSERT INTO t (v) VALUES (1)').run();
+    const reader = openDatabase(path, { readonly: true, migrate: false });
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM t').get();
+    db.prepare('INSERT INTO t (v) VALUES (2)').run(); // a frame the reader's snapshot does not see
+    const writer = thread('writer', path, stop);
+    assert.equal(await writer.next(), 'writing');
+
+    // Far past the writer's second: were it waited on, the writer's inserts would fail meanwhile.
+    db.pragma('busy_timeout = 5000');
+    assert.equal(truncateWal(db, { retries: 3 }), false, 'busy while the reader holds its snapshot');
+    assert.equal(db.pragma('busy_timeout', { simple: true }), 5000, "the connection's busy timeout is restored");
+    Atomics.store(new Int32Array(stop), 0, 1);
+    const written = (await writer.next()) as { inserts: number; busy: number };
+    assert.equal(written.busy, 0, 'no insert of the writer waited past its busy timeout');
+    assert.ok(written.inserts >= 1);
+
+    reader.exec('COMMIT');
+    reader.close();
+    assert.equal(truncateWal(db, { retries: 0 }), true, 'the reader gone, the WAL empties');
+    assert.equal(statSync(`${path}-wal`).size, 0);
+  } finally {
+    Atomics.store(new Int32Array(stop), 0, 1);
     db.close();
   }
 });

@@ -635,6 +635,12 @@ export interface components {
         alarm_bytes: number;
         over_alarm: boolean;
       } | null;
+      erasures: {
+        /** @description Anonymisations whose older page images are still in the database files, waiting for a reader holding a snapshot to end. */
+        pending: number;
+        /** Format: date-time */
+        oldest_anonymized_at: string | null;
+      } | null;
       versions: {
         /** @description The release of ces. */
         ces: string;

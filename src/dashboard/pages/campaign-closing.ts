@@ -16,6 +16,7 @@ import { confirmFirst } from '../confirm.ts';
 import { field } from '../forms.ts';
 import { zonedTime } from '../format.ts';
 import { campaignPath } from '../layout.ts';
+import { SERVER_TRUNCATE_RETRIES } from '../../participants/erasure.ts';
 import { action, csrfField, documentResponse, page, queryMode, routeParam, seeOther, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
@@ -70,7 +71,10 @@ export function registerClosingRoutes(router: DashboardRouter): void {
         campaign: { id: campaign.id, name: campaign.name, mode: 'live' },
       });
       if (confirmation) return confirmation;
-      closeCampaign(r.service.ctx, campaign.id, { force, reason: reason === '' ? null : reason }, r.actor);
+      // A try or two on the event loop; the tick completes an erasure that waits for a reader.
+      closeCampaign(r.service.ctx, campaign.id, { force, reason: reason === '' ? null : reason }, r.actor, {
+        truncateRetries: SERVER_TRUNCATE_RETRIES,
+      });
       return seeOther(`${back}&done=closed#closing`);
     }),
   );

@@ -16,6 +16,7 @@ import {
   lookUpParticipant,
   type ParticipantSummary,
 } from '../../participants/participants.ts';
+import { SERVER_TRUNCATE_RETRIES } from '../../participants/erasure.ts';
 import { field } from '../forms.ts';
 import { maskDocument } from '../../tools/masking.ts';
 import { count, time } from '../format.ts';
@@ -75,8 +76,12 @@ export function registerParticipantsRoutes(router: DashboardRouter): void {
         return htmlResponse(participantsPage(r, mode, { found, document: req.document, refusal }), 422);
       }
       const reason = field(r.form, 'reason').trim();
-      const result = anonymizeParticipant(r.service.ctx, { ...req, reason: reason === '' ? null : reason }, r.actor);
+      // A try or two on the event loop; the tick completes an erasure that waits for a reader.
+      const result = anonymizeParticipant(r.service.ctx, { ...req, reason: reason === '' ? null : reason }, r.actor, {
+        truncateRetries: SERVER_TRUNCATE_RETRIES,
+      });
       const query = new URLSearchParams({ anonymized: result.enrollment_id });
+      if (result.erasure !== 'done') query.set('erasure', result.erasure);
       if (mode === 'test') query.set('mode', 'test');
       return seeOther(`${campaignPath(req.campaignId, '/participants')}?${query}`);
     }),
@@ -131,6 +136,7 @@ function participantsPage(r: DashboardRequest, mode: Mode, shown: Shown): Html {
         anonymized
           ? html`<p class="notice success" role="status">
               Participant ${anonymized} anonymized: personal data replaced; entries, awards, lucky numbers and consent records kept.
+              ${erasureNotice(r.event.url.searchParams.get('erasure'))}
               <a href="${BASE}/audit?campaign=${campaign.id}&amp;action=participant.anonymized">See the audit log</a>.
             </p>`
           : null
@@ -210,4 +216,16 @@ function participantCard(
       <button type="submit" class="danger">Anonymize participant</button>
     </form>
   </section>`;
+}
+
+/**
+ * What the notice adds about the erasure from the file (src/participants/erasure.ts): fixed words
+ * for the two states that are not "done", nothing else whatever the query says.
+ */
+function erasureNotice(erasure: string | null): string | null {
+  if (erasure === 'waiting_for_readers')
+    return 'Older copies of the changed pages stay in the database files while a reader holds a snapshot: the server erases them once it ends (participant.erasure_completed; /healthz shows how many wait).';
+  if (erasure === 'left_to_litestream')
+    return 'Older copies of the changed pages stay in the WAL and the replica until Litestream checkpoints and its retention drops them (CES_CHECKPOINTS=external).';
+  return null;
 }

@@ -28,6 +28,7 @@ import { migration022 } from './022-draw-rules-campaign-identity.ts';
 import { migration023 } from './023-draw-time-and-people.ts';
 import { migration024 } from './024-draw-records-holders-legal-hold.ts';
 import { migration025 } from './025-winners.ts';
+import { migration026 } from './026-pending-erasures.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(readInitialSchemaSql()),
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration023,
   migration024,
   migration025,
+  migration026,
 ];
