@@ -33,10 +33,11 @@ interface Pair {
 }
 
 /**
- * Skips of held pairs and deletions of an old pool's swaps one transaction may make: a few ms of
- * SQL. Shared by every allocation of the transaction (the pipeline hands one to each chunk).
+ * Skips of held pairs and deletions of an old pool's swaps one transaction may make: some ms of
+ * SQL, an event-loop turn of the order of an intake batch. Shared by every allocation of the
+ * transaction (the pipeline hands one to each chunk of jobs).
  */
-const STEPS_PER_TRANSACTION = 2_000;
+const STEPS_PER_TRANSACTION = 500;
 
 /** What is left of a transaction's steps; see STEPS_PER_TRANSACTION. */
 export interface StepBudget {

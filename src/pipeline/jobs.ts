@@ -48,6 +48,8 @@ interface JobLimits {
   chunkSize: number | (() => number);
   /** Awaited between chunks (default: one event-loop turn); the timer tick paces itself with it. */
   pause?: (stepMs: number) => Promise<void>;
+  /** True once the server is stopping: no further chunk is claimed. */
+  halted?: () => boolean;
 }
 
 interface VerifierWork {
@@ -112,7 +114,7 @@ function countCalls(pool: VerifierPool, work: VerifierWork[], delta: 1 | -1): vo
  */
 export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, pool?: VerifierPool): Promise<void> {
   let budget = limits.maxJobs;
-  while (budget > 0) {
+  while (budget > 0 && !limits.halted?.()) {
     const stepStarted = monotonicMs();
     const nowMs = ctx.clock.now();
     const now = toIso(nowMs);
