@@ -1,7 +1,8 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
 import { isLoopbackHost, LOOPBACK_HOSTS } from '../tools/loopback-host.ts';
-import { checkUnfamiliarFile } from '../db/integrity.ts';
+import { quickCheckUnfamiliarFile, recordCheckedFile, type CheckProgress } from '../db/integrity.ts';
+import { startIntegrityThread, type IntegrityThread } from '../db/integrity-thread.ts';
 import { isUnsafePort } from 'get-port-please';
 import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
@@ -56,6 +57,8 @@ interface OpenedService {
   app: H3;
   /** Lets go of the writer, the checkpoint thread, this server's record in the database, the database. */
   release(): Promise<void>;
+  /** Settles when the full check of an unfamiliar file has ended (at once for a familiar one). */
+  fullCheck: Promise<void>;
 }
 
 /**
@@ -68,9 +71,11 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config.dbPath, { checkpoints: config.checkpoints });
   const self = { pid: process.pid, host: hostname() };
+  let unfamiliar: string | null;
   try {
-    // A file this server has not opened before (a restore) is checked before anything reads it.
-    checkUnfamiliarFile(db, config.dbPath, nowIso(clock));
+    // A file this server has not opened before (a restore) gets a quick check before anything
+    // reads it, and the full check once the server runs.
+    unfamiliar = quickCheckUnfamiliarFile(db, config.dbPath, logCheckProgress(log));
     const { previous } = claimDatabase(db, { ...self, started_at: nowIso(clock), dbPath: config.dbPath });
     if (previous) {
       log.warn({
@@ -91,10 +96,17 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit, deliveryClock: options.deliveryClock });
   releaseStaleLeases(ctx);
+  const identity = unfamiliar;
+  const integrity: IntegrityThread | null =
+    identity === null
+      ? null
+      : startIntegrityThread(config.dbPath, service.integrity, log, () => recordCheckedFile(db, identity, nowIso(clock)), monotonicMs);
   return {
     service,
     app: createHttpApp(service),
+    fullCheck: integrity?.done ?? Promise.resolve(),
     release: async () => {
+      await integrity?.stop();
       await service.writer.close();
       await checkpointer?.close();
       await service.wal.settled();
@@ -106,6 +118,24 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
       }
       db.close();
     },
+  };
+}
+
+/** The quick check's progress in the log: a line every few seconds, so a long one is seen working. */
+function logCheckProgress(log: ConsolaInstance): (p: CheckProgress) => void {
+  const started = monotonicMs();
+  let last = started;
+  return (p) => {
+    const now = monotonicMs();
+    const finished = p.tablesDone === p.tables;
+    if (now - last < 5_000 && !(finished && now - started >= 5_000)) return;
+    last = now;
+    log.info({
+      message: `quick check of a file this server has not opened before: ${p.tablesDone} of ${p.tables} tables done (${Math.round((now - started) / 1000)} s)`,
+      tables_done: p.tablesDone,
+      tables: p.tables,
+      table: p.table,
+    });
   };
 }
 

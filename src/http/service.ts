@@ -6,6 +6,7 @@ import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts'
 import { monotonicMs } from '../kernel/clock.ts';
 import { runPassiveCheckpoint } from '../db/checkpointer.ts';
 import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
+import type { IntegrityStatus } from '../db/integrity-thread.ts';
 import { pruneSignInLinks } from '../dashboard/link-retention.ts';
 import type { TickChore, TickState } from '../pipeline/tick.ts';
 import { prescribeDue } from '../winners/winners.ts';
@@ -25,6 +26,8 @@ export interface Service {
   wal: WalWatch;
   /** What the tick also does for the areas above the pipeline (createTicker's chores). */
   chores: readonly TickChore[];
+  /** The full check of a file this server had not opened before, run after start (GET /healthz). */
+  integrity: IntegrityStatus;
 }
 
 interface ServiceOptions {
@@ -57,5 +60,6 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     wal: createWalWatch(ctx.config, ctx.clock, ctx.log, runPassiveCheckpoint),
     // Prizes past their 180 days are prescribed as the days pass, with winner.updated, not only when someone looks.
     chores: [pruneSignInLinks, (ctx) => prescribeDue(ctx)],
+    integrity: { state: 'not_needed', reason: null },
   };
 }

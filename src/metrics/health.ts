@@ -1,4 +1,5 @@
-// GET /healthz: is this server able to do its work? The database answers a read, and the
+// GET /healthz: is this server able to do its work? The database answers a read (and passed the full
+// check of a file this server had not opened before), and the
 // background tick has run recently (it drains jobs and the webhook outbox; a stuck tick means
 // entries stay PENDING and webhooks stop, while intake still looks fine from outside). Degraded,
 // still 200: it works, but with CES_CHECKPOINTS=external its WAL is past CES_WAL_ALARM_MB, so
@@ -9,6 +10,7 @@ import type { Ctx } from '../kernel/context.ts';
 import type { TickState } from '../pipeline/tick.ts';
 import type { WalStatus, WalWatch } from '../db/wal-watch.ts';
 import { countJobs, countOutboxBacklog } from './metrics.repo.ts';
+import type { IntegrityStatus } from '../db/integrity-thread.ts';
 
 /** The tick is considered dead after this many intervals without a run that completed. */
 const TICK_STALE_INTERVALS = 10;
@@ -20,9 +22,11 @@ interface Health {
   backlog: { jobs: number; deliveries_pending: number; deliveries_failed: number } | null;
   /** The -wal file: its size, the alarm (CES_WAL_ALARM_MB in bytes), whether it is over (external mode only). */
   wal: WalStatus | null;
+  /** The full check of a file this server had not opened before (src/db/integrity-thread.ts). */
+  integrity: IntegrityStatus;
 }
 
-export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Health {
+export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch, integrity: IntegrityStatus): Health {
   let backlog: Health['backlog'] = null;
   try {
     const outbox = countOutboxBacklog(ctx.db);
@@ -40,7 +44,8 @@ export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Heal
   } catch (error) {
     ctx.log.error('health check: could not read the size of the WAL', { error: error instanceof Error ? error.message : String(error) });
   }
-  let status: Health['status'] = db === 'ok' && alive ? 'ok' : 'unavailable';
+  // A file that failed its full check must not be served: the load balancer takes this server out.
+  let status: Health['status'] = db === 'ok' && alive && integrity.state !== 'failed' ? 'ok' : 'unavailable';
   if (status === 'ok' && wal?.over_alarm) status = 'degraded';
   return {
     status,
@@ -48,5 +53,6 @@ export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Heal
     tick: { last_tick_at: lastTickAt === null ? null : toIso(lastTickAt), alive, interval_ms: intervalMs, last_error: lastError },
     backlog,
     wal,
+    integrity: { ...integrity },
   };
 }
