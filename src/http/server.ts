@@ -30,6 +30,8 @@ export interface RunningServer {
   /** Runs one background tick now (after the one in progress, if any) and reports what it did. */
   tick(): Promise<TickReport>;
   close(): Promise<void>;
+  /** Settles when the full check of a file the server had not opened before has ended. */
+  fullCheck: Promise<void>;
 }
 
 interface ServiceStartOptions {
@@ -144,7 +146,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   // 10080...) for 3000 without a word, or, with 3000 taken, says it found no free port. Asked
   // first, with its own list, so the operator hears the real reason and no file is opened.
   if (config.port !== 0 && isUnsafePort(config.port)) throw refusedPort(config.port);
-  const { service, app, release } = openService(config, log, options);
+  const { service, app, release, fullCheck } = openService(config, log, options);
   const { ctx } = service;
   const handler = toNodeHandler(app);
   let listener: Listener;
@@ -206,6 +208,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   return {
     url,
     service,
+    fullCheck,
     tick: () => ticker.tick(),
     close: () => {
       closing ??= (async () => {
