@@ -7,15 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import type { ConsolaInstance } from 'consola';
 import { corruptDatabase, type IntegrityReport } from './integrity.ts';
+import type { IntegrityStatus } from './integrity-status.ts';
 import { sqliteModulePath } from './sqlite-module.ts';
-
-/** What GET /healthz shows of the check. */
-export interface IntegrityStatus {
-  /** not_needed: the file passed before (a restart); failed: GET /healthz answers unavailable. */
-  state: 'not_needed' | 'checking' | 'ok' | 'failed';
-  /** Why it failed, in the operator's terms; null otherwise. */
-  reason: string | null;
-}
 
 export interface IntegrityThread {
   /** Resolves once the thread has ended (its report recorded), or at once if stopped. */

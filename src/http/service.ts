@@ -6,7 +6,7 @@ import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts'
 import { monotonicMs } from '../kernel/clock.ts';
 import { runPassiveCheckpoint } from '../db/checkpointer.ts';
 import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
-import type { IntegrityStatus } from '../db/integrity-thread.ts';
+import type { IntegrityStatus } from '../db/integrity-status.ts';
 import { pruneSignInLinks } from '../dashboard/link-retention.ts';
 import type { TickChore, TickState } from '../pipeline/tick.ts';
 import { prescribeDue } from '../winners/winners.ts';

@@ -10,7 +10,7 @@ import type { Ctx } from '../kernel/context.ts';
 import type { TickState } from '../pipeline/tick.ts';
 import type { WalStatus, WalWatch } from '../db/wal-watch.ts';
 import { countJobs, countOutboxBacklog } from './metrics.repo.ts';
-import type { IntegrityStatus } from '../db/integrity-thread.ts';
+import type { IntegrityStatus } from '../db/integrity-status.ts';
 
 /** The tick is considered dead after this many intervals without a run that completed. */
 const TICK_STALE_INTERVALS = 10;

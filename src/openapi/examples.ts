@@ -194,6 +194,10 @@ export const EXAMPLES: Record<string, Example> = {
         alarm_bytes: 536870912,
         over_alarm: false,
       },
+      integrity: {
+        state: 'ok',
+        reason: null,
+      },
       versions: {
         ces: '0.1.0',
         node: '20.20.2',

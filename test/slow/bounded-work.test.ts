@@ -48,6 +48,13 @@ test('SIGTERM in the middle of a walk over a million held pairs: the server exit
       SELECT ?, 1, x / 100000, x % 100000, ?, 'manual', ? FROM v`,
     )
     .run(world.campaign.id, filler, new Date(now).toISOString());
+  // The filler was decided and evaluated while the campaign was manual (its numbers submitted then).
+  setup.db.prepare(`DELETE FROM jobs WHERE entry_id = ?`).run(filler);
+  setup.db
+    .prepare(
+      `UPDATE entries SET status = 'APPROVED', rejection_reasons = '[]', processed_at = ?1, mechanics = '[]', evaluated_at = ?1 WHERE id = ?2`,
+    )
+    .run(new Date(now).toISOString(), filler);
   const campaign = updateCampaign(setup, world.campaign.id, { luckyNumbers: 'auto' }, OPERATOR);
   const entry = write(2);
   assert.equal(campaign.lucky_numbers, 'auto');
