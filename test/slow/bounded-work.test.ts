@@ -52,9 +52,9 @@ test('SIGTERM in the middle of a walk over a million held pairs: the server exit
   setup.db.prepare(`DELETE FROM jobs WHERE entry_id = ?`).run(filler);
   setup.db
     .prepare(
-      `UPDATE entries SET status = 'APPROVED', rejection_reasons = '[]', processed_at = ?1, mechanics = '[]', evaluated_at = ?1 WHERE id = ?2`,
+      `UPDATE entries SET status = 'APPROVED', rejection_reasons = '[]', processed_at = @at, mechanics = '[]', evaluated_at = @at WHERE id = @id`,
     )
-    .run(new Date(now).toISOString(), filler);
+    .run({ at: new Date(now).toISOString(), id: filler });
   const campaign = updateCampaign(setup, world.campaign.id, { luckyNumbers: 'auto' }, OPERATOR);
   const entry = write(2);
   assert.equal(campaign.lucky_numbers, 'auto');
