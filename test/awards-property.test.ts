@@ -262,7 +262,9 @@ function apply(w: World, op: Op, trace?: (outcome: string) => void): void {
   const evaluate = (id: string, side: SideIx): void => {
     const campaign = campaignOf(w, side);
     const mechanics = evaluateEntry(ctx, campaign, findEntryById(ctx.db, id)!, now);
-    if (mechanics) checkEvaluation(w, id, campaign, mechanics);
+    // Pools this small never spend a transaction's steps.
+    assert.notEqual(mechanics, 'deferred');
+    if (mechanics && mechanics !== 'deferred') checkEvaluation(w, id, campaign, mechanics);
   };
   const before = fingerprint(w);
   const lastStep = (awardId: string) =>

@@ -4,7 +4,7 @@
 // deterministically: an index whose definition no longer matches its rows, which SQLite's
 // integrity_check reports.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -94,22 +94,67 @@ test('ces check: a row that points to a missing row fails the foreign-key check'
   assert.match(refused.json.error.message, /a row of api_keys points to a missing row of campaigns/);
 });
 
-test('ces serve refuses a damaged file it has not opened before, with what to do; a file it checked is not checked again', async () => {
-  const restored = makeDatabase('restored.db');
-  damage(restored);
-  assert.throws(() => serve(restored), { code: 'database_corrupt', message: /failed its integrity check .* restore another backup/ });
+/** A page SQLite cannot parse: the campaigns table's root page with a broken header. */
+function damagePage(path: string): void {
+  const raw = new Database(path);
+  const root = (raw.prepare(`SELECT rootpage FROM sqlite_schema WHERE name = 'campaigns'`).get() as { rootpage: number }).rootpage;
+  const pageSize = raw.pragma('page_size', { simple: true }) as number;
+  raw.close();
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.from([0xff, 0xff, 0xff, 0xff]), 0, 4, (root - 1) * pageSize + 3);
+  closeSync(fd);
+}
 
-  // A sound file passes and is remembered by its inode...
+test('ces serve refuses a file whose quick check fails before serving it; a file it checked is not checked again', async () => {
+  const restored = makeDatabase('restored.db');
+  damagePage(restored);
+  assert.throws(() => serve(restored), {
+    code: 'database_corrupt',
+    message: /failed its integrity check \(table campaigns: database disk image is malformed\).* restore another backup/,
+  });
+
+  // A sound file passes both checks and is remembered by its inode...
   const path = makeDatabase('live.db');
-  await serve(path).release();
+  const first = serve(path);
+  await first.fullCheck;
+  assert.deepEqual(first.service.integrity, { state: 'ok', reason: null });
+  await first.release();
   // ...a copy of it (a restore is a new file) is checked again, and a damaged copy refused...
   const copy = join(dir, 'copy.db');
   copyFileSync(path, copy);
-  damage(copy);
+  damagePage(copy);
   assert.throws(() => serve(copy), { code: 'database_corrupt' });
   // ...while a restart on the file it checked skips the check (a restart stays quick on a large
   // file): `ces check` is how a file that was already served is checked.
   damage(path);
-  await serve(path).release();
+  const again = serve(path);
+  assert.deepEqual(again.service.integrity, { state: 'not_needed', reason: null });
+  await again.release();
   assert.equal((await runCli(['check', '--db', path])).code, 1);
+});
+
+test('what only the full check finds (an index that disagrees with its table) is found after start, off the event loop: /healthz answers 503 with the reason, and the file is checked again at the next start', async () => {
+  const restored = makeDatabase('index.db');
+  damage(restored);
+  const opened = serve(restored);
+  try {
+    assert.equal(opened.service.integrity.state, 'checking');
+    // Served meanwhile: the check runs on its own thread.
+    const during = await opened.app.request('/healthz');
+    assert.equal(during.status, 200);
+    await opened.fullCheck;
+    const res = await opened.app.request('/healthz');
+    assert.equal(res.status, 503);
+    const body = (await res.json()) as { status: string; integrity: { state: string; reason: string } };
+    assert.equal(body.status, 'unavailable');
+    assert.equal(body.integrity.state, 'failed');
+    assert.match(body.integrity.reason, /failed its integrity check \(row 1 missing from index campaigns_name\)/);
+  } finally {
+    await opened.release();
+  }
+  const next = serve(restored);
+  assert.equal(next.service.integrity.state, 'checking');
+  await next.fullCheck;
+  assert.equal(next.service.integrity.state, 'failed');
+  await next.release();
 });

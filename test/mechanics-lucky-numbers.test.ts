@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import type { Ctx } from '../src/kernel/context.ts';
 import { allocateLuckyNumbers } from '../src/mechanics/lucky-numbers.ts';
+import { drainJobs, emptyJobStats } from '../src/pipeline/jobs.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
 import { seededRandom, type Random } from '../src/kernel/random.ts';
 import { makeCampaign, startTestServer, type TestServer, OPERATOR } from './support/harness.ts';
@@ -188,6 +189,110 @@ describe('automatic lucky numbers', () => {
     assert.ok(first.ok && again.ok);
     assert.deepEqual(new Set(again.pairs.map((p) => p.order_number)), new Set(first.pairs.map((p) => p.order_number)));
     assert.equal(countPairs(s, w.campaign.id), 3);
+  });
+});
+
+describe('held pairs are skipped a bounded number at a time', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  const drawnOf = (campaignId: string): number =>
+    (s.ctx.db.prepare('SELECT drawn FROM lucky_pools WHERE campaign_id = ?').get(campaignId) as { drawn: number } | undefined)?.drawn ?? 0;
+  const evaluated = (id: string): boolean =>
+    (s.ctx.db.prepare('SELECT evaluated_at FROM entries WHERE id = ?').get(id) as { evaluated_at: string | null }).evaluated_at !== null;
+
+  test("back to auto with 9,990 manual pairs among the 10,000 undrawn: the walk spreads over transactions, another campaign's entry is evaluated in the first, no free pair is lost", async () => {
+    const a = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1 });
+    const filler = await submitEntry(s, a.liveKey);
+    await settle(s);
+    // An automatic phase left the boundary at 90,000 without swaps (the pairs it drew are left out:
+    // a pool never reads behind its boundary), then a manual one took 90,000..99,989: 10 free
+    // pairs are left among the 10,000 undrawn positions.
+    s.ctx.db.transaction(() => {
+      s.ctx.db
+        .prepare(
+          `WITH RECURSIVE v(x) AS (SELECT 90000 UNION ALL SELECT x + 1 FROM v WHERE x + 1 < 99990)
+          INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
+          SELECT ?, 1, 0, x, ?, 'manual', ? FROM v`,
+        )
+        .run(a.campaign.id, filler, NOW);
+      s.ctx.db.prepare('INSERT INTO lucky_pools (campaign_id, livemode, size, drawn) VALUES (?, 1, 100000, 90000)').run(a.campaign.id);
+    })();
+    updateCampaign(s.ctx, a.campaign.id, { luckyNumbers: 'auto', luckyQuantity: 5, seriesCount: 1 }, OPERATOR);
+    const b = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 1 });
+    const ids = [await submitEntry(s, a.liveKey), await submitEntry(s, a.liveKey), await submitEntry(s, a.liveKey)];
+    const other = await submitEntry(s, b.liveKey);
+
+    // Between two transactions (the pause the tick rests in): what each committed.
+    const seen: Array<{ drawn: number; aDone: number; otherDone: boolean }> = [];
+    const stats = emptyJobStats();
+    await drainJobs(s.ctx, stats, {
+      maxJobs: 10_000,
+      chunkSize: 25,
+      pause: async () => {
+        seen.push({ drawn: drawnOf(a.campaign.id), aDone: ids.filter(evaluated).length, otherDone: evaluated(other) });
+      },
+    });
+    assert.ok(seen.length >= 15, `${seen.length} transactions`);
+    assert.deepEqual(seen[0], { drawn: seen[0].drawn, aDone: 0, otherDone: true });
+    let previous = 90_000;
+    for (const step of seen) {
+      // A transaction skips at most its steps, plus the free pairs it draws (15 at most here).
+      assert.ok(step.drawn - previous <= 500 + 16, `${step.drawn - previous} draws in one transaction`);
+      previous = step.drawn;
+    }
+    assert.ok(stats.evaluationsDeferred > 0);
+
+    // Pairs drawn for an entry whose evaluation was deferred went back: the 10 free pairs go to
+    // the first two entries, and the third finds the pool empty.
+    const outcomes = await Promise.all(ids.map((id) => mechanicOf(s, a.liveKey, id, 'lucky_numbers')));
+    assert.deepEqual(
+      outcomes.map((m) => m.status),
+      ['APPROVED', 'APPROVED', 'REJECTED'],
+    );
+    assert.deepEqual(outcomes[2].outcome, { reason: 'pool_exhausted', quantity: 5, available: 0, pool_size: 100_000 });
+    const given = outcomes.slice(0, 2).flatMap((m) => m.outcome.numbers.map((n: { order_number: string }) => Number(n.order_number)));
+    assert.deepEqual(
+      given.sort((x, y) => x - y),
+      [99_990, 99_991, 99_992, 99_993, 99_994, 99_995, 99_996, 99_997, 99_998, 99_999],
+    );
+    assert.equal(countPairs(s, a.campaign.id), 10_000);
+  });
+
+  test('series_count lowered: the old pool is cleared a bounded number of swaps per transaction before the new one draws', async () => {
+    const w = makeCampaign(s.ctx, { luckyNumbers: 'auto', luckyQuantity: 1, seriesCount: 2 });
+    const id = await submitEntry(s, w.liveKey);
+    // A pool of 2 series that 5,000 draws left with 5,000 swaps (written in bulk).
+    s.ctx.db.prepare('INSERT INTO lucky_pools (campaign_id, livemode, size, drawn) VALUES (?, 1, 200000, 5000)').run(w.campaign.id);
+    s.ctx.db
+      .prepare(
+        `WITH RECURSIVE v(x) AS (SELECT 5000 UNION ALL SELECT x + 1 FROM v WHERE x + 1 < 10000)
+        INSERT INTO lucky_pool_swaps (campaign_id, livemode, position, value) SELECT ?, 1, x, x + 100000 FROM v`,
+      )
+      .run(w.campaign.id);
+    const swaps = (): number =>
+      (s.ctx.db.prepare('SELECT count(*) AS n FROM lucky_pool_swaps WHERE campaign_id = ?').get(w.campaign.id) as { n: number }).n;
+    const results = [];
+    for (let i = 0; i < 20; i++) {
+      const r = s.ctx.db.transaction(() =>
+        allocateLuckyNumbers(s.ctx, { campaignId: w.campaign.id, livemode: 1, seriesCount: 1, entryId: id, quantity: 1, now: NOW }),
+      )();
+      results.push({ r, swaps: swaps() });
+      if (r.ok) break;
+    }
+    // 500 swaps a transaction: ten deferred allocations, then the eleventh draws from the new pool
+    // (its one draw may leave a swap of its own).
+    assert.deepEqual(
+      results.slice(0, 10).map((x) => x.swaps),
+      [4_500, 4_000, 3_500, 3_000, 2_500, 2_000, 1_500, 1_000, 500, 0],
+    );
+    assert.equal(results.length, 11);
+    assert.ok(results.slice(0, 10).every((x) => 'deferred' in x.r));
+    const last = results.at(-1)!.r;
+    assert.ok(last.ok && last.pairs.length === 1 && last.pairs[0].series === 0, JSON.stringify(last));
   });
 });
 

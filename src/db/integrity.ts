@@ -48,20 +48,55 @@ export function corruptDatabase(path: string, report: IntegrityReport): AppError
   );
 }
 
+/** The tables of the file, largest concern first being unknowable cheaply: in schema order. */
+function listTables(db: Db): string[] {
+  return prepare<[], { name: string }>(db, `SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid`)
+    .all()
+    .map((r) => r.name);
+}
+
+/** Progress of a check, for the log: how many tables are done and how much of the file they hold. */
+export interface CheckProgress {
+  tablesDone: number;
+  tables: number;
+  table: string;
+}
+
 /**
- * Before `ces serve` uses a file: checked when it is not the file checked last time (a new file,
- * a restore), recorded once it passes; throws database_corrupt otherwise. Returns whether it ran.
+ * Before `ces serve` uses a file it has not opened before (a restore, a copy): SQLite's quick_check,
+ * which reads every page but does not match indexes against their tables, one table at a time so
+ * that `progress` can tell the log how far it is. Throws database_corrupt when it fails. Returns the
+ * file's identity when the file is unfamiliar (the full check is still to run, see
+ * src/db/integrity-thread.ts), null when it is the file checked last time.
  */
-export function checkUnfamiliarFile(db: Db, path: string, now: string): boolean {
+export function quickCheckUnfamiliarFile(db: Db, path: string, progress: (p: CheckProgress) => void): string | null {
   const identity = fileIdentity(path);
-  if (identity === null) return false;
+  if (identity === null) return null;
   const known = prepare<[], { file: string }>(db, `SELECT file FROM integrity_checks WHERE id = 1`).get()?.file;
-  if (known === identity) return false;
-  const report = checkDatabase(db);
-  if (!report.ok) throw corruptDatabase(path, report);
+  if (known === identity) return null;
+  const tables = listTables(db);
+  const problems: string[] = [];
+  tables.forEach((table, i) => {
+    try {
+      const rows = (db.pragma(`quick_check(${quoteIdentifier(table)})`) as Array<{ quick_check: string }>).map((r) => r.quick_check);
+      if (!(rows.length === 1 && rows[0] === 'ok')) problems.push(...rows);
+    } catch (error) {
+      // A page SQLite cannot even parse fails the pragma itself.
+      if (!/^SQLITE_(CORRUPT|NOTADB)/.test(String((error as { code?: unknown }).code))) throw error;
+      problems.push(`table ${table}: ${(error as Error).message}`);
+    }
+    progress({ tablesDone: i + 1, tables: tables.length, table });
+  });
+  if (problems.length > 0) throw corruptDatabase(path, { ok: false, integrity_check: problems.slice(0, 100), foreign_key_check: [] });
+  return identity;
+}
+
+/** Records that the file passed the full check: the next start skips both checks. */
+export function recordCheckedFile(db: Db, identity: string, now: string): void {
   prepare(
     db,
     `INSERT INTO integrity_checks (id, file, checked_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET file = excluded.file, checked_at = excluded.checked_at`,
   ).run(identity, now);
-  return true;
 }
+
+const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;

@@ -26,7 +26,7 @@ export function registerOpsRoutes(app: H3, service: Service, metrics: ServiceMet
   });
 
   app.get('/healthz', () => {
-    const health = checkHealth(service.ctx, service.tick, service.wal);
+    const health = checkHealth(service.ctx, service.tick, service.wal, service.integrity);
     return json(health.status === 'unavailable' ? 503 : 200, { ...health, versions }, { 'cache-control': 'no-store' });
   });
 

@@ -1,7 +1,8 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
 import { isLoopbackHost, LOOPBACK_HOSTS } from '../tools/loopback-host.ts';
-import { checkUnfamiliarFile } from '../db/integrity.ts';
+import { quickCheckUnfamiliarFile, recordCheckedFile, type CheckProgress } from '../db/integrity.ts';
+import { startIntegrityThread, type IntegrityThread } from '../db/integrity-thread.ts';
 import { isUnsafePort } from 'get-port-please';
 import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
@@ -29,6 +30,8 @@ export interface RunningServer {
   /** Runs one background tick now (after the one in progress, if any) and reports what it did. */
   tick(): Promise<TickReport>;
   close(): Promise<void>;
+  /** Settles when the full check of a file the server had not opened before has ended. */
+  fullCheck: Promise<void>;
 }
 
 interface ServiceStartOptions {
@@ -56,6 +59,8 @@ interface OpenedService {
   app: H3;
   /** Lets go of the writer, the checkpoint thread, this server's record in the database, the database. */
   release(): Promise<void>;
+  /** Settles when the full check of an unfamiliar file has ended (at once for a familiar one). */
+  fullCheck: Promise<void>;
 }
 
 /**
@@ -68,9 +73,11 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config.dbPath, { checkpoints: config.checkpoints });
   const self = { pid: process.pid, host: hostname() };
+  let unfamiliar: string | null;
   try {
-    // A file this server has not opened before (a restore) is checked before anything reads it.
-    checkUnfamiliarFile(db, config.dbPath, nowIso(clock));
+    // A file this server has not opened before (a restore) gets a quick check before anything
+    // reads it, and the full check once the server runs.
+    unfamiliar = quickCheckUnfamiliarFile(db, config.dbPath, logCheckProgress(log));
     const { previous } = claimDatabase(db, { ...self, started_at: nowIso(clock), dbPath: config.dbPath });
     if (previous) {
       log.warn({
@@ -91,10 +98,17 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   const ctx: Ctx = { db, clock, random: options.random ?? cryptoRandom, config, log };
   const service = createService(ctx, { groupCommit: options.groupCommit, deliveryClock: options.deliveryClock });
   releaseStaleLeases(ctx);
+  const identity = unfamiliar;
+  const integrity: IntegrityThread | null =
+    identity === null
+      ? null
+      : startIntegrityThread(config.dbPath, service.integrity, log, () => recordCheckedFile(db, identity, nowIso(clock)), monotonicMs);
   return {
     service,
     app: createHttpApp(service),
+    fullCheck: integrity?.done ?? Promise.resolve(),
     release: async () => {
+      await integrity?.stop();
       await service.writer.close();
       await checkpointer?.close();
       await service.wal.settled();
@@ -109,12 +123,30 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   };
 }
 
+/** The quick check's progress in the log: a line every few seconds, so a long one is seen working. */
+function logCheckProgress(log: ConsolaInstance): (p: CheckProgress) => void {
+  const started = monotonicMs();
+  let last = started;
+  return (p) => {
+    const now = monotonicMs();
+    const finished = p.tablesDone === p.tables;
+    if (now - last < 5_000 && !(finished && now - started >= 5_000)) return;
+    last = now;
+    log.info({
+      message: `quick check of a file this server has not opened before: ${p.tablesDone} of ${p.tables} tables done (${Math.round((now - started) / 1000)} s)`,
+      tables_done: p.tablesDone,
+      tables: p.tables,
+      table: p.table,
+    });
+  };
+}
+
 export async function startServer(config: Readonly<Config>, log: ConsolaInstance, options: StartOptions = {}): Promise<RunningServer> {
   // get-port-please (under listhen) swaps a port it deems unsafe (those browsers block: 6667,
   // 10080...) for 3000 without a word, or, with 3000 taken, says it found no free port. Asked
   // first, with its own list, so the operator hears the real reason and no file is opened.
   if (config.port !== 0 && isUnsafePort(config.port)) throw refusedPort(config.port);
-  const { service, app, release } = openService(config, log, options);
+  const { service, app, release, fullCheck } = openService(config, log, options);
   const { ctx } = service;
   const handler = toNodeHandler(app);
   let listener: Listener;
@@ -176,6 +208,7 @@ export async function startServer(config: Readonly<Config>, log: ConsolaInstance
   return {
     url,
     service,
+    fullCheck,
     tick: () => ticker.tick(),
     close: () => {
       closing ??= (async () => {

@@ -6,6 +6,7 @@ import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts'
 import { monotonicMs } from '../kernel/clock.ts';
 import { runPassiveCheckpoint } from '../db/checkpointer.ts';
 import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
+import type { IntegrityStatus } from '../db/integrity-status.ts';
 import { pruneSignInLinks } from '../dashboard/link-retention.ts';
 import type { TickChore, TickState } from '../pipeline/tick.ts';
 import { prescribeDue } from '../winners/winners.ts';
@@ -26,6 +27,8 @@ export interface Service {
   wal: WalWatch;
   /** What the tick also does for the areas above the pipeline (createTicker's chores). */
   chores: readonly TickChore[];
+  /** The full check of a file this server had not opened before, run after start (GET /healthz). */
+  integrity: IntegrityStatus;
 }
 
 interface ServiceOptions {
@@ -59,5 +62,6 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
     // Prizes past their 180 days are prescribed as the days pass, with winner.updated, not only when someone looks.
     // An anonymisation's erasure that waited for a reader is completed once the reader has ended.
     chores: [pruneSignInLinks, (ctx) => prescribeDue(ctx), retryPendingErasures],
+    integrity: { state: 'not_needed', reason: null },
   };
 }

@@ -6,7 +6,7 @@ import type { Ctx } from '../kernel/context.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 import { confirmAward, createAwardedAward, voidPendingAward } from './awards.ts';
 import { findLatestAwardForEntry, findLiveAwardForEntry, type AwardRow } from './awards.repo.ts';
-import { allocateLuckyNumbers } from './lucky-numbers.ts';
+import { allocateLuckyNumbers, type StepBudget } from './lucky-numbers.ts';
 import { formatPair, PAIRS_PER_SERIES } from './lucky-pairs.ts';
 import { findPrizeById } from './prizes.repo.ts';
 import { claimEarliestOpenWindow, findWindowClaimedBy } from './windows.repo.ts';
@@ -17,8 +17,18 @@ export interface MechanicResult {
   outcome: Record<string, unknown>;
 }
 
-/** Runs every mechanic the campaign has; [] for a campaign with none. Synchronous: no awaits. */
-export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult[] {
+/**
+ * Runs every mechanic the campaign has; [] for a campaign with none. Synchronous: no awaits.
+ * 'deferred' when the lucky numbers spent `steps` before they were done (see allocateLuckyNumbers):
+ * nothing else was evaluated, and the caller runs the evaluation again in a later transaction.
+ */
+export function evaluateMechanics(
+  ctx: Ctx,
+  campaign: Campaign,
+  entry: EntryRow,
+  now: string,
+  steps?: StepBudget,
+): MechanicResult[] | 'deferred' {
   const results: MechanicResult[] = [];
   if (campaign.lucky_numbers === 'manual') {
     results.push({
@@ -27,7 +37,9 @@ export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow,
       outcome: { quantity: campaign.lucky_quantity, series_count: campaign.series_count },
     });
   } else if (campaign.lucky_numbers === 'auto') {
-    results.push(evaluateAutoLuckyNumbers(ctx, campaign, entry, now));
+    const lucky = evaluateAutoLuckyNumbers(ctx, campaign, entry, now, steps);
+    if (lucky === 'deferred') return lucky;
+    results.push(lucky);
   }
   if (campaign.instant_prize !== 'INTEGRATOR_DECLARED' && entry.declared_win !== null) {
     // A win declared at intake, but the campaign no longer takes declared wins (`ces campaign
@@ -45,15 +57,26 @@ export function evaluateMechanics(ctx: Ctx, campaign: Campaign, entry: EntryRow,
   return results;
 }
 
-function evaluateAutoLuckyNumbers(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult {
-  const result = allocateLuckyNumbers(ctx, {
-    campaignId: campaign.id,
-    livemode: entry.livemode,
-    seriesCount: campaign.series_count,
-    entryId: entry.id,
-    quantity: campaign.lucky_quantity,
-    now,
-  });
+function evaluateAutoLuckyNumbers(
+  ctx: Ctx,
+  campaign: Campaign,
+  entry: EntryRow,
+  now: string,
+  steps?: StepBudget,
+): MechanicResult | 'deferred' {
+  const result = allocateLuckyNumbers(
+    ctx,
+    {
+      campaignId: campaign.id,
+      livemode: entry.livemode,
+      seriesCount: campaign.series_count,
+      entryId: entry.id,
+      quantity: campaign.lucky_quantity,
+      now,
+    },
+    steps,
+  );
+  if ('deferred' in result) return 'deferred';
   if (!result.ok) {
     return {
       mechanic_type: 'lucky_numbers',

@@ -35,8 +35,13 @@ export function updateLuckyPool(db: Db, row: LuckyPoolRow): void {
   prepare(db, `UPDATE lucky_pools SET size = @size, drawn = @drawn WHERE campaign_id = @campaign_id AND livemode = @livemode`).run(row);
 }
 
-export function deleteLuckyPoolSwaps(db: Db, campaignId: string, livemode: number): void {
-  prepare(db, `DELETE FROM lucky_pool_swaps WHERE campaign_id = ? AND livemode = ?`).run(campaignId, livemode);
+/** Deletes up to `limit` swaps of the pool (a rebuild spreads over several calls); how many. */
+export function deleteLuckyPoolSwaps(db: Db, campaignId: string, livemode: number, limit: number): number {
+  return prepare(
+    db,
+    `DELETE FROM lucky_pool_swaps WHERE campaign_id = @campaignId AND livemode = @livemode AND position IN (
+      SELECT position FROM lucky_pool_swaps WHERE campaign_id = @campaignId AND livemode = @livemode LIMIT @limit)`,
+  ).run({ campaignId, livemode, limit }).changes;
 }
 
 /** The value at `position` of the sparse permutation, or undefined when it is still the identity. */
@@ -81,6 +86,11 @@ export function insertLuckyNumberIfFree(db: Db, row: LuckyNumberRow): boolean {
     ON CONFLICT (campaign_id, livemode, series, order_number) DO NOTHING`,
     ).run(row).changes === 1
   );
+}
+
+/** Takes back the pairs an allocation drew for the entry before it gave up (see giveBack). */
+export function deleteLuckyNumbersOfEntry(db: Db, entryId: string): void {
+  prepare(db, `DELETE FROM lucky_numbers WHERE entry_id = ?`).run(entryId);
 }
 
 /** Plain insert: a held pair throws SQLITE_CONSTRAINT_PRIMARYKEY, which the caller maps. */

@@ -3,9 +3,18 @@
 // Fisher-Yates shuffle stored in lucky_pools/lucky_pool_swaps, so a draw costs O(1) SQL statements
 // at any fill. Manual: the integrator submits exactly `quantity` pairs once; the primary key of
 // lucky_numbers, not a prior check, decides whether a pair is free.
+//
+// Pairs held outside the pool (manual numbers from before a switch to auto, pairs kept from before
+// series_count was lowered) are skipped when drawn, once each for good. On a nearly full campaign
+// that can be millions of skips before one free pair comes up, so the skips (and the rebuild of a
+// pool after series_count was lowered) are spent from a budget per transaction: when it runs out,
+// the work done so far is kept, the pairs drawn for the entry go back into the pool, and the
+// evaluation is deferred to a later transaction (the pipeline's next chunk), so jobs of other
+// campaigns, HTTP requests and a shutdown are never held behind the walk.
 import type { Ctx } from '../kernel/context.ts';
 import { PAIRS_PER_SERIES } from './lucky-pairs.ts';
 import {
+  deleteLuckyNumbersOfEntry,
   deleteLuckyPoolSwaps,
   deleteSwap,
   findLuckyPool,
@@ -23,42 +32,55 @@ interface Pair {
   order_number: number;
 }
 
-/** Thrown inside the allocation savepoint to undo a partial allocation. */
-class PoolExhausted extends Error {
-  readonly available: number;
-  constructor(available: number) {
-    super('lucky-number pool exhausted');
-    this.available = available;
-  }
+/**
+ * Skips of held pairs and deletions of an old pool's swaps one transaction may make: some ms of
+ * SQL, an event-loop turn of the order of an intake batch. Shared by every allocation of the
+ * transaction (the pipeline hands one to each chunk of jobs).
+ */
+const STEPS_PER_TRANSACTION = 500;
+
+/** What is left of a transaction's steps; see STEPS_PER_TRANSACTION. */
+export interface StepBudget {
+  left: number;
 }
 
-type AllocationResult = { ok: true; pairs: Pair[] } | { ok: false; available: number };
+export const newStepBudget = (): StepBudget => ({ left: STEPS_PER_TRANSACTION });
+
+type AllocationResult = { ok: true; pairs: Pair[] } | { ok: false; available: number } | { ok: false; deferred: true };
+
+const DEFERRED = { ok: false, deferred: true } as const;
 
 /**
  * Allocates `quantity` pairs to the entry, all or nothing. Must run inside a transaction (the
- * evaluation job's); the draws happen in a savepoint so that a pool that runs out mid-way leaves
- * no partial allocation behind. An entry that already holds numbers gets them back unchanged (a
- * re-run evaluation never draws twice).
+ * evaluation job's). When the pool runs out, or `steps` does first (deferred: call again in a later
+ * transaction), the pairs drawn for the entry go back into the pool and the skips made are kept.
+ * An entry that already holds numbers gets them back unchanged (a re-run evaluation never draws
+ * twice).
  */
 export function allocateLuckyNumbers(
   ctx: Ctx,
   input: { campaignId: string; livemode: number; seriesCount: number; entryId: string; quantity: number; now: string },
+  steps: StepBudget = newStepBudget(),
 ): AllocationResult {
   const held = listLuckyNumbersForEntry(ctx.db, input.entryId);
   if (held.length > 0) return { ok: true, pairs: held };
-  try {
-    const pairs = ctx.db.transaction(() => {
-      const pool = loadPool(ctx, input.campaignId, input.livemode, input.seriesCount);
-      const out: Pair[] = [];
-      while (out.length < input.quantity) {
-        const value = drawValue(ctx, pool);
-        if (value === null) throw new PoolExhausted(out.length);
-        const pair = { series: Math.floor(value / PAIRS_PER_SERIES), order_number: value % PAIRS_PER_SERIES };
-        // A pair taken outside the pool (manual numbers from an earlier manual phase, or a pair
-        // kept from before a series_count change) is skipped; it has left the pool for good, so
-        // the skips over a campaign's life add up to at most the number of such pairs.
-        if (pair.series >= input.seriesCount) continue;
-        const free = insertLuckyNumberIfFree(ctx.db, {
+  return ctx.db.transaction((): AllocationResult => {
+    const pool = loadPool(ctx, input.campaignId, input.livemode, input.seriesCount, steps);
+    if (pool === null) return DEFERRED;
+    const out: Pair[] = [];
+    while (out.length < input.quantity) {
+      const value = drawValue(ctx, pool);
+      if (value === null) {
+        giveBack(ctx, pool, input.entryId, out);
+        return { ok: false, available: out.length };
+      }
+      const pair = { series: Math.floor(value / PAIRS_PER_SERIES), order_number: value % PAIRS_PER_SERIES };
+      // A pair taken outside the pool (manual numbers from an earlier manual phase, or a pair
+      // kept from before a series_count change) is skipped; it has left the pool for good, so
+      // the skips over a campaign's life add up to at most the number of such pairs.
+      const free =
+        pair.series < input.seriesCount &&
+        insertLuckyNumberIfFree(ctx.db, {
           campaign_id: input.campaignId,
           livemode: input.livemode,
           series: pair.series,
@@ -67,24 +89,41 @@ export function allocateLuckyNumbers(
           source: 'auto',
           created_at: input.now,
         });
-        if (free) out.push(pair);
+      if (free) out.push(pair);
+      else if (--steps.left < 0) {
+        giveBack(ctx, pool, input.entryId, out);
+        return DEFERRED;
       }
-      updateLuckyPool(ctx.db, pool);
-      return out;
-    })();
-    return { ok: true, pairs };
-  } catch (error) {
-    if (error instanceof PoolExhausted) return { ok: false, available: error.available };
-    throw error;
+    }
+    updateLuckyPool(ctx.db, pool);
+    return { ok: true, pairs: out };
+  })();
+}
+
+/**
+ * Undoes the draws of `pairs` (free pairs this allocation drew for the entry), last first: each goes
+ * back just in front of the boundary, which is undrawn again, so the pool holds exactly the values
+ * it held before them and later draws stay uniform. The skips drawn meanwhile stay drawn.
+ */
+function giveBack(ctx: Ctx, pool: LuckyPoolRow, entryId: string, pairs: Pair[]): void {
+  if (pairs.length > 0) deleteLuckyNumbersOfEntry(ctx.db, entryId);
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    pool.drawn -= 1;
+    // Position `drawn` lost its swap row when it was drawn: it reads as itself unless set here.
+    const value = pairs[i].series * PAIRS_PER_SERIES + pairs[i].order_number;
+    if (value !== pool.drawn) upsertSwap(ctx.db, pool.campaign_id, pool.livemode, pool.drawn, value);
   }
+  updateLuckyPool(ctx.db, pool);
 }
 
 /**
  * The pool of the campaign and mode, created on first use. Its size follows series_count: a larger
  * count just extends the unshuffled tail (the lazy shuffle stays uniform over the undrawn values);
  * a smaller count rebuilds the pool from scratch, and pairs already held are skipped when drawn.
+ * A rebuild deletes the old pool's swaps within `steps`, over as many transactions as it takes,
+ * with size 0 marking the pool meanwhile; null while it is not done (the allocation is deferred).
  */
-function loadPool(ctx: Ctx, campaignId: string, livemode: number, seriesCount: number): LuckyPoolRow {
+function loadPool(ctx: Ctx, campaignId: string, livemode: number, seriesCount: number, steps: StepBudget): LuckyPoolRow | null {
   const size = seriesCount * PAIRS_PER_SERIES;
   const pool = findLuckyPool(ctx.db, campaignId, livemode);
   if (!pool) {
@@ -92,12 +131,21 @@ function loadPool(ctx: Ctx, campaignId: string, livemode: number, seriesCount: n
     insertLuckyPool(ctx.db, created);
     return created;
   }
-  if (size > pool.size) pool.size = size;
-  else if (size < pool.size) {
-    deleteLuckyPoolSwaps(ctx.db, campaignId, livemode);
+  if (pool.size !== 0 && size >= pool.size) {
     pool.size = size;
-    pool.drawn = 0;
+    return pool;
   }
+  // Rebuilding: none of the old swaps may be read by the new pool.
+  pool.size = 0;
+  pool.drawn = 0;
+  const limit = Math.max(0, steps.left);
+  const deleted = limit > 0 ? deleteLuckyPoolSwaps(ctx.db, campaignId, livemode, limit) : 0;
+  steps.left -= deleted;
+  if (limit === 0 || deleted === limit) {
+    updateLuckyPool(ctx.db, pool);
+    return null;
+  }
+  pool.size = size;
   return pool;
 }
 

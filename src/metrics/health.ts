@@ -1,4 +1,5 @@
-// GET /healthz: is this server able to do its work? The database answers a read, and the
+// GET /healthz: is this server able to do its work? The database answers a read (and passed the full
+// check of a file this server had not opened before), and the
 // background tick has run recently (it drains jobs and the webhook outbox; a stuck tick means
 // entries stay PENDING and webhooks stop, while intake still looks fine from outside). Degraded,
 // still 200: it works, but with CES_CHECKPOINTS=external its WAL is past CES_WAL_ALARM_MB, so
@@ -9,6 +10,7 @@ import type { Ctx } from '../kernel/context.ts';
 import type { TickState } from '../pipeline/tick.ts';
 import type { WalStatus, WalWatch } from '../db/wal-watch.ts';
 import { countJobs, countOutboxBacklog, countPendingErasures } from './metrics.repo.ts';
+import type { IntegrityStatus } from '../db/integrity-status.ts';
 
 /** The tick is considered dead after this many intervals without a run that completed. */
 const TICK_STALE_INTERVALS = 10;
@@ -25,9 +27,11 @@ interface Health {
    * (src/participants/erasure.ts), and when the oldest was done. Informative: intake is unaffected.
    */
   erasures: { pending: number; oldest_anonymized_at: string | null } | null;
+  /** The full check of a file this server had not opened before (src/db/integrity-thread.ts). */
+  integrity: IntegrityStatus;
 }
 
-export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Health {
+export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch, integrity: IntegrityStatus): Health {
   let backlog: Health['backlog'] = null;
   let erasures: Health['erasures'] = null;
   try {
@@ -48,7 +52,8 @@ export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Heal
   } catch (error) {
     ctx.log.error('health check: could not read the size of the WAL', { error: error instanceof Error ? error.message : String(error) });
   }
-  let status: Health['status'] = db === 'ok' && alive ? 'ok' : 'unavailable';
+  // A file that failed its full check must not be served: the load balancer takes this server out.
+  let status: Health['status'] = db === 'ok' && alive && integrity.state !== 'failed' ? 'ok' : 'unavailable';
   if (status === 'ok' && wal?.over_alarm) status = 'degraded';
   return {
     status,
@@ -57,5 +62,6 @@ export function checkHealth(ctx: Ctx, tick: TickState, walWatch: WalWatch): Heal
     backlog,
     wal,
     erasures,
+    integrity: { ...integrity },
   };
 }

@@ -198,6 +198,10 @@ export const EXAMPLES: Record<string, Example> = {
         pending: 0,
         oldest_anonymized_at: null,
       },
+      integrity: {
+        state: 'ok',
+        reason: null,
+      },
       versions: {
         ces: '0.1.0',
         node: '20.20.2',

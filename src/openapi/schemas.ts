@@ -177,6 +177,15 @@ export const HealthStruct = object({
       oldest_anonymized_at: nullable(dateTime()),
     }),
   ),
+  integrity: object({
+    state: enums(['not_needed', 'checking', 'ok', 'failed']),
+    reason: nullable(
+      describedString({
+        description:
+          'Why the full integrity check of a database file this server had not opened before failed (then status is unavailable), or why it stopped.',
+      }),
+    ),
+  }),
   versions: object({
     ces: describedString({ description: 'The release of ces.' }),
     node: describedString({ description: 'The Node.js version, without the leading v.' }),

@@ -12,7 +12,8 @@ import { revalidateRows } from '../db/row-cache.ts';
 import { findEntryById, type EntryRow } from '../entries/entries.repo.ts';
 import { jobRetryDelayMs } from './backoff.ts';
 import { runLocalChecks, type RejectionReason } from './checks.ts';
-import { claimJobs, deferJob, deleteClaimedJob, insertFailedJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
+import { claimJobs, deferJob, deleteClaimedJob, insertFailedJob, insertJob, rescheduleJob, type JobRow } from './jobs.repo.ts';
+import { newStepBudget, type StepBudget } from '../mechanics/lucky-numbers.ts';
 import { approveEntry, evaluateEntry, rejectEntry } from './processing.ts';
 import { callFiscalVerifier, VERIFIER_REJECTION_PREFIX, type VerifierAnswer } from './verifier.ts';
 
@@ -24,6 +25,8 @@ export interface JobStats {
   entriesApproved: number;
   entriesRejected: number;
   entriesEvaluated: number;
+  /** Evaluations put off to a later transaction: their lucky numbers spent the chunk's steps first. */
+  evaluationsDeferred: number;
   verifierCalls: number;
 }
 
@@ -34,6 +37,7 @@ export const emptyJobStats = (): JobStats => ({
   entriesApproved: 0,
   entriesRejected: 0,
   entriesEvaluated: 0,
+  evaluationsDeferred: 0,
   verifierCalls: 0,
 });
 
@@ -44,6 +48,8 @@ interface JobLimits {
   chunkSize: number | (() => number);
   /** Awaited between chunks (default: one event-loop turn); the timer tick paces itself with it. */
   pause?: (stepMs: number) => Promise<void>;
+  /** True once the server is stopping: no further chunk is claimed. */
+  halted?: () => boolean;
 }
 
 interface VerifierWork {
@@ -108,7 +114,7 @@ function countCalls(pool: VerifierPool, work: VerifierWork[], delta: 1 | -1): vo
  */
 export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, pool?: VerifierPool): Promise<void> {
   let budget = limits.maxJobs;
-  while (budget > 0) {
+  while (budget > 0 && !limits.halted?.()) {
     const stepStarted = monotonicMs();
     const nowMs = ctx.clock.now();
     const now = toIso(nowMs);
@@ -122,9 +128,11 @@ export async function drainJobs(ctx: Ctx, stats: JobStats, limits: JobLimits, po
         const jobs = claimJobs(ctx.db, now, lease, size);
         stats.jobsClaimed += jobs.length;
         const work: VerifierWork[] = [];
+        // Shared by the chunk's jobs: work that grows with the data stays bounded per transaction.
+        const steps = newStepBudget();
         for (const job of jobs) {
           try {
-            const w = inSavepoint(ctx.db, runJob)(ctx, job, now, lease, stats);
+            const w = inSavepoint(ctx.db, runJob)(ctx, job, now, lease, stats, steps);
             if (w && pool && !verifierHasRoom(pool, w.entry.campaign_id, work))
               deferJob(ctx.db, job.id, lease, toIso(nowMs + ctx.config.verifierTimeoutMs));
             else if (w) work.push(w);
@@ -176,16 +184,23 @@ function inSavepoint<F extends (...args: never[]) => unknown>(db: Db, fn: F): F 
 }
 
 /** Runs one claimed job; returns work for the verifier when the decision needs it. */
-function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobStats): VerifierWork | null {
+function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobStats, steps: StepBudget): VerifierWork | null {
   const entry = findEntryById(ctx.db, job.entry_id);
   // The campaign from the row memo: revalidated at the start of this chunk's transaction.
   const campaign = entry && findCampaignByIdCached(ctx.db, entry.campaign_id);
   if (entry && campaign && job.kind === 'process' && entry.status === 'PENDING') {
     const reasons = runLocalChecks(ctx.db, campaign, entry, Date.parse(now));
     if (reasons.length === 0 && campaign.fiscal_verifier_url) return { job, entry, url: campaign.fiscal_verifier_url };
-    decideEntry(ctx, campaign, entry, reasons, now, stats);
+    decideEntry(ctx, campaign, entry, reasons, now, stats, steps);
   } else if (entry && campaign && job.kind === 'evaluate') {
-    if (evaluateEntry(ctx, campaign, entry, now)) stats.entriesEvaluated++;
+    const evaluated = evaluateEntry(ctx, campaign, entry, now, steps);
+    if (evaluated === 'deferred') {
+      // Due again at once, without counting an attempt: the next chunk goes on where this one stopped.
+      deferJob(ctx.db, job.id, lease, now);
+      stats.evaluationsDeferred++;
+      return null;
+    }
+    if (evaluated) stats.entriesEvaluated++;
   }
   // Anything else (entry already decided, already evaluated) has nothing left to do.
   completeJob(ctx, job, lease, stats);
@@ -193,12 +208,20 @@ function runJob(ctx: Ctx, job: JobRow, now: string, lease: string, stats: JobSta
 }
 
 /** The processing verdict for a PENDING entry: rejected with its reasons, or approved and evaluated. */
-function decideEntry(ctx: Ctx, campaign: Campaign, entry: EntryRow, reasons: RejectionReason[], now: string, stats: JobStats): void {
+function decideEntry(
+  ctx: Ctx,
+  campaign: Campaign,
+  entry: EntryRow,
+  reasons: RejectionReason[],
+  now: string,
+  stats: JobStats,
+  steps: StepBudget = newStepBudget(),
+): void {
   if (reasons.length > 0) {
     if (rejectEntry(ctx, entry, reasons, now)) stats.entriesRejected++;
   } else if (approveEntry(ctx, entry, now, false)) {
     stats.entriesApproved++;
-    evaluateApproved(ctx, campaign, entry, now, stats);
+    evaluateApproved(ctx, campaign, entry, now, stats, steps);
   }
 }
 
@@ -209,10 +232,15 @@ function decideEntry(ctx: Ctx, campaign: Campaign, entry: EntryRow, reasons: Rej
  * throws, only it is rolled back, and an `evaluate` job retries it after a backoff, as if an
  * evaluate job had failed its first attempt.
  */
-function evaluateApproved(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string, stats: JobStats): void {
+function evaluateApproved(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string, stats: JobStats, steps: StepBudget): void {
   const approved: EntryRow = { ...entry, status: 'APPROVED', rejection_reasons: '[]', processed_at: now };
   try {
-    if (inSavepoint(ctx.db, evaluateEntry)(ctx, campaign, approved, now)) stats.entriesEvaluated++;
+    const evaluated = inSavepoint(ctx.db, evaluateEntry)(ctx, campaign, approved, now, steps);
+    if (evaluated === 'deferred') {
+      // The lucky numbers spent this chunk's steps: an evaluate job goes on in a later one.
+      insertJob(ctx.db, { kind: 'evaluate', entry_id: entry.id, run_at: now, created_at: now });
+      stats.evaluationsDeferred++;
+    } else if (evaluated) stats.entriesEvaluated++;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const delay = jobRetryDelayMs(1, ctx.random);

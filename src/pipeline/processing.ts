@@ -8,6 +8,7 @@ import type { Ctx } from '../kernel/context.ts';
 import type { EntryRow } from '../entries/entries.repo.ts';
 import { voidWinOfRejectedEntry } from '../mechanics/awards.ts';
 import { evaluateMechanics, type MechanicResult } from '../mechanics/evaluate.ts';
+import type { StepBudget } from '../mechanics/lucky-numbers.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import type { RejectionReason } from './checks.ts';
 import { insertJob } from './jobs.repo.ts';
@@ -44,10 +45,20 @@ export function rejectEntry(ctx: Ctx, entry: EntryRow, reasons: RejectionReason[
   return true;
 }
 
-/** Runs the campaign's mechanics once for an APPROVED entry and queues entry.evaluated. */
-export function evaluateEntry(ctx: Ctx, campaign: Campaign, entry: EntryRow, now: string): MechanicResult[] | null {
+/**
+ * Runs the campaign's mechanics once for an APPROVED entry and queues entry.evaluated; 'deferred'
+ * when they spent the transaction's `steps` first (nothing recorded: run it again later).
+ */
+export function evaluateEntry(
+  ctx: Ctx,
+  campaign: Campaign,
+  entry: EntryRow,
+  now: string,
+  steps?: StepBudget,
+): MechanicResult[] | 'deferred' | null {
   if (entry.status !== 'APPROVED' || entry.evaluated_at !== null) return null;
-  const mechanics = evaluateMechanics(ctx, campaign, entry, now);
+  const mechanics = evaluateMechanics(ctx, campaign, entry, now, steps);
+  if (mechanics === 'deferred') return mechanics;
   if (!recordEvaluation(ctx.db, entry.id, JSON.stringify(mechanics), now)) return null;
   enqueueEvent(ctx, {
     campaignId: entry.campaign_id,

@@ -35,6 +35,8 @@ interface TickPools {
   pause: (stepMs: number) => Promise<void>;
   /** Jobs per transaction: JOB_CHUNK_SIZE while HTTP requests are being served, else IDLE_JOB_CHUNK_SIZE. */
   chunkSize: () => number;
+  /** True once the ticker is stopping: the tick in progress claims no further chunk of jobs. */
+  halted: () => boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ async function runTick(ctx: Ctx, pools?: TickPools, chores: readonly TickChore[]
   await drainJobs(
     ctx,
     jobs,
-    { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause },
+    { maxJobs: MAX_JOBS_PER_TICK, chunkSize: pools?.chunkSize ?? JOB_CHUNK_SIZE, pause: pools?.pause, halted: pools?.halted },
     pools?.verifier,
   );
   await drainDeliveries(ctx, deliveries, MAX_DELIVERIES_PER_CLAIM, pools?.deliveries);
@@ -154,6 +156,8 @@ export function createTicker(
         else setImmediate(resolve);
       }),
     chunkSize: () => (httpBusy() ? JOB_CHUNK_SIZE : IDLE_JOB_CHUNK_SIZE),
+    // A shutdown waits for the tick in progress: it ends after the chunk it is in, not MAX_JOBS_PER_TICK later.
+    halted: () => stopped,
   };
 
   // A WAL that cannot be looked at (its folder unreadable) is logged; the tick still runs.

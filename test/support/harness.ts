@@ -124,9 +124,18 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     groupCommit: options.groupCommit,
     deliveryClock: options.deliveryClock,
   };
-  const server = options.socket
-    ? await startServer(config, options.log ?? createSilentLogger(), { ...serviceOptions, tick: options.tick ?? false })
-    : serveInProcess(openService(config, options.log ?? createSilentLogger(), serviceOptions), options.tick ?? false);
+  // Each test's file is new to the server: its full check (a thread that records the file when it
+  // passes) is waited for, so that no test sees that write land in the middle of what it measures.
+  let server: RunningServer | InProcessServer;
+  if (options.socket) {
+    const running = await startServer(config, options.log ?? createSilentLogger(), { ...serviceOptions, tick: options.tick ?? false });
+    await running.fullCheck;
+    server = running;
+  } else {
+    const opened = openService(config, options.log ?? createSilentLogger(), serviceOptions);
+    await opened.fullCheck;
+    server = serveInProcess(opened, options.tick ?? false);
+  }
   const fetchApp = (server as Partial<InProcessServer>).fetch;
   return {
     get url() {
@@ -158,7 +167,7 @@ interface InProcessServer extends RunningServer {
  * close() waits for requests and the tick as startServer's does, for CES_SHUTDOWN_TIMEOUT_MS.
  */
 function serveInProcess(opened: ReturnType<typeof openService>, tick: boolean): InProcessServer {
-  const { service, app, release } = opened;
+  const { service, app, release, fullCheck } = opened;
   const { config } = service.ctx;
   const inFlight = new Set<Promise<Response>>();
   const ticker = createTicker(service.ctx, service.tick, () => inFlight.size > 0, service.deliveries, service.wal, service.chores);
@@ -169,6 +178,7 @@ function serveInProcess(opened: ReturnType<typeof openService>, tick: boolean): 
       throw new Error('this test server runs in process, without a port: start it with startTestServer({ socket: true })');
     },
     service,
+    fullCheck,
     tick: () => ticker.tick(),
     fetch: (req) => {
       // A request off a socket starts in an event-loop turn of its own; so does this one, so that

@@ -641,6 +641,12 @@ export interface components {
         /** Format: date-time */
         oldest_anonymized_at: string | null;
       } | null;
+      integrity: {
+        /** @enum {string} */
+        state: 'not_needed' | 'checking' | 'ok' | 'failed';
+        /** @description Why the full integrity check of a database file this server had not opened before failed (then status is unavailable), or why it stopped. */
+        reason: string | null;
+      };
       versions: {
         /** @description The release of ces. */
         ces: string;
