@@ -121,6 +121,7 @@ describe('GET /metrics', () => {
       ces_jobs_oldest_age_seconds: 'gauge',
       ces_outbox_backlog: 'gauge',
       ces_wal_bytes: 'gauge',
+      ces_erasures_pending: 'gauge',
       ces_webhook_deliveries_in_flight: 'gauge',
       ces_webhook_endpoints_backed_off: 'gauge',
       ces_webhook_delivery_attempts_total: 'counter',
@@ -299,6 +300,10 @@ describe('GET /healthz', () => {
       backlog: { jobs: 1, deliveries_pending: 0, deliveries_failed: 0 },
       // The default CES_CHECKPOINTS=internal never raises the WAL alarm (test/slow/checkpoints-external.test.ts).
       wal: { bytes: statSync(`${t.dbPath}-wal`).size, alarm_bytes: 512 * 1024 * 1024, over_alarm: false },
+      // No anonymisation waits for a reader to end (docs/operations.md#lgpd-data-subject-requests-ces-participant).
+      erasures: { pending: 0, oldest_anonymized_at: null },
+      // A file this server had not opened before: its full check ran after start, and passed.
+      integrity: { state: 'ok', reason: null },
       versions: expectedVersions(),
     });
     await t.server.tick();
