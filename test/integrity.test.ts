@@ -4,7 +4,8 @@
 // deterministically: an index whose definition no longer matches its rows, which SQLite's
 // integrity_check reports.
 import assert from 'node:assert/strict';
-import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -157,4 +158,26 @@ test('what only the full check finds (an index that disagrees with its table) is
   await next.fullCheck;
   assert.equal(next.service.integrity.state, 'failed');
   await next.release();
+});
+
+test('the full check keeps the process alive until it ends: waiting for it with nothing else pending sees it finish', async () => {
+  // A thread left unreferenced let the event loop run dry under `await fullCheck` in a process with
+  // nothing else to do (the slow tier's property file, which runs several test files in one process).
+  const path = makeDatabase('alone.db');
+  const src = (file: string) => JSON.stringify(join(process.cwd(), 'src', file));
+  const script = join(dir, 'alone.mts');
+  writeFileSync(
+    script,
+    `import { loadConfig } from ${src('kernel/config.ts')};
+    import { openService } from ${src('http/server.ts')};
+    import { createSilentLogger } from ${src('kernel/log.ts')};
+    const config = loadConfig({ db: ${JSON.stringify(path)}, port: 0, host: '127.0.0.1', logFormat: 'json' }, { CES_CHECKPOINT_THREAD: '0' }, false);
+    const opened = openService(config, createSilentLogger(), {});
+    await opened.fullCheck;
+    process.stdout.write('state=' + opened.service.integrity.state + ' ' + opened.service.integrity.reason);
+    await opened.release();`,
+  );
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+  assert.equal(child.stdout, 'state=ok null', child.stderr);
+  assert.equal(child.status, 0);
 });

@@ -84,7 +84,8 @@ export function startIntegrityThread(
     workerData: { sqlite: sqliteModulePath(), path, stop: stopFlag },
     resourceLimits: LIMITS,
   });
-  worker.unref();
+  // Referenced, like any work in progress: whoever waits for `done` needs the event loop kept alive
+  // until the thread ends, and a shutdown stops it first (`stop`).
   let lastLog = started;
   const fail = (reason: string): void => {
     status.state = 'failed';
@@ -119,8 +120,6 @@ export function startIntegrityThread(
     done,
     stop: async () => {
       Atomics.store(new Int32Array(stopFlag), 0, 1);
-      // Referenced again: the exit of the process waits for the thread anyway, and so does this.
-      worker.ref();
       await done;
       if (status.state === 'checking') status.reason = 'stopped before it finished; it runs again at the next start';
     },
