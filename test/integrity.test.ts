@@ -181,3 +181,21 @@ test('the full check keeps the process alive until it ends: waiting for it with 
   assert.equal(child.stdout, 'state=ok null', child.stderr);
   assert.equal(child.status, 0);
 });
+
+test('a file ces restore made and checked is served without checking it again; a copied file is checked', async () => {
+  const source = makeDatabase('restore-source.db');
+  const backup = join(dir, 'restore-backup.db');
+  assert.equal((await runCli(['backup', backup, '--db', source])).code, 0);
+  const target = join(dir, 'restore-target.db');
+  const restored = await runCli(['restore', backup, '--db', target, '--json']);
+  assert.equal(restored.code, 0, restored.stderr);
+  const opened = serve(target);
+  assert.deepEqual(opened.service.integrity, { state: 'not_needed', reason: null }, 'the restore checked it');
+  await opened.release();
+  const copy = join(dir, 'restore-copy.db');
+  copyFileSync(target, copy);
+  const copied = serve(copy);
+  assert.equal(copied.service.integrity.state, 'checking');
+  await copied.fullCheck;
+  await copied.release();
+});

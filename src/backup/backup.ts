@@ -16,6 +16,7 @@ import type { CheckpointMode } from '../kernel/config.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { readCesSchemaVersion, runIntegrityCheck, setRollbackJournal } from './backup.repo.ts';
 import { findFileHolders, formatHolders, realPath } from '../db/file-users.ts';
+import { recordFileChecked } from '../db/integrity.ts';
 import { SCHEMA_VERSION } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { AppError } from '../kernel/errors.ts';
@@ -229,16 +230,21 @@ export async function restoreDatabase(input: {
   const db = openDatabase(target, { checkpoints: input.checkpoints });
   try {
     const audited = { db, clock: input.clock };
+    // The copy passed integrity_check above; with its references sound too, it has had the server's
+    // full check, and `ces serve` need not read the whole file again before serving it.
+    const referencesSound = (db.pragma('foreign_key_check') as unknown[]).length === 0;
     const { at, auditId } = db
-      .transaction(() => ({
-        at: nowIso(input.clock),
-        auditId: recordAudit(audited, {
+      .transaction(() => {
+        const at = nowIso(input.clock);
+        if (referencesSound) recordFileChecked(db, target, at);
+        const auditId = recordAudit(audited, {
           actor: input.actor,
           action: 'database.restored',
           campaignId: null,
           details: { source, database: target, replaced },
-        }),
-      }))
+        });
+        return { at, auditId };
+      })
       .immediate();
     return { source, database: target, replaced, integrity: 'ok', schema_version: readCesSchemaVersion(db), at, audit_id: auditId };
   } finally {

@@ -91,6 +91,15 @@ export function quickCheckUnfamiliarFile(db: Db, path: string, progress: (p: Che
   return identity;
 }
 
+/**
+ * Records that the file at `path` passed a full check made elsewhere (`ces restore` checks the copy
+ * it makes): the next start of the server skips both checks.
+ */
+export function recordFileChecked(db: Db, path: string, now: string): void {
+  const identity = fileIdentity(path);
+  if (identity !== null) recordCheckedFile(db, identity, now);
+}
+
 /** Records that the file passed the full check: the next start skips both checks. */
 export function recordCheckedFile(db: Db, identity: string, now: string): void {
   prepare(
