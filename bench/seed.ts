@@ -25,6 +25,11 @@ export interface SeedOptions {
   label?: string;
   /** Every n-th entry is REJECTED (duplicate_receipt) instead of APPROVED; default none. */
   rejectEvery?: number;
+  /**
+   * Entries before this index are seeded without their webhook events, as the retention rule
+   * leaves old entries (CES_RETENTION_DAYS); default 0, every entry with its three.
+   */
+  deliveriesFrom?: number;
   onProgress?: (done: number) => void;
 }
 
@@ -90,6 +95,7 @@ export function seedEntries(o: SeedOptions): { seconds: number } {
           );
           insertReceipt.run(o.campaignId, key, lastInsertRowid);
           insertConsent.run(entryId, enrollmentId, choices, at);
+          if (n < (o.deliveriesFrom ?? 0)) continue;
           for (const [eventType, data] of [
             ['entry.received', { entry_id: entryId, enrollment_id: enrollmentId, status: 'PENDING' }],
             [
