@@ -13,7 +13,7 @@ import { maskDocument } from '../tools/masking.ts';
 import { filingDueBy, treasuryDueBy } from '../winners/deadlines.ts';
 import { centsOfReais, reais, type WinnerRow } from '../winners/model.ts';
 import type { WinnerEventKind, WinnerStatus } from '../winners/status.ts';
-import { PRIZE_TAX_CITATION, PRIZE_TAX_DARF_CODE, PRIZE_TAX_RATE_PERCENT, taxesByDueDate, taxOfWinner } from '../winners/taxes.ts';
+import { PRIZE_TAX_CITATION, PRIZE_TAX_DARF_CODE, PRIZE_TAX_RATE_PERCENT, taxesByDueDate, taxesOf } from '../winners/taxes.ts';
 import { findWinnerParticipants, listAttachmentMetaOfWinners, listEventsOfWinners, listWinnerRows } from '../winners/winners.repo.ts';
 import { countHeldAnonymizationsPending, countParticipants } from './closing.repo.ts';
 
@@ -100,7 +100,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
   const draws = listDraws(ctx, campaignId).filter((d) => d.livemode === (livemode === 1));
   const drawNames = new Map(draws.map((d) => [d.id, d.name]));
   const winners = listWinnerRows(ctx.db, { campaignId, livemode });
-  const taxes = winners.filter((w) => w.status !== 'disqualified').map(taxOfWinner);
+  const taxes = taxesOf(winners);
   const byId = new Map(winners.map((w) => [w.id, w]));
   const taxTotals = taxesByDueDate(taxes);
   const taxCents = taxTotals.reduce((sum, t) => sum + centsOfReais(t.tax), 0);

@@ -52,7 +52,7 @@ export function winnerView(ctx: Ctx, row: WinnerRow): WinnerView {
 }
 
 /** Winners as listings show them: their participants, events and files read for the whole list at once. */
-function winnerViews(ctx: Ctx, rows: readonly WinnerRow[]): WinnerView[] {
+export function winnerViews(ctx: Ctx, rows: readonly WinnerRow[]): WinnerView[] {
   const ids = rows.map((r) => r.id);
   const people = findWinnerParticipants(
     ctx.db,
@@ -223,12 +223,26 @@ export function prescribeDue(ctx: Ctx, campaignId: string | null = null): number
     .immediate();
 }
 
-/** `ces winners list`: the campaign's winners, prescriptions brought up to date first. */
-export function listWinners(ctx: Ctx, input: { campaignId: string; livemode?: number; status?: string }): WinnerView[] {
+interface WinnersOf {
+  campaignId: string;
+  livemode?: number;
+  status?: string;
+}
+
+/**
+ * The campaign's winners as stored, prescriptions brought up to date first: what the listing
+ * (winnerViews) and the taxes (taxesOf) are made of, so that what shows both reads them once.
+ */
+export function currentWinnerRows(ctx: Ctx, input: WinnersOf): WinnerRow[] {
   getCampaign(ctx, input.campaignId);
   const status = toStatusFilter(input.status, WINNER_STATUSES);
   prescribeDue(ctx, input.campaignId);
-  return winnerViews(ctx, listWinnerRows(ctx.db, { campaignId: input.campaignId, livemode: input.livemode, status }));
+  return listWinnerRows(ctx.db, { campaignId: input.campaignId, livemode: input.livemode, status });
+}
+
+/** `ces winners list`: the campaign's winners, prescriptions brought up to date first. */
+export function listWinners(ctx: Ctx, input: WinnersOf): WinnerView[] {
+  return winnerViews(ctx, currentWinnerRows(ctx, input));
 }
 
 export function getWinner(ctx: Ctx, id: string): WinnerView {
