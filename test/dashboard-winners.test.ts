@@ -15,6 +15,7 @@ import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../src/winners/attachment
 import { listWinners } from '../src/winners/winners.ts';
 import type { WinnerView } from '../src/winners/model.ts';
 import { dashboardRequest, signIn, tableRows, textOf, type Operator } from './support/dashboard.ts';
+import { statementsRun } from './support/query-plans.ts';
 import {
   drainAll,
   entryBody,
@@ -129,6 +130,17 @@ describe('the Winners page', () => {
     // Each open winner has its own step form, multipart, with the CSRF field.
     assert.equal((res.text.match(/enctype="multipart\/form-data"/g) ?? []).length, 2);
     assert.match(res.text, /<label for="attach-[^"]+"\s*>Files/);
+  });
+
+  test('the page brings prescriptions up to date once and reads the winners once, for their table and their taxes alike', async () => {
+    const s = await publishedDraw();
+    let page = '';
+    const ran = await statementsRun(s.t.ctx.db, async () => {
+      page = (await s.op.get(winnersUrl(s.w))).text;
+    });
+    assert.match(page, /<h2>Income tax on the prizes<\/h2>/);
+    assert.equal(ran.filter((sql) => /WHERE prescribes_at < \?/.test(sql)).length, 1, 'the prescriptions due looked for once');
+    assert.equal(ran.filter((sql) => /FROM winners\s+WHERE campaign_id = \?/.test(sql)).length, 1, 'the winners read once');
   });
 
   test('the income tax: 20% of each prize, due on the 3rd business day after the decêndio, summed per due date', async () => {

@@ -9,11 +9,14 @@ import { renderAccounts } from '../src/closing/report.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { revokeAwardAsOperator } from '../src/mechanics/instant-prize.ts';
 import { anonymizeParticipant } from '../src/participants/participants.ts';
+import { maskDocument } from '../src/tools/masking.ts';
 import { listDeliveryViews } from '../src/webhooks/deliveries.ts';
 import { readAttachment, recordWinnerStep } from '../src/winners/record.ts';
+import type { WinnerView } from '../src/winners/model.ts';
 import { listWinners } from '../src/winners/winners.ts';
 import { cpf, drainAll, makeCampaign, makePrize, OPERATOR, startTestServer, type TestServer, type World } from './support/harness.ts';
 import { submitEntry } from './support/mechanics.ts';
+import { statementsRun } from './support/query-plans.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -85,6 +88,34 @@ describe('winners of instant prizes', () => {
     assert.equal(after.events.at(-1)!.note, 'fraude comprovada');
     assert.equal(stays.status, 'delivered');
     assert.deepEqual(winnerEvents(iw).length, 1, 'only the recorded step is a winner.updated: the revoke is told by award.updated');
+  });
+
+  test("a listing reads its winners' participants, steps and files in one statement each: as many for four winners as for one", async () => {
+    const listing = async (iw: InstantWorld): Promise<{ listed: WinnerView[]; ran: string[] }> => {
+      let listed: WinnerView[] = [];
+      const ran = await statementsRun(iw.s.ctx.db, () => {
+        listed = listWinners(iw.s.ctx, { campaignId: iw.w.campaign.id });
+        renderAccounts(iw.s.ctx, iw.w.campaign.id, 1, 'md');
+      });
+      return { listed, ran };
+    };
+    const one = await instantWinners(1);
+    const four = await instantWinners(4);
+    const [, second, , fourth] = listWinners(four.s.ctx, { campaignId: four.w.campaign.id });
+    for (const [w, filename] of [
+      [second, 'termo-2.pdf'],
+      [fourth, 'termo-4.pdf'],
+    ] as const)
+      recordWinnerStep(four.s.ctx, w.id, { event: 'delivered', note: 'entregue', attachments: [{ filename, data: PDF }] }, OPERATOR);
+    const few = await listing(one);
+    const many = await listing(four);
+    assert.equal(many.listed.length, 4);
+    assert.deepEqual(
+      many.listed.map((w) => [w.entry_id, w.participant.document, w.events.map((e) => e.attachments.map((a) => a.filename))]),
+      four.entries.map((entry, i) => [entry, maskDocument('cpf', cpf(i)), i % 2 === 1 ? [[], [`termo-${i + 1}.pdf`]] : [[]]]),
+      'each winner with its own participant, steps and files',
+    );
+    assert.equal(many.ran.length, few.ran.length, `four winners ran ${many.ran.length} statements, one ran ${few.ran.length}`);
   });
 
   test('a step needs a known event and a note; a refused step records nothing', async () => {

@@ -13,8 +13,8 @@ import { maskDocument } from '../tools/masking.ts';
 import { filingDueBy, treasuryDueBy } from '../winners/deadlines.ts';
 import { centsOfReais, reais, type WinnerRow } from '../winners/model.ts';
 import type { WinnerEventKind, WinnerStatus } from '../winners/status.ts';
-import { PRIZE_TAX_CITATION, PRIZE_TAX_DARF_CODE, PRIZE_TAX_RATE_PERCENT, taxesByDueDate, taxOfWinner } from '../winners/taxes.ts';
-import { findWinnerParticipant, listAttachmentMeta, listWinnerEvents, listWinnerRows } from '../winners/winners.repo.ts';
+import { PRIZE_TAX_CITATION, PRIZE_TAX_DARF_CODE, PRIZE_TAX_RATE_PERCENT, taxesByDueDate, taxesOf } from '../winners/taxes.ts';
+import { findWinnerParticipants, listAttachmentMetaOfWinners, listEventsOfWinners, listWinnerRows } from '../winners/winners.repo.ts';
 import { countHeldAnonymizationsPending, countParticipants } from './closing.repo.ts';
 
 /**
@@ -100,7 +100,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
   const draws = listDraws(ctx, campaignId).filter((d) => d.livemode === (livemode === 1));
   const drawNames = new Map(draws.map((d) => [d.id, d.name]));
   const winners = listWinnerRows(ctx.db, { campaignId, livemode });
-  const taxes = winners.filter((w) => w.status !== 'disqualified').map(taxOfWinner);
+  const taxes = taxesOf(winners);
   const byId = new Map(winners.map((w) => [w.id, w]));
   const taxTotals = taxesByDueDate(taxes);
   const taxCents = taxTotals.reduce((sum, t) => sum + centsOfReais(t.tax), 0);
@@ -162,7 +162,10 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
           ],
   };
 
-  const people = new Map(winners.map((w) => [w.id, findWinnerParticipant(ctx.db, w.enrollment_id)]));
+  const people = findWinnerParticipants(
+    ctx.db,
+    winners.map((w) => w.enrollment_id),
+  );
   const winnersSection: Section = {
     title: 'Contemplados',
     blocks:
@@ -184,7 +187,7 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
                 'Prescreve após',
               ],
               rows: winners.map((w) => {
-                const p = people.get(w.id);
+                const p = people.get(w.enrollment_id);
                 const anonymized = p === undefined || p.anonymized_at !== null;
                 return [
                   code(w.id),
@@ -204,9 +207,12 @@ export function buildAccounts(ctx: Ctx, campaignId: string, livemode: number): {
   };
 
   const steps: Text[][] = [];
+  const winnerIds = winners.map((w) => w.id);
+  const eventsOf = listEventsOfWinners(ctx.db, winnerIds);
+  const attachmentsOf = listAttachmentMetaOfWinners(ctx.db, winnerIds);
   for (const w of winners) {
-    const attachments = listAttachmentMeta(ctx.db, w.id);
-    for (const e of listWinnerEvents(ctx.db, w.id)) {
+    const attachments = attachmentsOf.get(w.id) ?? [];
+    for (const e of eventsOf.get(w.id) ?? []) {
       const files = attachments.filter((a) => a.event_id === e.id);
       steps.push([
         code(w.id),

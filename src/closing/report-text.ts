@@ -1,8 +1,8 @@
 // The prestação de contas written out (report-model.ts says what it holds): Markdown, to read,
 // compare and keep, and printable HTML with its own stylesheet and no script, every value escaped
-// (src/tools/html.ts), in Markdown as in HTML (src/tools/markdown.ts): a name or a note holding
+// (printablePage in src/tools/html.ts, as the apuração record), in Markdown as in HTML (src/tools/markdown.ts): a name or a note holding
 // `<!--` or `<b>` reads as typed and hides nothing. Both walk the same sections, so they say the same.
-import { html, raw, type Html } from '../tools/html.ts';
+import { html, printablePage, type Html } from '../tools/html.ts';
 import { markdownText } from '../tools/markdown.ts';
 import type { AccountsDocument, Block, Text } from './report-model.ts';
 
@@ -74,43 +74,23 @@ function htmlBlock(block: Block): Html {
   }
 }
 
-const PRINT_CSS = `
-body { font: 11pt/1.45 Georgia, 'Times New Roman', serif; color: #000; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; border-bottom: 1px solid #000; }
-table { border-collapse: collapse; width: 100%; margin: .5rem 0; } th, td { border: 1px solid #555; padding: .2rem .4rem; text-align: left; vertical-align: top; }
-code { font: .85em ui-monospace, monospace; word-break: break-all; } .draft { border: 2px solid #000; padding: .5rem; font-weight: bold; }
-.signature { margin-top: 2.5rem; } .signature span { display: inline-block; border-top: 1px solid #000; min-width: 22rem; padding-top: .2rem; }
-@media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } tr, li { break-inside: avoid; } }
-`;
-
 export function accountsHtml(doc: AccountsDocument): string {
-  const page = html`<!doctype html>
-    <html lang="pt-BR">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${doc.title}</title>
-        <style>
-          ${raw(PRINT_CSS)}
-        </style>
-      </head>
-      <body>
-        <main>
-          <h1>${doc.title}</h1>
-          ${doc.draft ? html`<p class="draft">${doc.draft}</p>` : null}
-          ${doc.sections.map(
-            (section) =>
-              html`<section>
-                <h2>${section.title}</h2>
-                ${section.blocks.map(htmlBlock)}
-              </section>`,
-          )}
-          <section class="signature">
-            <h2>Assinatura</h2>
-            <p><span>Responsável pela promotora</span></p>
-          </section>
-        </main>
-      </body>
-    </html>`.toString();
-  return page.endsWith('\n') ? page : `${page}\n`;
+  return printablePage({
+    title: doc.title,
+    draft: doc.draft,
+    // Wider than the apuração record's, and its codes smaller: its tables run to ten columns.
+    width: '60rem',
+    codeSize: '.85em',
+    body: html`${doc.sections.map(
+        (section) =>
+          html`<section>
+            <h2>${section.title}</h2>
+            ${section.blocks.map(htmlBlock)}
+          </section>`,
+      )}
+      <section class="signature">
+        <h2>Assinatura</h2>
+        <p><span>Responsável pela promotora</span></p>
+      </section>`,
+  });
 }

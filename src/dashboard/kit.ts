@@ -182,9 +182,10 @@ export function htmlResponse(body: Html, status = 200, headers: Record<string, s
 /**
  * A complete HTML document that is not a dashboard page (the printable apuração record): no
  * dashboard chrome, and a policy of its own that allows its inline <style> elements by their
- * SHA-256 and nothing else (no script, no form, no request to anywhere).
+ * SHA-256 and nothing else (no script, no form, no request to anywhere). Shown, or with
+ * `filename` a file to save under that name.
  */
-export function documentResponse(document: string, headers: Record<string, string> = {}): HTTPResponse {
+export function documentResponse(document: string, filename?: string): HTTPResponse {
   const styles = [...document.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
     (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
   );
@@ -192,9 +193,28 @@ export function documentResponse(document: string, headers: Record<string, strin
   return new HTTPResponse(document, {
     status: 200,
     statusText: STATUS_CODES[200],
-    headers: { 'content-type': 'text/html; charset=utf-8', ...headers, 'content-security-policy': policy },
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      ...(filename === undefined ? {} : { 'content-disposition': savedAs(filename) }),
+      'content-security-policy': policy,
+    },
   });
 }
+
+/**
+ * A file to save rather than a page to show (a record, an export, a list), under `filename`: a
+ * name the dashboard makes of ids and plain words, so it goes in the header as it is. A winner's
+ * file keeps the name it was uploaded with, in any script, and words its header itself
+ * (pages/winner-files.ts).
+ */
+export function download(body: BodyInit, contentType: string, filename: string, headers: Record<string, string> = {}): HTTPResponse {
+  return new HTTPResponse(body, {
+    status: 200,
+    headers: { 'content-type': contentType, 'content-disposition': savedAs(filename), ...headers },
+  });
+}
+
+const savedAs = (filename: string): string => `attachment; filename="${filename}"`;
 
 /** ?mode=live|test of a campaign's pages, in any case; live when absent; anything else 422 invalid_mode. */
 export function queryMode(event: H3Event): Mode {

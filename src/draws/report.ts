@@ -38,6 +38,6 @@ export function publishedRecord(
 
 /** Each format ends in one line break, so that what a command prints is the record's bytes. */
 function writeReport(model: ReturnType<typeof buildReportModel>, format: ReportFormat): string {
-  const text = format === 'md' ? reportMarkdown(model) : reportHtml(model).toString();
+  const text = format === 'md' ? reportMarkdown(model) : reportHtml(model);
   return text.endsWith('\n') ? text : `${text}\n`;
 }

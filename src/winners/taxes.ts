@@ -7,12 +7,10 @@
 // day after the decêndio of that day (Lei 11.196/2005 art. 70, I, "b", 2), by DARF code 0916,
 // "IRRF – Prêmios obtidos em concursos e sorteios". Every prize won bears it but a disqualified
 // one: a prize later declined or prescribed was distributed all the same.
-import { getCampaign } from '../campaigns/campaigns.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { addBusinessDays, brasiliaDate, decendioEnd } from '../tools/brazil-calendar.ts';
 import { centsOfReais, reais, type WinnerRow } from './model.ts';
-import { listWinnerRows } from './winners.repo.ts';
-import { prescribeDue } from './winners.ts';
+import { currentWinnerRows } from './winners.ts';
 
 export const PRIZE_TAX_RATE_PERCENT = 20;
 export const PRIZE_TAX_DARF_CODE = '0916';
@@ -47,7 +45,7 @@ export interface WinnerTax {
   citation: string;
 }
 
-export function taxOfWinner(row: WinnerRow): WinnerTax {
+function taxOfWinner(row: WinnerRow): WinnerTax {
   return {
     winner_id: row.id,
     source: row.source,
@@ -66,11 +64,12 @@ export function taxOfWinner(row: WinnerRow): WinnerTax {
 
 /** `ces winners taxes`: the tax of every prize won in the campaign (and mode) but the disqualified ones. */
 export function listWinnerTaxes(ctx: Ctx, input: { campaignId: string; livemode?: number }): WinnerTax[] {
-  getCampaign(ctx, input.campaignId);
-  prescribeDue(ctx, input.campaignId);
-  return listWinnerRows(ctx.db, { campaignId: input.campaignId, livemode: input.livemode })
-    .filter((r) => r.status !== 'disqualified')
-    .map(taxOfWinner);
+  return taxesOf(currentWinnerRows(ctx, input));
+}
+
+/** The tax of every prize won among `winners` but the disqualified ones. */
+export function taxesOf(winners: readonly WinnerRow[]): WinnerTax[] {
+  return winners.filter((r) => r.status !== 'disqualified').map(taxOfWinner);
 }
 
 /** The taxes summed per due date (one DARF each), earliest first, in cents. */

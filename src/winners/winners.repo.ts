@@ -61,11 +61,15 @@ export function insertWinnerEvent(db: Db, e: Omit<WinnerEventRow, 'id'>): number
   );
 }
 
-export function listWinnerEvents(db: Db, winnerId: string): WinnerEventRow[] {
-  return prepare<[string], WinnerEventRow>(
-    db,
-    `SELECT id, winner_id, event, note, from_status, to_status, actor, at FROM winner_events WHERE winner_id = ? ORDER BY id`,
-  ).all(winnerId);
+/** The events of the winners `winnerIds`, each winner's in the order they were recorded. */
+export function listEventsOfWinners(db: Db, winnerIds: readonly string[]): Map<string, WinnerEventRow[]> {
+  return byWinner(
+    prepare<[string], WinnerEventRow>(
+      db,
+      `SELECT id, winner_id, event, note, from_status, to_status, actor, at FROM winner_events
+      WHERE winner_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    ).all(JSON.stringify(winnerIds)),
+  );
 }
 
 export function insertAttachment(
@@ -90,11 +94,15 @@ export function insertAttachment(
   );
 }
 
-export function listAttachmentMeta(db: Db, winnerId: string): AttachmentMeta[] {
-  return prepare<[string], AttachmentMeta>(
-    db,
-    `SELECT id, event_id, filename, media_type, size, sha256 FROM winner_attachments WHERE winner_id = ? ORDER BY id`,
-  ).all(winnerId);
+/** What is known of the files of the winners `winnerIds` but their bytes, each winner's in the order they were stored. */
+export function listAttachmentMetaOfWinners(db: Db, winnerIds: readonly string[]): Map<string, AttachmentMeta[]> {
+  return byWinner(
+    prepare<[string], AttachmentMeta & { winner_id: string }>(
+      db,
+      `SELECT id, event_id, winner_id, filename, media_type, size, sha256 FROM winner_attachments
+      WHERE winner_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    ).all(JSON.stringify(winnerIds)),
+  );
 }
 
 export function findAttachment(db: Db, id: number): (AttachmentMeta & { winner_id: string; data: Buffer }) | undefined {
@@ -104,9 +112,27 @@ export function findAttachment(db: Db, id: number): (AttachmentMeta & { winner_i
   ).get(id);
 }
 
-export function findWinnerParticipant(db: Db, enrollmentId: string): WinnerParticipant | undefined {
-  return prepare<[string], WinnerParticipant>(
+/** The participants of `enrollmentIds`, by enrollment id. */
+export function findWinnerParticipants(db: Db, enrollmentIds: readonly string[]): Map<string, WinnerParticipant> {
+  const rows = prepare<[string], WinnerParticipant & { id: string }>(
     db,
-    `SELECT full_name, document_type, document_number, city, state, anonymized_at FROM enrollments WHERE id = ?`,
-  ).get(enrollmentId);
+    `SELECT id, full_name, document_type, document_number, city, state, anonymized_at FROM enrollments
+    WHERE id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(enrollmentIds));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * Rows grouped by their winner, each group in the rows' order. The lists above take a whole
+ * listing's winners at once (their ids as one JSON array, json_each), so that a listing runs the
+ * same statements for one winner as for thousands.
+ */
+function byWinner<T extends { winner_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.winner_id);
+    if (group) group.push(row);
+    else groups.set(row.winner_id, [row]);
+  }
+  return groups;
 }

@@ -22,13 +22,13 @@ import { WINNER_STATUSES, isOpen, type WinnerEventKind, type WinnerStatus } from
 import {
   findWinner,
   findWinnerOfAward,
-  findWinnerParticipant,
+  findWinnerParticipants,
   hasWinnerOfDrawWinner,
   insertWinner,
   insertWinnerEvent,
-  listAttachmentMeta,
+  listAttachmentMetaOfWinners,
   listPrescribable,
-  listWinnerEvents,
+  listEventsOfWinners,
   listWinnerRows,
   setWinnerStatus,
 } from './winners.repo.ts';
@@ -48,13 +48,20 @@ function today(ctx: Ctx): string {
 
 /** The winner as listings and winner.updated show it. */
 export function winnerView(ctx: Ctx, row: WinnerRow): WinnerView {
-  return toWinnerView(
-    row,
-    findWinnerParticipant(ctx.db, row.enrollment_id),
-    listWinnerEvents(ctx.db, row.id),
-    listAttachmentMeta(ctx.db, row.id),
-    today(ctx),
+  return winnerViews(ctx, [row])[0]!;
+}
+
+/** Winners as listings show them: their participants, events and files read for the whole list at once. */
+export function winnerViews(ctx: Ctx, rows: readonly WinnerRow[]): WinnerView[] {
+  const ids = rows.map((r) => r.id);
+  const people = findWinnerParticipants(
+    ctx.db,
+    rows.map((r) => r.enrollment_id),
   );
+  const events = listEventsOfWinners(ctx.db, ids);
+  const attachments = listAttachmentMetaOfWinners(ctx.db, ids);
+  const day = today(ctx);
+  return rows.map((r) => toWinnerView(r, people.get(r.enrollment_id), events.get(r.id) ?? [], attachments.get(r.id) ?? [], day));
 }
 
 /** Queues winner.updated with the winner as it is now; inside the change's transaction. */
@@ -216,12 +223,26 @@ export function prescribeDue(ctx: Ctx, campaignId: string | null = null): number
     .immediate();
 }
 
-/** `ces winners list`: the campaign's winners, prescriptions brought up to date first. */
-export function listWinners(ctx: Ctx, input: { campaignId: string; livemode?: number; status?: string }): WinnerView[] {
+interface WinnersOf {
+  campaignId: string;
+  livemode?: number;
+  status?: string;
+}
+
+/**
+ * The campaign's winners as stored, prescriptions brought up to date first: what the listing
+ * (winnerViews) and the taxes (taxesOf) are made of, so that what shows both reads them once.
+ */
+export function currentWinnerRows(ctx: Ctx, input: WinnersOf): WinnerRow[] {
   getCampaign(ctx, input.campaignId);
   const status = toStatusFilter(input.status, WINNER_STATUSES);
   prescribeDue(ctx, input.campaignId);
-  return listWinnerRows(ctx.db, { campaignId: input.campaignId, livemode: input.livemode, status }).map((r) => winnerView(ctx, r));
+  return listWinnerRows(ctx.db, { campaignId: input.campaignId, livemode: input.livemode, status });
+}
+
+/** `ces winners list`: the campaign's winners, prescriptions brought up to date first. */
+export function listWinners(ctx: Ctx, input: WinnersOf): WinnerView[] {
+  return winnerViews(ctx, currentWinnerRows(ctx, input));
 }
 
 export function getWinner(ctx: Ctx, id: string): WinnerView {

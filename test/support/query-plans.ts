@@ -31,3 +31,30 @@ export function queryPlan(db: Database, sql: string, literals: (sql: string) => 
   const literal = literals(sql.replace(/LIMIT (@\w+|\?)/g, 'LIMIT 50')).replace(/@\w+|\?/g, "'x'");
   return (db.prepare(`EXPLAIN QUERY PLAN ${literal}`).all() as Array<{ detail: string }>).map((r) => r.detail);
 }
+
+/**
+ * The SQL of every statement `run` executes, once per execution, on any connection: prepare()
+ * caches statements, so what is prepared does not tell what runs. The methods that execute a
+ * statement are wrapped for the call, then restored.
+ */
+export async function statementsRun(db: Database, run: () => unknown): Promise<string[]> {
+  const executed: string[] = [];
+  const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<
+    string,
+    (this: { source: string }, ...args: unknown[]) => unknown
+  >;
+  const methods = ['run', 'get', 'all', 'iterate'];
+  const originals = methods.map((name) => statement[name]!);
+  methods.forEach((name, i) => {
+    statement[name] = function (...args) {
+      executed.push(this.source);
+      return originals[i]!.apply(this, args);
+    };
+  });
+  try {
+    await run();
+  } finally {
+    methods.forEach((name, i) => (statement[name] = originals[i]!));
+  }
+  return executed;
+}

@@ -5,7 +5,6 @@
 // (closeCampaign, audited campaign.closed as dashboard:<name>), asked to be confirmed first: it
 // cannot be undone. A refusal (a prescription date ahead, a draw open, a forced closing without its
 // reason) is the dashboard's error page with the domain's words.
-import { HTTPResponse } from 'h3';
 import { getCampaign, type Campaign } from '../../campaigns/campaigns.ts';
 import { closeCampaign } from '../../closing/close.ts';
 import { renderAccounts } from '../../closing/report.ts';
@@ -17,18 +16,11 @@ import { field } from '../forms.ts';
 import { zonedTime } from '../format.ts';
 import { campaignPath } from '../layout.ts';
 import { SERVER_TRUNCATE_RETRIES } from '../../participants/erasure.ts';
-import { action, csrfField, documentResponse, page, queryMode, routeParam, seeOther, type DashboardRouter } from '../kit.ts';
+import { action, csrfField, documentResponse, download, page, queryMode, routeParam, seeOther, type DashboardRouter } from '../kit.ts';
 import type { DashboardSession } from '../sessions.ts';
 
 const accountsPath = (campaignId: string, file: 'print' | 'md' | 'html', mode: Mode): string =>
   `${campaignPath(campaignId, file === 'print' ? '/accounts/print' : `/accounts.${file}`)}?mode=${mode}`;
-
-function download(body: string, contentType: string, filename: string): HTTPResponse {
-  return new HTTPResponse(body, {
-    status: 200,
-    headers: { 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"` },
-  });
-}
 
 export function registerClosingRoutes(router: DashboardRouter): void {
   router.get(

@@ -8,7 +8,6 @@
 // that writes the list again as this server runs ces. The regulation clause (`ces draw clause`) as
 // text. None holds personal data in full (documents are masked) and none
 // changes anything: GETs, not recorded.
-import { HTTPResponse } from 'h3';
 import type { Ctx } from '../../kernel/context.ts';
 import { renderDrawClause } from '../../draws/clause.ts';
 import { frozenNumbersText } from '../../draws/frozen-set.ts';
@@ -18,19 +17,12 @@ import { isPublished } from '../../draws/status.ts';
 import { getDraw } from '../../draws/views.ts';
 import { html, type Html } from '../../tools/html.ts';
 import { cesCommand } from '../../tools/runtime.ts';
-import { documentResponse, page, routeParam, type DashboardRouter } from '../kit.ts';
+import { documentResponse, download, page, routeParam, type DashboardRouter } from '../kit.ts';
 import { drawPath } from './draws.ts';
 
 /** The record, telling its reader the command that writes the canonical list again, as this server runs ces. */
 function report(ctx: Ctx, id: string, format: ReportFormat): string {
   return renderDrawReport(ctx, id, format, `${cesCommand()} draw numbers ${id}`);
-}
-
-function download(body: BodyInit, contentType: string, filename: string, headers: Record<string, string> = {}): HTTPResponse {
-  return new HTTPResponse(body, {
-    status: 200,
-    headers: { 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"`, ...headers },
-  });
 }
 
 export function registerDrawFileRoutes(router: DashboardRouter): void {
@@ -61,9 +53,7 @@ export function registerDrawFileRoutes(router: DashboardRouter): void {
     '/draws/:drawId/report.html',
     page(({ event, service }) => {
       const id = routeParam(event, 'drawId');
-      return documentResponse(report(service.ctx, id, 'html'), {
-        'content-disposition': `attachment; filename="draw-${id}-ata.html"`,
-      });
+      return documentResponse(report(service.ctx, id, 'html'), `draw-${id}-ata.html`);
     }),
   );
   router.get(

@@ -6,7 +6,6 @@
 // recorded: entries.exported, with the format, mode, status and number of rows. It asks first
 // (confirm.ts: the file holds every participant's personal data), and a session has at most
 // MAX_EXPORTS_PER_SESSION downloads running at once (export-limit.ts).
-import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { ENTRY_STATUSES } from '../../entries/entries.repo.ts';
 import { countEntriesFromTotals, type ExportFormat } from '../../exports/entries-export.ts';
@@ -18,7 +17,7 @@ import { choice, select } from '../forms.ts';
 import { count } from '../format.ts';
 import { html } from '../../tools/html.ts';
 import { campaignPath, layout } from '../layout.ts';
-import { action, csrfField, page, queryMode, routeParam, type DashboardRouter } from '../kit.ts';
+import { action, csrfField, download, page, queryMode, routeParam, type DashboardRouter } from '../kit.ts';
 
 const FORMATS = ['csv', 'jsonl'] as const satisfies readonly ExportFormat[];
 const MODE_CHOICES = ['live', 'test', 'both'] as const;
@@ -101,16 +100,9 @@ export function registerExportsRoutes(router: DashboardRouter): void {
         livemode: mode === 'both' ? undefined : mode === 'live' ? 1 : 0,
         status: status === 'any' ? undefined : status,
       };
-      const download = exportLimit.start(session.id, () => downloadEntriesExport(service.ctx, filter, format, actor));
+      const running = exportLimit.start(session.id, () => downloadEntriesExport(service.ctx, filter, format, actor));
       const name = `entries-${campaign.id}-${mode}${status === 'any' ? '' : `-${status.toLowerCase()}`}.${format}`;
-      return new HTTPResponse(download.stream, {
-        status: 200,
-        headers: {
-          'content-type': EXPORT_CONTENT_TYPES[format],
-          'content-disposition': `attachment; filename="${name}"`,
-          'x-export-rows': String(download.rows),
-        },
-      });
+      return download(running.stream, EXPORT_CONTENT_TYPES[format], name, { 'x-export-rows': String(running.rows) });
     }),
   );
 }

@@ -4,7 +4,6 @@
 // participant.exported), or anonymize them once the operator has typed the document again
 // (audited as participant.anonymized). The document travels only in POST bodies, never in a URL:
 // a URL stays in the browser's history and in proxies' logs. The page shows it masked.
-import { HTTPResponse } from 'h3';
 import { getCampaign } from '../../campaigns/campaigns.ts';
 import { findEnrollmentById } from '../../entries/enrollments.repo.ts';
 import { parseDocument } from '../../input/documents.ts';
@@ -25,6 +24,7 @@ import { BASE, campaignPath, layout } from '../layout.ts';
 import {
   action,
   csrfField,
+  download,
   htmlResponse,
   page,
   queryMode,
@@ -55,13 +55,7 @@ export function registerParticipantsRoutes(router: DashboardRouter): void {
       const mode = formMode(r.form);
       const document = exportParticipant(r.service.ctx, request(r, mode), r.actor);
       const enrollmentId = (document.enrollment as { id: string }).id;
-      return new HTTPResponse(`${JSON.stringify(document, null, 2)}\n`, {
-        status: 200,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'content-disposition': `attachment; filename="participant-${enrollmentId}.json"`,
-        },
-      });
+      return download(`${JSON.stringify(document, null, 2)}\n`, 'application/json; charset=utf-8', `participant-${enrollmentId}.json`);
     }),
   );
   router.post(

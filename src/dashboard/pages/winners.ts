@@ -16,9 +16,9 @@ import type { Mode } from '../../keys/keys.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../winners/attachments.ts';
 import type { WinnerView } from '../../winners/model.ts';
 import { isOpen, RECORDABLE_EVENTS } from '../../winners/status.ts';
-import { listWinnerTaxes } from '../../winners/taxes.ts';
+import { taxesOf } from '../../winners/taxes.ts';
 import { recordWinnerStep } from '../../winners/record.ts';
-import { getWinner, listWinners } from '../../winners/winners.ts';
+import { currentWinnerRows, getWinner, winnerViews } from '../../winners/winners.ts';
 import { errorFor, field, fieldErrors, inFormWords, isRefusal, select, type FieldLabels } from '../forms.ts';
 import { BRASILIA_ZONE, count, zonedTime } from '../format.ts';
 import { html, type Html } from '../../tools/html.ts';
@@ -98,7 +98,9 @@ function winnersPage(r: DashboardRequest, campaignId: string, mode: Mode, refuse
   const ctx = r.service.ctx;
   const campaign = getCampaign(ctx, campaignId);
   const livemode = mode === 'live' ? 1 : 0;
-  const winners = listWinners(ctx, { campaignId: campaign.id, livemode });
+  // Read once for the winners and their taxes: prescriptions brought up to date once a page.
+  const rows = currentWinnerRows(ctx, { campaignId: campaign.id, livemode });
+  const winners = winnerViews(ctx, rows);
   const drawNames = new Map(listDraws(ctx, campaign.id).map((d) => [d.id, d.name]));
   const name = (w: WinnerView): string =>
     w.source === 'draw'
@@ -132,7 +134,7 @@ function winnersPage(r: DashboardRequest, campaignId: string, mode: Mode, refuse
     }
     ${winners.length === 0 ? html`<p class="muted">No winner yet in ${mode} mode.</p>` : null}
     ${winners.map((w) => winnerSection(w, name(w), campaign, r.session, refused?.winnerId === w.id ? refused : null))}
-    ${taxSection(listWinnerTaxes(ctx, { campaignId: campaign.id, livemode }), (id) => {
+    ${taxSection(taxesOf(rows), (id) => {
       const w = winners.find((x) => x.id === id);
       return w ? name(w) : id;
     })}
