@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'participant.anonymized',
   // The anonymisation's older page images gone from the file: at once, or once the readers that held them ended.
   'participant.erasure_completed',
+  // One that waited, handed to Litestream when the server was switched to CES_CHECKPOINTS=external.
+  'participant.erasure_left_to_litestream',
   'backup.created',
   'database.restored',
   // The dashboard (docs/operations.md#dashboard): a sign-in link made, a session started, signed

@@ -14,7 +14,9 @@
 // does too, so no restart is needed. /healthz and /metrics show how many wait.
 //
 // With CES_CHECKPOINTS=external ces checkpoints nothing (Litestream must be the only
-// checkpointer): nothing is recorded and the command says "left_to_litestream".
+// checkpointer): nothing is recorded and the command says "left_to_litestream". Erasures recorded
+// before the server was switched to external checkpoints are handed over the same way by its first
+// tick (participant.erasure_left_to_litestream), so that none stays pending for ever.
 import { cliActor, type Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findFileHolders, formatHolders } from '../db/file-users.ts';
@@ -55,8 +57,11 @@ export function finishErasures(ctx: Ctx, options: { retries?: number } = {}): Er
 
 /** The server's tick: one try when erasures wait (none while a reader still holds its snapshot). */
 export function retryPendingErasures(ctx: Ctx): void {
-  if (ctx.config.checkpoints === 'external') return;
   if (listPendingErasures(ctx.db).length === 0) return;
+  if (ctx.config.checkpoints === 'external') {
+    handOverToLitestream(ctx);
+    return;
+  }
   const done = completePendingErasures(ctx, 0);
   if (done !== null && done > 0)
     ctx.log.info({ message: `${done} anonymisation(s) erased from the file: the readers they waited for have ended`, erasures: done });
@@ -81,12 +86,7 @@ function completePendingErasures(ctx: Ctx, retries: number | undefined): number 
           actor: actorFromName(row.requested_by),
           action: 'participant.erasure_completed',
           campaignId: row.campaign_id,
-          details: {
-            enrollment_id: row.enrollment_id,
-            mode: row.livemode === 1 ? 'live' : 'test',
-            anonymized_at: row.anonymized_at,
-            anonymized_audit_id: row.anonymized_audit,
-          },
+          details: erasureDetails(row),
         });
       }
     })
@@ -96,6 +96,40 @@ function completePendingErasures(ctx: Ctx, retries: number | undefined): number 
   truncateWal(ctx.db, { retries: 0 });
   return pending.length;
 }
+
+/**
+ * Pending erasures of a server since switched to CES_CHECKPOINTS=external: ces may not truncate
+ * the WAL any more, Litestream's checkpoints are what erase them. Each is closed and audited as
+ * participant.erasure_left_to_litestream, as an anonymisation made now would be reported.
+ */
+function handOverToLitestream(ctx: Ctx): void {
+  const pending = listPendingErasures(ctx.db);
+  ctx.db
+    .transaction(() => {
+      const at = nowIso(ctx.clock);
+      for (const row of pending) {
+        markErasureDone(ctx.db, row.id, at);
+        recordAudit(ctx, {
+          actor: actorFromName(row.requested_by),
+          action: 'participant.erasure_left_to_litestream',
+          campaignId: row.campaign_id,
+          details: erasureDetails(row),
+        });
+      }
+    })
+    .immediate();
+  ctx.log.info({
+    message: `${pending.length} anonymisation(s) waiting for their erasure handed to Litestream: with CES_CHECKPOINTS=external its checkpoints erase them`,
+    erasures: pending.length,
+  });
+}
+
+const erasureDetails = (row: PendingErasureRow): Record<string, unknown> => ({
+  enrollment_id: row.enrollment_id,
+  mode: row.livemode === 1 ? 'live' : 'test',
+  anonymized_at: row.anonymized_at,
+  anonymized_audit_id: row.anonymized_audit,
+});
 
 /**
  * Who may hold the snapshot: this process's long reads (an export download, a draw freeze) and the

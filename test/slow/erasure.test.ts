@@ -7,7 +7,9 @@
 // own with a read transaction open, as a `sqlite3` shell or Litestream holds one.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { closeCampaign } from '../../src/closing/close.ts';
@@ -183,4 +185,51 @@ test('a closing that carries out a held anonymisation while a reader holds a sna
   // Only the CPF: the prestação de contas the closing stored keeps the winner's name, as SPA must see it.
   const bytes = Buffer.concat([fileBytes(t.dbPath), fileBytes(`${t.dbPath}-wal`)]);
   assert.ok(!bytes.includes(Buffer.from(TEREZA.document_number)), 'the CPF is in no file');
+});
+
+test('an erasure still waiting when the server is restarted with external checkpoints is handed to Litestream by its first tick', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ces-erasure-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const own = await startTestServer({ dbPath: join(dir, 'ces.db') });
+  const world = makeCampaign(own.ctx);
+  await submitEntry(own, world.liveKey, entryBody({ enrollment: { document_number: cpf(947) } }, 4), 'lia-1');
+  await drainAll(own);
+  const reader = await holdSnapshot(own.dbPath);
+  let anonymizedAt: string;
+  try {
+    const res = await runCli(['participant', 'anonymize', '--campaign', world.campaign.id, '--document', cpf(947), '--json'], {
+      dbPath: own.dbPath,
+    });
+    assert.equal(res.json.erasure, 'waiting_for_readers', res.stderr);
+    anonymizedAt = res.json.anonymized_at;
+    // Stopped while the reader still holds: nothing has erased it.
+    await own.close();
+  } finally {
+    await reader.release();
+  }
+
+  const external = await startTestServer({ dbPath: own.dbPath, env: { CES_CHECKPOINTS: 'external' } });
+  try {
+    assert.deepEqual((await external.request('GET', '/healthz')).body.erasures, { pending: 1, oldest_anonymized_at: anonymizedAt });
+    await external.tick();
+    assert.deepEqual((await external.request('GET', '/healthz')).body.erasures, { pending: 0, oldest_anonymized_at: null });
+    const rows = external.ctx.db
+      .prepare(`SELECT action, actor, details FROM audit_log WHERE action LIKE 'participant.erasure%' ORDER BY id`)
+      .all() as Array<{ action: string; actor: string; details: string }>;
+    assert.deepEqual(
+      rows.map((r) => r.action),
+      ['participant.erasure_left_to_litestream'],
+      'handed over, never said erased by ces',
+    );
+    assert.match(rows[0].actor, /^cli:/);
+    assert.equal(JSON.parse(rows[0].details).anonymized_at, anonymizedAt);
+    await external.tick();
+    assert.equal(
+      (external.ctx.db.prepare(`SELECT count(*) AS n FROM audit_log WHERE action LIKE 'participant.erasure%'`).get() as { n: number }).n,
+      1,
+      'once',
+    );
+  } finally {
+    await external.close();
+  }
 });
