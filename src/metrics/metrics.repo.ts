@@ -11,9 +11,17 @@ export function countEntriesByStatus(db: Db): Array<{ status: string; livemode: 
   ).all();
 }
 
-/** Jobs rows exist only while work is due or running, so this table stays small. */
+/**
+ * Where the backlog counts stop: a count walks its index, and a backlog after an outage (a webhook
+ * endpoint down for a day) can hold millions of rows that /healthz, polled every few seconds, and
+ * /metrics would walk on the event loop each time. Up to here a count is exact; this figure
+ * itself means "at least this many". Walking it takes a few ms.
+ */
+export const BACKLOG_COUNT_CAP = 100_000;
+
+/** Jobs rows exist only while work is due or running: few, but many after an outage (capped). */
 export function countJobs(db: Db): number {
-  return prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM jobs`).get()!.n;
+  return prepare<[number], { n: number }>(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM jobs LIMIT ?)`).get(BACKLOG_COUNT_CAP)!.n;
 }
 
 /** Jobs that failed at least once and wait for (or are in) a retry: a retried job keeps its last error. */
@@ -32,15 +40,20 @@ export function oldestJobCreatedAt(db: Db): string | null {
 /**
  * Pending deliveries come from the partial index; failed ones (retries spent, awaiting redeliver)
  * from a range of the (campaign_id, status) index per campaign, never a scan of the whole outbox.
+ * Each count stops at BACKLOG_COUNT_CAP. CROSS JOIN keeps campaigns outside: the planner would
+ * otherwise walk the whole (campaign_id, status) index, every settled delivery included.
  */
 export function countOutboxBacklog(db: Db): { pending: number; failed: number } {
-  const pending = prepare<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`).get()!.n;
-  const failed =
-    prepare<[], { n: number | null }>(
-      db,
-      `SELECT SUM((SELECT COUNT(*) FROM webhook_deliveries d WHERE d.campaign_id = c.id AND d.status = 'failed')) AS n
-    FROM campaigns c`,
-    ).get()!.n ?? 0;
+  const pending = prepare<[number], { n: number }>(
+    db,
+    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' LIMIT ?)`,
+  ).get(BACKLOG_COUNT_CAP)!.n;
+  const failed = prepare<[number], { n: number }>(
+    db,
+    `SELECT COUNT(*) AS n FROM (
+      SELECT 1 FROM campaigns c CROSS JOIN webhook_deliveries d ON d.campaign_id = c.id AND d.status = 'failed' LIMIT ?
+    )`,
+  ).get(BACKLOG_COUNT_CAP)!.n;
   return { pending, failed };
 }
 

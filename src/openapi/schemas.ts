@@ -8,8 +8,11 @@ import { ENTRY_STATUSES } from '../entries/entries.repo.ts';
 import { REJECTION_REASON_CODES } from '../entries/rejection-reasons.ts';
 import { FIELD_ERROR_CODES, OPERATOR_FIELD_ERROR_CODES } from '../kernel/errors.ts';
 import { AWARD_STATUSES } from '../mechanics/awards.repo.ts';
+import { BACKLOG_COUNT_CAP } from '../metrics/metrics.repo.ts';
 import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_BYTES } from '../winners/attachments.ts';
 import { WINNER_EVENT_KINDS, WINNER_STATUSES } from '../winners/status.ts';
+
+const BACKLOG_COUNTED = `Counted up to ${BACKLOG_COUNT_CAP}: that figure reads "at least".`;
 
 /** The codes of errors[] a response can carry: every field code but those of operator input. */
 const API_FIELD_ERROR_CODES = FIELD_ERROR_CODES.filter((c) => !OPERATOR_FIELD_ERROR_CODES.includes(c));
@@ -155,9 +158,9 @@ export const HealthStruct = object({
   }),
   backlog: nullable(
     object({
-      jobs: describedInteger({ minimum: 0 }),
-      deliveries_pending: describedInteger({ minimum: 0 }),
-      deliveries_failed: describedInteger({ minimum: 0 }),
+      jobs: describedInteger({ minimum: 0, maximum: BACKLOG_COUNT_CAP, description: BACKLOG_COUNTED }),
+      deliveries_pending: describedInteger({ minimum: 0, maximum: BACKLOG_COUNT_CAP, description: BACKLOG_COUNTED }),
+      deliveries_failed: describedInteger({ minimum: 0, maximum: BACKLOG_COUNT_CAP, description: BACKLOG_COUNTED }),
     }),
   ),
   wal: nullable(

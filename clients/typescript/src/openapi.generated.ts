@@ -624,8 +624,11 @@ export interface components {
         last_error: string | null;
       };
       backlog: {
+        /** @description Counted up to 100000: that figure reads "at least". */
         jobs: number;
+        /** @description Counted up to 100000: that figure reads "at least". */
         deliveries_pending: number;
+        /** @description Counted up to 100000: that figure reads "at least". */
         deliveries_failed: number;
       } | null;
       wal: {
