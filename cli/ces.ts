@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `ces` binary: the program (cli/program.ts) run on this process's arguments, streams and
 // environment. What only the real process has is set up here, before any command runs.
+import './full-check-child.ts'; // first: it ends the process that `ces serve` starts for its full check
 import { dropCertificateCheckOverride } from '../src/kernel/config.ts';
 import { carryOnWithoutStderr } from './output.ts';
 import { runProgram } from './program.ts';

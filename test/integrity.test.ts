@@ -7,8 +7,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { ManualClock } from '../src/kernel/clock.ts';
 import { loadConfig } from '../src/kernel/config.ts';
@@ -17,6 +19,7 @@ import { openService } from '../src/http/server.ts';
 import { createSilentLogger } from '../src/kernel/log.ts';
 import { seededRandom } from '../src/kernel/random.ts';
 import { runCli } from './support/harness.ts';
+import { fileWithLongCheck } from './support/long-check.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-integrity-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -140,7 +143,7 @@ test('what only the full check finds (an index that disagrees with its table) is
   const opened = serve(restored);
   try {
     assert.equal(opened.service.integrity.state, 'checking');
-    // Served meanwhile: the check runs on its own thread.
+    // Served meanwhile: the check runs in a process of its own.
     const during = await opened.app.request('/healthz');
     assert.equal(during.status, 200);
     await opened.fullCheck;
@@ -198,4 +201,34 @@ test('a file ces restore made and checked is served without checking it again; a
   assert.equal(copied.service.integrity.state, 'checking');
   await copied.fullCheck;
   await copied.release();
+});
+
+test('a stop does not wait for the full check, even in the middle of one long SQLite statement: the check runs in a process of its own, which the stop ends', async () => {
+  // A thread in a SQLite call cannot be stopped, and the process waits for it before it exits: a
+  // stop then took as long as integrity_check of the largest table (minutes on a large file).
+  const path = fileWithLongCheck(join(dir, 'long.db'));
+  const opened = serve(path);
+  await delay(1_000); // inside integrity_check(bulk), which takes seconds
+  assert.equal(opened.service.integrity.state, 'checking');
+  const started = performance.now();
+  await opened.release();
+  const took = performance.now() - started;
+  assert.ok(took < 1_000, `release took ${Math.round(took)} ms`);
+  assert.deepEqual(opened.service.integrity, { state: 'checking', reason: 'stopped before it finished; it runs again at the next start' });
+});
+
+test('the ces entry started with the check job in its environment runs the check and nothing else: how the executable, which takes no options of Node, runs it', async () => {
+  const path = makeDatabase('entry.db');
+  const job = JSON.stringify({ sqlite: createRequire(import.meta.url).resolve('better-sqlite3'), path });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'cli/ces.ts'), '--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, CES_FULL_CHECK_JOB: job },
+  });
+  assert.equal(child.status, 0, child.stderr);
+  const lines = child.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.deepEqual(lines.at(-1), { report: { ok: true, integrity_check: ['ok'], foreign_key_check: [] } });
+  assert.deepEqual(lines[0], { progress: { tablesDone: 1, tables: lines.length - 1, table: 'campaigns' } });
 });

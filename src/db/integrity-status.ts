@@ -1,5 +1,5 @@
 // What GET /healthz shows of the full check of a database file `ces serve` had not opened before
-// (src/db/integrity-thread.ts runs it). A file of its own: the HTTP app reads it without reaching
+// (src/db/integrity-child.ts runs it). A file of its own: the HTTP app reads it without reaching
 // the check's code and its errors.
 
 export interface IntegrityStatus {

@@ -67,7 +67,7 @@ export interface CheckProgress {
  * which reads every page but does not match indexes against their tables, one table at a time so
  * that `progress` can tell the log how far it is. Throws database_corrupt when it fails. Returns the
  * file's identity when the file is unfamiliar (the full check is still to run, see
- * src/db/integrity-thread.ts), null when it is the file checked last time.
+ * src/db/integrity-child.ts), null when it is the file checked last time.
  */
 export function quickCheckUnfamiliarFile(db: Db, path: string, progress: (p: CheckProgress) => void): string | null {
   const identity = fileIdentity(path);

@@ -2,7 +2,7 @@
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
 import { isLoopbackHost, LOOPBACK_HOSTS } from '../tools/loopback-host.ts';
 import { quickCheckUnfamiliarFile, recordCheckedFile, type CheckProgress } from '../db/integrity.ts';
-import { startIntegrityThread, type IntegrityThread } from '../db/integrity-thread.ts';
+import { startIntegrityCheck, type IntegrityCheck } from '../db/integrity-child.ts';
 import { isUnsafePort } from 'get-port-please';
 import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
@@ -99,10 +99,10 @@ export function openService(config: Readonly<Config>, log: ConsolaInstance, opti
   const service = createService(ctx, { groupCommit: options.groupCommit, deliveryClock: options.deliveryClock });
   releaseStaleLeases(ctx);
   const identity = unfamiliar;
-  const integrity: IntegrityThread | null =
+  const integrity: IntegrityCheck | null =
     identity === null
       ? null
-      : startIntegrityThread(config.dbPath, service.integrity, log, () => recordCheckedFile(db, identity, nowIso(clock)), monotonicMs);
+      : startIntegrityCheck(config.dbPath, service.integrity, log, () => recordCheckedFile(db, identity, nowIso(clock)), monotonicMs);
   return {
     service,
     app: createHttpApp(service),

@@ -27,7 +27,7 @@ interface Health {
    * (src/participants/erasure.ts), and when the oldest was done. Informative: intake is unaffected.
    */
   erasures: { pending: number; oldest_anonymized_at: string | null } | null;
-  /** The full check of a file this server had not opened before (src/db/integrity-thread.ts). */
+  /** The full check of a file this server had not opened before (src/db/integrity-child.ts). */
   integrity: IntegrityStatus;
 }
 

@@ -197,6 +197,15 @@ describe('the executable, in a root file system without Node.js', { skip: skip ?
     const health = (await (await fetch(`${server.url}/healthz`)).json()) as { status: string; versions: { binary: boolean } };
     assert.equal(health.status, 'ok');
     assert.equal(health.versions.binary, true);
+    // The full check of the demo's file, new to the server, in the executable started again for it
+    // (a process, so that a stop can kill it; src/db/integrity-child.ts).
+    await waitFor(
+      () => /full integrity check passed/.test(server!.output()),
+      60_000,
+      () => server!.output().slice(-2000),
+    );
+    const checked = (await (await fetch(`${server.url}/healthz`)).json()) as { integrity: { state: string } };
+    assert.equal(checked.integrity.state, 'ok');
     // The dashboard's stylesheet and script are strings inside the executable.
     for (const asset of ['dashboard.css', 'dashboard.js']) {
       const r: Response = await fetch(`${server.url}/dashboard/assets/${asset}`);

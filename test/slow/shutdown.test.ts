@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { connect } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { entryBody, makeCampaign, startTestServer } from '../support/harness.ts';
+import { fileWithLongCheck } from '../support/long-check.ts';
 import { killServe, openFileCtx, spawnServe, type ServeProcess } from '../support/serve-process.ts';
 
 interface Outcome {
@@ -190,5 +192,34 @@ describe('npm start', () => {
       (error: { cause?: { code?: string } }) => error.cause?.code,
     );
     assert.equal(after, 'ECONNREFUSED');
+  });
+});
+
+// The full check of a file the server has not opened before runs for minutes on a large file, much
+// of it inside single SQLite statements: a stop must not wait for it (src/db/integrity-child.ts).
+describe('SIGTERM during the full integrity check after start', () => {
+  let dir: string;
+  let serve: ServeProcess | undefined;
+  after(async () => {
+    await killServe(serve);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('is answered within CES_SHUTDOWN_TIMEOUT_MS though the check is inside a long SQLite statement, and the check ends with the server', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ces-shutdown-check-'));
+    const dbPath = fileWithLongCheck(join(dir, 'ces.db'));
+    serve = await spawnServe({ dbPath, tickMs: 1_000, env: { CES_SHUTDOWN_TIMEOUT_MS: '1000' } });
+    const pid = Number(/"check_pid":(\d+)/.exec(serve.output())?.[1]);
+    assert.ok(pid > 0, serve.output());
+    await delay(1_000); // inside integrity_check(bulk), which takes seconds
+    const health = (await (await fetch(`${serve.url}/healthz`)).json()) as { integrity: { state: string } };
+    assert.equal(health.integrity.state, 'checking');
+    const signalled = performance.now();
+    serve.child.kill('SIGTERM');
+    const exit = await serve.exited;
+    const took = performance.now() - signalled;
+    assert.deepEqual(exit, { code: 0, signal: null }, serve.output().slice(-2000));
+    assert.ok(took < 1_000, `the server took ${Math.round(took)} ms to stop`);
+    assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the check outlived the server');
   });
 });
