@@ -46,24 +46,34 @@ type Message = { progress: { tablesDone: number; tables: number; table: string }
 // event loop. Should the server be gone (killed), the next line fails with EPIPE and ends the check.
 // Its memory: the rows of a report, and a page cache of 2 MiB (better-sqlite3's default is 16),
 // which slows the match of a table against its indexes by a tenth.
+//
+// sqlite_schema comes first: `integrity_check(<table>)` checks that table and its indexes but not
+// the freelist (the pages kept for reuse); SQLite checks the freelist in a check of some tables
+// only when the first of them is sqlite_schema, page 1. A damaged freelist would hand out pages
+// that rows still use. What a check of some tables still leaves out is the page accounting (a page
+// of no table nor the freelist, a page of two), which needs the whole file in one snapshot: the
+// whole-file check of `ces check` makes it.
 const CHILD_CODE = `(function (require, job) {
   const send = (message) => require('node:fs').writeSync(1, JSON.stringify(message) + '\\n');
   try {
     require('node:os').setPriority(19);
   } catch {}
   const Database = require(job.sqlite);
+  const problems = (rows) =>
+    rows.flatMap((row) => row.split('\\n')).filter((line) => line !== 'ok' && !/^[*]{3} in database /.test(line));
   let db;
   try {
     db = new Database(job.path, { readonly: true, fileMustExist: true });
     db.pragma('cache_size = -2000');
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid").all().map((r) => r.name);
+    const tables = ['sqlite_schema'].concat(
+      db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid").all().map((r) => r.name),
+    );
     const integrity = [];
     const foreign = [];
     for (let i = 0; i < tables.length; i++) {
       const name = '"' + tables[i].replaceAll('"', '""') + '"';
       try {
-        const rows = db.pragma('integrity_check(' + name + ')').map((r) => r.integrity_check);
-        if (!(rows.length === 1 && rows[0] === 'ok')) integrity.push(...rows);
+        integrity.push(...problems(db.pragma('integrity_check(' + name + ')').map((r) => r.integrity_check)));
         foreign.push(...db.pragma('foreign_key_check(' + name + ')'));
       } catch (error) {
         if (!/^SQLITE_(CORRUPT|NOTADB)/.test(String(error && error.code))) throw error;
