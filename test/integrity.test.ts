@@ -266,3 +266,14 @@ test('the ces entry started with the check job in its environment runs the check
   assert.deepEqual(lines.at(-1), { report: { ok: true, integrity_check: ['ok'], foreign_key_check: [] } });
   assert.deepEqual(lines[0], { progress: { tablesDone: 1, tables: lines.length - 1, table: 'sqlite_schema' } });
 });
+
+test('a file the server creates itself is not checked: nothing but its own SQLite wrote it', async () => {
+  const path = join(dir, 'created-by-serve.db');
+  const opened = serve(path);
+  assert.deepEqual(opened.service.integrity, { state: 'not_needed', reason: null });
+  await opened.release();
+  // Known from then on by its inode, as a file that passed the full check.
+  const again = serve(path);
+  assert.deepEqual(again.service.integrity, { state: 'not_needed', reason: null });
+  await again.release();
+});

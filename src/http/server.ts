@@ -1,7 +1,8 @@
 // Composition root of `ces serve`: open the database, build the service and the HTTP app, listen
 // (listhen over h3's Node adapter), and stop gracefully on SIGINT/SIGTERM.
+import { existsSync } from 'node:fs';
 import { isLoopbackHost, LOOPBACK_HOSTS } from '../tools/loopback-host.ts';
-import { quickCheckUnfamiliarFile, recordCheckedFile, type CheckProgress } from '../db/integrity.ts';
+import { quickCheckUnfamiliarFile, recordCheckedFile, recordFileChecked, type CheckProgress } from '../db/integrity.ts';
 import { startIntegrityCheck, type IntegrityCheck } from '../db/integrity-child.ts';
 import { isUnsafePort } from 'get-port-please';
 import type { H3 } from 'h3';
@@ -71,10 +72,13 @@ interface OpenedService {
  */
 export function openService(config: Readonly<Config>, log: ConsolaInstance, options: ServiceStartOptions = {}): OpenedService {
   const clock = options.clock ?? systemClock;
+  const created = config.dbPath !== ':memory:' && !existsSync(config.dbPath);
   const db = openDatabase(config.dbPath, { checkpoints: config.checkpoints });
   const self = { pid: process.pid, host: hostname() };
   let unfamiliar: string | null;
   try {
+    // A file this server has just created holds only what its own SQLite wrote: nothing to check.
+    if (created) recordFileChecked(db, config.dbPath, nowIso(clock));
     // A file this server has not opened before (a restore) gets a quick check before anything
     // reads it, and the full check once the server runs.
     unfamiliar = quickCheckUnfamiliarFile(db, config.dbPath, logCheckProgress(log));
