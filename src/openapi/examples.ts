@@ -199,7 +199,7 @@ export const EXAMPLES: Record<string, Example> = {
         oldest_anonymized_at: null,
       },
       integrity: {
-        state: 'ok',
+        state: 'not_needed',
         reason: null,
       },
       versions: {
