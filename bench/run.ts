@@ -12,7 +12,7 @@ import { createBenchCampaign, currentYymm, entryRequest, type BenchCampaign } fr
 import { runLoad, type LoadResult } from './load.ts';
 import { recordFileChecked } from '../src/db/integrity.ts';
 import { seedEntries } from './seed.ts';
-import { measureStartUps, measureWorkAtSize } from './size.ts';
+import { measureStartUps, measureWorkAtSize, openKeptDatabase } from './size.ts';
 import { pruneSettledDeliveries } from '../src/webhooks/outbox.repo.ts';
 import type { ReceiverStats } from './receiver-child.ts';
 import { measureBacklogDrain, measureIdleIntakeAtRate, measureSteady, type WebhookBenchDeps } from './webhook-latency.ts';
@@ -541,9 +541,23 @@ interface Seeded {
 /** The retention rule's default (CES_RETENTION_DAYS) and a day: older entries' events are gone. */
 const SEED_DAYS_WITH_EVENTS = 31;
 
+/**
+ * BENCH_SIZE_DB=FILE: the seeded database is kept there, and a later run whose FILE exists uses it
+ * instead of seeding again (10 million entries take some 40 minutes here). Each run adds to it:
+ * the entries of intake at size, a campaign of the work at size.
+ */
+function keptLarge(dbPath: string): Seeded {
+  progress(`using the seeded database ${dbPath}`);
+  const kept = openKeptDatabase(dbPath);
+  const withEvents = Math.min(kept.entries, SEED_DAYS_WITH_EVENTS * 86_400);
+  return { dbPath, campaign: kept.campaign, seedSeconds: 0, dbBytes: statSync(dbPath).size, daysWithEvents: withEvents / 86_400 };
+}
+
 /** The million-entry database, written straight into the file before any server is measured. */
 function seedLarge(): Seeded {
-  const dbPath = join(work, 'large.db');
+  const kept = process.env.BENCH_SIZE_DB;
+  if (kept && existsSync(kept)) return keptLarge(kept);
+  const dbPath = kept ?? join(work, 'large.db');
   const campaign = createBenchCampaign(dbPath);
   progress(`seeding ${P.seed} entries`);
   // One entry a second, ending two days ago (the dashboard phase adds recent ones after); the
