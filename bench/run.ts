@@ -745,7 +745,7 @@ async function main(): Promise<void> {
           stop: (child: Child, role: string) => stop(child, role, { countRss: false }),
         };
         Object.assign(sizeFigures, await measureStartUps(deps));
-        Object.assign(sizeFigures, await measureWorkAtSize(deps, { windowS: quick ? 10 : 30, ratePerS: 200 }));
+        Object.assign(sizeFigures, await measureWorkAtSize(deps, { windowS: quick ? 10 : 30, ratePerS: 100 }));
         sizeFigures.rss_mb_size_servers = {
           start_copied: rssByServer.size_start_copied,
           start_restored: rssByServer.size_start_restored,
