@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { updateCampaign } from '../src/campaigns/campaigns.ts';
 import type { Ctx } from '../src/kernel/context.ts';
-import { allocateLuckyNumbers } from '../src/mechanics/lucky-numbers.ts';
+import { allocateLuckyNumbers, newStepBudget } from '../src/mechanics/lucky-numbers.ts';
+import { monotonicMs } from '../src/kernel/clock.ts';
 import { drainJobs, emptyJobStats } from '../src/pipeline/jobs.ts';
 import { listLuckyNumbersForEntry } from '../src/mechanics/lucky-numbers.repo.ts';
 import { seededRandom, type Random } from '../src/kernel/random.ts';
@@ -260,6 +261,32 @@ describe('held pairs are skipped a bounded number at a time', () => {
       [99_990, 99_991, 99_992, 99_993, 99_994, 99_995, 99_996, 99_997, 99_998, 99_999],
     );
     assert.equal(countPairs(s, a.campaign.id), 10_000);
+  });
+
+  test('a transaction whose time for skipping has run out skips one held pair and defers: a walk on a file read from disk stays short too', async () => {
+    const a = makeCampaign(s.ctx, { luckyNumbers: 'manual', luckyQuantity: 1 });
+    const filler = await submitEntry(s, a.liveKey);
+    await settle(s);
+    s.ctx.db
+      .prepare(
+        `WITH RECURSIVE v(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM v WHERE x + 1 < 99990)
+        INSERT INTO lucky_numbers (campaign_id, livemode, series, order_number, entry_id, source, created_at)
+        SELECT ?, 1, 0, x, ?, 'manual', ? FROM v`,
+      )
+      .run(a.campaign.id, filler, NOW);
+    updateCampaign(s.ctx, a.campaign.id, { luckyNumbers: 'auto', seriesCount: 1 }, OPERATOR);
+    const entry = await submitEntry(s, a.liveKey);
+    const input = { campaignId: a.campaign.id, livemode: 1, seriesCount: 1, entryId: entry, quantity: 1, now: NOW };
+    const late = newStepBudget();
+    late.until = monotonicMs() - 1;
+    const deferred = s.ctx.db.transaction(() => allocateLuckyNumbers(s.ctx, input, late))();
+    assert.deepEqual(deferred, { ok: false, deferred: true });
+    assert.equal(drawnOf(a.campaign.id), 1, 'one skip, then the time had run out');
+    // With time left, the step count bounds it as before.
+    const fresh = newStepBudget();
+    fresh.until = Number.POSITIVE_INFINITY;
+    s.ctx.db.transaction(() => allocateLuckyNumbers(s.ctx, input, fresh))();
+    assert.ok(drawnOf(a.campaign.id) >= 501 || listLuckyNumbersForEntry(s.ctx.db, entry).length === 1);
   });
 
   test('series_count lowered: the old pool is cleared a bounded number of swaps per transaction before the new one draws', async () => {
