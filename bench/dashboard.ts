@@ -4,16 +4,10 @@
 // Before the server starts, the seeded campaign gets a day and a bit of recent entries (one a
 // second up to now, one in ten rejected), so that "today", the last 24 hours and the rejection
 // reasons read real ranges rather than empty ones.
-import { systemClock } from '../src/kernel/clock.ts';
-import { loadConfig } from '../src/kernel/config.ts';
-import type { Ctx } from '../src/kernel/context.ts';
 import { createSignInLink } from '../src/dashboard/sessions.ts';
-import { openDatabase } from '../src/db/open.ts';
-import { createSilentLogger } from '../src/kernel/log.ts';
-import { cryptoRandom } from '../src/kernel/random.ts';
 import { cliActor } from '../src/audit/actor.ts';
 import type { Child } from './children.ts';
-import { cpf, type BenchCampaign } from './data.ts';
+import { cpf, withBenchCtx, type BenchCampaign } from './data.ts';
 import type { LoadResult } from './load.ts';
 import { seedEntries } from './seed.ts';
 import { round } from './stats.ts';
@@ -148,19 +142,9 @@ export async function measureDashboard(d: DashboardBenchDeps): Promise<Record<st
 
 /** A sign-in link's token, written into the database as `ces dashboard link` would. */
 function signInToken(dbPath: string): string {
-  const db = openDatabase(dbPath);
-  try {
-    const ctx: Ctx = {
-      db,
-      clock: systemClock,
-      random: cryptoRandom,
-      config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false),
-      log: createSilentLogger(),
-    };
+  return withBenchCtx(dbPath, (ctx) => {
     return createSignInLink(ctx, { name: 'bench', ttlMinutes: 60 }, cliActor('bench')).token;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 function quantile(values: number[], q: number): number {

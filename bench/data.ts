@@ -99,21 +99,27 @@ export interface BenchCampaign {
   liveKeyId: string;
 }
 
-/** Creates the database file with one open campaign and one live key, as `ces campaign create` + `ces key issue` would. */
-export function createBenchCampaign(dbPath: string): BenchCampaign {
+/** Runs `run` with a context on the file at `dbPath` (opened, migrated, closed after), as a `ces` command has. */
+export function withBenchCtx<T>(dbPath: string, run: (ctx: Ctx) => T): T {
   const db = openDatabase(dbPath);
   try {
-    const ctx: Ctx = {
+    return run({
       db,
       clock: systemClock,
       random: cryptoRandom,
       config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false),
       log: createSilentLogger(),
-    };
-    const campaign = createCampaign(ctx, { name: 'Benchmark campaign' }, cliActor('bench'));
-    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
-    return { campaignId: campaign.id, liveKey: key.key, liveKeyId: key.id };
+    });
   } finally {
     db.close();
   }
+}
+
+/** Creates the database file with one open campaign and one live key, as `ces campaign create` + `ces key issue` would. */
+export function createBenchCampaign(dbPath: string): BenchCampaign {
+  return withBenchCtx(dbPath, (ctx) => {
+    const campaign = createCampaign(ctx, { name: 'Benchmark campaign' }, cliActor('bench'));
+    const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
+    return { campaignId: campaign.id, liveKey: key.key, liveKeyId: key.id };
+  });
 }

@@ -14,15 +14,10 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { cliActor } from '../src/audit/actor.ts';
 import { createCampaign } from '../src/campaigns/campaigns.ts';
-import { systemClock } from '../src/kernel/clock.ts';
-import { loadConfig } from '../src/kernel/config.ts';
-import type { Ctx } from '../src/kernel/context.ts';
-import { openDatabase } from '../src/db/open.ts';
 import { issueKey } from '../src/keys/keys.ts';
-import { createSilentLogger } from '../src/kernel/log.ts';
 import { formatPair } from '../src/mechanics/lucky-pairs.ts';
 import { cryptoRandom, uuidv7 } from '../src/kernel/random.ts';
-import { accessKey, cpf, labelUuid } from './data.ts';
+import { accessKey, cpf, labelUuid, withBenchCtx } from './data.ts';
 
 export const DRAW_SERIES = 200;
 export const NUMBERS_PER_ENTRY = 20;
@@ -182,15 +177,7 @@ export function seedDrawDatabase(o: { dbPath: string; numbers: number; nowMs: nu
 
 /** The campaign, as `ces campaign create --lucky-numbers auto --lucky-quantity 20 --series-count 200` and `ces key issue` make it. */
 function createDrawCampaign(dbPath: string): { campaignId: string; liveKey: string; liveKeyId: string } {
-  const db = openDatabase(dbPath);
-  try {
-    const ctx: Ctx = {
-      db,
-      clock: systemClock,
-      random: cryptoRandom,
-      config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false),
-      log: createSilentLogger(),
-    };
+  return withBenchCtx(dbPath, (ctx) => {
     const campaign = createCampaign(
       ctx,
       { name: 'Draws benchmark', luckyNumbers: 'auto', luckyQuantity: NUMBERS_PER_ENTRY, seriesCount: DRAW_SERIES },
@@ -198,9 +185,7 @@ function createDrawCampaign(dbPath: string): { campaignId: string; liveKey: stri
     );
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
     return { campaignId: campaign.id, liveKey: key.key, liveKeyId: key.id };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /**

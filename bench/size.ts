@@ -13,15 +13,11 @@ import Database from 'better-sqlite3';
 import { cliActor } from '../src/audit/actor.ts';
 import { restoreDatabase } from '../src/backup/backup.ts';
 import { createCampaign, updateCampaign } from '../src/campaigns/campaigns.ts';
-import { openDatabase } from '../src/db/open.ts';
 import { systemClock } from '../src/kernel/clock.ts';
-import { loadConfig } from '../src/kernel/config.ts';
-import type { Ctx } from '../src/kernel/context.ts';
-import { createSilentLogger } from '../src/kernel/log.ts';
 import { cryptoRandom } from '../src/kernel/random.ts';
 import { issueKey } from '../src/keys/keys.ts';
 import type { Child } from './children.ts';
-import { entryRequest, type BenchCampaign } from './data.ts';
+import { entryRequest, withBenchCtx, type BenchCampaign } from './data.ts';
 import { latencyPercentiles, openLoop, type OpenLoopResult } from './open-loop.ts';
 import { seedEntries } from './seed.ts';
 
@@ -43,25 +39,15 @@ const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 
 
 /** The benchmark campaign of a database a run seeded and kept, with a new key; its entries. */
 export function openKeptDatabase(dbPath: string): { campaign: BenchCampaign; entries: number } {
-  const db = openDatabase(dbPath);
-  try {
-    const ctx: Ctx = {
-      db,
-      clock: systemClock,
-      random: cryptoRandom,
-      config: loadConfig({ db: dbPath, logFormat: 'json' }, {}, false),
-      log: createSilentLogger(),
-    };
-    const campaignId = db
+  return withBenchCtx(dbPath, (ctx) => {
+    const campaignId = ctx.db
       .prepare(`SELECT id FROM campaigns WHERE name = 'Benchmark campaign' ORDER BY created_at LIMIT 1`)
       .pluck()
       .get() as string;
     const key = issueKey(ctx, { campaignId, mode: 'live' }, cliActor('bench'));
-    const entries = db.prepare(`SELECT count(*) FROM entries WHERE campaign_id = ?`).pluck().get(campaignId) as number;
+    const entries = ctx.db.prepare(`SELECT count(*) FROM entries WHERE campaign_id = ?`).pluck().get(campaignId) as number;
     return { campaign: { campaignId, liveKey: key.key, liveKeyId: key.id }, entries };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** SIGTERM, and the ms until the process has exited (the bench kills it after 30 s). */
@@ -126,27 +112,16 @@ const LUCKY_HELD = LUCKY_PAIRS - 10;
  * 10 million pairs (one filler entry holds them), then switched to automatic numbers.
  */
 function addSwitchedCampaign(deps: SizeWorkDeps): BenchCampaign {
-  const db = openDatabase(deps.dbPath);
-  let campaign: BenchCampaign;
-  try {
-    const ctx: Ctx = {
-      db,
-      clock: systemClock,
-      random: cryptoRandom,
-      config: loadConfig({ db: deps.dbPath, logFormat: 'json' }, {}, false),
-      log: createSilentLogger(),
-    };
-    const actor = cliActor('bench');
+  const actor = cliActor('bench');
+  const campaign = withBenchCtx(deps.dbPath, (ctx) => {
     const created = createCampaign(
       ctx,
       { name: 'Switched to automatic', luckyNumbers: 'manual', luckyQuantity: 1, seriesCount: 100 },
       actor,
     );
     const key = issueKey(ctx, { campaignId: created.id, mode: 'live' }, actor);
-    campaign = { campaignId: created.id, liveKey: key.key, liveKeyId: key.id };
-  } finally {
-    db.close();
-  }
+    return { campaignId: created.id, liveKey: key.key, liveKeyId: key.id };
+  });
   seedEntries({
     dbPath: deps.dbPath,
     campaignId: campaign.campaignId,
@@ -174,19 +149,7 @@ function addSwitchedCampaign(deps: SizeWorkDeps): BenchCampaign {
   } finally {
     raw.close();
   }
-  const again = openDatabase(deps.dbPath);
-  try {
-    const ctx: Ctx = {
-      db: again,
-      clock: systemClock,
-      random: cryptoRandom,
-      config: loadConfig({ db: deps.dbPath, logFormat: 'json' }, {}, false),
-      log: createSilentLogger(),
-    };
-    updateCampaign(ctx, campaign.campaignId, { luckyNumbers: 'auto' }, cliActor('bench'));
-  } finally {
-    again.close();
-  }
+  withBenchCtx(deps.dbPath, (ctx) => updateCampaign(ctx, campaign.campaignId, { luckyNumbers: 'auto' }, actor));
   return campaign;
 }
 

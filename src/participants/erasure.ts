@@ -77,20 +77,7 @@ function completePendingErasures(ctx: Ctx, retries: number | undefined): number 
   const pending = listPendingErasures(ctx.db);
   if (!truncateWal(ctx.db, { retries })) return null;
   if (pending.length === 0) return 0;
-  ctx.db
-    .transaction(() => {
-      const at = nowIso(ctx.clock);
-      for (const row of pending) {
-        markErasureDone(ctx.db, row.id, at);
-        recordAudit(ctx, {
-          actor: actorFromName(row.requested_by),
-          action: 'participant.erasure_completed',
-          campaignId: row.campaign_id,
-          details: erasureDetails(row),
-        });
-      }
-    })
-    .immediate();
+  closeErasures(ctx, pending, 'participant.erasure_completed');
   // The record just written is the WAL's only content: emptied too when nothing is in the way, so
   // that the file is left as a finished erasure is expected to leave it. Busy is no matter here.
   truncateWal(ctx.db, { retries: 0 });
@@ -104,32 +91,39 @@ function completePendingErasures(ctx: Ctx, retries: number | undefined): number 
  */
 function handOverToLitestream(ctx: Ctx): void {
   const pending = listPendingErasures(ctx.db);
-  ctx.db
-    .transaction(() => {
-      const at = nowIso(ctx.clock);
-      for (const row of pending) {
-        markErasureDone(ctx.db, row.id, at);
-        recordAudit(ctx, {
-          actor: actorFromName(row.requested_by),
-          action: 'participant.erasure_left_to_litestream',
-          campaignId: row.campaign_id,
-          details: erasureDetails(row),
-        });
-      }
-    })
-    .immediate();
+  closeErasures(ctx, pending, 'participant.erasure_left_to_litestream');
   ctx.log.info({
     message: `${pending.length} anonymisation(s) waiting for their erasure handed to Litestream: with CES_CHECKPOINTS=external its checkpoints erase them`,
     erasures: pending.length,
   });
 }
 
-const erasureDetails = (row: PendingErasureRow): Record<string, unknown> => ({
-  enrollment_id: row.enrollment_id,
-  mode: row.livemode === 1 ? 'live' : 'test',
-  anonymized_at: row.anonymized_at,
-  anonymized_audit_id: row.anonymized_audit,
-});
+/** In one transaction: the rows no longer pending, each audited as `action` on behalf of who asked. */
+function closeErasures(
+  ctx: Ctx,
+  rows: readonly PendingErasureRow[],
+  action: 'participant.erasure_completed' | 'participant.erasure_left_to_litestream',
+): void {
+  ctx.db
+    .transaction(() => {
+      const at = nowIso(ctx.clock);
+      for (const row of rows) {
+        markErasureDone(ctx.db, row.id, at);
+        recordAudit(ctx, {
+          actor: actorFromName(row.requested_by),
+          action,
+          campaignId: row.campaign_id,
+          details: {
+            enrollment_id: row.enrollment_id,
+            mode: row.livemode === 1 ? 'live' : 'test',
+            anonymized_at: row.anonymized_at,
+            anonymized_audit_id: row.anonymized_audit,
+          },
+        });
+      }
+    })
+    .immediate();
+}
 
 /**
  * Who may hold the snapshot: this process's long reads (an export download, a draw freeze) and the
