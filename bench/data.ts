@@ -5,6 +5,7 @@
 // CPFs, access keys) fall all over their indexes, as they do when thousands of people in thousands
 // of shops take part: in sequence, they would cost the database far less than real traffic does.
 import { cliActor } from '../src/audit/actor.ts';
+import { openLoop, type OpenLoopResult } from './open-loop.ts';
 import { createHash } from 'node:crypto';
 import { createCampaign } from '../src/campaigns/campaigns.ts';
 import { systemClock } from '../src/kernel/clock.ts';
@@ -121,5 +122,26 @@ export function createBenchCampaign(dbPath: string): BenchCampaign {
     const campaign = createCampaign(ctx, { name: 'Benchmark campaign' }, cliActor('bench'));
     const key = issueKey(ctx, { campaignId: campaign.id, mode: 'live' }, cliActor('bench'));
     return { campaignId: campaign.id, liveKey: key.key, liveKeyId: key.id };
+  });
+}
+
+/** Open-loop entries to `campaign` at `ratePerS` for `durationS`, with `options`' keys and numbers. */
+export function openLoopIntake(
+  url: string,
+  campaign: BenchCampaign,
+  options: BodyOptions,
+  ratePerS: number,
+  durationS: number,
+): Promise<OpenLoopResult> {
+  return openLoop({
+    url,
+    path: '/v1/entries',
+    ratePerS,
+    durationS,
+    headers: { authorization: `Bearer ${campaign.liveKey}` },
+    next: (i) => {
+      const { body, idempotencyKey } = entryRequest(i, options);
+      return { body, headers: { 'idempotency-key': idempotencyKey } };
+    },
   });
 }

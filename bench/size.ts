@@ -17,8 +17,8 @@ import { systemClock } from '../src/kernel/clock.ts';
 import { cryptoRandom } from '../src/kernel/random.ts';
 import { issueKey } from '../src/keys/keys.ts';
 import type { Child } from './children.ts';
-import { entryRequest, withBenchCtx, type BenchCampaign } from './data.ts';
-import { latencyPercentiles, openLoop, type OpenLoopResult } from './open-loop.ts';
+import { openLoopIntake, withBenchCtx, type BenchCampaign } from './data.ts';
+import { latencyPercentiles, type OpenLoopResult } from './open-loop.ts';
 import { seedEntries } from './seed.ts';
 
 export interface SizeWorkDeps {
@@ -181,17 +181,7 @@ function readWork(dbPath: string, luckyCampaignId: string, seedEnd: string): Wor
 let loadPhase = 0;
 function intake(url: string, campaign: BenchCampaign, yymm: string, ratePerS: number, durationS: number): Promise<OpenLoopResult> {
   const options = { tag: `size-work-${++loadPhase}-${Date.now().toString(36)}`, offset: 700_000_000 + loadPhase * 10_000_000, yymm };
-  return openLoop({
-    url,
-    path: '/v1/entries',
-    ratePerS,
-    durationS,
-    headers: { authorization: `Bearer ${campaign.liveKey}` },
-    next: (i) => {
-      const { body, idempotencyKey } = entryRequest(i, options);
-      return { body, headers: { 'idempotency-key': idempotencyKey } };
-    },
-  });
+  return openLoopIntake(url, campaign, options, ratePerS, durationS);
 }
 
 /**

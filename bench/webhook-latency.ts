@@ -12,9 +12,9 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Child } from './children.ts';
-import { createBenchCampaign, entryRequest, type BenchCampaign } from './data.ts';
+import { createBenchCampaign, openLoopIntake, type BenchCampaign } from './data.ts';
 import type { LoadResult } from './load.ts';
-import { latencyPercentiles, openLoop, percentile, type OpenLoopResult } from './open-loop.ts';
+import { latencyPercentiles, percentile, type OpenLoopResult } from './open-loop.ts';
 
 export interface LatencyReceiver {
   child: Child;
@@ -67,17 +67,7 @@ function steadyIntake(
 ): Promise<OpenLoopResult> {
   const n = ++phase;
   const options = { tag: `hook-${n}-${Date.now().toString(36)}`, offset: 500_000_000 + n * 10_000_000, yymm: deps.yymm };
-  return openLoop({
-    url: ces.url,
-    path: '/v1/entries',
-    ratePerS,
-    durationS,
-    headers: { authorization: `Bearer ${campaign.liveKey}` },
-    next: (i) => {
-      const { body, idempotencyKey } = entryRequest(i, options);
-      return { body, headers: { 'idempotency-key': idempotencyKey } };
-    },
-  });
+  return openLoopIntake(ces.url, campaign, options, ratePerS, durationS);
 }
 
 function readOnly<T>(dbPath: string, read: (db: Database.Database) => T): T {
