@@ -213,7 +213,8 @@ test('a stop does not wait for the full check, even in the middle of one long SQ
   const started = performance.now();
   await opened.release();
   const took = performance.now() - started;
-  assert.ok(took < 1_000, `release took ${Math.round(took)} ms`);
+  // Waiting for the statement took 3.6 s here; the margin above a kill's few ms is for a busy machine.
+  assert.ok(took < 2_000, `release took ${Math.round(took)} ms`);
   assert.deepEqual(opened.service.integrity, { state: 'checking', reason: 'stopped before it finished; it runs again at the next start' });
 });
 

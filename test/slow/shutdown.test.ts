@@ -219,7 +219,9 @@ describe('SIGTERM during the full integrity check after start', () => {
     const exit = await serve.exited;
     const took = performance.now() - signalled;
     assert.deepEqual(exit, { code: 0, signal: null }, serve.output().slice(-2000));
-    assert.ok(took < 1_000, `the server took ${Math.round(took)} ms to stop`);
+    // Within the 1 s timeout, plus the process's own exit on a busy machine; waiting for the
+    // statement took 5.8 s here.
+    assert.ok(took < 2_500, `the server took ${Math.round(took)} ms to stop`);
     assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the check outlived the server');
   });
 });
