@@ -2,7 +2,8 @@
 // table (or, with --json, one JSON object). Ratios are against figures measured in the same run,
 // because the machine is shared and absolute numbers drift. Every loop is bounded in count and
 // time; all traffic goes to 127.0.0.1.
-import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -589,6 +590,12 @@ function seedLarge(): Seeded {
 
 /** Intake on the seeded database, measured right after the intake phase so that both see the same machine. */
 async function measureAtSize(seeded: Seeded): Promise<WithCpu<LoadResult>> {
+  // BENCH_DROP_CACHES=1 (root only) empties the kernel's page cache first: the server starts on a
+  // file none of which is in memory, as after a reboot or on a file much larger than memory.
+  if (process.env.BENCH_DROP_CACHES === '1') {
+    execFileSync('sync');
+    writeFileSync('/proc/sys/vm/drop_caches', '1');
+  }
   const ces = await startCes(seeded.dbPath);
   try {
     return await measuredIntake(ces, seeded.campaign, `intake at ${P.seed}`);
@@ -745,7 +752,9 @@ async function main(): Promise<void> {
           stop: (child: Child, role: string) => stop(child, role, { countRss: false }),
         };
         Object.assign(sizeFigures, await measureStartUps(deps));
-        Object.assign(sizeFigures, await measureWorkAtSize(deps, { windowS: quick ? 10 : 30, ratePerS: 100 }));
+        // BENCH_SIZE_WORK=0 leaves the work at size out (a run for intake at size alone).
+        if (process.env.BENCH_SIZE_WORK !== '0')
+          Object.assign(sizeFigures, await measureWorkAtSize(deps, { windowS: quick ? 10 : 30, ratePerS: 100 }));
         sizeFigures.rss_mb_size_servers = {
           start_copied: rssByServer.size_start_copied,
           start_restored: rssByServer.size_start_restored,

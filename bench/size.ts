@@ -19,7 +19,7 @@ import { issueKey } from '../src/keys/keys.ts';
 import type { Child } from './children.ts';
 import { openLoopIntake, withBenchCtx, type BenchCampaign } from './data.ts';
 import { latencyPercentiles, type OpenLoopResult } from './open-loop.ts';
-import { seedEntries } from './seed.ts';
+import { seedEntries, syncFile } from './seed.ts';
 
 export interface SizeWorkDeps {
   work: string;
@@ -149,6 +149,10 @@ function addSwitchedCampaign(deps: SizeWorkDeps): BenchCampaign {
   } finally {
     raw.close();
   }
+  // Written with synchronous=OFF: flushed now, or the kernel writes the gigabyte back during the
+  // window measured next, and the server's own fsyncs wait behind it (a 1,064 ms stall of one
+  // COMMIT in a run at a million entries was that).
+  syncFile(deps.dbPath);
   withBenchCtx(deps.dbPath, (ctx) => updateCampaign(ctx, campaign.campaignId, { luckyNumbers: 'auto' }, actor));
   return campaign;
 }
