@@ -3,6 +3,9 @@
 // tick last ran, and the watch on the WAL's size.
 import type { Ctx } from '../kernel/context.ts';
 import { createInlineWriter, type EntryWriter } from '../intake/entry-writer.ts';
+import { worthReadingAhead } from '../intake/read-ahead.ts';
+import { statSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { monotonicMs } from '../kernel/clock.ts';
 import { runPassiveCheckpoint } from '../db/checkpointer.ts';
 import { createWalWatch, type WalWatch } from '../db/wal-watch.ts';
@@ -38,6 +41,19 @@ interface ServiceOptions {
   deliveryClock?: () => number;
 }
 
+/** A server on a file larger than half the memory reads ahead of intake's writes (src/intake/read-ahead.ts). */
+function readsAhead(ctx: Ctx): boolean {
+  if (ctx.db.memory) return false;
+  const fileBytes = statSync(ctx.db.name).size;
+  const memoryBytes = totalmem();
+  if (!worthReadingAhead(fileBytes, memoryBytes)) return false;
+  const gb = (bytes: number): string => (bytes / 1e9).toFixed(1);
+  ctx.log.info({
+    message: `intake reads ahead on other threads: the database (${gb(fileBytes)} GB) is larger than half the memory (${gb(memoryBytes)} GB)`,
+  });
+  return true;
+}
+
 export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
   const groupCommit = options.groupCommit ?? true;
   const deliveries = new DeliveryScheduler(
@@ -54,7 +70,7 @@ export function createService(ctx: Ctx, options: ServiceOptions = {}): Service {
   }
   return {
     ctx,
-    writer: createInlineWriter(ctx, { groupCommit }),
+    writer: createInlineWriter(ctx, { groupCommit, readAhead: readsAhead(ctx) }),
     inflight: new Set(),
     tick: { startedAt: ctx.clock.now(), lastTickAt: null, lastError: null },
     deliveries,

@@ -14,6 +14,8 @@ import { streamRandom } from '../kernel/random.ts';
 import type { Submission } from '../entries/submission.ts';
 import { createDirectCommitter, createGroupCommitter, type Committer } from './group-commit.ts';
 import { writeEntry, type IntakeResult } from './write-stage.ts';
+import { NO_READ_AHEAD, startReadAhead, type Lookup } from './read-ahead.ts';
+import { foldEmail } from '../entries/email-key.ts';
 
 export interface WriteRequest {
   caller: Caller;
@@ -54,12 +56,47 @@ function createCommitter(db: Db, groupCommit: boolean): Committer {
   return groupCommit ? createGroupCommitter(db) : createDirectCommitter(db);
 }
 
-/** The write stage on the caller's own connection and thread. */
-export function createInlineWriter(base: WriteBase, options: { groupCommit: boolean }): EntryWriter {
-  const committer = createCommitter(base.db, options.groupCommit);
+/** What `request`'s write will look up by the client's keys. */
+function lookupOf(request: WriteRequest): Lookup {
+  const { caller, submission } = request;
   return {
-    write: (request) => committer.run(() => performWrite(base, request)),
-    drain: () => committer.drain(),
-    close: () => committer.drain(),
+    campaignId: caller.campaignId,
+    livemode: caller.livemode ? 1 : 0,
+    idempotencyKey: request.idempotencyKey,
+    document: submission.document.number,
+    emailKey: submission.profile.email === undefined ? null : foldEmail(submission.profile.email),
+    phone: submission.profile.phone ?? null,
+  };
+}
+
+/**
+ * The write stage on the caller's own connection and thread, each write's pages read ahead on
+ * other threads first (./read-ahead.ts) when `readAhead` is set and the database has a file.
+ */
+export function createInlineWriter(base: WriteBase, options: { groupCommit: boolean; readAhead?: boolean }): EntryWriter {
+  const committer = createCommitter(base.db, options.groupCommit);
+  const readAhead = options.readAhead && !base.db.memory ? startReadAhead(base.db.name, base.log) : NO_READ_AHEAD;
+  // Writes still reading ahead: not yet in the committer, but pending all the same.
+  const warming = new Set<Promise<void>>();
+  const drain = async (): Promise<void> => {
+    while (warming.size > 0) await Promise.all(warming);
+    await committer.drain();
+  };
+  return {
+    write: async (request) => {
+      const warm = readAhead.warm(lookupOf(request));
+      warming.add(warm);
+      try {
+        await warm;
+      } finally {
+        warming.delete(warm);
+      }
+      return committer.run(() => performWrite(base, request));
+    },
+    drain,
+    close: async () => {
+      await drain();
+      await readAhead.close();
+    },
   };
 }
