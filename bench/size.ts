@@ -162,9 +162,11 @@ interface WorkState {
   settledEvents: number;
   autoNumbers: number;
   pairsDrawn: number;
+  /** Entries of the two campaigns created since `windowStart` that processing has settled. */
+  processed: number;
 }
 
-function readWork(dbPath: string, luckyCampaignId: string, seedEnd: string): WorkState {
+function readWork(dbPath: string, campaignIds: string[], luckyCampaignId: string, seedEnd: string, windowStart: string): WorkState {
   const db = new Database(dbPath, { readonly: true });
   try {
     const one = (sql: string, ...args: unknown[]): number =>
@@ -176,6 +178,16 @@ function readWork(dbPath: string, luckyCampaignId: string, seedEnd: string): Wor
       settledEvents: one(`SELECT count(*) FROM webhook_deliveries WHERE status IN ('delivered', 'skipped') AND created_at < ?`, seedEnd),
       autoNumbers: one(`SELECT count(*) FROM lucky_numbers WHERE campaign_id = ? AND source = 'auto'`, luckyCampaignId),
       pairsDrawn: one(`SELECT drawn FROM lucky_pools WHERE campaign_id = ?`, luckyCampaignId),
+      // From the (campaign, mode, status, created_at) index: a count over the table would read gigabytes.
+      processed: campaignIds
+        .map((id) =>
+          one(
+            `SELECT count(*) FROM entries WHERE campaign_id = ? AND livemode = 1 AND status IN ('APPROVED', 'REJECTED') AND created_at >= ?`,
+            id,
+            windowStart,
+          ),
+        )
+        .reduce((a, b) => a + b, 0),
     };
   } finally {
     db.close();
@@ -209,7 +221,8 @@ export async function measureWorkAtSize(deps: SizeWorkDeps, o: { windowS: number
   // (the seed ends two days ago), so the rest, some two fifths, is due for pruning.
   const retentionDays = Math.max(1, Math.floor(2 + deps.daysWithEvents * 0.6));
   const seedEnd = new Date(Date.now() - 86_400_000).toISOString();
-  const before = readWork(deps.dbPath, lucky.campaignId, seedEnd);
+  const campaigns = [deps.campaign.campaignId, lucky.campaignId];
+  const before = readWork(deps.dbPath, campaigns, lucky.campaignId, seedEnd, new Date().toISOString());
   const loopFile = join(deps.work, 'size-work-loop.jsonl');
   const ces = await deps.startCes(deps.dbPath, {
     tickMs: '200',
@@ -219,11 +232,12 @@ export async function measureWorkAtSize(deps: SizeWorkDeps, o: { windowS: number
   deps.progress(
     `work at size: ${o.ratePerS} entries/s and 2/s to the switched campaign for ${o.windowS} s, retention ${retentionDays} days`,
   );
+  const windowStart = new Date().toISOString();
   const [main, switched] = await Promise.all([
     intake(ces.url, deps.campaign, deps.yymm, o.ratePerS, o.windowS),
     intake(ces.url, lucky, deps.yymm, 2, o.windowS),
   ]);
-  const during = readWork(deps.dbPath, lucky.campaignId, seedEnd);
+  const during = readWork(deps.dbPath, campaigns, lucky.campaignId, seedEnd, windowStart);
   const stopped = await timedStop(deps, ces, 'size_work');
   const loop = existsSync(loopFile)
     ? (JSON.parse(readFileSync(loopFile, 'utf8').trim().split('\n').at(-1)!) as { p99: number; max: number })
@@ -235,6 +249,8 @@ export async function measureWorkAtSize(deps: SizeWorkDeps, o: { windowS: number
     work_intake_rate_per_s: o.ratePerS + 2,
     work_accepted: accepted,
     work_errors: main.errors + switched.errors,
+    // Of those, the ones processing had settled (APPROVED or REJECTED) when the window ended.
+    work_entries_processed: during.processed,
     work_intake_p50_ms: latency.p50,
     work_intake_p99_ms: latency.p99,
     work_longest_loop_stall_ms: loop?.max ?? null,
