@@ -14,7 +14,7 @@ import { streamRandom } from '../kernel/random.ts';
 import type { Submission } from '../entries/submission.ts';
 import { createDirectCommitter, createGroupCommitter, type Committer } from './group-commit.ts';
 import { writeEntry, type IntakeResult } from './write-stage.ts';
-import { NO_READ_AHEAD, startReadAhead, type Lookup } from './read-ahead.ts';
+import { startReadAhead, type Lookup } from './read-ahead.ts';
 import { foldEmail } from '../entries/email-key.ts';
 
 export interface WriteRequest {
@@ -75,7 +75,10 @@ function lookupOf(request: WriteRequest): Lookup {
  */
 export function createInlineWriter(base: WriteBase, options: { groupCommit: boolean; readAhead?: boolean }): EntryWriter {
   const committer = createCommitter(base.db, options.groupCommit);
-  const readAhead = options.readAhead && !base.db.memory ? startReadAhead(base.db.name, base.log) : NO_READ_AHEAD;
+  const commit = (request: WriteRequest): Promise<IntakeResult> => committer.run(() => performWrite(base, request));
+  // Without reading ahead, a write goes straight to the committer: nothing added to its path.
+  if (!options.readAhead || base.db.memory) return { write: commit, drain: () => committer.drain(), close: () => committer.drain() };
+  const readAhead = startReadAhead(base.db.name, base.log);
   // Writes still reading ahead: not yet in the committer, but pending all the same.
   const warming = new Set<Promise<void>>();
   const drain = async (): Promise<void> => {
@@ -91,7 +94,7 @@ export function createInlineWriter(base: WriteBase, options: { groupCommit: bool
       } finally {
         warming.delete(warm);
       }
-      return committer.run(() => performWrite(base, request));
+      return commit(request);
     },
     drain,
     close: async () => {

@@ -111,9 +111,6 @@ interface Thread {
   waiting: Map<number, () => void>;
 }
 
-/** A read-ahead that reads nothing: for a database with no file (`:memory:`). */
-export const NO_READ_AHEAD: ReadAhead = { warm: async () => {}, close: async () => {} };
-
 /** Starts `threads` threads reading ahead on the database file at `path`. */
 export function startReadAhead(path: string, log: ConsolaInstance, threads = READ_AHEAD_THREADS, waitMs = READ_AHEAD_WAIT_MS): ReadAhead {
   const pool: Thread[] = [];

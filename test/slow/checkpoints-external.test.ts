@@ -11,10 +11,9 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { WAL_LAST_RESORT_FACTOR, WAL_LAST_RESORT_INTERVAL_MS } from '../../src/db/wal-watch.ts';
-import { createLogger } from '../../src/kernel/log.ts';
+import { capturedLog } from '../support/captured-log.ts';
 import { cpf, entryBody, makeCampaign, runCli, startTestServer, type TestServer, type World } from '../support/harness.ts';
 
 const MIB = 1024 * 1024;
@@ -48,19 +47,6 @@ async function submitUntil(t: TestServer, w: World, bytes: number): Promise<stri
     if (documents.length > 5000) throw new Error(`the WAL stays at ${walBytes(t.dbPath)} bytes`);
   }
   return documents;
-}
-
-/** A capturing JSON logger: its records, parsed. */
-function capturedLog() {
-  const sink = new PassThrough();
-  let text = '';
-  sink.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const records = (): Array<{ level: string; message: string }> =>
-    text
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line));
-  return { log: createLogger('json', sink), records };
 }
 
 describe('CES_CHECKPOINTS=external: ces never checkpoints', () => {
