@@ -14,6 +14,7 @@ import { streamRandom } from '../kernel/random.ts';
 import type { Submission } from '../entries/submission.ts';
 import { createDirectCommitter, createGroupCommitter, type Committer } from './group-commit.ts';
 import { writeEntry, type IntakeResult } from './write-stage.ts';
+import { startIndexWarmup } from './index-warmup.ts';
 import { startReadAhead, type Lookup } from './read-ahead.ts';
 import { foldEmail } from '../entries/email-key.ts';
 
@@ -73,12 +74,31 @@ function lookupOf(request: WriteRequest): Lookup {
  * The write stage on the caller's own connection and thread, each write's pages read ahead on
  * other threads first (./read-ahead.ts) when `readAhead` is set and the database has a file.
  */
-export function createInlineWriter(base: WriteBase, options: { groupCommit: boolean; readAhead?: boolean }): EntryWriter {
+export function createInlineWriter(
+  base: WriteBase,
+  options: {
+    groupCommit: boolean;
+    readAhead?: boolean;
+    /** Warm the indexes at start and stop reading ahead once they are (./index-warmup.ts); true unless set false. */
+    warmIndexes?: boolean;
+  },
+): EntryWriter {
   const committer = createCommitter(base.db, options.groupCommit);
   const commit = (request: WriteRequest): Promise<IntakeResult> => committer.run(() => performWrite(base, request));
   // Without reading ahead, a write goes straight to the committer: nothing added to its path.
   if (!options.readAhead || base.db.memory) return { write: commit, drain: () => committer.drain(), close: () => committer.drain() };
   const readAhead = startReadAhead(base.db.name, base.log);
+  const warmup = options.warmIndexes === false ? null : startIndexWarmup(base.db.name, base.log);
+  // Once every index a write looks up is warm, its pages are in the page cache: reading ahead would
+  // only cost CPU beside the HTTP thread (./read-ahead.ts, worthReadingAhead), so it stops. With an
+  // index left cold (too little memory) or a warm-up that failed, it goes on.
+  let reading = true;
+  const settled = warmup?.done.then(async (outcome) => {
+    if (outcome.stopped || outcome.failed !== null || outcome.cold.length > 0) return;
+    reading = false;
+    await readAhead.close();
+    base.log.info({ message: 'intake no longer reads ahead: the pages of its indexes are in the page cache' });
+  });
   // Writes still reading ahead: not yet in the committer, but pending all the same.
   const warming = new Set<Promise<void>>();
   const drain = async (): Promise<void> => {
@@ -87,6 +107,7 @@ export function createInlineWriter(base: WriteBase, options: { groupCommit: bool
   };
   return {
     write: async (request) => {
+      if (!reading) return commit(request);
       const warm = readAhead.warm(lookupOf(request));
       warming.add(warm);
       try {
@@ -99,6 +120,8 @@ export function createInlineWriter(base: WriteBase, options: { groupCommit: bool
     drain,
     close: async () => {
       await drain();
+      await warmup?.close();
+      await settled;
       await readAhead.close();
     },
   };
