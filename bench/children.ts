@@ -18,6 +18,8 @@ export interface Child {
   /** CPU time of its main thread alone (the event loop that serves HTTP), in ms. */
   mainThreadCpuMs(): number;
   stop(): Promise<void>;
+  /** Resolves with the first line the child has written to stderr (its log) matching `pattern`, or null after `timeoutMs`. */
+  waitForLog(pattern: RegExp, timeoutMs: number): Promise<string | null>;
 }
 
 export interface SpawnOptions {
@@ -42,9 +44,33 @@ export function spawnChild(options: SpawnOptions): Promise<Child> {
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  // The log for waitForLog, up to a megabyte, but for the line of every request (the access log).
+  let log = '';
+  let partial = '';
+  const logListeners = new Set<() => void>();
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (!line.includes('"message":"request"') && log.length < 1_048_576) log += `${line}\n`;
+    for (const listener of logListeners) listener();
   });
+  const waitForLog = (pattern: RegExp, timeoutMs: number): Promise<string | null> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        const line = log.split('\n').find((candidate) => pattern.test(candidate));
+        if (line === undefined) return;
+        finish(line);
+      };
+      const finish = (line: string | null): void => {
+        clearTimeout(timer);
+        logListeners.delete(check);
+        resolve(line);
+      };
+      const timer = setTimeout(() => finish(null), timeoutMs);
+      logListeners.add(check);
+      check();
+    });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {
@@ -72,6 +98,7 @@ export function spawnChild(options: SpawnOptions): Promise<Child> {
         peakRssMb: () => readPeakRssMb(child.pid!),
         cpuMs: () => readCpuMs(`/proc/${child.pid!}/stat`),
         mainThreadCpuMs: () => readCpuMs(`/proc/${child.pid!}/task/${child.pid!}/stat`),
+        waitForLog,
         stop: async () => {
           if (child.exitCode !== null || child.signalCode !== null) return;
           child.kill('SIGTERM');
