@@ -2,7 +2,7 @@
 // memory. Reading ahead (./read-ahead.ts) brings in the pages of each write a moment before it is
 // made, one lookup at a time; right after a start, with none of the file in the operating system's
 // page cache, that is still a disk read for nearly every lookup, and intake runs at a fraction of its
-// speed until the pages a write touches have all been read once (minutes at 10 million entries).
+// speed until the pages a write touches have all been read once.
 //
 // These threads read those indexes whole, each its own share of the key ranges, in the order of
 // their use (the Idempotency-Key first: every write looks it up), as a covering count that touches
@@ -29,8 +29,9 @@ const WARMED = [
 ] as const;
 
 /**
- * Threads warming at once. The disk of the machines measured (BENCHMARKS.md, section A file of 10
- * million entries) served some 5,400 random reads a second to one reader and 18,000 to four.
+ * Threads warming at once. The disk of the machine that measured the warm-up (BENCHMARKS.md, section
+ * A file of 10 million entries) answered some 5,400 random 4 KiB reads a second to one reader and
+ * 18,000 to four.
  */
 const WARMUP_THREADS = 4;
 
