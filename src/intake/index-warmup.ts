@@ -110,12 +110,17 @@ try {
     estimated += bytes;
     bounds.sort(compare);
     const distinct = bounds.filter((bound, i) => i === 0 || compare(bounds[i - 1], bound) !== 0);
+    // One statement for each shape of range: open below, open above, both or neither.
+    const statements = new Map();
     const count = (lower, upper) => {
-      let sql = 'SELECT count(*) FROM ' + quote(index.table) + ' INDEXED BY ' + quote(name) + ' WHERE 1' + partial;
-      const params = [];
-      if (lower !== null) { sql += ' AND ' + tuple + ' >= ' + marks; params.push(...lower); }
-      if (upper !== null) { sql += ' AND ' + tuple + ' < ' + marks; params.push(...upper); }
-      return db.prepare(sql).pluck().get(...params);
+      const shape = (lower === null ? '-' : 'l') + (upper === null ? '-' : 'u');
+      if (!statements.has(shape)) {
+        let sql = 'SELECT count(*) FROM ' + quote(index.table) + ' INDEXED BY ' + quote(name) + ' WHERE 1' + partial;
+        if (lower !== null) sql += ' AND ' + tuple + ' >= ' + marks;
+        if (upper !== null) sql += ' AND ' + tuple + ' < ' + marks;
+        statements.set(shape, db.prepare(sql).pluck());
+      }
+      return statements.get(shape).get(...(lower ?? []), ...(upper ?? []));
     };
     for (let range = workerData.part; range <= distinct.length; range += workerData.parts) {
       if (Atomics.load(stop, 0) === 1) break;
@@ -185,16 +190,17 @@ export function startIndexWarmup(path: string, log: ConsolaInstance, threads = W
     const failed = answers.find((answer) => answer.failed !== null)?.failed ?? null;
     const cold = [...new Set(answers.flatMap((answer) => answer.cold))];
     const stopped = answers.some((answer) => answer.stopped);
-    const seconds = (monotonicMs() - started) / 1000;
-    if (stopped) return { rows, cold, failed, stopped, seconds };
+    const outcome = { rows, cold, failed, stopped, seconds: (monotonicMs() - started) / 1000 };
+    // Stopped by close() (a shutdown): nothing to say.
+    if (stopped) return outcome;
     if (failed !== null)
       log.warn({ message: 'warming the indexes of intake stopped early; writes read their pages for themselves', error: failed });
     else
       log.info({
-        message: `the indexes of intake are warm: ${rows} keys read in ${seconds.toFixed(1)} s`,
+        message: `the indexes of intake are warm: ${rows} keys read in ${outcome.seconds.toFixed(1)} s`,
         ...(cold.length > 0 ? { left_cold: cold.join(', '), why: 'they would fill more than a quarter of the memory' } : {}),
       });
-    return { rows, cold, failed, stopped, seconds };
+    return outcome;
   });
   return {
     done,
