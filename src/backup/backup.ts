@@ -38,20 +38,6 @@ interface BackupResult {
   audit_id: number;
 }
 
-/** Runs PRAGMA integrity_check on a closed file; the first problems, or [] when it is 'ok'. */
-function checkIntegrity(path: string): string[] {
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    const problems = runIntegrityCheck(db);
-    return problems.length === 1 && problems[0] === 'ok' ? [] : problems;
-  } catch (error) {
-    return [(error as Error).message];
-  } finally {
-    db?.close();
-  }
-}
-
 /**
  * Makes a fresh copy self-contained and checks it: the copy inherits WAL mode from its source;
  * switching it to a rollback journal folds everything into the one file (no -wal/-shm beside it),
@@ -59,13 +45,17 @@ function checkIntegrity(path: string): string[] {
  * restored database back into WAL mode.
  */
 function sealCopy(path: string): string[] {
-  const db = new Database(path, { fileMustExist: true });
+  let db: Database.Database | undefined;
   try {
+    db = new Database(path, { fileMustExist: true });
     setRollbackJournal(db);
     const problems = runIntegrityCheck(db);
     return problems.length === 1 && problems[0] === 'ok' ? [] : problems;
+  } catch (error) {
+    // A copy too damaged to open or to leave WAL mode: SQLite's own words are the problem.
+    return [(error as Error).message];
   } finally {
-    db.close();
+    db?.close();
   }
 }
 
@@ -166,10 +156,14 @@ export async function restoreDatabase(input: {
   const target = realPath(input.dbPath);
   if (source === target) throw new AppError(422, 'invalid_option', 'The backup to restore is the database itself.');
   if (!existsSync(source)) throw new AppError(404, 'not_found', `${input.source} does not exist.`);
-  const problems = checkIntegrity(source);
-  if (problems.length > 0)
-    throw new AppError(422, 'backup_corrupt', `${input.source} failed PRAGMA integrity_check: ${problems.join('; ')}`);
-  const version = readSchemaVersion(source);
+  const corrupt = (problems: string[]) =>
+    new AppError(422, 'backup_corrupt', `${input.source} failed PRAGMA integrity_check: ${problems.join('; ')}`);
+  let version: number;
+  try {
+    version = readSchemaVersion(source);
+  } catch (error) {
+    throw corrupt([(error as Error).message]);
+  }
   if (version < 1 || version > SCHEMA_VERSION)
     throw new AppError(
       422,
@@ -207,11 +201,17 @@ export async function restoreDatabase(input: {
   createPrivateFileExclusive(temp);
   const sourceDb = new Database(source, { readonly: true, fileMustExist: true });
   try {
-    await sourceDb.backup(temp, { progress: () => WHOLE_DATABASE });
+    try {
+      await sourceDb.backup(temp, { progress: () => WHOLE_DATABASE });
+    } catch (error) {
+      throw corrupt([(error as Error).message]);
+    }
     sourceDb.close();
-    const tempProblems = sealCopy(temp);
-    if (tempProblems.length > 0)
-      throw new AppError(500, 'restore_corrupt', `The restored copy failed its integrity check: ${tempProblems.join('; ')}`);
+    // The source is checked through its copy: the backup API copies its pages as they are, so the
+    // copy passes integrity_check exactly when the source does. Checking the source as well would
+    // read the whole file a second time for the same answer.
+    const problems = sealCopy(temp);
+    if (problems.length > 0) throw corrupt(problems);
     if (existsSync(target)) {
       replaced = `${target}.pre-restore-${nowIso(input.clock).replace(/[:.]/g, '-')}`;
       // The -wal goes with its database: left at the target path it would be replayed into the

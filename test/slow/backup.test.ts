@@ -322,6 +322,8 @@ describe('ces restore refuses what it cannot trust', () => {
       assert.equal(res.code, 1, src);
       assert.equal(res.json.error.code, code, `${src}: ${res.stdout}`);
       assert.equal(existsSync(target), false, 'nothing was put in place');
+      const left = readdirSync(dir).filter((name) => name.startsWith(`.target-${code}.db.`));
+      assert.deepEqual(left, [], 'the copy that failed its check is removed');
     }
     const ok = await runCli(['restore', good, '--db', join(dir, 'target-ok.db'), '--json']);
     assert.equal(ok.code, 0, ok.stderr);
