@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { ManualClock } from '../src/kernel/clock.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import { openDatabase } from '../src/db/open.ts';
+import { sealAndCheckCopy } from '../src/backup/copy-check.ts';
 import { openService } from '../src/http/server.ts';
 import { createSilentLogger } from '../src/kernel/log.ts';
 import { seededRandom } from '../src/kernel/random.ts';
@@ -201,6 +202,36 @@ test('a file ces restore made and checked is served without checking it again; a
   assert.equal(copied.service.integrity.state, 'checking');
   await copied.fullCheck;
   await copied.release();
+});
+
+test('a restore whose references are broken is not recorded as checked: ces serve checks it in full after start', async () => {
+  const source = makeDatabase('dangling-source.db');
+  const raw = new Database(source);
+  raw.pragma('foreign_keys = OFF');
+  raw.exec(`INSERT INTO webhook_configs (campaign_id, endpoint_url, is_active, secret, created_at, updated_at)
+    VALUES ('no-such-campaign', 'https://hooks.example/x', 1, 'whsec_x', '2026', '2026')`);
+  raw.close();
+  const target = join(dir, 'dangling-target.db');
+  const restored = await runCli(['restore', source, '--db', target, '--json']);
+  assert.equal(restored.code, 0, restored.stderr);
+  const opened = serve(target);
+  assert.equal(opened.service.integrity.state, 'checking', 'the restore found a dangling reference: not recorded as checked');
+  await opened.fullCheck;
+  assert.equal(opened.service.integrity.state, 'failed');
+  await opened.release();
+});
+
+test('the check of a copy runs on a thread of its own and says every interval that it is still checking', async () => {
+  const path = fileWithLongCheck(join(dir, 'long-copy.db'));
+  const heard: number[] = [];
+  const check = await sealAndCheckCopy(path, { foreignKeys: true, stillChecking: (ms) => heard.push(ms), everyMs: 200 });
+  assert.deepEqual(check, { problems: [], foreignKeyViolations: 0 });
+  // The check takes seconds (test/support/long-check.ts): the event loop ran the interval meanwhile.
+  assert.ok(heard.length >= 2, `heard ${heard.length} times`);
+  assert.ok(heard.every((ms, i) => i === 0 || ms > heard[i - 1]!));
+  const sealed = new Database(path, { readonly: true });
+  assert.equal(sealed.pragma('journal_mode', { simple: true }), 'delete', 'sealed: one file, no -wal');
+  sealed.close();
 });
 
 test('a stop does not wait for the full check, even in the middle of one long SQLite statement: the check runs in a process of its own, which the stop ends', async () => {

@@ -3,14 +3,23 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../src/kernel/clock.ts';
 import { loadCommandConfig } from '../../src/kernel/config.ts';
-import { backupDatabase, restoreDatabase } from '../../src/backup/backup.ts';
+import { backupDatabase, restoreDatabase, type Progress } from '../../src/backup/backup.ts';
 import { cryptoRandom } from '../../src/kernel/random.ts';
 import { cliIo } from '../io.ts';
 import { cliOperator } from '../operator.ts';
-import { details, fail, runCommand, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
+import { details, escapeControlCharacters, fail, runCommand, toJsonDocument, withCommonOptions, type CommonOptions } from '../output.ts';
 
 interface ForceFlags extends CommonOptions {
   force?: boolean;
+}
+
+/**
+ * A copy and its check take minutes on a file of gigabytes: each step, and every minute of the
+ * check, is a line on stderr, so the operator sees it working and stdout stays the result alone.
+ */
+function toStderr(): Progress {
+  const io = cliIo();
+  return (line) => io.stderr.write(`ces: ${escapeControlCharacters(line)}\n`);
 }
 
 export function registerBackupCommands(program: Command): void {
@@ -25,7 +34,7 @@ export function registerBackupCommands(program: Command): void {
       // As the database is: not created where there is none, not upgraded to this ces's schema.
       await runCommand(
         flags,
-        (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid, actor: cliOperator() }),
+        (ctx) => backupDatabase(ctx, dest, { force: flags.force, pid: process.pid, actor: cliOperator(), progress: toStderr() }),
         (r) => details(r as unknown as Record<string, unknown>),
         { migrate: false, mustExist: true },
       );
@@ -52,6 +61,7 @@ export function registerBackupCommands(program: Command): void {
           actor: cliOperator(),
           random: cryptoRandom,
           checkpoints: config.checkpoints,
+          progress: toStderr(),
         });
         io.stdout.write(flags.json ? `${toJsonDocument(result)}\n` : `${details(result as unknown as Record<string, unknown>)}\n`);
       } catch (error) {

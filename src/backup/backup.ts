@@ -11,10 +11,11 @@ import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Actor } from '../audit/actor.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { nowIso, type Clock } from '../kernel/clock.ts';
+import { monotonicMs, nowIso, type Clock } from '../kernel/clock.ts';
 import type { CheckpointMode } from '../kernel/config.ts';
 import type { Ctx } from '../kernel/context.ts';
-import { readCesSchemaVersion, runIntegrityCheck, setRollbackJournal } from './backup.repo.ts';
+import { readCesSchemaVersion } from './backup.repo.ts';
+import { sealAndCheckCopy, type CopyCheck } from './copy-check.ts';
 import { findFileHolders, formatHolders, realPath } from '../db/file-users.ts';
 import { recordFileChecked } from '../db/integrity.ts';
 import { SCHEMA_VERSION } from '../db/migrate.ts';
@@ -39,24 +40,38 @@ interface BackupResult {
 }
 
 /**
- * Makes a fresh copy self-contained and checks it: the copy inherits WAL mode from its source;
- * switching it to a rollback journal folds everything into the one file (no -wal/-shm beside it),
- * which is what a backup file that gets moved around should be. The server's open puts the
- * restored database back into WAL mode.
+ * Makes a fresh copy self-contained and checks it (src/backup/copy-check.ts): the copy inherits WAL
+ * mode from its source; switching it to a rollback journal folds everything into the one file (no
+ * -wal/-shm beside it), which is what a backup file that gets moved around should be. The server's
+ * open puts the restored database back into WAL mode. `progress` hears each step, and every minute
+ * of a long check.
  */
-function sealCopy(path: string): string[] {
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { fileMustExist: true });
-    setRollbackJournal(db);
-    const problems = runIntegrityCheck(db);
-    return problems.length === 1 && problems[0] === 'ok' ? [] : problems;
-  } catch (error) {
-    // A copy too damaged to open or to leave WAL mode: SQLite's own words are the problem.
-    return [(error as Error).message];
-  } finally {
-    db?.close();
-  }
+async function sealCopy(path: string, foreignKeys: boolean, progress: Progress | undefined, copyStarted: number): Promise<CopyCheck> {
+  const copied = monotonicMs();
+  progress?.(
+    `copied in ${elapsed(copied - copyStarted)}; checking the copy: integrity_check reads every page and matches each index against its table` +
+      (foreignKeys ? ', then foreign_key_check' : ''),
+  );
+  const check = await sealAndCheckCopy(path, {
+    foreignKeys,
+    ...(progress ? { stillChecking: (ms: number) => progress(`still checking the copy (${elapsed(ms)})`) } : {}),
+  });
+  if (check.problems.length === 0) progress?.(`checked in ${elapsed(monotonicMs() - copied)}`);
+  return check;
+}
+
+/** Where a long backup or restore says how far it is: the CLI's stderr. */
+export type Progress = (line: string) => void;
+
+/** A duration for the operator: seconds under two minutes, else minutes. */
+function elapsed(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+/** A file's size for the operator. */
+function size(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  return bytes >= 1e6 ? `${Math.round(bytes / 1e6)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
 }
 
 /**
@@ -67,7 +82,7 @@ function sealCopy(path: string): string[] {
 export async function backupDatabase(
   ctx: Ctx,
   dest: string,
-  options: { force?: boolean; pid: number; actor: Actor },
+  options: { force?: boolean; pid: number; actor: Actor; progress?: Progress },
 ): Promise<BackupResult> {
   const version = readCesSchemaVersion(ctx.db);
   if (version < 1) throw new AppError(422, 'not_a_ces_database', `${ctx.config.dbPath} is not a ces database.`);
@@ -89,8 +104,10 @@ export async function backupDatabase(
   const started = ctx.clock.now();
   createPrivateFileExclusive(temp);
   try {
+    const copyStarted = monotonicMs();
+    options.progress?.(`copying ${ctx.config.dbPath} (${size(statSync(ctx.config.dbPath).size)}) to a temporary file beside ${target}`);
     const { totalPages } = await ctx.db.backup(temp, { progress: () => WHOLE_DATABASE });
-    const problems = sealCopy(temp);
+    const { problems } = await sealCopy(temp, false, options.progress, copyStarted);
     if (problems.length > 0) throw new AppError(500, 'backup_corrupt', `The backup failed its integrity check: ${problems.join('; ')}`);
     removeJournals(target);
     renameSync(temp, target);
@@ -151,6 +168,7 @@ export async function restoreDatabase(input: {
   random: Random;
   /** CES_CHECKPOINTS, for the open that records the restore (src/db/open.ts). */
   checkpoints?: CheckpointMode;
+  progress?: Progress;
 }): Promise<RestoreResult> {
   const source = realPath(input.source);
   const target = realPath(input.dbPath);
@@ -200,7 +218,10 @@ export async function restoreDatabase(input: {
   let replaced: string | null = null;
   createPrivateFileExclusive(temp);
   const sourceDb = new Database(source, { readonly: true, fileMustExist: true });
+  let referencesSound = false;
   try {
+    const copyStarted = monotonicMs();
+    input.progress?.(`copying ${input.source} (${size(statSync(source).size)}) to a temporary file beside ${input.dbPath}`);
     try {
       await sourceDb.backup(temp, { progress: () => WHOLE_DATABASE });
     } catch (error) {
@@ -210,8 +231,9 @@ export async function restoreDatabase(input: {
     // The source is checked through its copy: the backup API copies its pages as they are, so the
     // copy passes integrity_check exactly when the source does. Checking the source as well would
     // read the whole file a second time for the same answer.
-    const problems = sealCopy(temp);
-    if (problems.length > 0) throw corrupt(problems);
+    const check = await sealCopy(temp, true, input.progress, copyStarted);
+    if (check.problems.length > 0) throw corrupt(check.problems);
+    referencesSound = check.foreignKeyViolations === 0;
     if (existsSync(target)) {
       replaced = `${target}.pre-restore-${nowIso(input.clock).replace(/[:.]/g, '-')}`;
       // The -wal goes with its database: left at the target path it would be replayed into the
@@ -232,7 +254,6 @@ export async function restoreDatabase(input: {
     const audited = { db, clock: input.clock };
     // The copy passed integrity_check above; with its references sound too, it has had the server's
     // full check, and `ces serve` need not read the whole file again before serving it.
-    const referencesSound = (db.pragma('foreign_key_check') as unknown[]).length === 0;
     const { at, auditId } = db
       .transaction(() => {
         const at = nowIso(input.clock);

@@ -327,6 +327,12 @@ describe('ces restore refuses what it cannot trust', () => {
     }
     const ok = await runCli(['restore', good, '--db', join(dir, 'target-ok.db'), '--json']);
     assert.equal(ok.code, 0, ok.stderr);
+    // Each step on stderr (a check of gigabytes takes minutes), the result alone on stdout.
+    assert.match(
+      ok.stderr,
+      /^ces: copying .*good\.db \(\d+ kB\) to a temporary file beside .*target-ok\.db\nces: copied in \d+ s; checking the copy: integrity_check reads every page and matches each index against its table, then foreign_key_check\nces: checked in \d+ s\n$/,
+    );
+    assert.equal(ok.json.integrity, 'ok');
     const shown = await runCli(['campaign', 'list', '--json'], { dbPath: join(dir, 'target-ok.db') });
     assert.deepEqual(
       shown.json.map((c: { name: string }) => c.name),
