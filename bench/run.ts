@@ -625,7 +625,6 @@ async function measureAtSize(seeded: Seeded): Promise<AtSize> {
   }
   const started = performance.now();
   const ces = await startCes(seeded.dbPath);
-  let empty: Child | null = null;
   try {
     const cold = await measuredIntake(ces, seeded.campaign, `intake at ${P.seed}, from the start`);
     // A server that reads ahead (a file larger than half the memory) warms its indexes once, and says when.
@@ -639,30 +638,31 @@ async function measureAtSize(seeded: Seeded): Promise<AtSize> {
     }
     const emptyPath = join(work, 'intake-beside-size.db');
     const emptyCampaign = createBenchCampaign(emptyPath);
-    const emptyServer = await startCes(emptyPath);
-    empty = emptyServer;
+    const empty = await startCes(emptyPath);
     const rounds: AtSizeRound[] = [];
-    for (let i = 0; i < SIZE_ROUNDS; i++) {
-      progress(
-        `round ${i + 1} of ${SIZE_ROUNDS}: intake on an empty file and at ${P.seed}, ${i % 2 === 0 ? 'empty first' : 'at size first'}`,
-      );
-      const onEmpty = () => measuredIntake(emptyServer, emptyCampaign, `intake on an empty file, round ${i + 1}`);
-      const onSize = () => measuredIntake(ces, seeded.campaign, `intake at ${P.seed}, round ${i + 1}`);
-      let e: WithCpu<LoadResult>;
-      let s: WithCpu<LoadResult>;
-      if (i % 2 === 0) {
-        e = await onEmpty();
-        s = await onSize();
-      } else {
-        s = await onSize();
-        e = await onEmpty();
+    try {
+      for (let i = 0; i < SIZE_ROUNDS; i++) {
+        const emptyFirst = i % 2 === 0;
+        progress(`round ${i + 1} of ${SIZE_ROUNDS}: intake on an empty file and at ${P.seed}, ${emptyFirst ? 'empty' : 'at size'} first`);
+        const onEmpty = () => measuredIntake(empty, emptyCampaign, `intake on an empty file, round ${i + 1}`);
+        const onSize = () => measuredIntake(ces, seeded.campaign, `intake at ${P.seed}, round ${i + 1}`);
+        let e: WithCpu<LoadResult>;
+        let s: WithCpu<LoadResult>;
+        if (emptyFirst) {
+          e = await onEmpty();
+          s = await onSize();
+        } else {
+          s = await onSize();
+          e = await onEmpty();
+        }
+        rounds.push({ empty: e, atSize: s, ratio: s.rps / e.rps });
       }
-      rounds.push({ empty: e, atSize: s, ratio: s.rps / e.rps });
+    } finally {
+      await stop(empty, 'intake_beside_size');
     }
     const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
     return { cold, rounds, median: byRatio[Math.floor(byRatio.length / 2)]!, warmupS };
   } finally {
-    if (empty) await stop(empty, 'intake_beside_size');
     await stop(ces, 'intake_at_size');
   }
 }
@@ -808,6 +808,7 @@ async function main(): Promise<void> {
       sizeFigures.index_warmup_s_at_size = warmupS === null ? null : round(warmupS, 1);
       sizeFigures.intake_rps_at_size_from_start = round(cold.rps);
       sizeFigures.intake_p99_ms_at_size_from_start = cold.p99;
+      // Against the median round's empty file: the rounds come within a minute of the start's window.
       sizeFigures.intake_at_size_from_start_ratio = round(cold.rps / empty.rps, 3);
       sizeFigures.db_bytes_per_entry_at_size = round(large.dbBytes / P.seed);
       sizeFigures.rss_mb_intake_at_size = rssByServer.intake_at_size;
